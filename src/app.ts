@@ -1,0 +1,96 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { createContainer, type Container } from './container.js';
+import { migrateToLatest, openStorage, type Storage } from './db/database.js';
+import { registerAccessControl } from './http/access.js';
+import { BASE_PATH } from './http/api-version.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { answerOtherMethods, collectRouteMethods } from './http/method-not-allowed.js';
+import { AccessLogController } from './http/log-controller.js';
+import { requestIdFor } from './http/request-id.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
+import { healthRoutes } from './routes/health.js';
+import { organizationRoutes } from './routes/organizations.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** An open storage to use; when absent one is opened from config.databaseUrl and closed with the app. */
+  storage?: Storage;
+  rateLimitStore?: RateLimitStore;
+  /** Pino destination override, for tests that read the log. */
+  logStream?: NodeJS.WritableStream;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    container: Container;
+  }
+}
+
+export const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers["x-api-key"]'];
+
+/** The application factory: the server and every test build the app through this function. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_HEADERS, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    logController: new AccessLogController(),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: 30_000,
+    // Fastify's own 503 is not in our envelope; during shutdown in-flight and queued requests finish.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ownsStorage = !options.storage;
+  const storage = options.storage ?? openStorage(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  app.addHook('onClose', async () => {
+    await rateLimitStore.close();
+    if (ownsStorage) await storage.close();
+  });
+  await migrateToLatest(storage.db);
+
+  const container = createContainer(storage, {
+    apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
+  });
+  app.decorate('container', container);
+
+  // Only JSON bodies are accepted; anything else is 415.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  registerErrorHandling(app);
+  registerAccessControl(app, {
+    verifier: container.verifier,
+    store: rateLimitStore,
+    rateLimitMax: config.rateLimitMax,
+    rateLimitWindowMs: config.rateLimitWindowMs,
+    authFailureLimit: config.authFailureLimit,
+  });
+
+  const methodsByPath = collectRouteMethods(app);
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { storage });
+      await api.register(organizationRoutes, { organizations: container.organizations });
+    },
+    { prefix: BASE_PATH },
+  );
+  answerOtherMethods(app, methodsByPath);
+  return app;
+}

@@ -1,0 +1,13 @@
+// The one permission catalogue. The API routes, the CLI and the panel all read it from here.
+export const PERMISSIONS = {
+  'invoice.create': 'Create sales invoices',
+  'organization.create': 'Create organizations (contacts)',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
+
+export function isPermission(value: string): value is Permission {
+  return Object.hasOwn(PERMISSIONS, value);
+}

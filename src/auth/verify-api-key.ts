@@ -1,0 +1,100 @@
+import type { ApiKeyRepository, ApiKeyRow } from '../repositories/api-key-repository.js';
+import { parsePermissions } from '../services/api-key-service.js';
+import { digestApiKey, digestsEqual, lookupPrefixOf } from './api-key.js';
+import type { Permission } from './permissions.js';
+
+export interface AuthContext {
+  companyId: string;
+  keyId: string;
+  keyPrefix: string;
+  permissions: ReadonlySet<Permission>;
+}
+
+export type VerifyFailure = 'malformed' | 'unknown' | 'wrong_secret' | 'revoked' | 'expired';
+
+export type VerifyResult = { ok: true; context: AuthContext } | { ok: false; reason: VerifyFailure };
+
+interface CacheEntry {
+  row: ApiKeyRow | undefined;
+  permissions: ReadonlySet<Permission>;
+  fetchedAt: number;
+}
+
+const MAX_CACHE_ENTRIES = 10_000;
+const LAST_USED_THROTTLE_MS = 60_000;
+
+export interface ApiKeyVerifierOptions {
+  /** How long a looked-up key row is trusted; bounds how late a revocation elsewhere is seen. */
+  cacheTtlMs: number;
+  now?: () => number;
+  onBackgroundError?: (error: unknown) => void;
+}
+
+/**
+ * Checks a presented key in a fixed order (well-formed, exists, secret matches, not revoked,
+ * not expired) and returns a result instead of throwing. Rows are cached briefly per lookup
+ * prefix so that a hot key costs no query, and last-use writes are throttled per key.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastTouched = new Map<string, number>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly options: ApiKeyVerifierOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async verify(rawKey: string): Promise<VerifyResult> {
+    const lookupPrefix = lookupPrefixOf(rawKey);
+    if (lookupPrefix === null) return { ok: false, reason: 'malformed' };
+    const entry = await this.load(lookupPrefix);
+    const row = entry.row;
+    // The digest is computed even for unknown prefixes so that timing says nothing about existence.
+    const digest = digestApiKey(rawKey);
+    if (!row) return { ok: false, reason: 'unknown' };
+    if (!digestsEqual(digest, row.key_digest)) return { ok: false, reason: 'wrong_secret' };
+    if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
+    const now = this.now();
+    if (row.expires_at !== null && Date.parse(row.expires_at) <= now) return { ok: false, reason: 'expired' };
+    this.touch(row.id, now);
+    return {
+      ok: true,
+      context: { companyId: row.company_id, keyId: row.id, keyPrefix: row.lookup_prefix, permissions: entry.permissions },
+    };
+  }
+
+  /** Drops the cached row so that a revocation made by this process applies at once. */
+  forget(lookupPrefix: string): void {
+    this.cache.delete(lookupPrefix);
+  }
+
+  private async load(lookupPrefix: string): Promise<CacheEntry> {
+    const now = this.now();
+    const cached = this.cache.get(lookupPrefix);
+    if (cached && now - cached.fetchedAt < this.options.cacheTtlMs) return cached;
+    const row = await this.keys.findByLookupPrefix(lookupPrefix);
+    const entry: CacheEntry = {
+      row,
+      permissions: new Set(row ? parsePermissions(row.permissions) : []),
+      fetchedAt: now,
+    };
+    if (this.options.cacheTtlMs > 0) {
+      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+      this.cache.set(lookupPrefix, entry);
+    }
+    return entry;
+  }
+
+  private touch(keyId: string, now: number): void {
+    const last = this.lastTouched.get(keyId);
+    if (last !== undefined && now - last < LAST_USED_THROTTLE_MS) return;
+    if (this.lastTouched.size >= MAX_CACHE_ENTRIES) this.lastTouched.clear();
+    this.lastTouched.set(keyId, now);
+    this.keys.touchLastUsed(keyId, new Date(now).toISOString()).catch((error: unknown) => {
+      this.options.onBackgroundError?.(error);
+    });
+  }
+}

@@ -1,0 +1,166 @@
+import { parseArgs } from 'node:util';
+import { PERMISSION_NAMES } from '../auth/permissions.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { createContainer } from '../container.js';
+import { migrateToLatest, openStorage } from '../db/database.js';
+import type { ApiKeySummary } from '../services/api-key-service.js';
+
+// The admin CLI: `invoicing <noun> <verb> [options]`. It uses the same DATABASE_URL as the
+// server. Errors go to stderr with exit code 1 (2 for usage); --json prints one JSON object.
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+class UsageError extends Error {}
+class CommandError extends Error {}
+
+const USAGE = `Usage:
+  invoicing company create --name <name> [--currency <ISO 4217>] [--vat-id <id>] [--country <ISO 3166-1>] [--json]
+  invoicing key create --company <companyId> --name <label> --permissions <p1,p2> [--expires-at <ISO-8601>] [--json]
+  invoicing key list --company <companyId> [--json]
+  invoicing key revoke <keyId> [--json]
+  invoicing migrate [--json]
+
+Permissions: ${PERMISSION_NAMES.join(', ')}
+Database: DATABASE_URL (default sqlite:./data/invoicing.db)`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  currency: { type: 'string' },
+  'vat-id': { type: 'string' },
+  country: { type: 'string' },
+  company: { type: 'string' },
+  permissions: { type: 'string' },
+  'expires-at': { type: 'string' },
+} as const;
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`Missing required option --${flag}`);
+  return value;
+}
+
+function keyTable(keys: ApiKeySummary[]): string {
+  if (keys.length === 0) return 'No keys.';
+  const rows = keys.map((k) => [k.id, k.prefix, k.name, k.status, k.permissions.join(','), k.expiresAt ?? '-', k.lastUsedAt ?? '-']);
+  const header = ['ID', 'PREFIX', 'NAME', 'STATUS', 'PERMISSIONS', 'EXPIRES', 'LAST USED'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [noun, verb, ...rest] = positionals;
+  if (values.help || noun === undefined) {
+    (values.help ? io.stdout : io.stderr)(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const json = values.json === true;
+  const print = (object: object, text: string) => io.stdout(json ? `${JSON.stringify(object)}\n` : `${text}\n`);
+
+  let config;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`Configuration error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const command = `${noun} ${verb ?? ''}`.trim();
+  const known = ['company create', 'key create', 'key list', 'key revoke', 'migrate'];
+  if (!known.includes(command)) {
+    io.stderr(`Unknown command: ${command}\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  const storage = openStorage(config.databaseUrl, { poolMax: 2 });
+  try {
+    const applied = await migrateToLatest(storage.db);
+    const container = createContainer(storage, { apiKeyCacheTtlMs: 0 });
+    switch (command) {
+      case 'migrate': {
+        print({ applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+        return 0;
+      }
+      case 'company create': {
+        const result = await container.companies.create({
+          name: required(values.name, 'name'),
+          currency: values.currency,
+          vatId: values['vat-id'] ?? null,
+          countryCode: values.country ?? null,
+        });
+        if (!result.ok) throw new CommandError(result.detail);
+        const c = result.value;
+        print(c, `Created company ${c.id} (${c.name}, currency ${c.currency})`);
+        return 0;
+      }
+      case 'key create': {
+        const result = await container.apiKeys.create({
+          companyId: required(values.company, 'company'),
+          name: required(values.name, 'name'),
+          permissions: required(values.permissions, 'permissions').split(',').map((p) => p.trim()).filter(Boolean),
+          expiresAt: values['expires-at'] ?? null,
+          createdBy: 'cli',
+        });
+        if (!result.ok) throw new CommandError(result.detail);
+        const k = result.value;
+        print(
+          k,
+          `Created key ${k.id} (${k.name}) with permissions ${k.permissions.join(', ')}.\n\n  ${k.key}\n\n` +
+            'This is the only time the full key is shown. Store it in a secret manager now.',
+        );
+        return 0;
+      }
+      case 'key list': {
+        const keys = await container.apiKeys.list(required(values.company, 'company'));
+        print({ keys }, keyTable(keys));
+        return 0;
+      }
+      case 'key revoke': {
+        const keyId = required(rest[0], 'keyId (positional)');
+        const result = await container.apiKeys.revoke(keyId);
+        if (!result.ok) {
+          throw new CommandError(result.reason === 'not_found' ? `No key with id ${keyId}` : `Key ${keyId} is already revoked`);
+        }
+        print(result.value, `Revoked key ${keyId}. Running servers refuse it within a few seconds.`);
+        return 0;
+      }
+    }
+    return 2;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      io.stderr(`Error: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await storage.close();
+  }
+}
+
+export async function main(): Promise<void> {
+  const code = await runCli(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,80 @@
+// Configuration comes only from environment variables, read and validated once at start.
+// A bad value stops the process with a message naming the variable (see server.ts).
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  databasePoolMax: number;
+  redisUrl: string | undefined;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  authFailureLimit: number;
+  bodyLimitBytes: number;
+  logLevel: LogLevel;
+  apiKeyCacheTtlMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_SQLITE_URL = 'sqlite:./data/invoicing.db';
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+  }
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return DEFAULT_SQLITE_URL;
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError(
+    `DATABASE_URL must look like "sqlite:<path>" or "postgres://user@host:port/db", got "${raw}"`,
+  );
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return undefined;
+  if (/^rediss?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError(`REDIS_URL must look like "redis://host:port", got "${raw}"`);
+}
+
+function logLevel(env: Env): LogLevel {
+  const raw = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  return {
+    host,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    redisUrl: redisUrl(env),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000_000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    logLevel: logLevel(env),
+    apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
+  };
+}

@@ -1,0 +1,38 @@
+import { ApiKeyVerifier } from './auth/verify-api-key.js';
+import type { Storage } from './db/database.js';
+import { ApiKeyRepository } from './repositories/api-key-repository.js';
+import { CompanyRepository } from './repositories/company-repository.js';
+import { OrganizationRepository } from './repositories/organization-repository.js';
+import { ApiKeyService } from './services/api-key-service.js';
+import { CompanyService } from './services/company-service.js';
+import { OrganizationService } from './services/organization-service.js';
+
+/** The composition root: repositories over one storage, and the services built on them. */
+export interface Container {
+  storage: Storage;
+  companies: CompanyService;
+  apiKeys: ApiKeyService;
+  organizations: OrganizationService;
+  verifier: ApiKeyVerifier;
+}
+
+export interface ContainerOptions {
+  apiKeyCacheTtlMs: number;
+  onBackgroundError?: (error: unknown) => void;
+}
+
+export function createContainer(storage: Storage, options: ContainerOptions): Container {
+  const companyRepository = new CompanyRepository(storage.db);
+  const apiKeyRepository = new ApiKeyRepository(storage.db);
+  const organizationRepository = new OrganizationRepository(storage.db);
+  return {
+    storage,
+    companies: new CompanyService(companyRepository),
+    apiKeys: new ApiKeyService(apiKeyRepository, companyRepository),
+    organizations: new OrganizationService(organizationRepository),
+    verifier: new ApiKeyVerifier(apiKeyRepository, {
+      cacheTtlMs: options.apiKeyCacheTtlMs,
+      ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),
+    }),
+  };
+}

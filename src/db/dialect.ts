@@ -1,0 +1,56 @@
+// Every place where SQLite and PostgreSQL behave differently is named here, and only here.
+
+export type DialectName = 'sqlite' | 'postgres';
+
+interface DriverError {
+  code?: unknown;
+  errno?: unknown;
+}
+
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as DriverError).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A unique or primary-key constraint refused the write. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return (
+    code === '23505' || // PostgreSQL unique_violation
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+const POSTGRES_UNAVAILABLE = new Set([
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up)
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const NETWORK_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const SQLITE_UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR']);
+
+/**
+ * The database cannot serve right now (down, restarting, overloaded, locked): the request
+ * may succeed if retried, so the API answers 503 rather than 500.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.has(code))) {
+    return true;
+  }
+  if (error instanceof Error) {
+    // node-postgres reports pool and connection failures as plain Errors without a code.
+    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|The database connection is not open|driver has already been destroyed/i.test(
+      error.message,
+    );
+  }
+  return false;
+}

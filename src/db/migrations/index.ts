@@ -1,0 +1,8 @@
+import type { Migration } from 'kysely';
+import * as core from './0001-core.js';
+
+// Ordered by name; Kysely's migrator runs them under its lock so that instances starting
+// together migrate once.
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-core': core,
+};

@@ -1,0 +1,35 @@
+import { ERRORS, type ErrorCode } from './codes.js';
+
+export interface ErrorDetail {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** The one error type of the application: a machine code, a message safe to show, optional field details. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string = ERRORS[code].message,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+}
+
+export function validationError(details: ErrorDetail[]): AppError {
+  const fields = [...new Set(details.map((d) => d.field))].join(', ');
+  return new AppError('VALIDATION_ERROR', `The request is not valid: check ${fields}.`, { details });
+}

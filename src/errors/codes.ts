@@ -1,0 +1,45 @@
+// The one table from machine code to HTTP status and default message.
+// Every error the API answers with is listed here; nothing else maps codes to statuses.
+
+export const ERRORS = {
+  VALIDATION_ERROR: { status: 400, message: 'The request is not valid.' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  NAME_REQUIRED: { status: 400, message: 'The field "name" is required.' },
+  NAME_FIELDS_REQUIRED: {
+    status: 400,
+    message: 'The fields "firstName" and "lastName" are required when "typeCode" is "F".',
+  },
+  ORG_TYPE_REQUIRED: {
+    status: 400,
+    message: 'At least one organization type flag ("isCustomer", "isSupplier") must be true.',
+  },
+  ORGANIZATION_NOT_FOUND: { status: 400, message: 'The organization does not exist.' },
+  INVALID_API_KEY: { status: 401, message: 'The API key is missing, invalid, revoked or expired.' },
+  FORBIDDEN: { status: 403, message: 'The API key lacks the permission this endpoint requires.' },
+  NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.' },
+  NAME_CONFLICT: { status: 409, message: 'An organization with this name already exists.' },
+  INVOICE_NUMBER_CONFLICT: { status: 409, message: 'An invoice with this number already exists.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'The request body must be sent as application/json.',
+  },
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Back off and retry after the time given in Retry-After.' },
+  INTERNAL_SERVER_ERROR: {
+    status: 500,
+    message: 'An unexpected error occurred. Contact support with the request id.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'The service is temporarily unavailable. Retry later.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+export function statusOf(code: ErrorCode): number {
+  return ERRORS[code].status;
+}

@@ -1,0 +1,78 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { ErrorDetail } from '../errors/app-error.js';
+import type { ErrorCode } from '../errors/codes.js';
+import { API_MAJOR_VERSION } from './api-version.js';
+
+// The response envelope of the spec, declared once as schemas (used for serialization and the
+// OpenAPI document) and built by the two functions below.
+
+export const SuccessMeta = Type.Object({
+  requestId: Type.String({ description: 'Same value as the X-Request-Id response header.' }),
+  requestTime: Type.String({ format: 'date-time', description: 'When the request was received (ISO-8601, UTC).' }),
+  apiVersion: Type.String({ examples: [API_MAJOR_VERSION] }),
+  timestamp: Type.String({ format: 'date-time', description: 'When the response was produced (ISO-8601, UTC).' }),
+});
+
+export function SuccessEnvelope<T extends TSchema>(data: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    message: Type.String(),
+    data,
+    meta: SuccessMeta,
+  });
+}
+
+export const ErrorDetailSchema = Type.Object({
+  field: Type.String({ description: 'Path of the offending field, e.g. lines[3].unitPrice' }),
+  code: Type.String(),
+  message: Type.String(),
+});
+
+export const ErrorEnvelope = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(ErrorDetailSchema)),
+  }),
+  meta: Type.Object({
+    requestId: Type.String(),
+    apiVersion: Type.String({ examples: [API_MAJOR_VERSION] }),
+  }),
+});
+
+export interface SuccessBody<T> {
+  success: true;
+  message: string;
+  data: T;
+  meta: { requestId: string; requestTime: string; apiVersion: string; timestamp: string };
+}
+
+export interface ErrorBody {
+  success: false;
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+  meta: { requestId: string; apiVersion: string };
+}
+
+export function successBody<T>(request: FastifyRequest, message: string, data: T): SuccessBody<T> {
+  return {
+    success: true,
+    message,
+    data,
+    meta: {
+      requestId: request.id,
+      requestTime: new Date(request.receivedAt).toISOString(),
+      apiVersion: API_MAJOR_VERSION,
+      timestamp: new Date().toISOString(),
+    },
+  };
+}
+
+export function errorBody(requestId: string, code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+  return {
+    success: false,
+    error: details && details.length > 0 ? { code, message, details } : { code, message },
+    meta: { requestId, apiVersion: API_MAJOR_VERSION },
+  };
+}

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PERMISSION_NAMES } from '../auth/permissions.js';
+import type { Storage } from '../db/database.js';
+import { AppError } from '../errors/app-error.js';
+import { API_VERSION } from '../http/api-version.js';
+import { SuccessEnvelope, successBody } from '../http/envelope.js';
+import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
+
+const HealthSchema = Type.Object({
+  status: Type.Literal('ok'),
+  version: Type.String({ examples: [API_VERSION] }),
+  companyId: Type.Optional(Type.String({ description: 'Present when a valid key was sent.' })),
+  keyPrefix: Type.Optional(Type.String({ description: "The key's lookup prefix, when a valid key was sent." })),
+  permissions: Type.Optional(Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))))),
+});
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ storage: Storage }> = async (app, { storage }) => {
+  app.get(
+    '/',
+    {
+      config: { access: { kind: 'optional-key' } },
+      schema: {
+        summary: 'Health check: connectivity, and the key when one is sent',
+        tags: ['Health'],
+        security: [{}, { ApiKeyHeader: [] }, { BearerAuth: [] }],
+        response: { 200: SuccessEnvelope(HealthSchema), ...errorResponses(KEY_ERRORS.filter((c) => c !== 'FORBIDDEN')) },
+      },
+    },
+    async (request) => {
+      try {
+        await storage.ping();
+      } catch (error) {
+        request.log.warn({ err: error }, 'health check: database unreachable');
+        throw new AppError('SERVICE_UNAVAILABLE', 'The database cannot be reached.');
+      }
+      const auth = request.auth;
+      const data = auth
+        ? {
+            status: 'ok' as const,
+            version: API_VERSION,
+            companyId: auth.companyId,
+            keyPrefix: auth.keyPrefix,
+            permissions: [...auth.permissions].sort(),
+          }
+        : { status: 'ok' as const, version: API_VERSION };
+      return successBody(request, 'Service is up.', data);
+    },
+  );
+};

@@ -1,0 +1,67 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './schema-helpers.js';
+
+const OptionalText = (maxLength: number, extra: Record<string, unknown> = {}) =>
+  Type.Optional(Nullable(Type.String({ maxLength, ...extra })));
+
+export const AddressInput = Type.Object(
+  {
+    line1: OptionalText(200),
+    line2: OptionalText(200),
+    city: OptionalText(100),
+    postalCode: OptionalText(20),
+    countryCode: Type.Optional(
+      Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, e.g. DE' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateOrganizationBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique within the company (trimmed, case-insensitive).' }),
+    typeCode: Type.Optional(
+      Type.Union([Type.Literal('F'), Type.Literal('P')], {
+        description: 'F: natural person (firstName and lastName required); P: legal entity (default).',
+      }),
+    ),
+    firstName: OptionalText(100),
+    lastName: OptionalText(100),
+    isCustomer: Type.Optional(Type.Boolean({ description: 'Organization type flag; at least one flag must be true.' })),
+    isSupplier: Type.Optional(Type.Boolean({ description: 'Organization type flag; at least one flag must be true.' })),
+    email: OptionalText(254, { format: 'email' }),
+    phone: OptionalText(50),
+    vatId: OptionalText(32),
+    taxNumber: OptionalText(32),
+    address: Type.Optional(Nullable(AddressInput)),
+  },
+  { additionalProperties: false },
+);
+
+export type CreateOrganizationInput = Static<typeof CreateOrganizationBody>;
+
+const NullableString = Nullable(Type.String());
+
+export const OrganizationSchema = Type.Object({
+  id: Type.String({ examples: ['org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+  name: Type.String(),
+  typeCode: Type.Union([Type.Literal('F'), Type.Literal('P')]),
+  firstName: NullableString,
+  lastName: NullableString,
+  isCustomer: Type.Boolean(),
+  isSupplier: Type.Boolean(),
+  email: NullableString,
+  phone: NullableString,
+  vatId: NullableString,
+  taxNumber: NullableString,
+  address: Nullable(
+    Type.Object({
+      line1: NullableString,
+      line2: NullableString,
+      city: NullableString,
+      postalCode: NullableString,
+      countryCode: NullableString,
+    }),
+  ),
+  createdAt: Type.String({ format: 'date-time' }),
+});

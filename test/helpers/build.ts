@@ -1,0 +1,90 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Permission } from '../../src/auth/permissions.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Container } from '../../src/container.js';
+import type { DialectName } from '../../src/db/dialect.js';
+import type { Storage } from '../../src/db/database.js';
+import { BASE_PATH } from '../../src/http/api-version.js';
+import { createTestDatabase, type TestDatabase } from './dialects.js';
+
+export { BASE_PATH };
+
+export interface TestApp {
+  app: FastifyInstance;
+  container: Container;
+  storage: Storage;
+  database: TestDatabase;
+  config: Config;
+  /** A new company; each call makes another tenant. */
+  createCompany(name?: string, currency?: string): Promise<string>;
+  /** A new key of the company with the given permissions; returns the full key. */
+  createKey(companyId: string, permissions: Permission[], options?: { expiresAt?: string }): Promise<{ key: string; id: string; prefix: string }>;
+  /** A company with one key holding every given permission. */
+  tenant(permissions?: Permission[]): Promise<{ companyId: string; key: string }>;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  post(path: string, body: unknown, key?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  get(path: string, key?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export const ALL_PERMISSIONS: Permission[] = ['invoice.create', 'organization.create'];
+
+/**
+ * Builds the very app the server runs, on a fresh database of the given dialect, with a silent
+ * logger unless a stream is given. Close it after the test.
+ */
+export async function buildTestApp(
+  dialect: DialectName,
+  overrides: Partial<Config> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config: Config = {
+    ...loadConfig({}),
+    databaseUrl: database.url,
+    logLevel: options.logStream ? 'info' : 'silent',
+    ...overrides,
+  };
+  const storage = database.open();
+  const app = await buildApp({ config, storage, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  await app.ready();
+  const container = app.container;
+
+  const createCompany = async (name = 'Test GmbH', currency = 'EUR') => {
+    const result = await container.companies.create({ name, currency, vatId: 'DE123456789', countryCode: 'DE' });
+    if (!result.ok) throw new Error(result.detail);
+    return result.value.id;
+  };
+  const createKey: TestApp['createKey'] = async (companyId, permissions, keyOptions = {}) => {
+    const result = await container.apiKeys.create({ companyId, name: 'test key', permissions, expiresAt: keyOptions.expiresAt ?? null });
+    if (!result.ok) throw new Error(result.detail);
+    return { key: result.value.key, id: result.value.id, prefix: result.value.prefix };
+  };
+  const request = (opts: InjectOptions) => app.inject(opts);
+  const auth = (key?: string): Record<string, string> => (key ? { 'x-api-key': key } : {});
+
+  return {
+    app,
+    container,
+    storage,
+    database,
+    config,
+    createCompany,
+    createKey,
+    async tenant(permissions = ALL_PERMISSIONS) {
+      const companyId = await createCompany(`Tenant ${Math.random().toString(36).slice(2, 8)}`);
+      const { key } = await createKey(companyId, permissions);
+      return { companyId, key };
+    },
+    request,
+    post: (path, body, key, headers = {}) =>
+      app.inject({ method: 'POST', url: `${BASE_PATH}${path}`, payload: body as InjectOptions['payload'], headers: { ...auth(key), ...headers } }),
+    get: (path, key, headers = {}) => app.inject({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { ...auth(key), ...headers } }),
+    async close() {
+      await app.close();
+      await storage.close();
+      await database.drop();
+    },
+  };
+}
