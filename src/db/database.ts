@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -75,8 +75,22 @@ export function openStorage(url: string, options: StorageOptions = {}): Storage 
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
 }
 
+/**
+ * Applies pending migrations. On PostgreSQL, Kysely's migrator serialises concurrent runs with an
+ * advisory lock, so instances starting together migrate once. Its bookkeeping tables are pinned
+ * to the connection's current schema: unpinned, Kysely looks for them in every schema of the
+ * database and skips creating its own when another schema (another tenant, a test run) has them.
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) } });
+  const migrationTableSchema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
