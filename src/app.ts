@@ -2,15 +2,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { createContainer, type Container } from './container.js';
-import { migrateToLatest, openStorage, type Storage } from './db/database.js';
+import { migrateWhenReachable, openStorage, type Storage } from './db/database.js';
 import { registerAccessControl } from './http/access.js';
 import { BASE_PATH } from './http/api-version.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { answerOtherMethods, collectRouteMethods } from './http/method-not-allowed.js';
+import { answerOtherMethods, recordRoutes } from './http/method-not-allowed.js';
 import { AccessLogController } from './http/log-controller.js';
 import { requestIdFor } from './http/request-id.js';
-import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
+import { createRateLimitStore } from './rate-limit/create-store.js';
+import type { RateLimitStore } from './rate-limit/store.js';
 import { healthRoutes } from './routes/health.js';
+import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
 
 export interface BuildAppOptions {
@@ -43,7 +45,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     logController: new AccessLogController(),
     bodyLimit: config.bodyLimitBytes,
-    requestTimeout: 30_000,
+    requestTimeout: config.requestTimeoutMs,
+    // Slow-header clients are cut off; Node checks for them every second instead of every 30 s.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     // Fastify's own 503 is not in our envelope; during shutdown in-flight and queued requests finish.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -52,12 +56,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const ownsStorage = !options.storage;
   const storage = options.storage ?? openStorage(config.databaseUrl, { poolMax: config.databasePoolMax });
-  const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
-  app.addHook('onClose', async () => {
+  const rateLimitStore =
+    options.rateLimitStore ??
+    (await createRateLimitStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, logger: app.log }));
+  const release = async () => {
     await rateLimitStore.close();
     if (ownsStorage) await storage.close();
-  });
-  await migrateToLatest(storage.db);
+  };
+  app.addHook('onClose', release);
+  try {
+    await migrateWhenReachable(storage.db, {
+      waitMs: config.databaseStartupWaitMs,
+      onWait: (error, delayMs) =>
+        app.log.warn({ err: error, retryInMs: delayMs }, 'database unreachable at start; waiting for it'),
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
 
   const container = createContainer(storage, {
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
@@ -83,14 +99,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authFailureLimit: config.authFailureLimit,
   });
 
-  const methodsByPath = collectRouteMethods(app);
+  const routes = recordRoutes(app);
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { storage });
       await api.register(organizationRoutes, { organizations: container.organizations });
+      await api.register(invoiceRoutes, { invoices: container.invoices });
     },
     { prefix: BASE_PATH },
   );
-  answerOtherMethods(app, methodsByPath);
+  answerOtherMethods(app, routes, BASE_PATH);
   return app;
 }

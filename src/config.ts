@@ -9,12 +9,18 @@ export interface Config {
   databaseUrl: string;
   databasePoolMax: number;
   redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: prepended to every rate-limit key, so deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  /** DATABASE_STARTUP_WAIT_MS: how long start-up waits for an unreachable database before giving up. */
+  databaseStartupWaitMs: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   authFailureLimit: number;
   bodyLimitBytes: number;
   logLevel: LogLevel;
   apiKeyCacheTtlMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -56,6 +62,12 @@ function redisUrl(env: Env): string | undefined {
   throw new ConfigError(`REDIS_URL must look like "redis://host:port", got "${raw}"`);
 }
 
+function redisKeyPrefix(env: Env): string {
+  const raw = env.REDIS_KEY_PREFIX ?? 'invoicing:rl:';
+  if (/^[\x21-\x7e]{0,100}$/.test(raw)) return raw;
+  throw new ConfigError(`REDIS_KEY_PREFIX must be at most 100 printable characters without spaces, got "${raw}"`);
+}
+
 function logLevel(env: Env): LogLevel {
   const raw = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
@@ -70,11 +82,15 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: redisUrl(env),
+    redisKeyPrefix: redisKeyPrefix(env),
+    databaseStartupWaitMs: integer(env, 'DATABASE_STARTUP_WAIT_MS', 30_000, 0, 600_000),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
     logLevel: logLevel(env),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500, 120_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
   };
 }

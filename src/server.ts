@@ -2,7 +2,6 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
 
-const HEADERS_TIMEOUT_MS = 10_000;
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 async function main(): Promise<void> {
@@ -18,7 +17,6 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp({ config });
-  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,30 +1,51 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import type { Access } from './access.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-/**
- * Collects the methods of every route as it is registered; `answerOtherMethods` then adds, for
- * each path, routes answering 405 with an Allow header for the methods it does not serve.
- * Register the collector before the routes and call the answerer after them.
- */
-export function collectRouteMethods(app: FastifyInstance): Map<string, Set<string>> {
-  const methodsByPath = new Map<string, Set<string>>();
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: Access | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    methodNotAllowed?: boolean;
+  }
+  interface FastifyInstance {
+    /** Every route the app serves (405 answerers excluded), for 405s, the route walk test and the docs. */
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+/** Records every route as it is registered. Call before registering routes. */
+export function recordRoutes(app: FastifyInstance): RegisteredRoute[] {
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
     if (route.config?.methodNotAllowed) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const known = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of methods) known.add(method);
-    methodsByPath.set(route.url, known);
+    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
   });
-  return methodsByPath;
+  return routes;
 }
 
-export function answerOtherMethods(app: FastifyInstance, methodsByPath: Map<string, Set<string>>): void {
-  for (const [url, served] of [...methodsByPath]) {
-    const missing = METHODS.filter((m) => !served.has(m));
+/**
+ * For each path of `pathPrefix`, adds routes answering 405 with an Allow header for the methods
+ * the path does not serve. Call after the routes are registered.
+ */
+export function answerOtherMethods(app: FastifyInstance, routes: RegisteredRoute[], pathPrefix: string): void {
+  const served = new Map<string, Set<string>>();
+  for (const route of routes) {
+    if (!route.url.startsWith(pathPrefix)) continue;
+    served.set(route.url, (served.get(route.url) ?? new Set<string>()).add(route.method));
+  }
+  for (const [url, methods] of served) {
+    const missing = METHODS.filter((m) => !methods.has(m));
     if (missing.length === 0) continue;
-    const allow = [...served].join(', ');
+    const allow = [...methods].join(', ');
     app.route({
       method: missing,
       url,
@@ -35,11 +56,5 @@ export function answerOtherMethods(app: FastifyInstance, methodsByPath: Map<stri
         });
       },
     });
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    methodNotAllowed?: boolean;
   }
 }
