@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { DialectName } from './dialect.js';
+import { isUnavailable, type DialectName } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -94,4 +95,44 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export class DatabaseUnreachableError extends Error {
+  override name = 'DatabaseUnreachableError';
+}
+
+export interface MigrateWhenReachableOptions {
+  /** How long to keep trying while the database is unreachable; 0 tries once. */
+  waitMs: number;
+  /** Called before each wait, e.g. to log that start-up is waiting for the database. */
+  onWait?: (error: unknown, delayMs: number) => void;
+}
+
+/**
+ * Start-up migration that tolerates a database still coming up (containers started together,
+ * a PostgreSQL restart): unreachable-database errors are retried with backoff for `waitMs`, then
+ * reported as one clear error. Any other error (a failing migration) is thrown at once.
+ */
+export async function migrateWhenReachable(db: Kysely<Database>, options: MigrateWhenReachableOptions): Promise<string[]> {
+  const deadline = Date.now() + options.waitMs;
+  let delayMs = 250;
+  for (;;) {
+    try {
+      return await migrateToLatest(db);
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new DatabaseUnreachableError(
+          `the database could not be reached${options.waitMs > 0 ? ` within ${Math.round(options.waitMs / 1000)} s (DATABASE_STARTUP_WAIT_MS)` : ''}: ${reason}`,
+          { cause: error },
+        );
+      }
+      const wait = Math.min(delayMs, remaining);
+      options.onWait?.(error, wait);
+      await delay(wait);
+      delayMs = Math.min(delayMs * 2, 5000);
+    }
+  }
 }

@@ -1,0 +1,101 @@
+import { Redis, type Result } from 'ioredis';
+import type { RateLimitStore, WindowCount } from './store.js';
+
+// Fixed-window counters shared by every instance through Redis. One Lua script increments the
+// counter and starts its window in a single atomic step, so concurrent hits from any number of
+// instances are counted exactly and N per window holds in total.
+
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`;
+
+const PEEK = `
+local count = redis.call('GET', KEYS[1])
+if not count then return nil end
+return { tonumber(count), redis.call('PTTL', KEYS[1]) }
+`;
+
+export interface RedisRateLimitStoreOptions {
+  url: string;
+  /** Prepended to every key, so that several deployments (or test runs) can share one Redis. */
+  keyPrefix?: string;
+  /** A command not answered within this time fails; the caller then counts in process. */
+  commandTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+type ScriptReply = [number, number] | null;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    rateLimitIncrement(key: string, windowMs: number): Result<ScriptReply, Context>;
+    rateLimitPeek(key: string): Result<ScriptReply, Context>;
+  }
+}
+
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly client: Redis;
+  private readonly keyPrefix: string;
+
+  constructor(options: RedisRateLimitStoreOptions) {
+    this.keyPrefix = options.keyPrefix ?? '';
+    this.client = new Redis(options.url, {
+      // While Redis is unreachable a command fails at once instead of waiting in a queue,
+      // and a command already sent is not retried: the request must never wait on Redis.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 250,
+      connectTimeout: options.connectTimeoutMs ?? 1000,
+      // Reconnect forever, backing off to one attempt a second, so shared counting resumes by itself.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+      lazyConnect: false,
+    });
+    // Errors reach callers as rejected commands; the event only needs a listener so that ioredis
+    // does not print every reconnect failure.
+    this.client.on('error', () => {});
+    // Sent by digest (EVALSHA), falling back to the full script once per connection.
+    this.client.defineCommand('rateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    this.client.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK });
+  }
+
+  /** Resolves when the connection is ready, or false once `timeoutMs` has passed without it. */
+  waitUntilReady(timeoutMs: number): Promise<boolean> {
+    if (this.client.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        resolve(ready);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.client.once('ready', onReady);
+    });
+  }
+
+  async increment(key: string, windowMs: number): Promise<WindowCount> {
+    const reply = await this.client.rateLimitIncrement(this.keyPrefix + key, windowMs);
+    if (!reply) throw new Error('rate-limit script returned nothing');
+    return { count: Number(reply[0]), resetAt: Date.now() + Math.max(0, Number(reply[1])) };
+  }
+
+  async peek(key: string): Promise<WindowCount | null> {
+    const reply = await this.client.rateLimitPeek(this.keyPrefix + key);
+    if (!reply || Number(reply[1]) <= 0) return null;
+    return { count: Number(reply[0]), resetAt: Date.now() + Number(reply[1]) };
+  }
+
+  async close(): Promise<void> {
+    if (this.client.status === 'ready') {
+      await this.client.quit().catch(() => this.client.disconnect());
+    } else {
+      this.client.disconnect();
+    }
+  }
+}
