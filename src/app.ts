@@ -11,9 +11,13 @@ import { AccessLogController } from './http/log-controller.js';
 import { requestIdFor } from './http/request-id.js';
 import { createRateLimitStore } from './rate-limit/create-store.js';
 import type { RateLimitStore } from './rate-limit/store.js';
+import { Metrics } from './metrics/metrics.js';
+import { FailOpenRateLimitStore } from './rate-limit/fail-open-store.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { panelPlugin } from './panel/plugin.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -51,6 +55,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Fastify's own 503 is not in our envelope; during shutdown in-flight and queued requests finish.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // X-Forwarded-* (client address, https) are believed only from the proxies TRUST_PROXY names.
+    trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -90,8 +96,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-content-type-options', 'nosniff');
   });
 
+  const metrics = new Metrics({
+    poolStats: () => storage.poolStats(),
+    rateLimitDegraded: () => rateLimitStore instanceof FailOpenRateLimitStore && rateLimitStore.degraded,
+    usesSharedRateLimitStore: rateLimitStore instanceof FailOpenRateLimitStore,
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+
   registerErrorHandling(app);
   registerAccessControl(app, {
+    onRateLimited: (reason) => metrics.countRateLimited(reason),
+    onKeyRejected: (reason) => metrics.countKeyFailure(reason),
     verifier: container.verifier,
     store: rateLimitStore,
     rateLimitMax: config.rateLimitMax,
@@ -109,5 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: BASE_PATH },
   );
   answerOtherMethods(app, routes, BASE_PATH);
+  await app.register(metricsRoutes, { metrics, token: config.metricsToken });
+  await app.register(panelPlugin, { rateLimitStore });
   return app;
 }

@@ -11,6 +11,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** REDIS_KEY_PREFIX: prepended to every rate-limit key, so deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
+  /** When set, GET /metrics requires Authorization: Bearer <token>. */
+  metricsToken: string | undefined;
   /** DATABASE_STARTUP_WAIT_MS: how long start-up waits for an unreachable database before giving up. */
   databaseStartupWaitMs: number;
   rateLimitMax: number;
@@ -21,6 +23,8 @@ export interface Config {
   apiKeyCacheTtlMs: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** TRUST_PROXY: whose X-Forwarded-For/-Proto to believe: false (default), true, a hop count, or addresses/CIDRs. */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
 }
 
 export class ConfigError extends Error {
@@ -68,6 +72,18 @@ function redisKeyPrefix(env: Env): string {
   throw new ConfigError(`REDIS_KEY_PREFIX must be at most 100 printable characters without spaces, got "${raw}"`);
 }
 
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) {
+    const hops = Number(raw);
+    return (_address, hop) => hop < hops;
+  }
+  if (/^[0-9a-zA-Z.:/]+(\s*,\s*[0-9a-zA-Z.:/]+)*$/.test(raw)) return raw; // addresses, CIDRs, loopback…
+  throw new ConfigError(`TRUST_PROXY must be false, true, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`);
+}
+
 function logLevel(env: Env): LogLevel {
   const raw = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
@@ -83,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: redisUrl(env),
     redisKeyPrefix: redisKeyPrefix(env),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     databaseStartupWaitMs: integer(env, 'DATABASE_STARTUP_WAIT_MS', 30_000, 0, 600_000),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
@@ -92,5 +109,6 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500, 120_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    trustProxy: trustProxy(env),
   };
 }

@@ -13,6 +13,8 @@ export interface Storage {
   dialect: DialectName;
   /** A cheap round trip, used by the health check. */
   ping(): Promise<void>;
+  /** Connection pool use, for metrics; null where there is no pool (SQLite). */
+  poolStats(): { total: number; idle: number; waiting: number; max: number } | null;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ function openSqlite(url: string): Storage {
   return {
     db,
     dialect: 'sqlite',
+    poolStats: () => null,
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -57,10 +60,15 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Neither may a checked-out one: between two queries (inside a transaction, say) a dropped
+  // connection is emitted as 'error' on the client, which has no listener while checked out.
+  // The query in progress fails on its own (503), and the pool discards the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
     async ping() {
       await sql`select 1`.execute(db);
     },

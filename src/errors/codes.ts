@@ -14,6 +14,7 @@ export const ERRORS = {
     message: 'At least one organization type flag ("isCustomer", "isSupplier") must be true.',
   },
   ORGANIZATION_NOT_FOUND: { status: 400, message: 'The organization does not exist.' },
+  UNAUTHORIZED: { status: 401, message: 'Credentials are required.' },
   INVALID_API_KEY: { status: 401, message: 'The API key is missing, invalid, revoked or expired.' },
   FORBIDDEN: { status: 403, message: 'The API key lacks the permission this endpoint requires.' },
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },

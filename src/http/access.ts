@@ -30,6 +30,8 @@ export interface AccessOptions {
   rateLimitWindowMs: number;
   authFailureLimit: number;
   authFailureWindowMs?: number;
+  onRateLimited?: (reason: 'limit' | 'auth_failures') => void;
+  onKeyRejected?: (reason: string) => void;
 }
 
 type PresentedKey = { kind: 'absent' } | { kind: 'key'; key: string } | { kind: 'ambiguous' };
@@ -74,12 +76,17 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
     // Guessing is limited per client address: over the limit, keys from there are not checked.
     const failureKey = `auth-fail:${request.ip}`;
     const failures = await options.store.peek(failureKey);
-    if (failures && failures.count >= options.authFailureLimit) return rateLimited(failures.resetAt, Date.now());
+    if (failures && failures.count >= options.authFailureLimit) {
+      options.onRateLimited?.('auth_failures');
+      return rateLimited(failures.resetAt, Date.now());
+    }
 
     const result = presented.kind === 'key' ? await options.verifier.verify(presented.key) : null;
     if (!result?.ok) {
       await options.store.increment(failureKey, failureWindowMs);
-      request.log.info({ reason: result ? result.reason : 'ambiguous' }, 'api key rejected');
+      const reason = result ? result.reason : 'ambiguous';
+      options.onKeyRejected?.(reason);
+      request.log.info({ reason }, 'api key rejected');
       return invalidKey();
     }
     request.auth = result.context;
@@ -111,6 +118,9 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
     const window = await options.store.increment(identity, options.rateLimitWindowMs);
     const limitError = applyRateLimit(reply, window);
     if (authError) throw authError;
-    if (limitError) throw limitError;
+    if (limitError) {
+      options.onRateLimited?.('limit');
+      throw limitError;
+    }
   });
 }

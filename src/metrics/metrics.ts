@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+// What an operator watches: traffic and latency by route and status, refusals, key-check
+// failures, the database pool and whether rate limiting has fallen back to local counters.
+// Each app has its own registry, so tests that build many apps do not share counters.
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+export interface MetricsSources {
+  poolStats: () => PoolStats | null;
+  /** 1 while rate limiting counts in process because the shared store (Redis) is unavailable. */
+  rateLimitDegraded: () => boolean;
+  usesSharedRateLimitStore: boolean;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  private readonly rateLimited: Counter<'reason'>;
+  private readonly keyFailures: Counter<'reason'>;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'Requests answered, by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving a request to finishing its response.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'rate_limited_requests_total',
+      help: 'Requests refused with 429: over the rate limit, or too many failed key checks from one address.',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.keyFailures = new Counter({
+      name: 'api_key_check_failures_total',
+      help: 'Presented API keys that were refused, by reason.',
+      labelNames: ['reason'],
+      registers,
+    });
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections by state (PostgreSQL; SQLite has one connection and reports none).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const stats = sources.poolStats();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+        this.set({ state: 'max' }, stats.max);
+      },
+    });
+    new Gauge({
+      name: 'rate_limit_store_degraded',
+      help: '1 while rate-limit counters fall back to this process because Redis is unavailable.',
+      registers,
+      collect() {
+        this.set(sources.rateLimitDegraded() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'rate_limit_store_shared',
+      help: '1 when rate-limit counters are shared through Redis (REDIS_URL set).',
+      registers,
+      collect() {
+        this.set(sources.usesSharedRateLimitStore ? 1 : 0);
+      },
+    });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.requests.inc(labels);
+    this.duration.observe(labels, seconds);
+  }
+
+  countRateLimited(reason: 'limit' | 'auth_failures'): void {
+    this.rateLimited.inc({ reason });
+  }
+
+  countKeyFailure(reason: string): void {
+    this.keyFailures.inc({ reason });
+  }
+}
