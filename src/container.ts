@@ -2,9 +2,11 @@ import { ApiKeyVerifier } from './auth/verify-api-key.js';
 import type { Storage } from './db/database.js';
 import { ApiKeyRepository } from './repositories/api-key-repository.js';
 import { CompanyRepository } from './repositories/company-repository.js';
+import { InvoiceRepository } from './repositories/invoice-repository.js';
 import { OrganizationRepository } from './repositories/organization-repository.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import { CompanyService } from './services/company-service.js';
+import { InvoiceService } from './services/invoice-service.js';
 import { OrganizationService } from './services/organization-service.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
@@ -13,6 +15,7 @@ export interface Container {
   companies: CompanyService;
   apiKeys: ApiKeyService;
   organizations: OrganizationService;
+  invoices: InvoiceService;
   verifier: ApiKeyVerifier;
 }
 
@@ -30,6 +33,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     companies: new CompanyService(companyRepository),
     apiKeys: new ApiKeyService(apiKeyRepository, companyRepository),
     organizations: new OrganizationService(organizationRepository),
+    invoices: new InvoiceService(new InvoiceRepository(storage.db), organizationRepository, companyRepository),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,
       ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),

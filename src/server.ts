@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
+import { announceFirstRunSetup } from './panel/setup.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(`Invoicing API listening; base URL ${address}${BASE_PATH}`);
+  await announceFirstRunSetup(app, address);
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { migrateToLatest, openStorage } from '../db/database.js';
 import type { ApiKeySummary } from '../services/api-key-service.js';
+import { isRole, UserService } from '../panel/users.js';
 
 // The admin CLI: `invoicing <noun> <verb> [options]`. It uses the same DATABASE_URL as the
 // server. Errors go to stderr with exit code 1 (2 for usage); --json prints one JSON object.
@@ -12,6 +13,8 @@ export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: Record<string, string | undefined>;
+  /** The whole of standard input (for secrets that must not appear in argv). */
+  readStdin?: () => Promise<string>;
 }
 
 class UsageError extends Error {}
@@ -22,6 +25,7 @@ const USAGE = `Usage:
   invoicing key create --company <companyId> --name <label> --permissions <p1,p2> [--expires-at <ISO-8601>] [--json]
   invoicing key list --company <companyId> [--json]
   invoicing key revoke <keyId> [--json]
+  invoicing user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]
   invoicing migrate [--json]
 
 Permissions: ${PERMISSION_NAMES.join(', ')}
@@ -37,6 +41,9 @@ const OPTIONS = {
   company: { type: 'string' },
   permissions: { type: 'string' },
   'expires-at': { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
 } as const;
 
 function required(value: string | undefined, flag: string): string {
@@ -80,7 +87,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     throw error;
   }
   const command = `${noun} ${verb ?? ''}`.trim();
-  const known = ['company create', 'key create', 'key list', 'key revoke', 'migrate'];
+  const known = ['company create', 'key create', 'key list', 'key revoke', 'user create', 'migrate'];
   if (!known.includes(command)) {
     io.stderr(`Unknown command: ${command}\n\n${USAGE}\n`);
     return 2;
@@ -138,6 +145,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         print(result.value, `Revoked key ${keyId}. Running servers refuse it within a few seconds.`);
         return 0;
       }
+      case 'user create': {
+        const role = required(values.role, 'role');
+        if (!isRole(role)) throw new UsageError(`--role must be owner, admin or member, got "${role}"`);
+        // Passwords never travel in argv, where ps and shell history would show them.
+        if (!values['password-stdin'] || !io.readStdin) throw new UsageError('Give the password on standard input with --password-stdin.');
+        const password = (await io.readStdin()).replace(/\r?\n$/, '');
+        const result = await new UserService(storage.db).create({ companyId: required(values.company, 'company'), email: required(values.email, 'email'), role, password });
+        if (!result.ok) throw new CommandError(result.field === 'password' ? `Password: ${result.detail}` : result.detail);
+        const u = result.value;
+        print({ id: u.id, companyId: u.companyId, email: u.email, role: u.role }, `Created ${u.role} ${u.email} (${u.id}) in company ${u.companyId}.`);
+        return 0;
+      }
     }
     return 2;
   } catch (error) {
@@ -161,6 +180,11 @@ export async function main(): Promise<void> {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     env: process.env,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+      return Buffer.concat(chunks).toString('utf8');
+    },
   });
   process.exitCode = code;
 }

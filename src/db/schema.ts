@@ -48,8 +48,65 @@ export interface OrganizationsTable {
   created_at: string;
 }
 
+export interface InvoicesTable {
+  id: string;
+  company_id: string;
+  organization_id: string;
+  /** Unique per company. */
+  number: string;
+  status: string;
+  /** YYYY-MM-DD. */
+  issue_date: string;
+  due_date: string;
+  currency: string;
+  prices_include_tax: number;
+  buyer_reference: string | null;
+  purchase_order_reference: string | null;
+  note: string | null;
+  /** JSON: the buyer organization as it was at issue. */
+  buyer_snapshot: string;
+  /** JSON: the seller (the company) as it was at issue. */
+  seller_snapshot: string;
+  /** JSON array: one entry per (VAT category, rate) with decimal-text amounts. */
+  vat_breakdown: string;
+  line_net_total: string;
+  tax_exclusive: string;
+  tax_total: string;
+  tax_inclusive: string;
+  rounding_amount: string;
+  payable: string;
+  created_at: string;
+}
+
+export interface InvoiceLinesTable {
+  invoice_id: string;
+  company_id: string;
+  /** 1-based line number. */
+  position: number;
+  name: string;
+  description: string | null;
+  quantity: string;
+  unit_code: string;
+  unit_price: string;
+  discount_percent: string | null;
+  vat_rate: string;
+  vat_category: string;
+  exemption_reason: string | null;
+  net_amount: string;
+}
+
+export interface InvoiceCountersTable {
+  company_id: string;
+  year: number;
+  /** The last number handed out for this company and year. */
+  last_value: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
   organizations: OrganizationsTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  invoice_counters: InvoiceCountersTable;
 }

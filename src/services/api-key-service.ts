@@ -129,4 +129,15 @@ export class ApiKeyService {
     if (!(await this.keys.revoke(keyId, now.toISOString()))) return { ok: false, reason: 'already_revoked' };
     return { ok: true, value: summarizeKey({ ...existing, revoked_at: now.toISOString() }, now) };
   }
+
+  /** Revokes a key of this company only; another company's key id is "not found". */
+  async revokeForCompany(
+    companyId: string,
+    keyId: string,
+    now: Date = new Date(),
+  ): Promise<{ ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'already_revoked' }> {
+    const existing = await this.keys.findById(keyId);
+    if (!existing || existing.company_id !== companyId) return { ok: false, reason: 'not_found' };
+    return this.revoke(keyId, now);
+  }
 }

@@ -1,0 +1,105 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Access } from '../http/access.js';
+import type { Container } from '../container.js';
+import type { RateLimitStore } from '../rate-limit/store.js';
+import type { KeyEventLog } from './key-events.js';
+import type { PanelRecords } from './records.js';
+import type { Session, SessionStore } from './sessions.js';
+import type { FirstRunSetup } from './setup.js';
+import { isPrivileged, type PanelUser, type UserService } from './users.js';
+import { PANEL_PATH, type Chrome } from './views/layout.js';
+
+// What every panel route shares: its services, the cookie rules and the request's session.
+
+export const SESSION_COOKIE = 'invoicing_session';
+
+export interface SignInLimits {
+  /** Sign-in attempts per client address per window, successful or not. */
+  attemptsPerAddress: number;
+  /** Failed attempts per account per window; over it even the right password is refused. */
+  failuresPerAccount: number;
+  windowMs: number;
+}
+
+export interface PanelDeps {
+  container: Container;
+  users: UserService;
+  sessions: SessionStore;
+  setup: FirstRunSetup;
+  keyEvents: KeyEventLog;
+  records: PanelRecords;
+  rateLimitStore: RateLimitStore;
+  signInLimits: SignInLimits;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    panelSession: Session | null;
+    panelToken: string | null;
+  }
+}
+
+/** Panel routes carry no API key; the app's access hook still rate-limits them per address. */
+export function openAccess(): { access: Access } {
+  return { access: { kind: 'none' } };
+}
+
+/** The request came over TLS; X-Forwarded-Proto counts only when TRUST_PROXY says so (Fastify's request.protocol). */
+export function isSecure(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+export function cookieOptions(request: FastifyRequest) {
+  return { path: PANEL_PATH, httpOnly: true, sameSite: 'lax' as const, secure: isSecure(request) };
+}
+
+export function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
+  return reply.generateCsrf(cookieOptions(request));
+}
+
+export class PanelHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly explanation: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(title);
+  }
+}
+
+export function forbidden(): PanelHttpError {
+  return new PanelHttpError(403, 'Not allowed', 'Your role does not allow this. Owners and admins manage keys and users.');
+}
+
+export function notFound(): PanelHttpError {
+  return new PanelHttpError(404, 'Not found', 'There is nothing here, or it belongs to another company.');
+}
+
+export function signedInUser(request: FastifyRequest): PanelUser {
+  const user = request.panelSession?.user;
+  if (!user) throw new PanelHttpError(401, 'Sign in first', 'Your session has ended.');
+  return user;
+}
+
+export function requirePrivileged(request: FastifyRequest): PanelUser {
+  const user = signedInUser(request);
+  if (!isPrivileged(user.role)) throw forbidden();
+  return user;
+}
+
+export async function chromeFor(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps): Promise<Chrome & { user: PanelUser }> {
+  const user = signedInUser(request);
+  const company = await deps.container.companies.find(user.companyId);
+  return { user, companyName: company?.name ?? '', csrf: csrfToken(request, reply) };
+}
+
+export function sendPage(reply: FastifyReply, page: string, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page);
+}
+
+/** Form fields arrive as a string, or an array when repeated. */
+export function asList(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/store.js';
+import { KeyEventLog } from './key-events.js';
+import { PanelRecords } from './records.js';
+import { authRoutes } from './routes/auth.js';
+import { keyRoutes } from './routes/keys.js';
+import { recordRoutes } from './routes/records.js';
+import { userRoutes } from './routes/users.js';
+import { SessionStore } from './sessions.js';
+import { FirstRunSetup } from './setup.js';
+import { UserService } from './users.js';
+import { errorPage } from './views/error.js';
+import { PANEL_PATH, type Chrome } from './views/layout.js';
+import { csrfToken, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
+
+export { PANEL_PATH };
+
+export interface PanelOptions {
+  /** The app's counter store, so sign-in limits hold across instances once it is shared. */
+  rateLimitStore?: RateLimitStore;
+  signInLimits?: Partial<SignInLimits>;
+}
+
+const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { attemptsPerAddress: 30, failuresPerAccount: 10, windowMs: 15 * 60_000 };
+
+// Assets are read once at start: Pico from node_modules (no CDN), ours from src/panel/assets,
+// which is two levels above both src/panel/plugin.ts and dist/panel/plugin.js.
+const require = createRequire(import.meta.url);
+const ASSETS: Record<string, { type: string; body: Buffer }> = {
+  'pico.min.css': { type: 'text/css; charset=utf-8', body: readFileSync(require.resolve('@picocss/pico/css/pico.min.css')) },
+  'panel.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../src/panel/assets/panel.css', import.meta.url)) },
+  'panel.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../src/panel/assets/panel.js', import.meta.url)) },
+};
+
+// No inline script or style anywhere, so the policy can forbid them; Pico's icons are data: URLs.
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  // The setup URL carries its token: never let it leave in a Referer.
+  'referrer-policy': 'no-referrer',
+};
+
+function statusTitle(status: number): [string, string] {
+  switch (status) {
+    case 400:
+      return ['The form was not understood', 'Go back, check the form and send it again.'];
+    case 403:
+      return ['Not allowed', 'This action is not allowed for your account.'];
+    case 404:
+      return ['Not found', 'There is no page at this address.'];
+    case 405:
+      return ['Method not allowed', 'This page does not accept that kind of request.'];
+    case 413:
+      return ['Too much data', 'The form sent more data than the server accepts.'];
+    case 415:
+      return ['Not a form', 'The request was not sent as a form.'];
+    case 429:
+      return ['Too many requests', 'Slow down and try again in a minute.'];
+    case 503:
+      return ['Temporarily unavailable', 'The database cannot be reached right now. Try again shortly.'];
+    default:
+      return ['Something went wrong', 'An unexpected error occurred. If it keeps happening, contact support with the request id below.'];
+  }
+}
+
+function chromeOf(request: FastifyRequest, reply: FastifyReply): Chrome {
+  let csrf = '';
+  try {
+    csrf = csrfToken(request, reply);
+  } catch {
+    // The error happened before the cookie plugin ran; the page then has no sign-out form.
+  }
+  const user = request.panelSession?.user;
+  return user && csrf ? { user, csrf } : { csrf };
+}
+
+function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  let status: number;
+  let title: string;
+  let explanation: string;
+  if (error instanceof PanelHttpError) {
+    ({ status, title, explanation } = error);
+    reply.headers(error.headers);
+  } else if (error instanceof AppError) {
+    status = error.status;
+    [title, explanation] = statusTitle(status);
+    if (error.headers) reply.headers(error.headers);
+  } else {
+    const e = error as Partial<FastifyError> & { validation?: unknown };
+    status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
+    if (e.validation) status = 400;
+    [title, explanation] = statusTitle(status);
+    if (e.code === 'FST_CSRF_MISSING_SECRET' || e.code === 'FST_CSRF_INVALID_TOKEN') {
+      title = 'This form has expired';
+      explanation = 'The form did not carry a valid security token (it may be old, or come from another site). Go back, reload the page and try again.';
+    }
+  }
+  if (status >= 500) request.log.error({ err: error }, 'panel request failed');
+  else request.log.info({ status, err: error instanceof Error ? error.message : String(error) }, 'panel request refused');
+  if (status === 401) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
+  return sendPage(reply, errorPage(status, title, explanation, chromeOf(request, reply), request.id), status);
+}
+
+async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<void> {
+  const db = app.container.storage.db;
+  const deps: PanelDeps = {
+    container: app.container,
+    users: new UserService(db),
+    sessions: new SessionStore(db),
+    setup: new FirstRunSetup(db),
+    keyEvents: new KeyEventLog(db),
+    records: new PanelRecords(db),
+    rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
+    signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+  };
+  if (!options.rateLimitStore) app.addHook('onClose', () => deps.rateLimitStore.close());
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/cookie', cookieKey: 'invoicing_csrf', cookieOpts: { path: PANEL_PATH, httpOnly: true, sameSite: 'lax' } });
+
+  app.decorateRequest('panelSession', null);
+  app.decorateRequest('panelToken', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+  });
+
+  app.setErrorHandler((error, request, reply) => renderError(error, request, reply));
+  app.setNotFoundHandler({ preHandler: loadSession }, (request, reply) =>
+    sendPage(reply, errorPage(404, ...statusTitle(404), chromeOf(request, reply), request.id), 404),
+  );
+
+  async function loadSession(request: FastifyRequest): Promise<void> {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || token.length > 200) return;
+    const session = await deps.sessions.find(token);
+    if (session) {
+      request.panelSession = session;
+      request.panelToken = token;
+    }
+  }
+  app.addHook('preHandler', loadSession);
+
+  app.get('/assets/:file', { config: openAccess() }, async (request, reply) => {
+    const asset = ASSETS[(request.params as { file: string }).file];
+    if (!asset) throw new PanelHttpError(404, ...statusTitle(404));
+    // The app marks every answer no-store; this hook runs after that one and lets assets be cached.
+    reply.header('content-type', asset.type);
+    return reply.send(asset.body);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.routeOptions.url === `${PANEL_PATH}/assets/:file` && reply.statusCode === 200) reply.header('cache-control', 'public, max-age=3600');
+  });
+
+  app.get('/', { config: openAccess() }, async (request, reply) =>
+    reply.redirect(request.panelSession ? `${PANEL_PATH}/keys` : `${PANEL_PATH}/sign-in`, 303),
+  );
+
+  await app.register(authRoutes(deps));
+  // Everything below needs a signed-in user; without one the browser goes to the sign-in page.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preHandler', async (request, reply) => {
+      if (!request.panelSession) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
+    });
+    await signedIn.register(keyRoutes(deps));
+    await signedIn.register(userRoutes(deps));
+    await signedIn.register(recordRoutes(deps));
+  });
+}
+
+/**
+ * The web panel, at /panel on the same app as the API. It is encapsulated: its cookie, form and
+ * CSRF plugins, HTML error pages and security headers apply to its routes only.
+ */
+export const panelPlugin: FastifyPluginAsync<PanelOptions> = async (app, options) => {
+  app.get('/', { config: openAccess() }, async (_request, reply) => reply.redirect(PANEL_PATH, 302));
+  await app.register(panelScope, { ...options, prefix: PANEL_PATH });
+};

@@ -1,0 +1,111 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { SESSION_TTL_MS } from '../sessions.js';
+import { normalizeEmail } from '../users.js';
+import { setupInvalidPage, setupPage, signInPage } from '../views/auth.js';
+import type { FieldErrors } from '../views/forms.js';
+import { PANEL_PATH } from '../views/layout.js';
+import { cookieOptions, csrfToken, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps } from '../context.js';
+
+const SignInBody = Type.Object(
+  { _csrf: Type.Optional(Type.String()), email: Type.Optional(Type.String({ maxLength: 500 })), password: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+const SetupQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+const SetupBody = Type.Object(
+  {
+    _csrf: Type.Optional(Type.String()),
+    token: Type.Optional(Type.String({ maxLength: 200 })),
+    companyName: Type.Optional(Type.String({ maxLength: 1000 })),
+    currency: Type.Optional(Type.String({ maxLength: 100 })),
+    email: Type.Optional(Type.String({ maxLength: 500 })),
+    password: Type.Optional(Type.String({ maxLength: 1000 })),
+    passwordConfirm: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+const SignInQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
+
+async function startSession(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, userId: string): Promise<void> {
+  const { token } = await deps.sessions.create(userId);
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(SESSION_TTL_MS / 1000) });
+}
+
+/** First-run setup, sign-in and sign-out: the pages that work without a session. */
+export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
+  return async (scope) => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const limits = deps.signInLimits;
+
+    app.get('/setup', { config: openAccess(), schema: { querystring: SetupQuery } }, async (request, reply) => {
+      const token = request.query.token ?? '';
+      if (!(await deps.setup.isValid(token))) return sendPage(reply, setupInvalidPage(csrfToken(request, reply)), 404);
+      return sendPage(reply, setupPage(csrfToken(request, reply), token, {}));
+    });
+
+    app.post('/setup', { config: openAccess(), schema: { body: SetupBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const body = request.body;
+      const token = body.token ?? '';
+      const values = { companyName: body.companyName ?? '', currency: body.currency ?? 'EUR', email: body.email ?? '' };
+      const password = body.password ?? '';
+      if (!(await deps.setup.isValid(token))) return sendPage(reply, setupInvalidPage(csrfToken(request, reply)), 404);
+      if (password !== (body.passwordConfirm ?? '')) {
+        return sendPage(reply, setupPage(csrfToken(request, reply), token, values, { passwordConfirm: 'The two passwords differ.' }), 400);
+      }
+      const result = await deps.setup.claim({ token, ...values, password });
+      if (!result.ok) {
+        if (result.reason === 'invalid_token') return sendPage(reply, setupInvalidPage(csrfToken(request, reply)), 404);
+        const errors: FieldErrors = { [result.field === 'company' ? 'companyName' : result.field]: result.detail };
+        return sendPage(reply, setupPage(csrfToken(request, reply), token, values, errors), 400);
+      }
+      request.log.info({ userId: result.user.id, companyId: result.user.companyId }, 'instance claimed through first-run setup');
+      await startSession(request, reply, deps, result.user.id);
+      return reply.redirect(`${PANEL_PATH}/keys?done=welcome`, 303);
+    });
+
+    app.get('/sign-in', { config: openAccess(), schema: { querystring: SignInQuery } }, async (request, reply) => {
+      if (request.panelSession) return reply.redirect(`${PANEL_PATH}/keys`, 303);
+      const unclaimed = (await deps.users.countUsers()) === 0;
+      const message = unclaimed
+        ? { kind: 'info' as const, text: 'This instance has no users yet. Open the one-time setup link the server printed when it started.' }
+        : request.query.done === 'signed-out'
+          ? { kind: 'success' as const, text: 'You are signed out.' }
+          : undefined;
+      return sendPage(reply, signInPage(csrfToken(request, reply), {}, undefined, message));
+    });
+
+    app.post('/sign-in', { config: openAccess(), schema: { body: SignInBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const email = normalizeEmail(request.body.email ?? '');
+      const password = request.body.password ?? '';
+      const store = deps.rateLimitStore;
+      // Every attempt counts against the address; failures also count against the account.
+      const perAddress = await store.increment(`panel-sign-in:ip:${request.ip}`, limits.windowMs);
+      const perAccount = await store.peek(`panel-sign-in:email:${email}`);
+      const over = perAddress.count > limits.attemptsPerAddress ? perAddress : perAccount && perAccount.count >= limits.failuresPerAccount ? perAccount : null;
+      if (over) {
+        const retryAfter = Math.max(1, Math.ceil((over.resetAt - Date.now()) / 1000));
+        throw new PanelHttpError(429, 'Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
+      }
+      const errors: FieldErrors = {};
+      if (email === '') errors.email = 'Enter your email address.';
+      if (password === '') errors.password = 'Enter your password.';
+      const user = errors.email || errors.password ? null : await deps.users.authenticate(email, password);
+      if (!user) {
+        if (email !== '') await store.increment(`panel-sign-in:email:${email}`, limits.windowMs);
+        const shown = errors.email || errors.password ? errors : { password: 'The email or password is not right.' };
+        request.log.info({ reason: 'bad credentials' }, 'panel sign-in refused');
+        return sendPage(reply, signInPage(csrfToken(request, reply), { email }, shown), 401);
+      }
+      if (request.panelToken) await deps.sessions.destroy(request.panelToken);
+      await startSession(request, reply, deps, user.id);
+      return reply.redirect(`${PANEL_PATH}/keys`, 303);
+    });
+
+    app.post('/sign-out', { config: openAccess(), preHandler: scope.csrfProtection }, async (request, reply) => {
+      if (request.panelToken) await deps.sessions.destroy(request.panelToken);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      return reply.redirect(`${PANEL_PATH}/sign-in?done=signed-out`, 303);
+    });
+  };
+}

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { isRole, type ChangeUserResult } from '../users.js';
+import type { FieldErrors } from '../views/forms.js';
+import { PANEL_PATH, type Notice } from '../views/layout.js';
+import { grantableRoles, usersPage, type UsersPageModel } from '../views/users.js';
+import { chromeFor, forbidden, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
+
+const CreateUserBody = Type.Object(
+  {
+    _csrf: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String({ maxLength: 500 })),
+    role: Type.Optional(Type.String({ maxLength: 40 })),
+    password: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+const RoleBody = Type.Object({ _csrf: Type.Optional(Type.String()), role: Type.Optional(Type.String({ maxLength: 40 })) }, { additionalProperties: false });
+const CsrfOnlyBody = Type.Object({ _csrf: Type.Optional(Type.String()) }, { additionalProperties: false });
+const UserParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const UsersQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
+
+const NOTICES: Record<string, Notice> = {
+  created: { kind: 'success', text: 'The user is added. They can sign in now.' },
+  role: { kind: 'success', text: 'The role is changed.' },
+  deactivated: { kind: 'success', text: 'The user is deactivated and signed out everywhere.' },
+  activated: { kind: 'success', text: 'The user is active again.' },
+};
+
+export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
+  return async (scope) => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    async function render(request: FastifyRequest, reply: FastifyReply, extra: Omit<UsersPageModel, 'users'> = {}, status = 200) {
+      const user = signedInUser(request);
+      const users = await deps.users.listByCompany(user.companyId);
+      return sendPage(reply, usersPage(await chromeFor(request, reply, deps), { users, ...extra }), status);
+    }
+
+    async function afterChange(request: FastifyRequest, reply: FastifyReply, result: ChangeUserResult, done: string) {
+      if (result.ok) return reply.redirect(`${PANEL_PATH}/users?done=${done}`, 303);
+      if (result.reason === 'not_found') throw notFound();
+      const status = result.reason === 'forbidden' ? 403 : 409;
+      return render(request, reply, { notice: { kind: 'error', text: result.detail } }, status);
+    }
+
+    app.get('/users', { config: openAccess(), schema: { querystring: UsersQuery } }, async (request, reply) =>
+      render(request, reply, { notice: NOTICES[request.query.done ?? ''] }),
+    );
+
+    app.post('/users', { config: openAccess(), schema: { body: CreateUserBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const actor = requirePrivileged(request);
+      const values = { email: request.body.email ?? '', role: request.body.role ?? 'member' };
+      if (!isRole(values.role) || !grantableRoles(actor).includes(values.role)) {
+        if (isRole(values.role)) throw forbidden();
+        return render(request, reply, { values, errors: { role: 'Choose a role from the list.' } }, 400);
+      }
+      const result = await deps.users.create({ companyId: actor.companyId, email: values.email, role: values.role, password: request.body.password ?? '' });
+      if (!result.ok) {
+        const errors: FieldErrors = { [result.field]: result.detail };
+        return render(request, reply, { values, errors }, result.detail.includes('already exists') ? 409 : 400);
+      }
+      request.log.info({ userId: result.value.id, role: result.value.role }, 'panel user created');
+      return reply.redirect(`${PANEL_PATH}/users?done=created`, 303);
+    });
+
+    app.post('/users/:id/role', { config: openAccess(), schema: { params: UserParams, body: RoleBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const actor = requirePrivileged(request);
+      const role = request.body.role;
+      if (!isRole(role)) return render(request, reply, { notice: { kind: 'error', text: 'Choose owner, admin or member.' } }, 400);
+      return afterChange(request, reply, await deps.users.changeRole(actor, request.params.id, role), 'role');
+    });
+
+    app.post('/users/:id/deactivate', { config: openAccess(), schema: { params: UserParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const actor = requirePrivileged(request);
+      return afterChange(request, reply, await deps.users.setActive(actor, request.params.id, false), 'deactivated');
+    });
+
+    app.post('/users/:id/activate', { config: openAccess(), schema: { params: UserParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const actor = requirePrivileged(request);
+      return afterChange(request, reply, await deps.users.setActive(actor, request.params.id, true), 'activated');
+    });
+  };
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { isCurrencyCode } from '../services/company-service.js';
+import { tokenHash } from './sessions.js';
+import { UserService, type PanelUser, type UserField } from './users.js';
+
+// First run, as Jupyter does it: while no user exists, each start issues a random token and
+// prints a setup URL carrying it. Only its hash is stored. Claiming consumes every token, so the
+// link is dead afterwards; a company with users never issues one again.
+
+export const SETUP_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface SetupInput {
+  token: string;
+  companyName: string;
+  currency: string;
+  email: string;
+  password: string;
+}
+
+export type SetupField = UserField | 'companyName' | 'currency';
+export type SetupResult =
+  | { ok: true; user: PanelUser }
+  | { ok: false; reason: 'invalid_token' }
+  | { ok: false; reason: 'invalid_input'; field: SetupField; detail: string };
+
+class Rollback extends Error {
+  constructor(readonly result: SetupResult) {
+    super('setup rolled back');
+  }
+}
+
+export class FirstRunSetup {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** A fresh setup token when the instance is unclaimed, else null. */
+  async issueToken(now: Date = new Date()): Promise<string | null> {
+    if ((await new UserService(this.db).countUsers()) > 0) return null;
+    const token = randomBytes(24).toString('base64url');
+    await this.db
+      .insertInto('setup_tokens')
+      .values({ token_hash: tokenHash(token), created_at: now.toISOString(), expires_at: new Date(now.getTime() + SETUP_TOKEN_TTL_MS).toISOString() })
+      .execute();
+    return token;
+  }
+
+  async isValid(token: string, now: Date = new Date()): Promise<boolean> {
+    if (!token) return false;
+    const row = await this.db
+      .selectFrom('setup_tokens')
+      .select('token_hash')
+      .where('token_hash', '=', tokenHash(token))
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirst();
+    return row !== undefined && (await new UserService(this.db).countUsers()) === 0;
+  }
+
+  /** Creates the company and its owner and burns the tokens, all or nothing. */
+  async claim(input: SetupInput, now: Date = new Date()): Promise<SetupResult> {
+    const companyName = input.companyName.trim();
+    if (companyName === '' || companyName.length > 200) {
+      return { ok: false, reason: 'invalid_input', field: 'companyName', detail: 'Enter the company name (at most 200 characters).' };
+    }
+    const currency = input.currency.trim().toUpperCase();
+    if (!isCurrencyCode(currency)) return { ok: false, reason: 'invalid_input', field: 'currency', detail: 'Enter an ISO 4217 currency code such as EUR.' };
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        // Deleting the presented token first makes two concurrent claims race on one row.
+        const burned = await trx
+          .deleteFrom('setup_tokens')
+          .where('token_hash', '=', tokenHash(input.token))
+          .where('expires_at', '>', now.toISOString())
+          .executeTakeFirst();
+        const users = new UserService(trx);
+        if (Number(burned.numDeletedRows) === 0 || (await users.countUsers()) > 0) throw new Rollback({ ok: false, reason: 'invalid_token' });
+        const companyId = newId('cmp');
+        await trx
+          .insertInto('companies')
+          .values({ id: companyId, name: companyName, currency, vat_id: null, country_code: null, created_at: now.toISOString() })
+          .execute();
+        const created = await users.create({ companyId, email: input.email, role: 'owner', password: input.password }, now, trx);
+        if (!created.ok) throw new Rollback({ ok: false, reason: 'invalid_input', field: created.field, detail: created.detail });
+        await trx.deleteFrom('setup_tokens').execute();
+        return { ok: true, user: created.value } as const;
+      });
+    } catch (error) {
+      if (error instanceof Rollback) return error.result;
+      throw error;
+    }
+  }
+}
+
+/**
+ * Called by the server after listen: on an unclaimed instance, prints the one-time setup URL
+ * to stdout (not the log, which may be shipped elsewhere).
+ */
+export async function announceFirstRunSetup(app: { container: { storage: { db: Kysely<Database> } } }, address: string): Promise<void> {
+  const token = await new FirstRunSetup(app.container.storage.db).issueToken();
+  if (token === null) return;
+  process.stdout.write(
+    `\nNo panel user exists yet. To set up this instance, open this one-time link (valid 24 hours):\n\n    ${address}${setupPath(token)}\n\n`,
+  );
+}
+
+export function setupPath(token: string): string {
+  return `/panel/setup?token=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserRole, UsersTable } from '../db/schema.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import { newId } from '../lib/ids.js';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './password.js';
+
+// Panel accounts and their rules. Like the other services it returns results, not HTTP errors;
+// the CLI (`invoicing user create`) and the panel's routes share it.
+
+export const ROLES: readonly UserRole[] = ['owner', 'admin', 'member'];
+export type { UserRole };
+
+export interface PanelUser {
+  id: string;
+  companyId: string;
+  email: string;
+  role: UserRole;
+  active: boolean;
+  createdAt: string;
+}
+
+export function isRole(value: unknown): value is UserRole {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** Owners and admins create and revoke keys and manage users; members only look. */
+export function isPrivileged(role: UserRole): boolean {
+  return role === 'owner' || role === 'admin';
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function emailProblem(email: string): string | null {
+  if (email === '') return 'Enter an email address.';
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return 'Enter an email address such as ana@example.com.';
+  return null;
+}
+
+function toUser(row: UsersTable): PanelUser {
+  return { id: row.id, companyId: row.company_id, email: row.email, role: row.role, active: row.active === 1, createdAt: row.created_at };
+}
+
+export interface CreateUserInput {
+  companyId: string;
+  email: string;
+  role: UserRole;
+  password: string;
+}
+
+export type UserField = 'email' | 'password' | 'role' | 'company';
+export type CreateUserResult = { ok: true; value: PanelUser } | { ok: false; field: UserField; detail: string };
+
+export type ChangeUserResult =
+  | { ok: true; value: PanelUser }
+  | { ok: false; reason: 'not_found' | 'forbidden' | 'last_owner' | 'self'; detail: string };
+
+export class UserService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async countUsers(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Validates and inserts; `trx` lets the first-run setup create company and owner atomically. */
+  async create(input: CreateUserInput, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<CreateUserResult> {
+    const email = normalizeEmail(input.email);
+    const emailError = emailProblem(email);
+    if (emailError) return { ok: false, field: 'email', detail: emailError };
+    if (!isRole(input.role)) return { ok: false, field: 'role', detail: 'Choose owner, admin or member.' };
+    const passwordError = passwordProblem(input.password);
+    if (passwordError) return { ok: false, field: 'password', detail: passwordError };
+    const company = await trx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
+    if (!company) return { ok: false, field: 'company', detail: `No company with id ${input.companyId}` };
+    const row: UsersTable = {
+      id: newId('usr'),
+      company_id: input.companyId,
+      email,
+      password_hash: await hashPassword(input.password),
+      role: input.role,
+      active: 1,
+      created_at: now.toISOString(),
+    };
+    try {
+      await trx.insertInto('users').values(row).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) return { ok: false, field: 'email', detail: 'An account with this email already exists.' };
+      throw error;
+    }
+    return { ok: true, value: toUser(row) };
+  }
+
+  async findById(id: string): Promise<PanelUser | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  async listByCompany(companyId: string): Promise<PanelUser[]> {
+    const rows = await this.db.selectFrom('users').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute();
+    return rows.map(toUser);
+  }
+
+  /** The active user with this email and password, or null. Unknown emails cost the same time. */
+  async authenticate(email: string, password: string): Promise<PanelUser | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
+    return row && matches && row.active === 1 ? toUser(row) : null;
+  }
+
+  async changeRole(actor: PanelUser, userId: string, role: UserRole): Promise<ChangeUserResult> {
+    return this.change(actor, userId, { role });
+  }
+
+  async setActive(actor: PanelUser, userId: string, active: boolean): Promise<ChangeUserResult> {
+    return this.change(actor, userId, { active: active ? 1 : 0 });
+  }
+
+  /**
+   * Role and activity changes, in one transaction with the last-owner check so that two owners
+   * demoting each other at once cannot leave the company without one.
+   */
+  private async change(actor: PanelUser, userId: string, patch: { role?: UserRole; active?: number }): Promise<ChangeUserResult> {
+    if (!isPrivileged(actor.role)) return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
+    return this.db.transaction().execute(async (trx): Promise<ChangeUserResult> => {
+      const target = await trx.selectFrom('users').selectAll().where('id', '=', userId).where('company_id', '=', actor.companyId).executeTakeFirst();
+      if (!target) return { ok: false, reason: 'not_found', detail: 'No such user in your company.' };
+      // Stepping down is allowed (the last-owner rule still holds); locking yourself out is not.
+      if (target.id === actor.id && patch.active === 0) return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
+      if (actor.role !== 'owner' && (target.role === 'owner' || patch.role === 'owner')) {
+        return { ok: false, reason: 'forbidden', detail: 'Only an owner can grant the owner role or change an owner.' };
+      }
+      const losesOwner = target.role === 'owner' && target.active === 1 && ((patch.role !== undefined && patch.role !== 'owner') || patch.active === 0);
+      if (losesOwner) {
+        const owners = await trx
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('company_id', '=', actor.companyId)
+          .where('role', '=', 'owner')
+          .where('active', '=', 1)
+          .executeTakeFirstOrThrow();
+        if (Number(owners.n) <= 1) return { ok: false, reason: 'last_owner', detail: 'The last owner cannot be demoted or deactivated.' };
+      }
+      await trx.updateTable('users').set(patch).where('id', '=', target.id).execute();
+      // A deactivated account is signed out everywhere at once.
+      if (patch.active === 0) await trx.deleteFrom('user_sessions').where('user_id', '=', target.id).execute();
+      return { ok: true, value: toUser({ ...target, ...patch }) };
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { html, type SafeHtml } from '../html.js';
+import type { PanelUser } from '../users.js';
+
+export const PANEL_PATH = '/panel';
+
+export interface Chrome {
+  /** Absent on pages seen before sign-in. */
+  user?: PanelUser;
+  companyName?: string;
+  csrf: string;
+  active?: 'keys' | 'users' | 'organizations' | 'invoices';
+}
+
+export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
+
+const NAV: { id: NonNullable<Chrome['active']>; href: string; label: string }[] = [
+  { id: 'keys', href: `${PANEL_PATH}/keys`, label: 'API keys' },
+  { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
+  { id: 'organizations', href: `${PANEL_PATH}/organizations`, label: 'Organizations' },
+  { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
+];
+
+export function notice(n: Notice | undefined | null): SafeHtml {
+  if (!n) return html``;
+  return html`<p class="notice notice-${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}">${n.text}</p>`;
+}
+
+function header(chrome: Chrome): SafeHtml {
+  const user = chrome.user;
+  return html`<header class="container panel-header">
+  <nav aria-label="Main">
+    <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company">${chrome.companyName}</span>` : ''}</li></ul>
+    ${user
+      ? html`<ul>
+      ${NAV.map((item) => html`<li><a href="${item.href}"${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
+    </ul>
+    <ul>
+      <li class="whoami"><span>${user.email}</span> <span class="role role-${user.role}">${user.role}</span></li>
+      <li><form method="post" action="${PANEL_PATH}/sign-out" class="inline">
+        <input type="hidden" name="_csrf" value="${chrome.csrf}">
+        <button type="submit" class="secondary outline small">Sign out</button>
+      </form></li>
+    </ul>`
+      : ''}
+  </nav>
+</header>`;
+}
+
+export function layout(title: string, chrome: Chrome, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${title} · Invoicing panel</title>
+<link rel="stylesheet" href="${PANEL_PATH}/assets/pico.min.css">
+<link rel="stylesheet" href="${PANEL_PATH}/assets/panel.css">
+<script src="${PANEL_PATH}/assets/panel.js" defer></script>
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+${header(chrome)}
+<main class="container" id="main" tabindex="-1">
+${body}
+</main>
+<footer class="container panel-footer"><small>Invoicing API · web panel</small></footer>
+</body>
+</html>`.value;
+}
