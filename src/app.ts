@@ -16,7 +16,6 @@ import { FailOpenRateLimitStore } from './rate-limit/fail-open-store.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { invoiceRoutes } from './routes/invoices.js';
-import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { panelPlugin } from './panel/plugin.js';
 
@@ -122,7 +121,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       await api.register(healthRoutes, { storage });
       await api.register(organizationRoutes, { organizations: container.organizations });
-      await api.register(invoiceRoutes, { invoices: container.invoices });
       await api.register(invoiceRoutes, { invoices: container.invoices });
     },
     { prefix: BASE_PATH },
