@@ -102,6 +102,48 @@ export interface InvoiceCountersTable {
   last_value: number;
 }
 
+export type UserRole = 'owner' | 'admin' | 'member';
+
+export interface UsersTable {
+  id: string;
+  company_id: string;
+  /** Trimmed and lower-cased; unique across the instance. */
+  email: string;
+  /** scrypt$N$r$p$salt$hash (see src/panel/password.ts). */
+  password_hash: string;
+  role: UserRole;
+  active: number;
+  created_at: string;
+}
+
+export interface UserSessionsTable {
+  id: string;
+  /** sha256 of the session cookie's token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  sealed_reveal: string | null;
+}
+
+export interface SetupTokensTable {
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ApiKeyEventsTable {
+  id: string;
+  company_id: string;
+  api_key_id: string;
+  key_prefix: string;
+  key_name: string;
+  action: 'create' | 'revoke';
+  actor_user_id: string | null;
+  actor_label: string;
+  at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -109,4 +151,8 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   invoice_counters: InvoiceCountersTable;
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  setup_tokens: SetupTokensTable;
+  api_key_events: ApiKeyEventsTable;
 }

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError, validationError } from '../errors/app-error.js';
+import { SuccessEnvelope, successBody } from '../http/envelope.js';
+import type { InvoiceService } from '../services/invoice-service.js';
+import { CreateInvoiceBody, InvoiceSchema } from './invoice-schemas.js';
+import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
+
+export interface InvoiceRoutesOptions {
+  invoices: InvoiceService;
+}
+
+export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = async (app, { invoices }) => {
+  app.post(
+    '/invoice',
+    {
+      config: { access: { kind: 'key', permission: 'invoice.create' } },
+      schema: {
+        summary: 'Create (issue) a sales invoice',
+        tags: ['Invoices'],
+        body: CreateInvoiceBody,
+        response: {
+          201: SuccessEnvelope(InvoiceSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'INVOICE_NUMBER_CONFLICT']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await invoices.create(request.auth!.companyId, request.body);
+      if (!result.ok) throw result.code === 'VALIDATION_ERROR' ? validationError(result.details) : new AppError(result.code);
+      return reply.code(201).send(successBody(request, `Invoice ${result.value.number} created.`, result.value));
+    },
+  );
+};

@@ -1,0 +1,178 @@
+import type { ErrorDetail } from '../errors/app-error.js';
+import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
+import { parseDecimal, type Decimal, type DecimalLimits } from '../money/decimal.js';
+import type { LineFigures, VatCategory } from '../money/invoice-calculation.js';
+import type { CreateInvoiceInput, InvoiceLineInputType } from '../routes/invoice-schemas.js';
+
+// The checks of an invoice body that a JSON schema cannot express: exact decimals and their
+// ranges, real calendar dates and their order, the currency, and the VAT category rules of
+// EN 16931. Every problem is reported, each naming its field (lines[3].unitPrice).
+
+export interface DraftLine extends LineFigures {
+  name: string;
+  description: string | null;
+  unitCode: string;
+  exemptionReason: string | null;
+}
+
+export interface InvoiceDraft {
+  organizationId: string;
+  /** A client-supplied number, or null for the next of the sequence. */
+  number: string | null;
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  /** Minor-unit digits of the currency. */
+  digits: number;
+  pricesIncludeTax: boolean;
+  buyerReference: string | null;
+  purchaseOrderReference: string | null;
+  note: string | null;
+  lines: DraftLine[];
+}
+
+export type ReadInvoiceResult = { ok: true; value: InvoiceDraft } | { ok: false; details: ErrorDetail[] };
+
+const QUANTITY: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
+const PRICE: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
+const PERCENT: DecimalLimits = { maxScale: 4, maxIntegerDigits: 3 };
+export const DEFAULT_UNIT_CODE = 'C62';
+export const DEFAULT_PAYMENT_DAYS = 30;
+/** Categories whose VAT rate is zero by definition (EN 16931 BR-Z-05, BR-E-05, BR-AE-05, BR-IC-05, BR-G-05, BR-O-05). */
+const ZERO_RATE_CATEGORIES: ReadonlySet<VatCategory> = new Set(['Z', 'E', 'AE', 'K', 'G', 'O']);
+const REASON_REQUIRED: ReadonlySet<VatCategory> = new Set(['E', 'AE']);
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function text(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/** Days since the epoch of a real calendar date from 1900-01-01 to 9999-12-31, else null. */
+function dayNumber(date: string): number | null {
+  const match = DATE.exec(date);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const time = Date.UTC(year, month - 1, day);
+  const back = new Date(time);
+  if (year < 1900 || back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return null;
+  return time / 86_400_000;
+}
+
+function dateOf(days: number): string {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function todayUtc(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+class Problems {
+  readonly details: ErrorDetail[] = [];
+  add(field: string, code: string, message: string): void {
+    this.details.push({ field, code, message });
+  }
+  decimal(field: string, raw: unknown, limits: DecimalLimits): Decimal | null {
+    const parsed = parseDecimal(raw, limits);
+    if (parsed.ok) return parsed.value;
+    this.add(field, parsed.code, parsed.message);
+    return null;
+  }
+}
+
+function readLine(line: InvoiceLineInputType, field: string, problems: Problems): DraftLine | null {
+  const before = problems.details.length;
+  const name = text(line.name);
+  if (name === null) problems.add(`${field}.name`, 'required', 'The line name must not be blank.');
+  const quantity = problems.decimal(`${field}.quantity`, line.quantity, QUANTITY);
+  if (quantity?.isZero()) problems.add(`${field}.quantity`, 'zero', 'The quantity must not be zero.');
+  const unitPrice = problems.decimal(`${field}.unitPrice`, line.unitPrice, PRICE);
+  if (unitPrice?.isNegative() && !unitPrice.isZero()) problems.add(`${field}.unitPrice`, 'negative', 'The unit price must not be negative.');
+  let discountPercent: Decimal | null = null;
+  if (line.discountPercent !== undefined && line.discountPercent !== null) {
+    discountPercent = problems.decimal(`${field}.discountPercent`, line.discountPercent, PERCENT);
+    if (discountPercent && (discountPercent.isNegative() || discountPercent.greaterThan(100))) {
+      problems.add(`${field}.discountPercent`, 'out_of_range', 'The discount must be between 0 and 100 percent.');
+    }
+  }
+  const vatRate = problems.decimal(`${field}.vatRate`, line.vatRate, PERCENT);
+  let vatCategory: VatCategory = 'S';
+  if (vatRate) {
+    if (vatRate.isNegative() || vatRate.greaterThan(100)) {
+      problems.add(`${field}.vatRate`, 'out_of_range', 'The VAT rate must be between 0 and 100 percent.');
+    }
+    vatCategory = line.vatCategory ?? (vatRate.isZero() ? 'Z' : 'S');
+    if (ZERO_RATE_CATEGORIES.has(vatCategory) && !vatRate.isZero()) {
+      problems.add(`${field}.vatRate`, 'rate_category_mismatch', `VAT category ${vatCategory} requires a rate of 0.`);
+    }
+    if (vatCategory === 'S' && vatRate.isZero()) {
+      problems.add(`${field}.vatRate`, 'rate_category_mismatch', 'VAT category S requires a rate above 0; use Z for zero-rated lines.');
+    }
+  }
+  const exemptionReason = text(line.exemptionReason);
+  if (REASON_REQUIRED.has(vatCategory) && exemptionReason === null) {
+    problems.add(`${field}.exemptionReason`, 'required', `An exemption reason is required for VAT category ${vatCategory}.`);
+  }
+  if (problems.details.length > before || !quantity || !unitPrice || !vatRate || name === null) return null;
+  return {
+    name,
+    description: text(line.description),
+    quantity,
+    unitCode: line.unitCode ?? DEFAULT_UNIT_CODE,
+    unitPrice,
+    discountPercent: discountPercent?.isZero() ? null : discountPercent,
+    vatRate,
+    vatCategory,
+    exemptionReason,
+  };
+}
+
+/** Reads a body that passed the schema into a draft, or every problem it has. */
+export function readInvoiceInput(body: CreateInvoiceInput, defaults: { currency: string; now: Date }): ReadInvoiceResult {
+  const problems = new Problems();
+
+  let number: string | null = null;
+  if (body.number !== undefined && body.number !== null) {
+    number = body.number.trim();
+    // eslint-disable-next-line no-control-regex
+    if (number === '' || /[\u0000-\u001f\u007f]/.test(number)) {
+      problems.add('number', 'invalid_number', 'The number must be printable text without control characters.');
+    }
+  }
+
+  const issueDate = body.issueDate ?? todayUtc(defaults.now);
+  const issueDay = dayNumber(issueDate);
+  if (issueDay === null) problems.add('issueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+  let dueDate = body.dueDate ?? null;
+  if (dueDate !== null) {
+    const dueDay = dayNumber(dueDate);
+    if (dueDay === null) problems.add('dueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+    else if (issueDay !== null && dueDay < issueDay) problems.add('dueDate', 'before_issue_date', 'The due date must not be before the issue date.');
+  } else if (issueDay !== null) {
+    dueDate = dateOf(issueDay + DEFAULT_PAYMENT_DAYS);
+    if (dayNumber(dueDate) === null) problems.add('issueDate', 'invalid_date', 'The default due date would fall after 9999-12-31.');
+  }
+
+  const currency = body.currency ?? defaults.currency;
+  if (!isKnownCurrency(currency)) problems.add('currency', 'unknown_currency', `${currency} is not an ISO 4217 currency code.`);
+
+  const lines = body.lines.map((line, index) => readLine(line, `lines[${index}]`, problems));
+
+  if (problems.details.length > 0) return { ok: false, details: problems.details };
+  return {
+    ok: true,
+    value: {
+      organizationId: body.organizationId,
+      number,
+      issueDate,
+      dueDate: dueDate!,
+      currency,
+      digits: minorUnitDigits(currency),
+      pricesIncludeTax: body.pricesIncludeTax ?? false,
+      buyerReference: text(body.buyerReference),
+      purchaseOrderReference: text(body.purchaseOrderReference),
+      note: text(body.note),
+      lines: lines as DraftLine[],
+    },
+  };
+}
