@@ -53,6 +53,7 @@ export function formErrorSummary(errors: FieldErrors | undefined): SafeHtml {
 
 export function time(iso: string | null | undefined, empty = '—'): SafeHtml {
   if (!iso) return html`<span class="muted">${empty}</span>`;
-  const shown = iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
-  return html`<time datetime="${iso}">${shown}</time>`;
+  // Minutes are enough to read; the full instant is in the tooltip and the datetime attribute.
+  const shown = iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '');
+  return html`<time datetime="${iso}" title="${iso}">${shown}</time>`;
 }

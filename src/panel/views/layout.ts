@@ -64,7 +64,7 @@ ${header(chrome)}
 <main class="container" id="main" tabindex="-1">
 ${body}
 </main>
-<footer class="container panel-footer"><small>Invoicing API · web panel</small></footer>
+<footer class="container panel-footer"><small>Invoicing API · web panel · all times are UTC</small></footer>
 </body>
 </html>`.value;
 }
