@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plugin.js';
 import { panelPlugin } from './panel/plugin.js';
 
 export interface BuildAppOptions {
@@ -116,9 +117,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authFailureLimit: config.authFailureLimit,
   });
 
+  // The OpenAPI document collects routes as they are registered: before any route, and before
+  // recordRoutes, so the docs routes are recorded with the access rule it gives them.
+  await registerOpenApi(app);
   const routes = recordRoutes(app);
   await app.register(
     async (api) => {
+      await api.register(openApiDocumentRoute);
       await api.register(healthRoutes, { storage });
       await api.register(organizationRoutes, { organizations: container.organizations });
       await api.register(invoiceRoutes, { invoices: container.invoices });
@@ -126,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: BASE_PATH },
   );
   answerOtherMethods(app, routes, BASE_PATH);
+  await app.register(docsPlugin);
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore });
   return app;

@@ -7,6 +7,7 @@ import type { DialectName } from '../../src/db/dialect.js';
 import type { Storage } from '../../src/db/database.js';
 import { BASE_PATH } from '../../src/http/api-version.js';
 import { createTestDatabase, type TestDatabase } from './dialects.js';
+import { addContractCheck } from './openapi-contract.js';
 
 export { BASE_PATH };
 
@@ -48,6 +49,8 @@ export async function buildTestApp(
   };
   const storage = database.open();
   const app = await buildApp({ config, storage, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  // Every response under the base path is checked against the OpenAPI document (one hook for the suite).
+  const contract = addContractCheck(app);
   await app.ready();
   const container = app.container;
 
@@ -61,7 +64,11 @@ export async function buildTestApp(
     if (!result.ok) throw new Error(result.detail);
     return { key: result.value.key, id: result.value.id, prefix: result.value.prefix };
   };
-  const request = (opts: InjectOptions) => app.inject(opts);
+  const request = async (opts: InjectOptions) => {
+    const response = await app.inject(opts);
+    contract.assertClean();
+    return response;
+  };
   const auth = (key?: string): Record<string, string> => (key ? { 'x-api-key': key } : {});
 
   return {
@@ -79,12 +86,13 @@ export async function buildTestApp(
     },
     request,
     post: (path, body, key, headers = {}) =>
-      app.inject({ method: 'POST', url: `${BASE_PATH}${path}`, payload: body as InjectOptions['payload'], headers: { ...auth(key), ...headers } }),
-    get: (path, key, headers = {}) => app.inject({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { ...auth(key), ...headers } }),
+      request({ method: 'POST', url: `${BASE_PATH}${path}`, payload: body as InjectOptions['payload'], headers: { ...auth(key), ...headers } }),
+    get: (path, key, headers = {}) => request({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { ...auth(key), ...headers } }),
     async close() {
       await app.close();
       await storage.close();
       await database.drop();
+      contract.assertClean();
     },
   };
 }
