@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
+import type { Invoice } from '../routes/invoice-schemas.js';
+import { invoiceFromRows } from '../services/invoice-mapping.js';
 import { organizationNameKey } from '../services/organization-rules.js';
 
 // Read-only queries behind the panel's record pages. Every query is scoped by company.
@@ -43,4 +45,79 @@ export class PanelRecords {
       .execute();
     return { items, page: current, pages, total };
   }
+
+  /** Invoices newest first, searchable by number or by the buyer's current name. */
+  async invoices(companyId: string, search: string, page: number): Promise<Page<InvoiceListItem>> {
+    let query = this.db
+      .selectFrom('invoices')
+      .leftJoin('organizations', (join) =>
+        join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', companyId),
+      )
+      .where('invoices.company_id', '=', companyId);
+    if (search !== '') {
+      const numberPattern = containsPattern(search.toLowerCase());
+      const namePattern = containsPattern(organizationNameKey(search));
+      query = query.where(
+        sql<boolean>`(lower(invoices.number) like ${numberPattern} escape '\\' or organizations.name_key like ${namePattern} escape '\\')`,
+      );
+    }
+    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const total = Number(n);
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const current = Math.min(page, pages);
+    const rows = await query
+      .select([
+        'invoices.id',
+        'invoices.number',
+        'invoices.status',
+        'invoices.issue_date',
+        'invoices.due_date',
+        'invoices.currency',
+        'invoices.payable',
+        'invoices.buyer_snapshot',
+        'invoices.created_at',
+      ])
+      .orderBy('invoices.created_at', 'desc')
+      .orderBy('invoices.id', 'desc')
+      .limit(PAGE_SIZE)
+      .offset((current - 1) * PAGE_SIZE)
+      .execute();
+    const items = rows.map((r) => ({
+      id: r.id,
+      number: r.number,
+      status: r.status,
+      issueDate: r.issue_date,
+      dueDate: r.due_date,
+      currency: r.currency,
+      payable: r.payable,
+      buyerName: (JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? '',
+      createdAt: r.created_at,
+    }));
+    return { items, page: current, pages, total };
+  }
+
+  async invoice(companyId: string, id: string): Promise<Invoice | undefined> {
+    const row = await this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const lines = await this.db
+      .selectFrom('invoice_lines')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('invoice_id', '=', id)
+      .orderBy('position')
+      .execute();
+    return invoiceFromRows(row, lines);
+  }
+}
+
+export interface InvoiceListItem {
+  id: string;
+  number: string;
+  status: string;
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  payable: string;
+  buyerName: string;
+  createdAt: string;
 }

@@ -163,4 +163,21 @@ describe.skipIf(browserMissing)('the web panel in Chromium', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     expect(await page.locator('.empty-state').textContent()).toContain('No organizations match');
   });
+
+  it('opens an invoice the API created to its lines and totals', async () => {
+    const { key: invoiceKey } = await t.createKey((await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id, ['organization.create', 'invoice.create']);
+    const org = (await (await createOrganization(invoiceKey, 'Invoice Buyer AG')).json()) as { data: { id: string } };
+    const invoice = await api('/invoice', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': invoiceKey },
+      body: JSON.stringify({ organizationId: org.data.id, lines: [{ name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' }, { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] }),
+    });
+    expect(invoice.status).toBe(201);
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    await shot('invoices');
+    await page.locator('tbody tr a').first().click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Invoice /);
+    expect(await page.locator('.totals').textContent()).toContain('291.50 EUR');
+    await shot('invoice');
+  });
 });
