@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
-import { deleteRedisKeys, REDIS_AVAILABLE, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
+import { deleteRedisKeys, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
 import { cliJson, startServer, type ServerProcess } from './helpers/servers.js';
 
 // Two server processes (the built dist/server.js) on loopback ports, one PostgreSQL schema, one
@@ -122,7 +122,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('two instanc
   });
 });
 
-describe.skipIf(!DIALECTS.includes('postgres'))('two instances whose Redis stops mid-test', () => {
+describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_SERVER_INSTALLED)('two instances whose Redis stops mid-test', () => {
   let database: TestDatabase;
   let redis: ThrowawayRedis;
   let servers: ServerProcess[] = [];

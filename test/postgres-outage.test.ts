@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { openStorage, type Storage } from '../src/db/database.js';
 import { BASE_PATH } from '../src/http/api-version.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
@@ -176,5 +176,13 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the server started while Postgr
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('DATABASE_STARTUP_WAIT_MS', () => {
+  it('defaults to 30 s, accepts 0 (try once) and refuses a non-number', () => {
+    expect(loadConfig({}).databaseStartupWaitMs).toBe(30_000);
+    expect(loadConfig({ DATABASE_STARTUP_WAIT_MS: '0' }).databaseStartupWaitMs).toBe(0);
+    expect(() => loadConfig({ DATABASE_STARTUP_WAIT_MS: 'soon' })).toThrow(ConfigError);
   });
 });

@@ -1,11 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createRateLimitStore } from '../src/rate-limit/create-store.js';
 import { FailOpenRateLimitStore, type FailOpenLogger } from '../src/rate-limit/fail-open-store.js';
 import { RedisRateLimitStore } from '../src/rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from '../src/rate-limit/store.js';
 import { buildTestApp } from './helpers/build.js';
-import { deleteRedisKeys, REDIS_AVAILABLE, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
+import { deleteRedisKeys, freePort, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
 
 function recordingLogger(): FailOpenLogger & { warnings: string[]; infos: string[] } {
   const warnings: string[] = [];
@@ -64,7 +66,7 @@ describe.skipIf(!REDIS_AVAILABLE)('the Redis rate-limit store', () => {
   });
 });
 
-describe('the fail-open rate-limit store over a Redis that goes away', () => {
+describe.skipIf(!REDIS_SERVER_INSTALLED)('the fail-open rate-limit store over a Redis that goes away', () => {
   let redis: ThrowawayRedis;
   const closers: Array<() => Promise<void>> = [];
   beforeAll(async () => {
@@ -135,7 +137,7 @@ describe('the fail-open rate-limit store over a Redis that goes away', () => {
   });
 });
 
-describe('the API while its Redis goes away', () => {
+describe.skipIf(!REDIS_SERVER_INSTALLED)('the API while its Redis goes away', () => {
   let redis: ThrowawayRedis;
   beforeAll(async () => {
     redis = await ThrowawayRedis.start();
@@ -170,5 +172,32 @@ describe('the API while its Redis goes away', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('choosing the rate-limit store', () => {
+  const logger = recordingLogger();
+
+  it('counts in process when REDIS_URL is unset', async () => {
+    const store = await createRateLimitStore({ redisUrl: undefined, redisKeyPrefix: 'x:', logger });
+    expect(store).toBeInstanceOf(MemoryRateLimitStore);
+    await store.close();
+  });
+
+  it('counts in Redis, failing open, when REDIS_URL is set, and starts even when Redis does not answer', async () => {
+    const store = await createRateLimitStore({ redisUrl: `redis://127.0.0.1:${await freePort()}`, redisKeyPrefix: 'x:', logger });
+    try {
+      expect(store).toBeInstanceOf(FailOpenRateLimitStore);
+      expect((await store.increment('k', 60_000)).count).toBe(1);
+      expect(logger.warnings).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads REDIS_KEY_PREFIX with a default and refuses one with spaces', () => {
+    expect(loadConfig({}).redisKeyPrefix).toBe('invoicing:rl:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'tenant-a:' }).redisKeyPrefix).toBe('tenant-a:');
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/);
   });
 });

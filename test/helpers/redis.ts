@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -34,6 +34,18 @@ async function redisAvailable(): Promise<boolean> {
 }
 
 export const REDIS_AVAILABLE: boolean = await redisAvailable();
+
+function redisServerInstalled(): boolean {
+  const result = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
+  if (result.status === 0) return true;
+  const reason = result.error?.message ?? `exit ${result.status}`;
+  if (process.env.CI) throw new Error(`redis-server is required under CI for the Redis outage tests: ${reason}`);
+  console.warn(`[tests] Redis outage tests skipped: cannot run redis-server (${reason}). Set CI=true to make this a failure.`);
+  return false;
+}
+
+/** Whether outage tests can start a throwaway redis-server of their own. */
+export const REDIS_SERVER_INSTALLED: boolean = redisServerInstalled();
 
 /** A key prefix no other test run uses, so runs sharing one Redis never see each other's counters. */
 export function uniqueRedisPrefix(label: string): string {
