@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       const first = await startServer(env);
       servers.push(first);
       const { key } = await bootstrap(database.url);
-      const buyer = await (await post(`${first.baseUrl}/organization`, key, { name: 'Buyer', isCustomer: true })).json();
+      const buyer = (await (await post(`${first.baseUrl}/organization`, key, { name: 'Buyer', isCustomer: true })).json()) as { data: { id: string } };
       const body = { organizationId: buyer.data.id, issueDate: '2026-03-01', lines: INVOICE_LINES };
 
       const acknowledged: { id: string; number: string }[] = [];
@@ -53,7 +53,7 @@ for (const dialect of DIALECTS) {
         while (!stop) {
           try {
             const res = await post(`${first.baseUrl}/invoice`, key, body);
-            if (res.status === 201) acknowledged.push((await res.json()).data);
+            if (res.status === 201) acknowledged.push(((await res.json()) as { data: { id: string; number: string } }).data);
           } catch {
             return; // the server is gone
           }
@@ -85,7 +85,7 @@ for (const dialect of DIALECTS) {
         // And the restarted server goes on from the next number.
         const next = await post(`${second.baseUrl}/invoice`, key, body);
         expect(next.status).toBe(201);
-        expect((await next.json()).data.number).toBe(`2026-${String(numbers.length + 1).padStart(5, '0')}`);
+        expect(((await next.json()) as { data: { number: string } }).data.number).toBe(`2026-${String(numbers.length + 1).padStart(5, '0')}`);
       } finally {
         await storage.close();
       }
