@@ -26,6 +26,32 @@ export function sqlitePathOf(url: string): string {
   return url.slice('sqlite:'.length);
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running a small
+ * statement. Prepared statements are kept by SQL text (the app has a few dozen distinct ones) and
+ * reused. better-sqlite3 runs a statement synchronously to completion, so reuse is safe.
+ */
+function withStatementCache(database: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = database.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      database.close();
+    },
+  };
+}
+
 function openSqlite(url: string): Storage {
   const path = sqlitePathOf(url);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -35,7 +61,7 @@ function openSqlite(url: string): Storage {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
