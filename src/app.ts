@@ -18,6 +18,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plugin.js';
+import { readingRoutes } from './routes/reading/index.js';
 import { panelPlugin } from './panel/plugin.js';
 
 export interface BuildAppOptions {
@@ -127,6 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes, { storage });
       await api.register(organizationRoutes, { organizations: container.organizations });
       await api.register(invoiceRoutes, { invoices: container.invoices });
+      await api.register(readingRoutes, { db: storage.db });
     },
     { prefix: BASE_PATH },
   );

@@ -1,7 +1,9 @@
 // The one permission catalogue. The API routes, the CLI and the panel all read it from here.
 export const PERMISSIONS = {
   'invoice.create': 'Create sales invoices',
+  'invoice.read': 'Read sales invoices (one by id, or lists)',
   'organization.create': 'Create organizations (contacts)',
+  'organization.read': 'Read organizations (one by id, or lists)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -144,6 +144,21 @@ export interface ApiKeyEventsTable {
   at: string;
 }
 
+export interface IdempotencyKeysTable {
+  company_id: string;
+  idempotency_key: string;
+  /** sha256 hex of the canonical JSON of the operation and its body. */
+  request_digest: string;
+  state: 'running' | 'done';
+  owner_token: string;
+  locked_at: string;
+  status_code: number | null;
+  /** The stored answer's body (JSON), once done. */
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -155,4 +170,5 @@ export interface Database {
   user_sessions: UserSessionsTable;
   setup_tokens: SetupTokensTable;
   api_key_events: ApiKeyEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

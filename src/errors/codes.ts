@@ -21,6 +21,14 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.' },
   NAME_CONFLICT: { status: 409, message: 'An organization with this name already exists.' },
   INVOICE_NUMBER_CONFLICT: { status: 409, message: 'An invoice with this number already exists.' },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
 import * as invoices from './0002-invoices.js';
 import * as panel from './0003-panel.js';
+import * as idempotency from './0004-idempotency.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -9,4 +10,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
   '0002-invoices': invoices,
   '0003-panel': panel,
+  '0004-idempotency': idempotency,
 };

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors/app-error.js';
+import { SuccessEnvelope, successBody } from '../../http/envelope.js';
+import { InvoiceSchema } from '../invoice-schemas.js';
+import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
+import type { InvoiceQueries } from './invoice-queries.js';
+import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
+
+const ListInvoicesQuery = Type.Object(
+  {
+    ...PageQuery,
+    organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only invoices to this buyer.' })),
+    number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the invoice with this number.' })),
+    issueDateFrom: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' })),
+    issueDateTo: Type.Optional(Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' })),
+  },
+  { additionalProperties: false },
+);
+
+const IdParams = Type.Object({ id: Type.String({ description: 'The invoice id.' }) });
+
+export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQueries }> = async (app, { queries }) => {
+  app.get(
+    '/invoice',
+    {
+      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
+      exposeHeadRoute: false,
+      config: { access: { kind: 'key', permission: 'invoice.read' } },
+      preValidation: coerceQuery(ListInvoicesQuery),
+      schema: {
+        summary: 'List invoices, newest first',
+        tags: ['Invoices'],
+        querystring: ListInvoicesQuery,
+        response: { 200: SuccessEnvelope(Page(InvoiceSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+      },
+    },
+    async (request) => {
+      const { limit = DEFAULT_LIMIT, cursor, organizationId, number, issueDateFrom, issueDateTo } = request.query;
+      const page = await queries.list(
+        request.auth!.companyId,
+        { organizationId, number, issueDateFrom, issueDateTo },
+        { limit, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
+      );
+      return successBody(request, 'Invoices listed.', page);
+    },
+  );
+
+  app.get(
+    '/invoice/:id',
+    {
+      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
+      exposeHeadRoute: false,
+      config: { access: { kind: 'key', permission: 'invoice.read' } },
+      schema: {
+        summary: 'Read one invoice, exactly as it was issued',
+        description: 'An id of another company gets the same 404 as an id that does not exist.',
+        tags: ['Invoices'],
+        params: IdParams,
+        response: { 200: SuccessEnvelope(InvoiceSchema), ...errorResponses(KEY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const invoice = await queries.findById(request.auth!.companyId, request.params.id);
+      if (!invoice) throw new AppError('NOT_FOUND', 'No invoice with this id.');
+      return successBody(request, 'Invoice found.', invoice);
+    },
+  );
+};

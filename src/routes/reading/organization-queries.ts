@@ -1,0 +1,53 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { OrganizationRow } from '../../repositories/organization-repository.js';
+import { organizationFromRow, type Organization } from '../../services/organization-service.js';
+import { pageOf, type Cursor } from './pagination.js';
+
+export interface OrganizationFilter {
+  /** Prefix of the name, compared like names are for uniqueness (NFC, case-folded). */
+  namePrefix?: string;
+  isCustomer?: boolean;
+  isSupplier?: boolean;
+}
+
+/** The name folded as organizationNameKey folds it, without trimming the end (a prefix may end in a space). */
+function foldedPrefix(prefix: string): string {
+  return prefix.trimStart().normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Read side of organizations; every query is scoped by company. */
+export class OrganizationQueries {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(companyId: string, id: string): Promise<Organization | undefined> {
+    const row = await this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? organizationFromRow(row) : undefined;
+  }
+
+  async list(
+    companyId: string,
+    filter: OrganizationFilter,
+    page: { limit: number; after?: Cursor },
+  ): Promise<{ items: Organization[]; nextCursor: string | null }> {
+    let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId);
+    if (filter.namePrefix !== undefined) {
+      // SQLite's LIKE has no escape character unless one is named; PostgreSQL's is the same one.
+      const pattern = `${escapeLike(foldedPrefix(filter.namePrefix))}%`;
+      query = query.where(sql<boolean>`name_key like ${pattern} escape '\\'`);
+    }
+    if (filter.isCustomer !== undefined) query = query.where('is_customer', '=', filter.isCustomer ? 1 : 0);
+    if (filter.isSupplier !== undefined) query = query.where('is_supplier', '=', filter.isSupplier ? 1 : 0);
+    const after = page.after;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+      );
+    }
+    const rows: OrganizationRow[] = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const { rows: pageRows, nextCursor } = pageOf(rows, page.limit);
+    return { items: pageRows.map(organizationFromRow), nextCursor };
+  }
+}

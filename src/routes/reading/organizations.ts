@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors/app-error.js';
+import { SuccessEnvelope, successBody } from '../../http/envelope.js';
+import { OrganizationSchema } from '../organization-schemas.js';
+import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
+import type { OrganizationQueries } from './organization-queries.js';
+import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
+
+const ListOrganizationsQuery = Type.Object(
+  {
+    ...PageQuery,
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Name prefix; case-insensitive, as names are compared for uniqueness.' })),
+    isCustomer: Type.Optional(Type.Boolean({ description: 'Only customers (true) or only non-customers (false).' })),
+    isSupplier: Type.Optional(Type.Boolean({ description: 'Only suppliers (true) or only non-suppliers (false).' })),
+  },
+  { additionalProperties: false },
+);
+
+const IdParams = Type.Object({ id: Type.String({ description: 'The organization id.' }) });
+
+export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: OrganizationQueries }> = async (app, { queries }) => {
+  app.get(
+    '/organization',
+    {
+      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
+      exposeHeadRoute: false,
+      config: { access: { kind: 'key', permission: 'organization.read' } },
+      preValidation: coerceQuery(ListOrganizationsQuery),
+      schema: {
+        summary: 'List organizations, newest first',
+        tags: ['Organizations'],
+        querystring: ListOrganizationsQuery,
+        response: { 200: SuccessEnvelope(Page(OrganizationSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+      },
+    },
+    async (request) => {
+      const { limit = DEFAULT_LIMIT, cursor, name, isCustomer, isSupplier } = request.query;
+      const page = await queries.list(
+        request.auth!.companyId,
+        { namePrefix: name, isCustomer, isSupplier },
+        { limit, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
+      );
+      return successBody(request, 'Organizations listed.', page);
+    },
+  );
+
+  app.get(
+    '/organization/:id',
+    {
+      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
+      exposeHeadRoute: false,
+      config: { access: { kind: 'key', permission: 'organization.read' } },
+      schema: {
+        summary: 'Read one organization',
+        description: 'An id of another company gets the same 404 as an id that does not exist.',
+        tags: ['Organizations'],
+        params: IdParams,
+        response: { 200: SuccessEnvelope(OrganizationSchema), ...errorResponses(KEY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const organization = await queries.findById(request.auth!.companyId, request.params.id);
+      if (!organization) throw new AppError('NOT_FOUND', 'No organization with this id.');
+      return successBody(request, 'Organization found.', organization);
+    },
+  );
+};
