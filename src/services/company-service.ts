@@ -1,4 +1,5 @@
 import { newId } from '../lib/ids.js';
+import { isKnownCurrency } from '../money/currency.js';
 import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
 
 export interface Company {
@@ -19,9 +20,8 @@ export interface CreateCompanyInput {
 
 export type CreateCompanyResult = { ok: true; value: Company } | { ok: false; detail: string };
 
-export function isCurrencyCode(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
-}
+/** ISO 4217 codes as the platform (Intl) knows them: the one check, shared with invoices. */
+export const isCurrencyCode = isKnownCurrency;
 
 function companyFromRow(row: CompanyRow): Company {
   return {
