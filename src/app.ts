@@ -19,6 +19,7 @@ import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plugin.js';
 import { readingRoutes } from './routes/reading/index.js';
+import { idempotencyPurge } from './idempotency/purge.js';
 import { panelPlugin } from './panel/plugin.js';
 
 export interface BuildAppOptions {
@@ -126,14 +127,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       await api.register(openApiDocumentRoute);
       await api.register(healthRoutes, { storage });
-      await api.register(organizationRoutes, { organizations: container.organizations });
-      await api.register(invoiceRoutes, { invoices: container.invoices });
+      await api.register(organizationRoutes, { organizations: container.organizations, idempotency: container.idempotency });
+      await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
       await api.register(readingRoutes, { db: storage.db });
     },
     { prefix: BASE_PATH },
   );
   answerOtherMethods(app, routes, BASE_PATH);
   await app.register(docsPlugin);
+  await app.register(idempotencyPurge, { idempotency: container.idempotency });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore });
   return app;

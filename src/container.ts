@@ -1,5 +1,6 @@
 import { ApiKeyVerifier } from './auth/verify-api-key.js';
 import type { Storage } from './db/database.js';
+import { IdempotencyService } from './idempotency/idempotency-service.js';
 import { ApiKeyRepository } from './repositories/api-key-repository.js';
 import { CompanyRepository } from './repositories/company-repository.js';
 import { InvoiceRepository } from './repositories/invoice-repository.js';
@@ -16,6 +17,7 @@ export interface Container {
   apiKeys: ApiKeyService;
   organizations: OrganizationService;
   invoices: InvoiceService;
+  idempotency: IdempotencyService;
   verifier: ApiKeyVerifier;
 }
 
@@ -34,6 +36,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     apiKeys: new ApiKeyService(apiKeyRepository, companyRepository),
     organizations: new OrganizationService(organizationRepository),
     invoices: new InvoiceService(new InvoiceRepository(storage.db), organizationRepository, companyRepository),
+    idempotency: new IdempotencyService(storage.db),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,
       ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors/app-error.js';
 import { SuccessEnvelope, successBody } from '../http/envelope.js';
+import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
+import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { firstBrokenOrganizationRule } from '../services/organization-rules.js';
 import type { OrganizationService } from '../services/organization-service.js';
 import { CreateOrganizationBody, OrganizationSchema } from './organization-schemas.js';
@@ -8,9 +10,10 @@ import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 export interface OrganizationRoutesOptions {
   organizations: OrganizationService;
+  idempotency: IdempotencyService;
 }
 
-export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (app, { organizations }) => {
+export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (app, { organizations, idempotency }) => {
   app.post(
     '/organization',
     {
@@ -19,6 +22,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         summary: 'Create an organization (contact)',
         tags: ['Organizations'],
         body: CreateOrganizationBody,
+        headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(OrganizationSchema),
           ...errorResponses([
@@ -28,6 +32,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
             'NAME_FIELDS_REQUIRED',
             'ORG_TYPE_REQUIRED',
             'NAME_CONFLICT',
+            ...IDEMPOTENCY_ERRORS,
           ]),
         },
       },
@@ -37,10 +42,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         if (broken) throw new AppError(broken);
       },
     },
-    async (request, reply) => {
-      const result = await organizations.create(request.auth!.companyId, request.body);
-      if (!result.ok) throw new AppError(result.code);
-      return reply.code(201).send(successBody(request, 'Organization created.', result.value));
-    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const result = await organizations.create(request.auth!.companyId, request.body, new Date(), trx);
+        if (!result.ok) throw new AppError(result.code);
+        return { status: 201, body: successBody(request, 'Organization created.', result.value) };
+      }),
   );
 };

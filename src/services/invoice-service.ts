@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import { plainDecimal } from '../money/decimal.js';
@@ -81,16 +83,17 @@ export class InvoiceService {
 
   /**
    * Everything that can refuse the invoice is checked before the transaction that numbers and
-   * stores it, so a refused invoice never takes a number.
+   * stores it, so a refused invoice never takes a number. With `trx` (an idempotent request's
+   * transaction) every read and the insert run in it, and the caller commits.
    */
-  async create(companyId: string, input: CreateInvoiceInput, now: Date = new Date()): Promise<CreateInvoiceResult> {
-    const company = await this.companies.findById(companyId);
+  async create(companyId: string, input: CreateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreateInvoiceResult> {
+    const company = await this.companies.findById(companyId, trx);
     if (!company) throw new Error(`The company ${companyId} of an authenticated key does not exist`);
     const read = readInvoiceInput(input, { currency: company.currency, now });
     if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
     const draft = read.value;
 
-    const organization = await this.organizations.findById(companyId, draft.organizationId);
+    const organization = await this.organizations.findById(companyId, draft.organizationId, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
 
     const seller: Invoice['seller'] = { name: company.name, vatId: company.vat_id, countryCode: company.country_code };
@@ -106,7 +109,7 @@ export class InvoiceService {
       draft.number === null
         ? { kind: 'sequence', year: yearOf(draft.issueDate), format: formatInvoiceNumber }
         : { kind: 'given', number: draft.number };
-    const inserted = await this.invoices.insertWithNumber(invoice, lines, numbering);
+    const inserted = await this.invoices.insertWithNumber(invoice, lines, numbering, trx);
     if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
     return { ok: true, value: invoiceFromRows({ ...invoice, number: inserted.number }, lines) };
   }

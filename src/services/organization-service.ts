@@ -1,4 +1,6 @@
 import type { Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateOrganizationInput, OrganizationSchema } from '../routes/organization-schemas.js';
@@ -50,8 +52,16 @@ export function organizationFromRow(row: OrganizationRow): Organization {
 export class OrganizationService {
   constructor(private readonly organizations: OrganizationRepository) {}
 
-  /** Expects input that passed the spec rules and the schema; uniqueness is left to the database. */
-  async create(companyId: string, input: CreateOrganizationInput, now: Date = new Date()): Promise<CreateOrganizationResult> {
+  /**
+   * Expects input that passed the spec rules and the schema; uniqueness is left to the database.
+   * With `trx` the insert is part of the caller's transaction (an idempotent request's).
+   */
+  async create(
+    companyId: string,
+    input: CreateOrganizationInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<CreateOrganizationResult> {
     const name = input.name.trim().normalize('NFC');
     const address = input.address ?? null;
     const row: OrganizationRow = {
@@ -75,7 +85,7 @@ export class OrganizationService {
       address_country_code: optional(address?.countryCode),
       created_at: now.toISOString(),
     };
-    const inserted = await this.organizations.insert(row);
+    const inserted = await this.organizations.insert(row, trx);
     if (!inserted.ok) return { ok: false, code: 'NAME_CONFLICT' };
     return { ok: true, value: organizationFromRow(row) };
   }

@@ -1,0 +1,219 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorCode } from '../src/errors/codes.js';
+import { BASE_PATH } from '../src/http/api-version.js';
+import { documentPath, isDocumented } from '../src/openapi/document.js';
+import { errorCodesOf } from '../src/openapi/finish.js';
+import { buildTestApp, type TestApp } from './helpers/build.js';
+import { DIALECTS } from './helpers/dialects.js';
+import { ContractChecker, createDocumentAjv } from './helpers/openapi-contract.js';
+
+type Json = Record<string, unknown>;
+type Operation = Json & {
+  security?: Record<string, string[]>[];
+  responses: Record<string, Json & { headers?: Json; content?: Record<string, { schema: Json; examples?: Record<string, { value: unknown }> }> }>;
+  requestBody?: { content: Record<string, { schema: Json; examples?: Record<string, { value: unknown }> }> };
+  parameters?: (Json & { name?: string; in?: string; $ref?: string })[];
+};
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function operations(document: Json): { method: string; path: string; operation: Operation }[] {
+  return Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({ method, path, operation })),
+  );
+}
+
+function pointer(...parts: string[]): string {
+  return parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+for (const dialect of DIALECTS) {
+  describe(`the OpenAPI document on ${dialect}`, () => {
+    let t: TestApp;
+    let document: Json;
+
+    beforeAll(async () => {
+      t = await buildTestApp(dialect);
+      const res = await t.request({ method: 'GET', url: `${BASE_PATH}/openapi.json` });
+      expect(res.statusCode).toBe(200);
+      document = res.json();
+    });
+    afterAll(async () => t.close());
+
+    it('is served at {base}/openapi.json without a key and validates as OpenAPI 3.1', async () => {
+      expect(document.openapi).toBe('3.1.0');
+      const validator = new Validator();
+      const result = await validator.validate(structuredClone(document));
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(validator.version).toBe('3.1');
+    });
+
+    it('describes every route the app serves under the base path, and no route it does not serve', () => {
+      const served = t.app.registeredRoutes
+        .filter((r) => isDocumented({ url: r.url, method: r.method as 'GET', config: {} }))
+        .map((r) => `${r.method.toLowerCase()} ${documentPath(r.url)}`)
+        .sort();
+      const documented = operations(document)
+        .map((o) => `${o.method} ${o.path}`)
+        .sort();
+      expect(served.length).toBeGreaterThan(5);
+      expect(documented).toEqual(served);
+      for (const expected of ['get /', 'post /organization', 'get /organization', 'get /organization/{id}', 'post /invoice', 'get /invoice', 'get /invoice/{id}', 'get /openapi.json']) {
+        expect(documented).toContain(expected);
+      }
+    });
+
+    it('declares both security schemes and on each operation the security its access rule demands', () => {
+      const schemes = (document.components as Json).securitySchemes as Json;
+      expect(schemes.ApiKeyHeader).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
+      expect(schemes.BearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+      for (const route of t.app.registeredRoutes.filter((r) => isDocumented({ url: r.url, method: r.method as 'GET', config: {} }))) {
+        const operation = (document.paths as Json)[documentPath(route.url)] as Record<string, Operation>;
+        const op = operation[route.method.toLowerCase()]!;
+        const name = `${route.method} ${route.url}`;
+        if (route.access?.kind === 'key') {
+          expect(op.security, name).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }]);
+          expect(op['x-permission'], name).toBe(route.access.permission);
+          expect(op.responses['401'], name).toBeDefined();
+          expect(op.responses['403'], name).toBeDefined();
+        } else if (route.access?.kind === 'optional-key') {
+          expect(op.security, name).toEqual([{}, { ApiKeyHeader: [] }, { BearerAuth: [] }]);
+        } else {
+          expect(op.security, name).toEqual([]);
+        }
+      }
+    });
+
+    it('names every error code of each status in its schema and description, with an example of each', () => {
+      for (const { method, path, operation } of operations(document)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) < 400) continue;
+          const json = response.content!['application/json']!;
+          const codes = errorCodesOf(json.schema);
+          expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          for (const code of codes) {
+            expect(ERRORS[code].status, `${code} under ${status}`).toBe(Number(status));
+            expect(response.description).toContain(`\`${code}\``);
+            expect(json.examples?.[code]?.value, `${method} ${path}: example of ${code}`).toBeDefined();
+          }
+        }
+        // What any route can answer.
+        for (const code of ['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'] as ErrorCode[]) {
+          expect(errorCodesOf(operation.responses[String(ERRORS[code].status)]?.content?.['application/json']?.schema)).toContain(code);
+        }
+      }
+      const post = (path: string) => ((document.paths as Json)[path] as Record<string, Operation>).post!;
+      expect(errorCodesOf(post('/organization').responses['409']!.content!['application/json']!.schema)).toEqual(
+        expect.arrayContaining(['NAME_CONFLICT', 'IDEMPOTENCY_CONFLICT']),
+      );
+      expect(errorCodesOf(post('/organization').responses['422']!.content!['application/json']!.schema)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+      expect(errorCodesOf(post('/invoice').responses['400']!.content!['application/json']!.schema)).toContain('ORGANIZATION_NOT_FOUND');
+    });
+
+    it('names the request id and rate-limit headers on every response, and Retry-After on 429', () => {
+      const headers = (document.components as Json).headers as Json;
+      for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed']) {
+        expect(headers[name], name).toBeDefined();
+      }
+      for (const { method, path, operation } of operations(document)) {
+        expect(operation.parameters, `${method} ${path}`).toContainEqual({ $ref: '#/components/parameters/RequestId' });
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const names = Object.keys(response.headers ?? {});
+          expect(names, `${method} ${path} ${status}`).toEqual(
+            expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
+          );
+          if (status === '429') expect(names).toContain('Retry-After');
+        }
+      }
+    });
+
+    it('takes an Idempotency-Key on both creating operations and says which answers are replays', () => {
+      for (const path of ['/organization', '/invoice']) {
+        const operation = ((document.paths as Json)[path] as Record<string, Operation>).post!;
+        const parameter = operation.parameters!.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
+        expect(parameter, path).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+        expect(Object.keys(operation.responses['201']!.headers!)).toContain('Idempotent-Replayed');
+        expect(Object.keys(operation.responses['409']!.headers!)).toContain('Retry-After');
+        expect(Object.keys(operation.responses['400']!.headers!)).not.toContain('Idempotent-Replayed');
+      }
+    });
+
+    it('carries a realistic example on every operation, each valid against its own schema', () => {
+      const ajv = createDocumentAjv(document);
+      for (const { method, path, operation } of operations(document)) {
+        const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
+        expect(success, `${method} ${path} has a success response`).toBeDefined();
+        const [status, response] = success!;
+        if (path === '/openapi.json') continue;
+        const example = response.content!['application/json']!.examples?.example?.value;
+        expect(example, `${method} ${path}: response example`).toBeDefined();
+        const validate = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+        expect(validate(example), `${method} ${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        if (operation.requestBody) {
+          const body = operation.requestBody.content['application/json']!.examples?.example?.value;
+          expect(body, `${method} ${path}: request example`).toBeDefined();
+          const validateBody = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema')}` });
+          expect(validateBody(body), `${method} ${path}: ${ajv.errorsText(validateBody.errors)}`).toBe(true);
+        }
+        for (const [errorStatus, errorResponse] of Object.entries(operation.responses).filter(([s]) => Number(s) >= 400)) {
+          const validateError = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', errorStatus, 'content', 'application/json', 'schema')}` });
+          for (const [code, { value }] of Object.entries(errorResponse.content!['application/json']!.examples ?? {})) {
+            expect(validateError(value), `${method} ${path} ${code}: ${ajv.errorsText(validateError.errors)}`).toBe(true);
+          }
+        }
+      }
+    });
+
+    it('catches a response that breaks the document, so the suite-wide check cannot pass vacuously', () => {
+      const checker = new ContractChecker(t.app);
+      const route = `${BASE_PATH}/organization`;
+      const good = JSON.stringify({ success: false, error: { code: 'NAME_CONFLICT', message: 'x' }, meta: { requestId: 'r', apiVersion: 'v1' } });
+      expect(checker.check('POST', route, false, 409, good)).toBeNull();
+      expect(checker.check('POST', route, false, 409, good.replace('NAME_CONFLICT', 'FORBIDDEN'))).toMatch(/does not match/);
+      expect(checker.check('POST', route, false, 418, good)).toMatch(/status 418 is not in the document/);
+      expect(checker.check('POST', route, false, 201, JSON.stringify({ success: true, data: {} }))).toMatch(/does not match/);
+      expect(checker.check('DELETE', route, true, 405, '{"oops":1}')).toMatch(/not the error envelope/);
+    });
+  });
+}
+
+describe('the docs page', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+  });
+  afterAll(async () => t.close());
+
+  it('renders the document with Swagger UI from local assets only, without a key', async () => {
+    const page = await t.request({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('swagger-ui-bundle.js');
+    expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+    const linked = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(linked.length).toBeGreaterThan(3);
+    for (const url of linked) {
+      expect(url, 'no CDN').not.toMatch(/^(https?:)?\/\//);
+      const asset = await t.request({ method: 'GET', url });
+      expect(asset.statusCode, url).toBe(200);
+      expect(asset.body.length, url).toBeGreaterThan(0);
+    }
+    const initializer = await t.request({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(initializer.body).not.toMatch(/https?:\/\/(?!stackoverflow)/);
+    expect(initializer.body).toContain('validatorUrl: null');
+
+    const shown = await t.request({ method: 'GET', url: '/docs/json' });
+    const served = await t.request({ method: 'GET', url: `${BASE_PATH}/openapi.json` });
+    expect(shown.json()).toEqual(served.json());
+  });
+
+  it('declares access none on the docs routes, which live outside the base path', () => {
+    const docs = t.app.registeredRoutes.filter((r) => r.url === '/docs' || r.url.startsWith('/docs/'));
+    expect(docs.length).toBeGreaterThan(2);
+    for (const route of docs) expect(route.access, route.url).toEqual({ kind: 'none' });
+  });
+});
