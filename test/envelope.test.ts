@@ -76,7 +76,7 @@ describe('response envelope and request ids', () => {
   const errorCases: [string, () => Promise<{ statusCode: number; headers: Record<string, unknown>; json: () => { meta: { requestId: string }; error: { code: string } } }>, number, string][] = [
     ['an unknown path', () => t.get('/nothing-here'), 404, 'NOT_FOUND'],
     ['an unserved version', () => t.request({ method: 'GET', url: '/api/v9.9.9/public' }), 404, 'NOT_FOUND'],
-    ['a path outside the API', () => t.request({ method: 'GET', url: '/' }), 404, 'NOT_FOUND'],
+    ['a path outside the API', () => t.request({ method: 'GET', url: '/no/such/page' }), 404, 'NOT_FOUND'],
     ['a missing key', () => t.post('/organization', { name: 'A', isCustomer: true }), 401, 'INVALID_API_KEY'],
     ['a wrong method', () => t.request({ method: 'DELETE', url: `${BASE_PATH}/organization` }), 405, 'METHOD_NOT_ALLOWED'],
     ['an over-limit body', () => t.post('/organization', { name: 'x'.repeat(5000), isCustomer: true }, key), 413, 'PAYLOAD_TOO_LARGE'],
