@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { isUnavailable, type DialectName } from './dialect.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -20,6 +21,8 @@ export interface Storage {
 
 export interface StorageOptions {
   poolMax?: number;
+  /** SQLite: checkpoint the WAL from a worker thread instead of on the event loop (the server does). */
+  backgroundCheckpoints?: boolean;
 }
 
 export function sqlitePathOf(url: string): string {
@@ -52,7 +55,7 @@ function withStatementCache(database: SQLite.Database): { prepare(sql: string): 
   };
 }
 
-function openSqlite(url: string): Storage {
+function openSqlite(url: string, options: StorageOptions): Storage {
   const path = sqlitePathOf(url);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   const database = new SQLite(path);
@@ -61,6 +64,9 @@ function openSqlite(url: string): Storage {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  const checkpointer = options.backgroundCheckpoints && path !== ':memory:' ? new SqliteCheckpointer(resolve(path)) : null;
+  // With the checkpointer running, the automatic checkpoint on commit is only a safety net.
+  if (checkpointer) database.pragma('wal_autocheckpoint = 10000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
@@ -70,6 +76,7 @@ function openSqlite(url: string): Storage {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
@@ -105,7 +112,7 @@ function openPostgres(url: string, options: StorageOptions): Storage {
 }
 
 export function openStorage(url: string, options: StorageOptions = {}): Storage {
-  if (url.startsWith('sqlite:')) return openSqlite(url);
+  if (url.startsWith('sqlite:')) return openSqlite(url, options);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
 }
