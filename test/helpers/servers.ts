@@ -176,11 +176,17 @@ export class TcpProxy {
 
   /** The database is gone: open connections break, new ones are refused. */
   async cut(): Promise<void> {
-    this.mode = 'refuse';
-    const server = this.server;
-    this.server = null;
+    await this.refuseNew();
     this.dropConnections();
-    if (server) await new Promise<void>((done) => server.close(() => done()));
+  }
+
+  /** New connections are refused; open ones keep working (for the database to close them itself). */
+  refuseNew(): Promise<void> {
+    this.mode = 'refuse';
+    // close() stops listening at once; its callback waits for open connections, which stay.
+    this.server?.close();
+    this.server = null;
+    return Promise.resolve();
   }
 
   /** The network hangs: open connections break, new ones are accepted and never answered. */
