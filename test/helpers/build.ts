@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import type { Permission } from '../../src/auth/permissions.js';
+import { PERMISSION_NAMES, type Permission } from '../../src/auth/permissions.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Container } from '../../src/container.js';
 import type { DialectName } from '../../src/db/dialect.js';
@@ -29,7 +29,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export const ALL_PERMISSIONS: Permission[] = ['invoice.create', 'organization.create'];
+export const ALL_PERMISSIONS: Permission[] = PERMISSION_NAMES;
 
 /**
  * Builds the very app the server runs, on a fresh database of the given dialect, with a silent
