@@ -1,21 +1,14 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../src/http/api-version.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
+import { BROWSER_MISSING, launchChromium } from './helpers/browser.js';
 
 // The docs page in a real browser (Debian's Chromium via playwright-core, as the panel's browser
 // tests): it must render every operation of the document from this host alone. Under CI=true a
 // missing browser fails the run; elsewhere the test is skipped with the reason printed.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserMissing = !existsSync(CHROMIUM);
-if (browserMissing) {
-  if (process.env.CI) throw new Error(`Chromium is required under CI but ${CHROMIUM} does not exist (apt-get install chromium).`);
-  console.warn(`[tests] docs browser test skipped: no Chromium at ${CHROMIUM}.`);
-}
-
-describe.skipIf(browserMissing)('the docs page in Chromium', () => {
+describe.skipIf(BROWSER_MISSING)('the docs page in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -23,11 +16,7 @@ describe.skipIf(browserMissing)('the docs page in Chromium', () => {
   beforeAll(async () => {
     t = await buildTestApp('sqlite');
     origin = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

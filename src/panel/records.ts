@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
+import { InvoiceRepository } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../routes/invoice-schemas.js';
 import { invoiceFromRows } from '../services/invoice-mapping.js';
 import { organizationNameKey } from '../services/organization-rules.js';
@@ -97,16 +98,8 @@ export class PanelRecords {
   }
 
   async invoice(companyId: string, id: string): Promise<Invoice | undefined> {
-    const row = await this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    if (!row) return undefined;
-    const lines = await this.db
-      .selectFrom('invoice_lines')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('invoice_id', '=', id)
-      .orderBy('position')
-      .execute();
-    return invoiceFromRows(row, lines);
+    const found = await new InvoiceRepository(this.db).findById(companyId, id);
+    return found ? invoiceFromRows(found.invoice, found.lines) : undefined;
   }
 }
 

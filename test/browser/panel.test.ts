@@ -1,24 +1,19 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../../src/http/api-version.js';
 import { FirstRunSetup, setupPath } from '../../src/panel/setup.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
+import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 
 // The panel in a real browser: Debian's Chromium driven by playwright-core. Under CI=true a
 // missing browser fails the run; elsewhere these tests are skipped with the reason printed.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts';
 const PASSWORD = 'correct horse battery';
 
-const browserMissing = !existsSync(CHROMIUM);
-if (browserMissing) {
-  if (process.env.CI) throw new Error(`Chromium is required under CI but ${CHROMIUM} does not exist (apt-get install chromium).`);
-  console.warn(`[tests] browser tests skipped: no Chromium at ${CHROMIUM}. Install the chromium package or set CHROMIUM_PATH.`);
-}
 
-describe.skipIf(browserMissing)('the web panel in Chromium', () => {
+describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let page: Page;
@@ -34,11 +29,7 @@ describe.skipIf(browserMissing)('the web panel in Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     t = await buildTestApp('sqlite');
     origin = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     page = await context.newPage();
   });
