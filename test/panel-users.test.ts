@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
+import { UserService } from '../src/panel/users.js';
 import { claimInstance, PanelClient, PASSWORD, signedInAs } from './panel-client.js';
 
 for (const dialect of DIALECTS) {
@@ -79,6 +80,19 @@ for (const dialect of DIALECTS) {
       expect((await owner.post(`/panel/users/${await idOf('owner@example.com')}/role`, { role: 'admin' })).statusCode).toBe(303);
       const second = await new PanelClient(t.app).signIn('a1@example.com');
       expect(second.statusCode).toBe(303);
+    });
+
+    it('keeps one owner when two owners demote each other at the same moment', async () => {
+      const users = new UserService(t.storage.db);
+      const company = await t.createCompany('Two Owners Co');
+      const created = await Promise.all(
+        ['twin-a@example.com', 'twin-b@example.com'].map((email) => users.create({ companyId: company, email, role: 'owner', password: PASSWORD })),
+      );
+      const [a, b] = created.map((r) => (r.ok ? r.value : expect.unreachable(r.detail)));
+      const results = await Promise.all([users.changeRole(a!, b!.id, 'admin'), users.changeRole(b!, a!.id, 'admin')]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      const owners = await t.storage.db.selectFrom('users').select('id').where('company_id', '=', company).where('role', '=', 'owner').execute();
+      expect(owners).toHaveLength(1);
     });
 
     it('signs a deactivated user out at once and lets them back in after reactivation', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, UserRole, UsersTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { newId } from '../lib/ids.js';
@@ -124,6 +124,10 @@ export class UserService {
   private async change(actor: PanelUser, userId: string, patch: { role?: UserRole; active?: number }): Promise<ChangeUserResult> {
     if (!isPrivileged(actor.role)) return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
     return this.db.transaction().execute(async (trx): Promise<ChangeUserResult> => {
+      // A transaction alone does not serialize the owner count on PostgreSQL (READ COMMITTED):
+      // two owners demoting each other would both count two owners. Locking the company row
+      // first (a no-op write, portable to SQLite) makes changes of one company's users take turns.
+      await trx.updateTable('companies').set({ name: sql<string>`name` }).where('id', '=', actor.companyId).execute();
       const target = await trx.selectFrom('users').selectAll().where('id', '=', userId).where('company_id', '=', actor.companyId).executeTakeFirst();
       if (!target) return { ok: false, reason: 'not_found', detail: 'No such user in your company.' };
       // Stepping down is allowed (the last-owner rule still holds); locking yourself out is not.
