@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FirstRunSetup } from '../src/panel/setup.js';
 import { tokenHash } from '../src/panel/sessions.js';
@@ -194,3 +195,27 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+// The access log does not depend on the database.
+describe('panel setup link in the log', () => {
+  it('keeps the setup token out of the access log, so reading the log does not let anyone claim the instance', async () => {
+    const lines: string[] = [];
+    const log = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const t = await buildTestApp('sqlite', {}, { logStream: log });
+    try {
+      const token = (await new FirstRunSetup(t.storage.db).issueToken())!;
+      const res = await new PanelClient(t.app).get(`/panel/setup?token=${token}&x=1`);
+      expect(res.statusCode).toBe(200);
+      const logged = lines.join('');
+      expect(logged).toContain('/panel/setup?token=[redacted]&x=1');
+      expect(logged).not.toContain(token);
+    } finally {
+      await t.close();
+    }
+  });
+});

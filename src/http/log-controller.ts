@@ -1,5 +1,14 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+// The panel's one-time setup link carries its secret in the query (?token=…); whoever reads the
+// log must not be able to claim the instance with it.
+const SECRET_QUERY_VALUE = /([?&]token=)[^&#]*/gi;
+
+/** The URL as logged: query values that are secrets replaced. */
+export function loggableUrl(url: string): string {
+  return url.replace(SECRET_QUERY_VALUE, '$1[redacted]');
+}
+
 /** One access-log line per request, at completion, carrying the request id like every other line. */
 export class AccessLogController extends LogController {
   constructor() {
@@ -11,7 +20,7 @@ export class AccessLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: loggableUrl(request.url),
       statusCode: reply.statusCode,
       responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
     };
