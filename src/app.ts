@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import type { Config } from './config.js';
 import { createContainer, type Container } from './container.js';
 import { migrateWhenReachable, openStorage, type Storage } from './db/database.js';
@@ -9,6 +10,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { answerOtherMethods, recordRoutes } from './http/method-not-allowed.js';
 import { AccessLogController } from './http/log-controller.js';
 import { requestIdFor } from './http/request-id.js';
+import { registerTextInputCheck } from './http/text-input.js';
 import { createRateLimitStore } from './rate-limit/create-store.js';
 import type { RateLimitStore } from './rate-limit/store.js';
 import { Metrics } from './metrics/metrics.js';
@@ -42,11 +44,14 @@ export const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers["x-ap
 /** The application factory: the server and every test build the app through this function. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // Log lines are written asynchronously: under load they leave in batches instead of one
+  // blocking write per line; what is still buffered is flushed when the app closes.
+  const logDestination = options.logStream ?? pino.destination({ dest: 1, sync: false });
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_HEADERS, censor: '[redacted]' },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: logDestination,
     },
     genReqId: requestIdFor,
     requestIdHeader: false,
@@ -73,6 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (ownsStorage) await storage.close();
   };
   app.addHook('onClose', release);
+  if (!options.logStream) app.addHook('onClose', async () => (logDestination as ReturnType<typeof pino.destination>).flushSync());
   try {
     await migrateWhenReachable(storage.db, {
       waitMs: config.databaseStartupWaitMs,
@@ -109,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerErrorHandling(app);
+  registerTextInputCheck(app);
   registerAccessControl(app, {
     onRateLimited: (reason) => metrics.countRateLimited(reason),
     onKeyRejected: (reason) => metrics.countKeyFailure(reason),

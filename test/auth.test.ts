@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_NAMES, type Permission } from '../src/auth/permissions.js';
-import { runCli } from '../src/cli/main.js';
 import type { RegisteredRoute } from '../src/http/method-not-allowed.js';
 import { BASE_PATH, buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { cliJson } from './helpers/servers.js';
 
 // One shared suite of authentication checks, run against every route that needs a key.
 
@@ -126,9 +126,8 @@ for (const dialect of DIALECTS) {
     it('refuses a key revoked from the CLI in another process within 5 seconds', async () => {
       const { key, id } = await t.createKey(companyId, ['organization.create']);
       expect((await t.get('', key)).statusCode).toBe(200);
-      const out: string[] = [];
-      const code = await runCli(['key', 'revoke', id, '--json'], { stdout: (s) => out.push(s), stderr: (s) => out.push(s), env: { DATABASE_URL: t.database.url } });
-      expect(code).toBe(0);
+      const revoked = await cliJson<{ status: string }>(['key', 'revoke', id], { DATABASE_URL: t.database.url });
+      expect(revoked.status).toBe('revoked');
       const revokedAt = Date.now();
       let status = 200;
       while (status === 200 && Date.now() - revokedAt < 5000) {

@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { isUnavailable, type DialectName } from './dialect.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -30,28 +32,23 @@ export function sqlitePathOf(url: string): string {
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+const PING = CompiledQuery.raw('select 1');
 
 /**
- * Kysely's SQLite driver prepares every query anew; preparing costs more than running a small
- * statement. Prepared statements are kept by SQL text (the app has a few dozen distinct ones) and
+ * Preparing a statement costs more than running a small one, and Kysely prepares every query
+ * anew. Prepared statements are kept by SQL text (the app has a few dozen distinct ones) and
  * reused. better-sqlite3 runs a statement synchronously to completion, so reuse is safe.
  */
-function withStatementCache(database: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+function statementCache(database: SQLite.Database): (sql: string) => SQLite.Statement {
   const statements = new Map<string, SQLite.Statement>();
-  return {
-    prepare(sqlText: string) {
-      let statement = statements.get(sqlText);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = database.prepare(sqlText);
-        statements.set(sqlText, statement);
-      }
-      return statement;
-    },
-    close() {
-      statements.clear();
-      database.close();
-    },
+  return (sqlText) => {
+    let statement = statements.get(sqlText);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+      statement = database.prepare(sqlText);
+      statements.set(sqlText, statement);
+    }
+    return statement;
   };
 }
 
@@ -67,13 +64,13 @@ function openSqlite(url: string, options: StorageOptions): Storage {
   const checkpointer = options.backgroundCheckpoints && path !== ':memory:' ? new SqliteCheckpointer(resolve(path)) : null;
   // With the checkpointer running, the automatic checkpoint on commit is only a safety net.
   if (checkpointer) database.pragma('wal_autocheckpoint = 10000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(database, statementCache(database)) });
   return {
     db,
     dialect: 'sqlite',
     poolStats: () => null,
     async ping() {
-      await sql`select 1`.execute(db);
+      await db.executeQuery(PING);
     },
     async close() {
       await checkpointer?.stop();
@@ -83,7 +80,9 @@ function openSqlite(url: string, options: StorageOptions): Storage {
 }
 
 function openPostgres(url: string, options: StorageOptions): Storage {
-  const pool = new pg.Pool({
+  // Loaded only for PostgreSQL: an instance on SQLite does not carry the driver's memory.
+  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const pool = new Pool({
     connectionString: url,
     max: options.poolMax ?? 10,
     // Fail fast while the database is down instead of queueing requests behind it.
@@ -103,7 +102,7 @@ function openPostgres(url: string, options: StorageOptions): Storage {
     dialect: 'postgres',
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
     async ping() {
-      await sql`select 1`.execute(db);
+      await db.executeQuery(PING);
     },
     async close() {
       await db.destroy();

@@ -43,7 +43,9 @@ const SQLITE_UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANT
  */
 export function isUnavailable(error: unknown): boolean {
   const code = codeOf(error);
-  if (code && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.has(code))) {
+  // SQLite reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_IOERR_WRITE, …): their family decides.
+  const sqliteFamily = code?.replace(/^(SQLITE_[A-Z]+)_.*$/, '$1');
+  if (code && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.has(sqliteFamily ?? code))) {
     return true;
   }
   if (error instanceof Error) {

@@ -1,5 +1,4 @@
 import { FailOpenRateLimitStore, type FailOpenLogger } from './fail-open-store.js';
-import { RedisRateLimitStore } from './redis-store.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './store.js';
 
 export interface RateLimitStoreSettings {
@@ -17,6 +16,8 @@ const REDIS_STARTUP_WAIT_MS = 1000;
  */
 export async function createRateLimitStore(settings: RateLimitStoreSettings): Promise<RateLimitStore> {
   if (!settings.redisUrl) return new MemoryRateLimitStore();
+  // Loaded only with REDIS_URL: an instance without Redis does not carry the client's memory.
+  const { RedisRateLimitStore } = await import('./redis-store.js');
   const redis = new RedisRateLimitStore({ url: settings.redisUrl, keyPrefix: settings.redisKeyPrefix });
   // Not ready in time is no reason to refuse to start: the fail-open store logs it and retries.
   await redis.waitUntilReady(REDIS_STARTUP_WAIT_MS);

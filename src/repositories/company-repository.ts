@@ -1,16 +1,23 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../db/prepared-query.js';
 import type { CompaniesTable, Database } from '../db/schema.js';
 
 export type CompanyRow = CompaniesTable;
 
 export class CompanyRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly selectById;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.selectById = prepareQuery<{ id: string }, CompanyRow>(db, (d, param) =>
+      d.selectFrom('companies').selectAll().where('id', '=', param('id')),
+    );
+  }
 
   async insert(row: CompanyRow, trx: Kysely<Database> = this.db): Promise<void> {
     await trx.insertInto('companies').values(row).execute();
   }
 
   async findById(id: string, trx: Kysely<Database> = this.db): Promise<CompanyRow | undefined> {
-    return trx.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await this.selectById({ id }, trx)).rows[0];
   }
 }

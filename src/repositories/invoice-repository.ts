@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
+import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
 import type { Database, InvoiceLinesTable, InvoicesTable } from '../db/schema.js';
 
 export type InvoiceRow = InvoicesTable;
@@ -15,7 +16,24 @@ export type InsertInvoiceResult = { ok: true; number: string } | { ok: false; re
 const LINES_PER_STATEMENT = 100;
 
 export class InvoiceRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  // The statements of every invoice creation, compiled once (see src/db/prepared-query.ts).
+  private readonly insertLines;
+  private readonly insertInvoiceIfNumberFree;
+  private readonly advanceCounter;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.insertLines = preparedInsert(db, 'invoice_lines');
+    this.insertInvoiceIfNumberFree = preparedInsert<{ id: string }>(db, 'invoices', (builder) =>
+      builder.onConflict((oc: OnConflictBuilder<Database, 'invoices'>) => oc.columns(['company_id', 'number']).doNothing()).returning('id'),
+    );
+    this.advanceCounter = prepareQuery<{ companyId: string; year: number; first: number }, { last_value: number }>(db, (d, param) =>
+      d
+        .insertInto('invoice_counters')
+        .values({ company_id: param('companyId'), year: param('year'), last_value: param('first') })
+        .onConflict((oc) => oc.columns(['company_id', 'year']).doUpdateSet({ last_value: sql<number>`invoice_counters.last_value + 1` }))
+        .returning('last_value'),
+    );
+  }
 
   /**
    * Inserts the invoice and its lines in one transaction (the given one, or its own), numbered
@@ -43,7 +61,7 @@ export class InvoiceRepository {
         } while (!(await this.insertIfNumberFree(t, { ...invoice, number })));
       }
       for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) {
-        await t.insertInto('invoice_lines').values(lines.slice(i, i + LINES_PER_STATEMENT)).execute();
+        await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
       }
       return { ok: true, number };
     };
@@ -53,23 +71,14 @@ export class InvoiceRepository {
 
   /** Advances the company's counter for the year (creating it at 1) and returns the new value. */
   private async takeNextValue(t: Kysely<Database>, companyId: string, year: number): Promise<number> {
-    const row = await t
-      .insertInto('invoice_counters')
-      .values({ company_id: companyId, year, last_value: 1 })
-      .onConflict((oc) => oc.columns(['company_id', 'year']).doUpdateSet({ last_value: sql<number>`invoice_counters.last_value + 1` }))
-      .returning('last_value')
-      .executeTakeFirstOrThrow();
-    return Number(row.last_value);
+    const { rows } = await this.advanceCounter({ companyId, year, first: 1 }, t);
+    if (!rows[0]) throw new Error('The invoice counter returned no value');
+    return Number(rows[0].last_value);
   }
 
   private async insertIfNumberFree(t: Kysely<Database>, row: InvoiceRow): Promise<boolean> {
-    const inserted = await t
-      .insertInto('invoices')
-      .values(row)
-      .onConflict((oc) => oc.columns(['company_id', 'number']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return inserted !== undefined;
+    const { rows } = await this.insertInvoiceIfNumberFree([row], t);
+    return rows.length > 0;
   }
 
   async findById(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {

@@ -1,0 +1,63 @@
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import type { Database } from './schema.js';
+
+// Kysely builds and compiles a query on every call: on a hot statement that costs as much as the
+// statement itself. A prepared query is built and compiled once, with named placeholders, and
+// each call only supplies the values. The SQL is the dialect's own (Kysely compiled it), and the
+// SQLite driver's statement cache reuses the prepared statement underneath.
+
+const PLACEHOLDER = '\u0000param:';
+
+export type PreparedQuery<P, R> = (params: P, executor?: Kysely<Database>) => Promise<QueryResult<R>>;
+
+/**
+ * `build` receives `param(name)` and must use it for every value of the query; the compiled
+ * statement then takes those values by name on each call.
+ */
+export function prepareQuery<P extends Record<string, unknown>, R = unknown>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>,
+): PreparedQuery<P, R> {
+  const compiled = build(db, (name) => `${PLACEHOLDER}${name}` as never).compile();
+  const names = compiled.parameters.map((value) => {
+    if (typeof value === 'string' && value.startsWith(PLACEHOLDER)) return value.slice(PLACEHOLDER.length);
+    throw new Error(`A prepared query must name every value; found ${JSON.stringify(value)} in: ${compiled.sql}`);
+  });
+  return (params, executor = db) =>
+    executor.executeQuery<R>(CompiledQuery.raw(compiled.sql, names.map((name) => params[name])) as CompiledQuery<R>);
+}
+
+type Table = keyof Database & string;
+type Row = Record<string, unknown>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's insert builder types do not survive a generic table.
+type InsertBuilder = any;
+
+/**
+ * A prepared INSERT of whole rows into `table` (optionally finished with ON CONFLICT or
+ * RETURNING). The statement is compiled on the first call for each shape (the row's columns and
+ * the number of rows) and reused after.
+ */
+export function preparedInsert<R = unknown>(
+  db: Kysely<Database>,
+  table: Table,
+  finish: (builder: InsertBuilder) => Compilable<R> = (builder) => builder,
+): (rows: readonly object[], executor?: Kysely<Database>) => Promise<QueryResult<R>> {
+  const byShape = new Map<string, PreparedQuery<Row, R>>();
+  return (rows, executor) => {
+    const columns = Object.keys(rows[0] ?? {});
+    const shape = `${rows.length}:${columns.join(',')}`;
+    let query = byShape.get(shape);
+    if (!query) {
+      query = prepareQuery<Row, R>(db, (d, param) =>
+        finish(d.insertInto(table).values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, param(`${i}:${c}`)]))) as never)),
+      );
+      if (byShape.size > 1000) byShape.clear();
+      byShape.set(shape, query);
+    }
+    const params: Row = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) params[`${i}:${column}`] = (row as Row)[column];
+    });
+    return query(params, executor);
+  };
+}
