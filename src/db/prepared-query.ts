@@ -18,13 +18,20 @@ export function prepareQuery<P extends Record<string, unknown>, R = unknown>(
   db: Kysely<Database>,
   build: (db: Kysely<Database>, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>,
 ): PreparedQuery<P, R> {
+  const { sql, names } = compileWithNames(db, build);
+  return (params, executor = db) => executor.executeQuery<R>(CompiledQuery.raw(sql, names.map((name) => params[name])) as CompiledQuery<R>);
+}
+
+function compileWithNames<R>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, param: (name: string) => never) => Compilable<R>,
+): { sql: string; names: string[] } {
   const compiled = build(db, (name) => `${PLACEHOLDER}${name}` as never).compile();
   const names = compiled.parameters.map((value) => {
     if (typeof value === 'string' && value.startsWith(PLACEHOLDER)) return value.slice(PLACEHOLDER.length);
     throw new Error(`A prepared query must name every value; found ${JSON.stringify(value)} in: ${compiled.sql}`);
   });
-  return (params, executor = db) =>
-    executor.executeQuery<R>(CompiledQuery.raw(compiled.sql, names.map((name) => params[name])) as CompiledQuery<R>);
+  return { sql: compiled.sql, names };
 }
 
 type Table = keyof Database & string;
@@ -42,22 +49,25 @@ export function preparedInsert<R = unknown>(
   table: Table,
   finish: (builder: InsertBuilder) => Compilable<R> = (builder) => builder,
 ): (rows: readonly object[], executor?: Kysely<Database>) => Promise<QueryResult<R>> {
-  const byShape = new Map<string, PreparedQuery<Row, R>>();
-  return (rows, executor) => {
+  const byShape = new Map<string, { sql: string; slots: [number, string][] }>();
+  return (rows, executor = db) => {
     const columns = Object.keys(rows[0] ?? {});
     const shape = `${rows.length}:${columns.join(',')}`;
-    let query = byShape.get(shape);
-    if (!query) {
-      query = prepareQuery<Row, R>(db, (d, param) =>
+    let prepared = byShape.get(shape);
+    if (!prepared) {
+      const { sql, names } = compileWithNames<R>(db, (d, param) =>
         finish(d.insertInto(table).values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, param(`${i}:${c}`)]))) as never)),
       );
+      // Each placeholder is a (row, column) slot, in the order the SQL takes them.
+      const slots = names.map((name): [number, string] => {
+        const at = name.indexOf(':');
+        return [Number(name.slice(0, at)), name.slice(at + 1)];
+      });
+      prepared = { sql, slots };
       if (byShape.size > 1000) byShape.clear();
-      byShape.set(shape, query);
+      byShape.set(shape, prepared);
     }
-    const params: Row = {};
-    rows.forEach((row, i) => {
-      for (const column of columns) params[`${i}:${column}`] = (row as Row)[column];
-    });
-    return query(params, executor);
+    const parameters = prepared.slots.map(([i, column]) => (rows[i] as Row)[column]);
+    return executor.executeQuery<R>(CompiledQuery.raw(prepared.sql, parameters) as CompiledQuery<R>);
   };
 }
