@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { PanelClient } from './panel-client.js';
 
 // Random and mutated requests against every route: whatever arrives, the answer is a well-formed
 // envelope with a 2xx or 4xx status, never a 5xx, and its request id matches the header.
@@ -39,6 +40,26 @@ for (const dialect of DIALECTS) {
       organizationId = (await t.post('/organization', { name: 'Fuzz Buyer', isCustomer: true }, key)).json().data.id;
     });
     afterAll(async () => t.close());
+
+    it('answers text holding a NUL character with a 4xx on the API and the panel, never a 5xx', async () => {
+      const nul = 'a\u0000b';
+      const organization = await t.post('/organization', { name: nul, isCustomer: true }, key);
+      expect(organization.statusCode).toBe(400);
+      expect(organization.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'name' })] });
+      const invoice = await t.post('/invoice', { organizationId, buyerReference: nul, lines: [{ ...validInvoiceLines[0], name: nul }] }, key);
+      expect(invoice.statusCode).toBe(400);
+      expect(invoice.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['buyerReference', 'lines[0].name']);
+      expect((await t.get('/organization/a%00b', key)).json().error.code).toBe('NOT_FOUND');
+      expect((await t.get('/invoice/a%00b', key)).statusCode).toBe(404);
+      for (const query of ['/organization?name=a%00b', '/invoice?number=a%00b', '/invoice?organizationId=a%00b']) {
+        const res = await t.get(query, key);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().error.code).toBe('VALIDATION_ERROR');
+      }
+      const browser = new PanelClient(t.app);
+      await browser.get('/panel/sign-in');
+      expect((await browser.post('/panel/sign-in', { email: `${nul}@example.com`, password: 'whatever123' })).statusCode).toBe(400);
+    });
 
     it('answers every random request with a well-formed envelope, a 2xx or 4xx, and a matching request id', async () => {
       const paths = [...new Set(t.app.registeredRoutes.map((r) => r.url.replace(/:[A-Za-z]+/g, 'x')))];
