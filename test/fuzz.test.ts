@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
           if (r.method === 'HEAD' || !String(res.headers['content-type'] ?? '').includes('application/json')) return;
           // Outside the public API (docs, metrics, panel) and for the OpenAPI document itself, a
           // success is not an envelope; every error answered as JSON still is.
-          const pathname = String(options.url).split('?')[0]!;
+          const pathname = String(options.url).split('?')[0]!.replace(/\/+$/, '');
           const enveloped = pathname.startsWith('/api/v1.0.0/public') && !pathname.endsWith('/openapi.json');
           if (res.statusCode < 400 && !enveloped) return;
           const body = res.json();
