@@ -52,3 +52,26 @@ describe('health check without a database', () => {
     await t.database.drop();
   });
 });
+
+describe('health pings', () => {
+  it('share one database round trip among concurrent checks and start a new one after it', async () => {
+    const { sharedPing } = await import('../src/routes/health.js');
+    let pings = 0;
+    let finish!: () => void;
+    const storage = {
+      ping: () => {
+        pings += 1;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+    } as unknown as import('../src/db/database.js').Storage;
+    const ping = sharedPing(storage);
+    const first = [ping(), ping(), ping()];
+    expect(pings).toBe(1);
+    finish();
+    await Promise.all(first);
+    const next = ping();
+    expect(pings).toBe(2);
+    finish();
+    await next;
+  });
+});

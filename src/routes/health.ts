@@ -15,7 +15,23 @@ const HealthSchema = Type.Object({
   permissions: Type.Optional(Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))))),
 });
 
+/**
+ * Concurrent health checks share the round trip in flight instead of each sending its own: under
+ * a load balancer's polling and a burst of clients, the database sees one ping at a time. Every
+ * answer still comes from a ping that was running when the request arrived.
+ */
+export function sharedPing(storage: Storage): () => Promise<void> {
+  let inFlight: Promise<void> | null = null;
+  return () => {
+    inFlight ??= storage.ping().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+}
+
 export const healthRoutes: FastifyPluginAsyncTypebox<{ storage: Storage }> = async (app, { storage }) => {
+  const ping = sharedPing(storage);
   app.get(
     '/',
     {
@@ -29,7 +45,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ storage: Storage }> = asy
     },
     async (request) => {
       try {
-        await storage.ping();
+        await ping();
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
         throw new AppError('SERVICE_UNAVAILABLE', 'The database cannot be reached.');
