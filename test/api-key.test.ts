@@ -43,3 +43,11 @@ describe('ids', () => {
     expect(early.slice(0, 13)).toBe('018bcfe5-6800');
   });
 });
+
+describe('ids made in one process', () => {
+  it('increase strictly, even thousands within one millisecond', () => {
+    const ids = Array.from({ length: 10_000 }, () => uuidv7());
+    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!, `${ids[i - 1]} then ${ids[i]}`).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
