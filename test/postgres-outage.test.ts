@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { openStorage, type Storage } from '../src/db/database.js';
 import { BASE_PATH } from '../src/http/api-version.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
-import { freePort } from './helpers/redis.js';
+import { freePort } from './helpers/servers.js';
 import { runServerToExit, startServer, TcpProxy, type ServerProcess } from './helpers/servers.js';
 
 // PostgreSQL goes away for real: the app reaches it through a TCP proxy that the test cuts and

@@ -7,7 +7,8 @@ import { FailOpenRateLimitStore, type FailOpenLogger } from '../src/rate-limit/f
 import { RedisRateLimitStore } from '../src/rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from '../src/rate-limit/store.js';
 import { buildTestApp } from './helpers/build.js';
-import { deleteRedisKeys, freePort, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
+import { deleteRedisKeys, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
+import { freePort } from './helpers/servers.js';
 
 function recordingLogger(): FailOpenLogger & { warnings: string[]; infos: string[] } {
   const warnings: string[] = [];

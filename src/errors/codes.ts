@@ -46,9 +46,3 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
-
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-
-export function statusOf(code: ErrorCode): number {
-  return ERRORS[code].status;
-}

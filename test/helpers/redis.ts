@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { freePort } from './servers.js';
 
 // Redis-backed tests use the Redis at TEST_REDIS_URL (default: the local one), each run under a
 // key prefix of its own. Under CI=true a missing Redis is a failure; elsewhere those tests are
@@ -68,17 +68,6 @@ export async function deleteRedisKeys(prefix: string, url = TEST_REDIS_URL): Pro
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A redis-server child process on a loopback port of its own, which a test may stop, pause and restart. */
 export class ThrowawayRedis {

@@ -29,6 +29,19 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** A loopback port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** Starts `node dist/server.js` on a free loopback port and resolves once it listens. */
 export async function startServer(
   env: Record<string, string>,
