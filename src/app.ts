@@ -69,7 +69,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ownsStorage = !options.storage;
-  const storage = options.storage ?? openStorage(config.databaseUrl, { poolMax: config.databasePoolMax, backgroundCheckpoints: true });
+  const storage = options.storage ?? openStorage(config.databaseUrl, {
+      poolMax: config.databasePoolMax,
+      backgroundCheckpoints: true,
+      busyTimeoutMs: config.databaseBusyTimeoutMs,
+    });
   const rateLimitStore =
     options.rateLimitStore ??
     (await createRateLimitStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, logger: app.log }));

@@ -15,6 +15,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** DATABASE_STARTUP_WAIT_MS: how long start-up waits for an unreachable database before giving up. */
   databaseStartupWaitMs: number;
+  /** DATABASE_BUSY_TIMEOUT_MS (SQLite): how long a write waits for another process's lock before answering 503. */
+  databaseBusyTimeoutMs: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   authFailureLimit: number;
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: redisKeyPrefix(env),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     databaseStartupWaitMs: integer(env, 'DATABASE_STARTUP_WAIT_MS', 30_000, 0, 600_000),
+    databaseBusyTimeoutMs: integer(env, 'DATABASE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000_000),

@@ -2,19 +2,18 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStorage } from '../src/db/database.js';
 import { SqliteCheckpointer } from '../src/db/sqlite-checkpointer.js';
+import { openSqliteDatabase } from '../src/db/sqlite-driver.js';
 
 describe('the SQLite checkpointer', () => {
   it('copies the write-ahead log into the database from its own thread', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'invoicing-ckpt-'));
     const path = join(dir, 'db.sqlite');
-    const db = new SQLite(path);
-    db.pragma('journal_mode = WAL');
-    db.pragma('wal_autocheckpoint = 0');
+    const db = openSqliteDatabase(path);
+    db.exec('pragma wal_autocheckpoint = 0');
     db.exec('create table t (id integer primary key, v text)');
     const checkpointer = new SqliteCheckpointer(path, 50);
     try {

@@ -93,7 +93,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
 
-  const storage = openStorage(config.databaseUrl, { poolMax: 2 });
+  const storage = openStorage(config.databaseUrl, { poolMax: 2, busyTimeoutMs: config.databaseBusyTimeoutMs });
   try {
     const applied = await migrateToLatest(storage.db);
     const container = createContainer(storage, { apiKeyCacheTtlMs: 0 });

@@ -1,13 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { isUnavailable, type DialectName } from './dialect.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
-import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
+import { openSqliteDatabase, type SqliteDatabase } from './sqlite-driver.js';
+import { GroupCommitSqliteDialect, type Prepare } from './sqlite-group-commit.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -25,6 +24,8 @@ export interface StorageOptions {
   poolMax?: number;
   /** SQLite: checkpoint the WAL from a worker thread instead of on the event loop (the server does). */
   backgroundCheckpoints?: boolean;
+  /** SQLite: how long a write waits for another process's write lock before failing (503). */
+  busyTimeoutMs?: number;
 }
 
 export function sqlitePathOf(url: string): string {
@@ -33,47 +34,59 @@ export function sqlitePathOf(url: string): string {
 
 const STATEMENT_CACHE_SIZE = 500;
 const PING = CompiledQuery.raw('select 1');
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Preparing a statement costs more than running a small one, and Kysely prepares every query
  * anew. Prepared statements are kept by SQL text (the app has a few dozen distinct ones) and
- * reused. better-sqlite3 runs a statement synchronously to completion, so reuse is safe.
+ * reused. node:sqlite runs a statement synchronously to completion, so reuse is safe.
  */
-function statementCache(database: SQLite.Database): (sql: string) => SQLite.Statement {
-  const statements = new Map<string, SQLite.Statement>();
+function statementCache(database: SqliteDatabase): Prepare {
+  const statements = new Map<string, ReturnType<Prepare>>();
   return (sqlText) => {
-    let statement = statements.get(sqlText);
-    if (!statement) {
+    let prepared = statements.get(sqlText);
+    if (!prepared) {
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-      statement = database.prepare(sqlText);
-      statements.set(sqlText, statement);
+      const statement = database.prepare(sqlText);
+      prepared = { statement, returnsRows: statement.columns().length > 0 };
+      statements.set(sqlText, prepared);
     }
-    return statement;
+    return prepared;
   };
 }
 
 function openSqlite(url: string, options: StorageOptions): Storage {
   const path = sqlitePathOf(url);
-  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const database = new SQLite(path);
-  // WAL lets the CLI and the server use the file at once; busy_timeout waits out short locks.
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
-  database.pragma('foreign_keys = ON');
-  const checkpointer = options.backgroundCheckpoints && path !== ':memory:' ? new SqliteCheckpointer(resolve(path)) : null;
+  const inMemory = path === ':memory:';
+  // The writer sets WAL first; the reader then opens the same file (WAL is a property of the file).
+  const writer = openSqliteDatabase(path);
+  const reader = inMemory ? null : openSqliteDatabase(path, { readOnly: true });
+  const checkpointer = options.backgroundCheckpoints && !inMemory ? new SqliteCheckpointer(resolve(path)) : null;
   // With the checkpointer running, the automatic checkpoint on commit is only a safety net.
-  if (checkpointer) database.pragma('wal_autocheckpoint = 10000');
-  const prepare = statementCache(database);
-  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(database, prepare) });
+  if (checkpointer) writer.exec('pragma wal_autocheckpoint = 10000');
+  const prepareWriter = statementCache(writer);
+  const prepareReader = reader ? statementCache(reader) : null;
+  const db = new Kysely<Database>({
+    dialect: new GroupCommitSqliteDialect({
+      writer,
+      prepareWriter,
+      prepareReader,
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      close: () => {
+        reader?.close();
+        writer.close();
+      },
+    }),
+  });
+  const ping = prepareReader ?? prepareWriter;
   return {
     db,
     dialect: 'sqlite',
     poolStats: () => null,
     async ping() {
-      // The handle itself: a query through Kysely and the connection lock costs ten times more,
-      // and a closed or broken handle throws here just the same.
-      prepare('select 1').get();
+      // The reader handle itself: a query through Kysely costs ten times more, a read never
+      // waits for a writer, and a closed or broken handle throws here just the same.
+      ping('select 1').statement.get();
     },
     async close() {
       await checkpointer?.stop();

@@ -13,13 +13,23 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** node:sqlite reports SQLite's (extended) result code as a number in `errcode`. */
+function sqliteErrcode(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const errcode = (error as { errcode?: unknown }).errcode;
+  return typeof errcode === 'number' ? errcode : undefined;
+}
+
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
 /** A unique or primary-key constraint refused the write. */
 export function isUniqueViolation(error: unknown): boolean {
-  const code = codeOf(error);
+  const errcode = sqliteErrcode(error);
   return (
-    code === '23505' || // PostgreSQL unique_violation
-    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+    codeOf(error) === '23505' || // PostgreSQL unique_violation
+    errcode === SQLITE_CONSTRAINT_UNIQUE ||
+    errcode === SQLITE_CONSTRAINT_PRIMARYKEY
   );
 }
 
@@ -35,7 +45,8 @@ const POSTGRES_UNAVAILABLE = new Set([
   '08006',
 ]);
 const NETWORK_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
-const SQLITE_UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR']);
+// SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN: primary codes (the low byte of an extended one).
+const SQLITE_UNAVAILABLE = new Set([5, 6, 10, 14]);
 
 /**
  * The database cannot serve right now (down, restarting, overloaded, locked): the request
@@ -43,14 +54,14 @@ const SQLITE_UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANT
  */
 export function isUnavailable(error: unknown): boolean {
   const code = codeOf(error);
-  // SQLite reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_IOERR_WRITE, …): their family decides.
-  const sqliteFamily = code?.replace(/^(SQLITE_[A-Z]+)_.*$/, '$1');
-  if (code && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.has(sqliteFamily ?? code))) {
-    return true;
-  }
+  if (code && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code))) return true;
+  // SQLite reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_IOERR_WRITE, …): their primary code decides.
+  const errcode = sqliteErrcode(error);
+  if (errcode !== undefined && SQLITE_UNAVAILABLE.has(errcode & 0xff)) return true;
   if (error instanceof Error) {
     // node-postgres reports pool and connection failures as plain Errors without a code.
-    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|The database connection is not open|driver has already been destroyed/i.test(
+    // node:sqlite says "database is not open" on a closed handle.
+    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|The database connection is not open|database is not open|driver has already been destroyed/i.test(
       error.message,
     );
   }

@@ -1,22 +1,30 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 // SQLite in WAL mode copies the log back into the database file (a checkpoint) from whichever
-// connection commits past the threshold — with better-sqlite3 that is the event loop, which then
+// connection commits past the threshold — with a synchronous driver that is the event loop, which then
 // stalls for the copy and its fsync, and every request in flight waits. Instead, a worker thread
 // with its own connection checkpoints in PASSIVE mode (never blocking writers) a few times a
 // second, and the main connection's automatic threshold is raised to a safety net only.
 
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
+// Node 22 warns once that node:sqlite is experimental; this thread's warning is not a fault.
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => {
+  if (!/SQLite is an experimental feature/.test(String(warning && warning.message || warning))) emitWarning.call(process, warning, ...rest);
+};
+const { DatabaseSync } = require('node:sqlite');
+process.emitWarning = emitWarning;
+const db = new DatabaseSync(workerData.path);
+// This thread may wait on a lock: it blocks only itself.
+db.exec('pragma busy_timeout = 1000');
+db.exec('pragma synchronous = FULL');
+const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
 let checkpoints = 0;
 let frames = 0;
 const timer = setInterval(() => {
   try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    const result = checkpoint.get();
     checkpoints += 1;
     frames += result ? result.checkpointed : 0;
     parentPort.postMessage({ checkpoints, frames });
@@ -44,8 +52,7 @@ export class SqliteCheckpointer {
   readonly stats: CheckpointStats = { checkpoints: 0, frames: 0, lastError: null };
 
   constructor(path: string, intervalMs = 250) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, intervalMs, driver } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, intervalMs } });
     this.worker.on('message', (message: { checkpoints?: number; frames?: number; error?: string }) => {
       if (message.error) this.stats.lastError = message.error;
       else Object.assign(this.stats, { checkpoints: message.checkpoints, frames: message.frames });

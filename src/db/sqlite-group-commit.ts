@@ -1,9 +1,9 @@
-import type SQLite from 'better-sqlite3';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
-  CompiledQuery,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -13,21 +13,28 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { SQLInputValue } from 'node:sqlite';
+import { SQLITE_BUSY, SQLITE_LOCKED, sqliteResultCode, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 
-// Group commit for SQLite. Every COMMIT writes each page the transaction touched to the WAL;
-// for a create that is the table and each of its indexes, and that write, not the insert
-// itself, is most of what a create costs. Here the transactions (and single writes) that reach
-// the database together share one real transaction: each runs inside a SAVEPOINT of its own, so
-// a failure rolls back only its own work, and one COMMIT at the end of the event-loop turn makes
-// them all durable, writing the shared pages once.
+// Group commit for SQLite. Every COMMIT writes (and, with synchronous = FULL, fsyncs) each page
+// the transaction touched; for a create that is the table and each of its indexes, and that
+// write, not the insert itself, is most of what a create costs. Here the transactions (and
+// single writes) that reach the database together share one real transaction: each runs inside
+// a SAVEPOINT of its own, so a failure rolls back only its own work, and one COMMIT at the end of
+// the event-loop turn makes them all durable with one fsync.
 //
 // Nothing is acknowledged early: a transaction's commit (or a single write) resolves only after
-// the shared COMMIT has succeeded; if it fails, every member fails. The one difference a caller
-// can see: a read may see another request's write before that request has been answered, as a
-// read on one connection sees its own transaction's writes. The connection is still one, behind
-// a first-come-first-served lock, as in Kysely's own SQLite driver. The write lock is held from
-// the first write of a turn to its COMMIT, so another connection in the same thread could only
-// wait for it synchronously: one connection per process writes (the CLI is its own process).
+// the shared COMMIT has succeeded; if it fails, every member fails.
+//
+// Two connections: writes and transactions use the writer, behind a first-come-first-served
+// lock; reads outside a transaction use a second, read-only connection without any lock. WAL
+// lets that reader see the last committed state while the writer works, so a read never waits
+// for a write, never sees a write that is not yet committed, and never waits for another
+// process's lock either.
+//
+// The event loop never waits on a lock: busy_timeout is 0, and when another process (the CLI,
+// a second server) holds the write lock, BEGIN IMMEDIATE is retried on timers until
+// busyTimeoutMs has passed; then the write fails with SQLITE_BUSY, which the API answers as 503.
 
 interface Batch {
   done: Promise<void>;
@@ -54,38 +61,63 @@ class FifoLock {
   }
 }
 
-type Prepare = (sql: string) => SQLite.Statement;
+export interface PreparedStatement {
+  statement: SqliteStatement;
+  /** Whether running it yields rows (a SELECT, or a write with RETURNING). */
+  returnsRows: boolean;
+}
+
+export type Prepare = (sql: string) => PreparedStatement;
+
+export interface SqliteConnections {
+  writer: SqliteDatabase;
+  prepareWriter: Prepare;
+  /** The read-only connection; null where a second connection would be another database (:memory:). */
+  prepareReader: Prepare | null;
+  /** How long a write waits for another process's write lock before it fails. */
+  busyTimeoutMs: number;
+  close(): void;
+}
 
 const SAVEPOINT = 'group_member';
+const READ = /^\s*select\b/i;
 
-/** One use of the connection, from acquire to release. */
-class Lease implements DatabaseConnection {
-  savepoint: string | null = null;
-  private released = false;
+function isBusy(error: unknown): boolean {
+  const code = sqliteResultCode(error);
+  return code === SQLITE_BUSY || code === SQLITE_LOCKED;
+}
 
-  constructor(
-    private readonly driver: GroupCommitSqliteDriver,
-    private readonly prepare: Prepare,
-  ) {}
+function run<R>(prepared: PreparedStatement, parameters: readonly unknown[]): QueryResult<R> {
+  const values = parameters as SQLInputValue[];
+  if (prepared.returnsRows) return { rows: prepared.statement.all(...values) as R[] };
+  const { changes, lastInsertRowid } = prepared.statement.run(...values);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
 
-  release(): void {
-    if (this.released) return;
-    this.released = true;
-    this.driver.unlock();
+/** Runs `attempt`, retrying on timers while the database is busy, until `timeoutMs` has passed. */
+async function retryWhileBusy<T>(timeoutMs: number, attempt: () => T): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let wait = 2;
+  for (;;) {
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+    }
+    await delay(Math.min(wait, Math.max(1, deadline - Date.now())));
+    wait = Math.min(wait * 2, 50);
   }
+}
+
+/** One use of the database, from acquire to release. It takes the writer only when it needs it. */
+class Lease implements DatabaseConnection {
+  inTransaction = false;
+  holdsWriter = false;
+
+  constructor(private readonly driver: GroupCommitSqliteDriver) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.prepare(compiledQuery.sql);
-    const parameters = compiledQuery.parameters as unknown[];
-    const writes = !statement.readonly;
-    const batch = writes && this.savepoint === null ? this.driver.joinBatch() : null;
-    const result = run<R>(statement, parameters);
-    if (batch) {
-      // A write outside a transaction is acknowledged once the shared transaction commits.
-      this.release();
-      await batch.done;
-    }
-    return result;
+    return this.driver.execute<R>(this, compiledQuery.sql, compiledQuery.parameters);
   }
 
   // eslint-disable-next-line require-yield -- streaming is not used by this application
@@ -94,38 +126,59 @@ class Lease implements DatabaseConnection {
   }
 }
 
-function run<R>(statement: SQLite.Statement, parameters: unknown[]): QueryResult<R> {
-  if (statement.reader) return { rows: statement.all(parameters) as R[] };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-}
-
 export class GroupCommitSqliteDriver implements Driver {
   private readonly lock = new FifoLock();
   private batch: Batch | null = null;
 
-  constructor(
-    private readonly database: SQLite.Database,
-    private readonly prepare: Prepare,
-  ) {}
+  constructor(private readonly connections: SqliteConnections) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.lock.acquire();
-    return new Lease(this, this.prepare);
+    return new Lease(this);
   }
 
-  unlock(): void {
+  async execute<R>(lease: Lease, sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+    const { prepareWriter, prepareReader, busyTimeoutMs } = this.connections;
+    if (lease.inTransaction) return run<R>(prepareWriter(sql), parameters);
+    if (READ.test(sql) && prepareReader) return retryWhileBusy(busyTimeoutMs, () => run<R>(prepareReader(sql), parameters));
+
+    await this.takeWriter(lease);
+    let batch: Batch | null = null;
+    let result: QueryResult<R>;
+    try {
+      if (READ.test(sql)) return run<R>(prepareWriter(sql), parameters);
+      batch = await this.openBatch();
+      result = run<R>(prepareWriter(sql), parameters);
+    } finally {
+      this.giveBackWriter(lease);
+    }
+    // A write outside a transaction is acknowledged once the shared transaction commits.
+    await batch.done;
+    return result;
+  }
+
+  private async takeWriter(lease: Lease): Promise<void> {
+    await this.lock.acquire();
+    lease.holdsWriter = true;
+  }
+
+  private giveBackWriter(lease: Lease): void {
+    if (!lease.holdsWriter) return;
+    lease.holdsWriter = false;
     this.lock.release();
   }
 
-  /** The open shared transaction, begun now if there is none; its COMMIT is scheduled for later in this turn. */
-  joinBatch(): Batch {
+  /**
+   * The open shared transaction, begun now if there is none (the caller holds the writer); its
+   * COMMIT is scheduled for later in this turn. IMMEDIATE takes the write lock at once: a batch
+   * only ever opens to write, and a deferred transaction could not upgrade after another
+   * process's commit (SQLITE_BUSY_SNAPSHOT).
+   */
+  private async openBatch(): Promise<Batch> {
     if (this.batch) return this.batch;
-    // IMMEDIATE takes the write lock at once: a batch only ever opens to write, and a deferred
-    // transaction could not upgrade after another process's commit (SQLITE_BUSY_SNAPSHOT).
-    this.prepare('begin immediate').run();
+    const { prepareWriter, busyTimeoutMs } = this.connections;
+    await retryWhileBusy(busyTimeoutMs, () => prepareWriter('begin immediate').statement.run());
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const done = new Promise<void>((res, rej) => {
@@ -141,14 +194,14 @@ export class GroupCommitSqliteDriver implements Driver {
   }
 
   private async flush(batch: Batch): Promise<void> {
-    // Wait for whoever holds the connection (a transaction between two of its statements).
+    // Wait for whoever holds the writer (a transaction between two of its statements).
     await this.lock.acquire();
     try {
       this.batch = null;
-      this.prepare('commit').run();
+      this.connections.prepareWriter('commit').statement.run();
       batch.resolve();
     } catch (error) {
-      if (this.database.inTransaction) this.database.exec('rollback');
+      if (this.connections.writer.isTransaction) this.connections.writer.exec('rollback');
       batch.reject(error);
     } finally {
       this.lock.release();
@@ -157,53 +210,57 @@ export class GroupCommitSqliteDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
-    this.joinBatch();
-    // One transaction holds the connection at a time, so one savepoint name serves them all.
-    lease.savepoint = SAVEPOINT;
-    this.prepare(`savepoint ${SAVEPOINT}`).run();
+    await this.takeWriter(lease);
+    try {
+      await this.openBatch();
+    } catch (error) {
+      this.giveBackWriter(lease);
+      throw error;
+    }
+    // One transaction holds the writer at a time, so one savepoint name serves them all.
+    this.connections.prepareWriter(`savepoint ${SAVEPOINT}`).statement.run();
+    lease.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
-    const batch = this.batch ?? this.joinBatch();
-    this.prepare(`release ${SAVEPOINT}`).run();
-    lease.savepoint = null;
-    lease.release();
-    await batch.done;
+    const batch = this.batch;
+    this.connections.prepareWriter(`release ${SAVEPOINT}`).statement.run();
+    lease.inTransaction = false;
+    this.giveBackWriter(lease);
+    if (batch) await batch.done;
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
-    if (lease.savepoint !== null && this.database.inTransaction) {
-      this.prepare(`rollback to ${SAVEPOINT}`).run();
-      this.prepare(`release ${SAVEPOINT}`).run();
+    if (lease.inTransaction && this.connections.writer.isTransaction) {
+      this.connections.prepareWriter(`rollback to ${SAVEPOINT}`).statement.run();
+      this.connections.prepareWriter(`release ${SAVEPOINT}`).statement.run();
     }
-    lease.savepoint = null;
+    lease.inTransaction = false;
+    this.giveBackWriter(lease);
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    (connection as Lease).release();
+    this.giveBackWriter(connection as Lease);
   }
 
   async destroy(): Promise<void> {
     if (this.batch) await this.batch.done.catch(() => {});
-    this.database.close();
+    this.connections.close();
   }
 }
 
 /** Kysely's SQLite dialect with the group-commit driver. */
 export class GroupCommitSqliteDialect implements Dialect {
-  constructor(
-    private readonly database: SQLite.Database,
-    private readonly prepare: Prepare,
-  ) {}
+  constructor(private readonly connections: SqliteConnections) {}
 
   createAdapter(): DialectAdapter {
     return new SqliteAdapter();
   }
 
   createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.database, this.prepare);
+    return new GroupCommitSqliteDriver(this.connections);
   }
 
   createQueryCompiler(): QueryCompiler {
