@@ -1,15 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pino from 'pino';
+import { boundedDestination, type LogDestination } from './logging/bounded-destination.js';
 import type { Config } from './config.js';
 import { createContainer, type Container } from './container.js';
 import { migrateWhenReachable, openStorage, type Storage } from './db/database.js';
 import { registerAccessControl } from './http/access.js';
 import { BASE_PATH } from './http/api-version.js';
+import { answerClientError, answerFrameworkError } from './http/edge-errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { answerOtherMethods, recordRoutes } from './http/method-not-allowed.js';
 import { AccessLogController } from './http/log-controller.js';
 import { requestIdFor } from './http/request-id.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerTextInputCheck } from './http/text-input.js';
 import { createRateLimitStore } from './rate-limit/create-store.js';
 import type { RateLimitStore } from './rate-limit/store.js';
@@ -31,6 +33,8 @@ export interface BuildAppOptions {
   rateLimitStore?: RateLimitStore;
   /** Pino destination override, for tests that read the log. */
   logStream?: NodeJS.WritableStream;
+  /** The stdout destination; made here (bounded, never blocking) when absent. */
+  logDestination?: LogDestination;
 }
 
 declare module 'fastify' {
@@ -39,14 +43,26 @@ declare module 'fastify' {
   }
 }
 
+/** At close, buffered log lines get this long to leave; a stalled reader never holds shutdown. */
+const LOG_FLUSH_AT_CLOSE_MS = 1000;
+
 export const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers["x-api-key"]'];
 
 /** The application factory: the server and every test build the app through this function. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  // Log lines are written asynchronously: under load they leave in batches instead of one
-  // blocking write per line; what is still buffered is flushed when the app closes.
-  const logDestination = options.logStream ?? pino.destination({ dest: 1, sync: false });
+  // Log lines leave asynchronously through a bounded buffer: a stalled log reader costs dropped
+  // (counted) lines, never memory or answers; what is buffered is flushed, briefly, at close.
+  const destination =
+    options.logStream === undefined
+      ? (options.logDestination ??
+        boundedDestination({
+          maxBufferedBytes: config.logBufferMaxBytes,
+          onResumeAfterDrops: (dropped) =>
+            process.stderr.write(`warning: ${dropped} log lines were dropped because stdout was not being read (see log_lines_dropped_total)\n`),
+        }))
+      : null;
+  const logDestination = options.logStream ?? destination!;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -58,6 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new AccessLogController(),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
+    // A socket on which nothing moves (a client that stops reading its answer) is dropped.
+    connectionTimeout: config.socketTimeoutMs,
     // Slow-header clients are cut off; Node checks for them every second instead of every 30 s.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     // Fastify's own 503 is not in our envelope; during shutdown in-flight and queued requests finish.
@@ -65,6 +83,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-* (client address, https) are believed only from the proxies TRUST_PROXY names.
     trustProxy: config.trustProxy,
+    // Answers written before any route or hook runs, in the envelope too (see edge-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -82,7 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (ownsStorage) await storage.close();
   };
   app.addHook('onClose', release);
-  if (!options.logStream) app.addHook('onClose', async () => (logDestination as ReturnType<typeof pino.destination>).flushSync());
+  if (destination) app.addHook('onClose', async () => destination.flush(LOG_FLUSH_AT_CLOSE_MS));
   try {
     await migrateWhenReachable(storage.db, {
       waitMs: config.databaseStartupWaitMs,
@@ -100,8 +121,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('container', container);
 
-  // Only JSON bodies are accepted; anything else is 415.
+  // Only JSON bodies are accepted (UTF-8, numbers read exactly); anything else is 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -113,6 +135,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     poolStats: () => storage.poolStats(),
     rateLimitDegraded: () => rateLimitStore instanceof FailOpenRateLimitStore && rateLimitStore.degraded,
     usesSharedRateLimitStore: rateLimitStore instanceof FailOpenRateLimitStore,
+    droppedLogLines: () => destination?.droppedLines ?? 0,
   });
   app.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
@@ -140,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes, { storage });
       await api.register(organizationRoutes, { organizations: container.organizations, idempotency: container.idempotency });
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
-      await api.register(readingRoutes, { db: storage.db });
+      await api.register(readingRoutes, { db: storage.db, responseMaxBytes: config.responseMaxBytes });
     },
     { prefix: BASE_PATH },
   );

@@ -21,7 +21,13 @@ export interface Config {
   rateLimitWindowMs: number;
   authFailureLimit: number;
   bodyLimitBytes: number;
+  /** RESPONSE_MAX_BYTES: list answers end their page before this size (one item always fits). */
+  responseMaxBytes: number;
+  /** SOCKET_TIMEOUT_MS: a connection on which no byte moves either way for this long is closed. */
+  socketTimeoutMs: number;
   logLevel: LogLevel;
+  /** LOG_BUFFER_MAX_BYTES: log lines waiting for stdout beyond this are dropped (and counted). */
+  logBufferMaxBytes: number;
   apiKeyCacheTtlMs: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -108,7 +114,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    responseMaxBytes: integer(env, 'RESPONSE_MAX_BYTES', 1_048_576, 16 * 1024, 104_857_600),
+    socketTimeoutMs: integer(env, 'SOCKET_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     logLevel: logLevel(env),
+    logBufferMaxBytes: integer(env, 'LOG_BUFFER_MAX_BYTES', 4 * 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
     apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500, 120_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),

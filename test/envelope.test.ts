@@ -104,8 +104,8 @@ describe('response envelope and request ids', () => {
 
   it('lists the allowed methods on a 405', async () => {
     const res = await t.request({ method: 'PUT', url: `${BASE_PATH}/organization` });
-    // POST creates, GET lists (issue 6).
-    expect(String(res.headers.allow).split(', ').sort()).toEqual(['GET', 'POST']);
+    // POST creates, GET lists, HEAD answers a GET's headers.
+    expect(String(res.headers.allow).split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
   });
 
   it('sends no CORS headers, no X-Powered-By, and no-store caching', async () => {

@@ -14,7 +14,7 @@ export type VerifyFailure = 'malformed' | 'unknown' | 'wrong_secret' | 'revoked'
 
 export type VerifyResult = { ok: true; context: AuthContext } | { ok: false; reason: VerifyFailure };
 
-interface CacheEntry {
+export interface CacheEntry {
   row: ApiKeyRow | undefined;
   permissions: ReadonlySet<Permission>;
   fetchedAt: number;
@@ -38,6 +38,7 @@ export interface ApiKeyVerifierOptions {
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
+  private readonly inFlight = new Map<string, Promise<CacheEntry>>();
   private readonly now: () => number;
 
   constructor(
@@ -47,10 +48,29 @@ export class ApiKeyVerifier {
     this.now = options.now ?? Date.now;
   }
 
+  /** Looks the key up (cached) and checks it: for callers that need no limiter between the two. */
   async verify(rawKey: string): Promise<VerifyResult> {
     const lookupPrefix = lookupPrefixOf(rawKey);
     if (lookupPrefix === null) return { ok: false, reason: 'malformed' };
-    const entry = await this.load(lookupPrefix);
+    return this.check(rawKey, this.fresh(lookupPrefix) ?? (await this.lookup(lookupPrefix)));
+  }
+
+  /** The cached lookup of this prefix while it is trusted, else undefined (a lookup is needed). */
+  fresh(lookupPrefix: string): CacheEntry | undefined {
+    const cached = this.cache.get(lookupPrefix);
+    return cached && this.now() - cached.fetchedAt < this.options.cacheTtlMs ? cached : undefined;
+  }
+
+  /** The key row of this prefix (or none), cached for the TTL: the one database read of a check. */
+  lookup(lookupPrefix: string): Promise<CacheEntry> {
+    return this.load(lookupPrefix);
+  }
+
+  /**
+   * The checks after the lookup, in order: exists, secret matches, not revoked, not expired.
+   * Synchronous: what it needs was looked up before.
+   */
+  check(rawKey: string, entry: CacheEntry): VerifyResult {
     const row = entry.row;
     // The digest is computed even for unknown prefixes so that timing says nothing about existence.
     const digest = digestApiKey(rawKey);
@@ -71,21 +91,26 @@ export class ApiKeyVerifier {
     this.cache.delete(lookupPrefix);
   }
 
-  private async load(lookupPrefix: string): Promise<CacheEntry> {
-    const now = this.now();
-    const cached = this.cache.get(lookupPrefix);
-    if (cached && now - cached.fetchedAt < this.options.cacheTtlMs) return cached;
-    const row = await this.keys.findByLookupPrefix(lookupPrefix);
-    const entry: CacheEntry = {
-      row,
-      permissions: new Set(row ? parsePermissions(row.permissions) : []),
-      fetchedAt: now,
-    };
-    if (this.options.cacheTtlMs > 0) {
-      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-      this.cache.set(lookupPrefix, entry);
+  /** Looks the prefix up (one query, shared by concurrent callers of the same prefix) and caches the row for the TTL. */
+  private load(lookupPrefix: string): Promise<CacheEntry> {
+    const cached = this.fresh(lookupPrefix);
+    if (cached) return Promise.resolve(cached);
+    let flight = this.inFlight.get(lookupPrefix);
+    if (!flight) {
+      flight = this.keys
+        .findByLookupPrefix(lookupPrefix)
+        .then((row) => {
+          const entry: CacheEntry = { row, permissions: new Set(row ? parsePermissions(row.permissions) : []), fetchedAt: this.now() };
+          if (this.options.cacheTtlMs > 0) {
+            if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+            this.cache.set(lookupPrefix, entry);
+          }
+          return entry;
+        })
+        .finally(() => this.inFlight.delete(lookupPrefix));
+      this.inFlight.set(lookupPrefix, flight);
     }
-    return entry;
+    return flight;
   }
 
   private touch(keyId: string, now: number): void {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { migrateToLatest, openStorage } from '../db/database.js';
 import type { ApiKeySummary } from '../services/api-key-service.js';
+import { FirstRunSetup, setupLinkMessage, setupPath } from '../panel/setup.js';
 import { isRole, UserService } from '../panel/users.js';
 
 // The admin CLI: `invoicing <noun> <verb> [options]`. It uses the same DATABASE_URL as the
@@ -26,6 +27,7 @@ const USAGE = `Usage:
   invoicing key list --company <companyId> [--json]
   invoicing key revoke <keyId> [--json]
   invoicing user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]
+  invoicing setup-link [--base-url <url>] [--json]
   invoicing migrate [--json]
 
 Permissions: ${PERMISSION_NAMES.join(', ')}
@@ -44,6 +46,7 @@ const OPTIONS = {
   email: { type: 'string' },
   role: { type: 'string' },
   'password-stdin': { type: 'boolean' },
+  'base-url': { type: 'string' },
 } as const;
 
 function required(value: string | undefined, flag: string): string {
@@ -87,7 +90,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     throw error;
   }
   const command = `${noun} ${verb ?? ''}`.trim();
-  const known = ['company create', 'key create', 'key list', 'key revoke', 'user create', 'migrate'];
+  const known = ['company create', 'key create', 'key list', 'key revoke', 'user create', 'setup-link', 'migrate'];
   if (!known.includes(command)) {
     io.stderr(`Unknown command: ${command}\n\n${USAGE}\n`);
     return 2;
@@ -98,6 +101,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const applied = await migrateToLatest(storage.db);
     const container = createContainer(storage, { apiKeyCacheTtlMs: 0 });
     switch (command) {
+      case 'setup-link': {
+        // For operators who missed the link the server printed at start (or run it in a container).
+        const token = await new FirstRunSetup(storage.db).issueToken();
+        if (token === null) throw new CommandError('This instance already has panel users: sign in at /panel, or ask an owner to add you.');
+        const baseUrl = (values['base-url'] ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+        const url = `${baseUrl}${setupPath(token)}`;
+        print({ url }, setupLinkMessage(url).trim());
+        return 0;
+      }
       case 'migrate': {
         print({ applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
         return 0;

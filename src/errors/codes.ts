@@ -29,11 +29,14 @@ export const ERRORS = {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
   },
+  MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send it again, faster.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'The request body must be sent as application/json.',
   },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests. Back off and retry after the time given in Retry-After.' },
   INTERNAL_SERVER_ERROR: {
     status: 500,

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../auth/permissions.js';
 import type { ApiKeyVerifier, AuthContext } from '../auth/verify-api-key.js';
 import { AppError } from '../errors/app-error.js';
+import { headerCount } from './headers.js';
+import { KeyCheckGuard } from './key-check.js';
 import type { RateLimitStore, WindowCount } from '../rate-limit/store.js';
 
 /**
@@ -37,6 +39,9 @@ export interface AccessOptions {
 type PresentedKey = { kind: 'absent' } | { kind: 'key'; key: string } | { kind: 'ambiguous' };
 
 function presentedKey(request: FastifyRequest): PresentedKey {
+  // A credential sent twice is ambiguous, whether the copies agree or not: Node would join two
+  // X-API-Key headers and keep only the first Authorization header.
+  if (headerCount(request, 'x-api-key') > 1 || headerCount(request, 'authorization') > 1) return { kind: 'ambiguous' };
   const custom = request.headers['x-api-key'];
   const authorization = request.headers.authorization;
   const fromCustom = typeof custom === 'string' ? custom.trim() : undefined;
@@ -66,27 +71,27 @@ const invalidKey = () => new AppError('INVALID_API_KEY');
  * before the body is read, so 401, 403 and 429 never depend on the payload and have no effect.
  */
 export function registerAccessControl(app: FastifyInstance, options: AccessOptions): void {
-  const failureWindowMs = options.authFailureWindowMs ?? 60_000;
 
+  const keys = new KeyCheckGuard({
+    verifier: options.verifier,
+    store: options.store,
+    limit: options.authFailureLimit,
+    windowMs: options.authFailureWindowMs ?? 60_000,
+  });
+
+  /** Decides the caller: the error to answer with, or null (with request.auth set when a key was valid). */
   async function authenticate(request: FastifyRequest, access: Access): Promise<AppError | null> {
     if (access.kind === 'none') return null;
     const presented = presentedKey(request);
     if (presented.kind === 'absent') return access.kind === 'key' ? invalidKey() : null;
-
-    // Guessing is limited per client address: over the limit, keys from there are not checked.
-    const failureKey = `auth-fail:${request.ip}`;
-    const failures = await options.store.peek(failureKey);
-    if (failures && failures.count >= options.authFailureLimit) {
+    const result = await keys.check(request.ip, presented);
+    if (result.kind === 'limited') {
       options.onRateLimited?.('auth_failures');
-      return rateLimited(failures.resetAt, Date.now());
+      return rateLimited(result.window.resetAt, Date.now());
     }
-
-    const result = presented.kind === 'key' ? await options.verifier.verify(presented.key) : null;
-    if (!result?.ok) {
-      await options.store.increment(failureKey, failureWindowMs);
-      const reason = result ? result.reason : 'ambiguous';
-      options.onKeyRejected?.(reason);
-      request.log.info({ reason }, 'api key rejected');
+    if (result.kind === 'refused') {
+      options.onKeyRejected?.(result.reason);
+      request.log.info({ reason: result.reason }, 'api key rejected');
       return invalidKey();
     }
     request.auth = result.context;
@@ -114,6 +119,7 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
     const authError = await authenticate(request, access);
     // Every request counts once, against its key when authenticated, else against its address,
     // so every response carries the rate-limit headers. Key and permission are decided first.
+    // The count is atomic in the store, so of N parallel requests exactly the limit get through.
     const identity = request.auth ? `key:${request.auth.keyId}` : `ip:${request.ip}`;
     const window = await options.store.increment(identity, options.rateLimitWindowMs);
     const limitError = applyRateLimit(reply, window);

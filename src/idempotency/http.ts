@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, validationError } from '../errors/app-error.js';
+import { headerCount } from '../http/headers.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorBody } from '../http/envelope.js';
 import { requestDigest } from './canonical-json.js';
@@ -51,6 +52,10 @@ export async function answerIdempotently(
   work: (trx: Kysely<Database> | undefined) => Promise<Answer>,
 ): Promise<FastifyReply> {
   const header = request.headers['idempotency-key'];
+  if (header !== undefined && headerCount(request, 'idempotency-key') > 1) {
+    // Node joins repeated headers into one value: two keys must not silently become a third.
+    throw validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]);
+  }
   const key = typeof header === 'string' ? header : undefined;
   if (key === undefined || !request.auth) {
     const answer = await work(undefined);

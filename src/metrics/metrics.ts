@@ -16,6 +16,8 @@ export interface MetricsSources {
   /** 1 while rate limiting counts in process because the shared store (Redis) is unavailable. */
   rateLimitDegraded: () => boolean;
   usesSharedRateLimitStore: boolean;
+  /** Log lines dropped so far because stdout was not being read. */
+  droppedLogLines?: () => number;
 }
 
 export class Metrics {
@@ -73,6 +75,17 @@ export class Metrics {
       registers,
       collect() {
         this.set(sources.rateLimitDegraded() ? 1 : 0);
+      },
+    });
+    let droppedReported = 0;
+    new Counter({
+      name: 'log_lines_dropped_total',
+      help: 'Log lines dropped because stdout was not being read and the log buffer was full.',
+      registers,
+      collect() {
+        const dropped = sources.droppedLogLines?.() ?? 0;
+        if (dropped > droppedReported) this.inc(dropped - droppedReported);
+        droppedReported = dropped;
       },
     });
     new Gauge({

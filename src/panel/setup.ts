@@ -92,16 +92,24 @@ export class FirstRunSetup {
   }
 }
 
+/** The words around a setup link, the same from the server and from `invoicing setup-link`. */
+export function setupLinkMessage(url: string): string {
+  return `\nNo panel user exists yet. To set up this instance, open this one-time link (valid 24 hours):\n\n    ${url}\n\n`;
+}
+
 /**
- * Called by the server after listen: on an unclaimed instance, prints the one-time setup URL
- * to stdout (not the log, which may be shipped elsewhere).
+ * Called by the server after listen: on an unclaimed instance, prints the one-time setup URL to
+ * stderr — never to stdout, which carries the JSON log that operators ship elsewhere, and never
+ * into a log line. `invoicing setup-link` prints a fresh one for whoever missed it.
  */
-export async function announceFirstRunSetup(app: { container: { storage: { db: Kysely<Database> } } }, address: string): Promise<void> {
+export async function announceFirstRunSetup(
+  app: { container: { storage: { db: Kysely<Database> } } },
+  address: string,
+  write: (text: string) => void = (text) => process.stderr.write(text),
+): Promise<void> {
   const token = await new FirstRunSetup(app.container.storage.db).issueToken();
   if (token === null) return;
-  process.stdout.write(
-    `\nNo panel user exists yet. To set up this instance, open this one-time link (valid 24 hours):\n\n    ${address}${setupPath(token)}\n\n`,
-  );
+  write(setupLinkMessage(`${address}${setupPath(token)}`));
 }
 
 export function setupPath(token: string): string {

@@ -41,6 +41,10 @@ export class FailOpenRateLimitStore implements RateLimitStore {
     return this.run((store) => store.increment(key, windowMs));
   }
 
+  release(key: string): Promise<void> {
+    return this.run((store) => store.release(key));
+  }
+
   peek(key: string): Promise<WindowCount | null> {
     return this.run((store) => store.peek(key));
   }

@@ -15,6 +15,12 @@ end
 return { count, ttl }
 `;
 
+const RELEASE = `
+local held = tonumber(redis.call('GET', KEYS[1]) or '0')
+if held > 0 then redis.call('DECR', KEYS[1]) end
+return held
+`;
+
 const PEEK = `
 local count = redis.call('GET', KEYS[1])
 if not count then return nil end
@@ -35,6 +41,7 @@ type ScriptReply = [number, number] | null;
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     rateLimitIncrement(key: string, windowMs: number): Result<ScriptReply, Context>;
+    rateLimitRelease(key: string): Result<number, Context>;
     rateLimitPeek(key: string): Result<ScriptReply, Context>;
   }
 }
@@ -61,6 +68,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.client.on('error', () => {});
     // Sent by digest (EVALSHA), falling back to the full script once per connection.
     this.client.defineCommand('rateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    this.client.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE });
     this.client.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK });
   }
 
@@ -83,6 +91,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     const reply = await this.client.rateLimitIncrement(this.keyPrefix + key, windowMs);
     if (!reply) throw new Error('rate-limit script returned nothing');
     return { count: Number(reply[0]), resetAt: Date.now() + Math.max(0, Number(reply[1])) };
+  }
+
+  async release(key: string): Promise<void> {
+    await this.client.rateLimitRelease(this.keyPrefix + key);
   }
 
   async peek(key: string): Promise<WindowCount | null> {

@@ -79,10 +79,13 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
       const email = normalizeEmail(request.body.email ?? '');
       const password = request.body.password ?? '';
       const store = deps.rateLimitStore;
-      // Every attempt counts against the address; failures also count against the account.
+      // Every attempt counts against the address; failures also count against the account. Both
+      // are reserved before the password is checked (so of N parallel attempts exactly the limit
+      // are checked), and a right password gives the account's reservation back.
+      const accountKey = `panel-sign-in:email:${email}`;
       const perAddress = await store.increment(`panel-sign-in:ip:${request.ip}`, limits.windowMs);
-      const perAccount = await store.peek(`panel-sign-in:email:${email}`);
-      const over = perAddress.count > limits.attemptsPerAddress ? perAddress : perAccount && perAccount.count >= limits.failuresPerAccount ? perAccount : null;
+      const perAccount = perAddress.count > limits.attemptsPerAddress || email === '' ? null : await store.increment(accountKey, limits.windowMs);
+      const over = perAddress.count > limits.attemptsPerAddress ? perAddress : perAccount && perAccount.count > limits.failuresPerAccount ? perAccount : null;
       if (over) {
         const retryAfter = Math.max(1, Math.ceil((over.resetAt - Date.now()) / 1000));
         throw new PanelHttpError(429, 'Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
@@ -92,11 +95,11 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (password === '') errors.password = 'Enter your password.';
       const user = errors.email || errors.password ? null : await deps.users.authenticate(email, password);
       if (!user) {
-        if (email !== '') await store.increment(`panel-sign-in:email:${email}`, limits.windowMs);
         const shown = errors.email || errors.password ? errors : { password: 'The email or password is not right.' };
         request.log.info({ reason: 'bad credentials' }, 'panel sign-in refused');
         return sendPage(reply, signInPage(csrfToken(request, reply), { email }, shown), 401);
       }
+      await store.release(accountKey);
       if (request.panelToken) await deps.sessions.destroy(request.panelToken);
       await startSession(request, reply, deps, user.id);
       return reply.redirect(`${PANEL_PATH}/keys`, 303);

@@ -6,8 +6,14 @@ import { invoiceReadingRoutes } from './invoices.js';
 import { OrganizationQueries } from './organization-queries.js';
 import { organizationReadingRoutes } from './organizations.js';
 
+export interface ReadingRoutesOptions {
+  db: Kysely<Database>;
+  /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
+  responseMaxBytes: number;
+}
+
 /** GET /organization[/{id}] and GET /invoice[/{id}]. Register inside the base path. */
-export const readingRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
-  await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db) });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db) });
+export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, responseMaxBytes }) => {
+  await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
+  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db), responseMaxBytes });
 };

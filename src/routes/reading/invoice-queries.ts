@@ -3,7 +3,10 @@ import type { Database } from '../../db/schema.js';
 import { InvoiceRepository, type InvoiceLineRow } from '../../repositories/invoice-repository.js';
 import type { Invoice } from '../invoice-schemas.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
-import { pageOf, type Cursor } from './pagination.js';
+import { PageBudget, cursorAfter, type Cursor } from './pagination.js';
+
+/** Invoices whose lines are loaded per query while a page fills. */
+const LINES_CHUNK = 10;
 
 export interface InvoiceFilter {
   organizationId?: string;
@@ -30,7 +33,16 @@ export class InvoiceQueries {
     return found ? invoiceFromRows(found.invoice, found.lines) : undefined;
   }
 
-  async list(companyId: string, filter: InvoiceFilter, page: { limit: number; after?: Cursor }): Promise<{ items: Invoice[]; nextCursor: string | null }> {
+  /**
+   * A page of invoices, newest first, within `maxBytes`: lines are loaded a few invoices at a
+   * time and the page ends before the invoice that would pass the budget, so memory stays
+   * bounded however large the invoices are.
+   */
+  async list(
+    companyId: string,
+    filter: InvoiceFilter,
+    page: { limit: number; after?: Cursor; maxBytes: number },
+  ): Promise<{ items: Invoice[]; nextCursor: string | null }> {
     let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId);
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.number !== undefined) query = query.where('number', '=', filter.number);
@@ -43,18 +55,22 @@ export class InvoiceQueries {
       );
     }
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
-    const { rows: pageRows, nextCursor } = pageOf(rows, page.limit);
-    if (pageRows.length === 0) return { items: [], nextCursor };
+    const candidates = rows.slice(0, page.limit);
+    const budget = new PageBudget<Invoice>(page.maxBytes);
+    for (let start = 0; start < candidates.length && !budget.full; start += LINES_CHUNK) {
+      const chunk = candidates.slice(start, start + LINES_CHUNK);
+      const linesOf = await this.linesOf(companyId, chunk.map((row) => row.id));
+      for (const row of chunk) if (!budget.offer(invoiceFromRows(row, linesOf.get(row.id) ?? []))) break;
+    }
+    return { items: budget.items, nextCursor: cursorAfter(rows, budget.items.length, page.limit) };
+  }
 
+  private async linesOf(companyId: string, invoiceIds: string[]): Promise<Map<string, InvoiceLineRow[]>> {
     const lines = await this.db
       .selectFrom('invoice_lines')
       .selectAll()
       .where('company_id', '=', companyId)
-      .where(
-        'invoice_id',
-        'in',
-        pageRows.map((r) => r.id),
-      )
+      .where('invoice_id', 'in', invoiceIds)
       .orderBy('invoice_id')
       .orderBy('position')
       .execute();
@@ -64,6 +80,6 @@ export class InvoiceQueries {
       if (list) list.push(line);
       else linesOf.set(line.invoice_id, [line]);
     }
-    return { items: pageRows.map((row) => invoiceFromRows(row, linesOf.get(row.id) ?? [])), nextCursor };
+    return linesOf;
   }
 }

@@ -20,12 +20,10 @@ const ListInvoicesQuery = Type.Object(
 
 const IdParams = Type.Object({ id: Type.String({ description: 'The invoice id.' }) });
 
-export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQueries }> = async (app, { queries }) => {
+export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
   app.get(
     '/invoice',
     {
-      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
-      exposeHeadRoute: false,
       config: { access: { kind: 'key', permission: 'invoice.read' } },
       preValidation: coerceQuery(ListInvoicesQuery),
       schema: {
@@ -40,7 +38,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQ
       const page = await queries.list(
         request.auth!.companyId,
         { organizationId, number, issueDateFrom, issueDateTo },
-        { limit, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
+        { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
       );
       return successBody(request, 'Invoices listed.', page);
     },
@@ -49,8 +47,6 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQ
   app.get(
     '/invoice/:id',
     {
-      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
-      exposeHeadRoute: false,
       config: { access: { kind: 'key', permission: 'invoice.read' } },
       schema: {
         summary: 'Read one invoice, exactly as it was issued',

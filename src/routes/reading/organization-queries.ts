@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { OrganizationRow } from '../../repositories/organization-repository.js';
 import { organizationFromRow, type Organization } from '../../services/organization-service.js';
-import { pageOf, type Cursor } from './pagination.js';
+import { PageBudget, cursorAfter, type Cursor } from './pagination.js';
 
 export interface OrganizationFilter {
   /** Prefix of the name, compared like names are for uniqueness (NFC, case-folded). */
@@ -30,7 +30,7 @@ export class OrganizationQueries {
   async list(
     companyId: string,
     filter: OrganizationFilter,
-    page: { limit: number; after?: Cursor },
+    page: { limit: number; after?: Cursor; maxBytes: number },
   ): Promise<{ items: Organization[]; nextCursor: string | null }> {
     let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId);
     if (filter.namePrefix !== undefined) {
@@ -47,7 +47,8 @@ export class OrganizationQueries {
       );
     }
     const rows: OrganizationRow[] = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
-    const { rows: pageRows, nextCursor } = pageOf(rows, page.limit);
-    return { items: pageRows.map(organizationFromRow), nextCursor };
+    const budget = new PageBudget<Organization>(page.maxBytes);
+    for (const row of rows.slice(0, page.limit)) if (!budget.offer(organizationFromRow(row))) break;
+    return { items: budget.items, nextCursor: cursorAfter(rows, budget.items.length, page.limit) };
   }
 }

@@ -19,12 +19,10 @@ const ListOrganizationsQuery = Type.Object(
 
 const IdParams = Type.Object({ id: Type.String({ description: 'The organization id.' }) });
 
-export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: OrganizationQueries }> = async (app, { queries }) => {
+export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: OrganizationQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
   app.get(
     '/organization',
     {
-      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
-      exposeHeadRoute: false,
       config: { access: { kind: 'key', permission: 'organization.read' } },
       preValidation: coerceQuery(ListOrganizationsQuery),
       schema: {
@@ -39,7 +37,7 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
       const page = await queries.list(
         request.auth!.companyId,
         { namePrefix: name, isCustomer, isSupplier },
-        { limit, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
+        { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
       );
       return successBody(request, 'Organizations listed.', page);
     },
@@ -48,8 +46,6 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
   app.get(
     '/organization/:id',
     {
-      // No automatic HEAD twin: the API answers GET only (a HEAD has no envelope to carry).
-      exposeHeadRoute: false,
       config: { access: { kind: 'key', permission: 'organization.read' } },
       schema: {
         summary: 'Read one organization',

@@ -44,12 +44,46 @@ export function Page<T extends TSchema>(item: T) {
   });
 }
 
-/** A page from `limit + 1` rows: the extra row only says that another page exists. */
-export function pageOf<R extends { created_at: string; id: string }>(rows: R[], limit: number): { rows: R[]; nextCursor: string | null } {
-  if (rows.length <= limit) return { rows, nextCursor: null };
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1]!;
-  return { rows: page, nextCursor: encodeCursor({ createdAt: last.created_at, id: last.id }) };
+/**
+ * What the envelope around a page's items may take at most: success, message, meta and a
+ * nextCursor (at most 400 characters) fit well within it.
+ */
+export const ENVELOPE_ALLOWANCE_BYTES = 2048;
+
+/**
+ * A page's items within a byte budget (RESPONSE_MAX_BYTES): an item is taken while the answer
+ * stays within the budget, and the first item always is, so a page is never empty while items
+ * remain. Items are measured as JSON, as they will be sent.
+ */
+export class PageBudget<T> {
+  readonly items: T[] = [];
+  private used = ENVELOPE_ALLOWANCE_BYTES;
+  /** True once an item was refused: the page ends before it. */
+  full = false;
+
+  constructor(private readonly maxBytes: number) {}
+
+  offer(item: T): boolean {
+    if (this.full) return false;
+    const size = Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (this.items.length > 0 && this.used + size > this.maxBytes) {
+      this.full = true;
+      return false;
+    }
+    this.items.push(item);
+    this.used += size;
+    return true;
+  }
+}
+
+/**
+ * The cursor after a page that took `taken` of `rows` (fetched with `limit + 1`): another page
+ * exists when the budget ended the page early or an extra row was fetched.
+ */
+export function cursorAfter<R extends { created_at: string; id: string }>(rows: R[], taken: number, limit: number): string | null {
+  if (taken === 0 || (taken === rows.length && rows.length <= limit)) return null;
+  const last = rows[taken - 1]!;
+  return encodeCursor({ createdAt: last.created_at, id: last.id });
 }
 
 /**
