@@ -8,10 +8,12 @@ import { registerAccessControl } from './http/access.js';
 import { BASE_PATH } from './http/api-version.js';
 import { answerClientError, answerFrameworkError } from './http/edge-errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerOneAnswerAtATime } from './http/one-answer-at-a-time.js';
 import { answerOtherMethods, recordRoutes } from './http/method-not-allowed.js';
 import { AccessLogController } from './http/log-controller.js';
 import { requestIdFor } from './http/request-id.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { parseQueryString, registerQueryEncodingCheck } from './http/query-string.js';
 import { registerTextInputCheck } from './http/text-input.js';
 import { createRateLimitStore } from './rate-limit/create-store.js';
 import type { RateLimitStore } from './rate-limit/store.js';
@@ -23,6 +25,7 @@ import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plugin.js';
 import { readingRoutes } from './routes/reading/index.js';
+import { registerRepeatedKeyCheck } from './idempotency/http.js';
 import { idempotencyPurge } from './idempotency/purge.js';
 import { panelPlugin } from './panel/plugin.js';
 
@@ -80,11 +83,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     // Fastify's own 503 is not in our envelope; during shutdown in-flight and queued requests finish.
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-* (client address, https) are believed only from the proxies TRUST_PROXY names.
     trustProxy: config.trustProxy,
     // Answers written before any route or hook runs, in the envelope too (see edge-errors.ts).
     frameworkErrors: answerFrameworkError,
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -142,7 +145,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerErrorHandling(app);
+  // Before access control: a pipelined request waits for the answer before it, unexamined.
+  registerOneAnswerAtATime(app);
   registerTextInputCheck(app);
+  registerRepeatedKeyCheck(app);
+  registerQueryEncodingCheck(app);
   registerAccessControl(app, {
     onRateLimited: (reason) => metrics.countRateLimited(reason),
     onKeyRejected: (reason) => metrics.countKeyFailure(reason),

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/servers.js';
+import { exitOf, freePort, waitUntilHealthy } from './helpers/servers.js';
 
 // The real server process, as `npm start` runs it (dist/ is built by `pretest`).
 const SERVER = resolve('dist/server.js');
@@ -19,25 +19,13 @@ function waitForExit(child: ChildProcess, ms: number): Promise<number | null> {
   });
 }
 
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(base)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become healthy');
-}
+const waitForHealth = (base: string, child: ChildProcess) => waitUntilHealthy(base, child);
 
 describe('the server process', () => {
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
   afterEach(() => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0)) if (exitOf(child) === null) child.kill('SIGKILL');
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -95,5 +83,11 @@ describe('the server process', () => {
       setTimeout(() => socket.destroy(), 20_000);
     });
     expect(closed).toMatch(/^HTTP\/1.1 408/);
+    // In the envelope, with the headers every answer carries.
+    const [head, body] = closed.split('\r\n\r\n');
+    expect(head).toMatch(/\r\nx-request-id: req_[0-9a-f-]{36}\r\n/i);
+    expect(head).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(head).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(JSON.parse(body!)).toMatchObject({ success: false, error: { code: 'REQUEST_TIMEOUT' } });
   });
 });

@@ -69,6 +69,15 @@ export function successBody<T>(request: FastifyRequest, message: string, data: T
   };
 }
 
+/**
+ * The success envelope of a page whose items are already JSON text (see PageBudget), written
+ * with the same fields, in the same order, as the schema's serializer writes them.
+ */
+export function pageEnvelopeJson(request: FastifyRequest, message: string, page: { itemsJson: string[]; nextCursor: string | null }): string {
+  const { meta } = successBody(request, message, null);
+  return `{"success":true,"message":${JSON.stringify(message)},"data":{"items":[${page.itemsJson.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}},"meta":${JSON.stringify(meta)}}`;
+}
+
 export function errorBody(requestId: string, code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
   return {
     success: false,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -22,6 +22,19 @@ export const IdempotencyHeaders = Type.Object({
     }),
   ),
 });
+
+/**
+ * Node joins repeated headers into one value: two keys must not silently become a third. A
+ * preValidation hook, so that it is answered before the body is looked at (the header decides
+ * what the request is), after authentication.
+ */
+export function registerRepeatedKeyCheck(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.headers['idempotency-key'] !== undefined && headerCount(request, 'idempotency-key') > 1) {
+      throw validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]);
+    }
+  });
+}
 
 /** The codes the idempotency layer adds to a creating route. */
 export const IDEMPOTENCY_ERRORS: ErrorCode[] = ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'];
@@ -52,10 +65,6 @@ export async function answerIdempotently(
   work: (trx: Kysely<Database> | undefined) => Promise<Answer>,
 ): Promise<FastifyReply> {
   const header = request.headers['idempotency-key'];
-  if (header !== undefined && headerCount(request, 'idempotency-key') > 1) {
-    // Node joins repeated headers into one value: two keys must not silently become a third.
-    throw validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]);
-  }
   const key = typeof header === 'string' ? header : undefined;
   if (key === undefined || !request.auth) {
     const answer = await work(undefined);

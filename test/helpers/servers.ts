@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { BASE_PATH } from '../../src/http/api-version.js';
@@ -9,6 +10,12 @@ import { BASE_PATH } from '../../src/http/api-version.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SERVER_ENTRY = resolve(ROOT, 'dist/server.js');
+/** The node flags of `npm start`, so that tests run the server the way operators do. */
+export const START_FLAGS: string[] = (/^node (.*?)\s*dist\/server\.js$/.exec(
+  (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+)?.[1] ?? '')
+  .split(' ')
+  .filter(Boolean);
 const CLI_ENTRY = resolve(ROOT, 'bin/invoicing.js');
 
 /** The environment a child gets: ours minus anything that would change its configuration. */
@@ -29,6 +36,29 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Why a child process is no longer running, or null while it runs. A signal death reads as a crash, not a timeout. */
+export function exitOf(child: ChildProcess): string | null {
+  if (child.signalCode !== null) return `crashed with signal ${child.signalCode}`;
+  if (child.exitCode !== null) return `exited with code ${child.exitCode}`;
+  return null;
+}
+
+/** Polls `url` until it answers 2xx; fails at once, naming how, when the child dies first. */
+export async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const exit = exitOf(child);
+    if (exit) throw new Error(`server ${exit} before it answered`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
+}
+
 /** A loopback port that was free a moment ago. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,15 +72,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `node dist/server.js` on a free loopback port and resolves once it listens. */
+/**
+ * Starts `node dist/server.js` on a free loopback port and resolves once it listens. `quiet` runs
+ * it at LOG_LEVEL=warn (no access log to read, for load tests) and waits for its health check.
+ */
 export async function startServer(
   env: Record<string, string>,
-  options: { timeoutMs?: number; onLine?: (line: string) => void } = {},
+  options: { timeoutMs?: number; onLine?: (line: string) => void; quiet?: boolean } = {},
 ): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const quietPort = options.quiet ? String(await freePort()) : null;
+  const child = spawn(process.execPath, [...START_FLAGS, SERVER_ENTRY], {
     cwd: ROOT,
-    env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env, ...(quietPort ? { PORT: quietPort, LOG_LEVEL: 'warn' } : {}) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -80,9 +114,19 @@ export async function startServer(
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => {
+    if (quietPort) {
+      const url = `http://127.0.0.1:${quietPort}`;
+      waitUntilHealthy(`${url}${BASE_PATH}`, child, timeoutMs).then(
+        () => {
+          clearTimeout(timer);
+          resolveUrl(url);
+        },
+        reject,
+      );
+    }
+    child.once('exit', () => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output.join('\n')}`));
+      reject(new Error(`server ${exitOf(child)} before listening:\n${output.join('\n')}`));
     });
   }).catch(async (error: unknown) => {
     await stop();

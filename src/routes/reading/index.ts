@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors/app-error.js';
+import { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import { InvoiceQueries } from './invoice-queries.js';
 import { invoiceReadingRoutes } from './invoices.js';
 import { OrganizationQueries } from './organization-queries.js';
@@ -12,8 +14,21 @@ export interface ReadingRoutesOptions {
   responseMaxBytes: number;
 }
 
+/**
+ * Invoice reads can be large (up to a megabyte each): at most this many are built at once per
+ * process, the rest wait their turn, so that their memory and database connections stay bounded
+ * whatever the number of clients, and small requests (health, writes) are not starved.
+ */
+const LARGE_READS_AT_ONCE = 4;
+const LARGE_READS_WAITING = 1000;
+
 /** GET /organization[/{id}] and GET /invoice[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, responseMaxBytes }) => {
+  const largeReads = new ConcurrencyGate(
+    LARGE_READS_AT_ONCE,
+    LARGE_READS_WAITING,
+    () => new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', { headers: { 'retry-after': '1' } }),
+  );
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db), responseMaxBytes });
+  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db), responseMaxBytes, largeReads });
 };

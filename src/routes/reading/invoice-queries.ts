@@ -3,10 +3,11 @@ import type { Database } from '../../db/schema.js';
 import { InvoiceRepository, type InvoiceLineRow } from '../../repositories/invoice-repository.js';
 import type { Invoice } from '../invoice-schemas.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
-import { PageBudget, cursorAfter, type Cursor } from './pagination.js';
+import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
-/** Invoices whose lines are loaded per query while a page fills. */
-const LINES_CHUNK = 10;
+/** Invoices whose lines are loaded by the first query while a page fills, and at most by one query. */
+const FIRST_CHUNK = 1;
+const MAX_CHUNK = 25;
 
 export interface InvoiceFilter {
   organizationId?: string;
@@ -42,7 +43,7 @@ export class InvoiceQueries {
     companyId: string,
     filter: InvoiceFilter,
     page: { limit: number; after?: Cursor; maxBytes: number },
-  ): Promise<{ items: Invoice[]; nextCursor: string | null }> {
+  ): Promise<SerializedPage> {
     let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId);
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.number !== undefined) query = query.where('number', '=', filter.number);
@@ -57,12 +58,19 @@ export class InvoiceQueries {
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
     const candidates = rows.slice(0, page.limit);
     const budget = new PageBudget<Invoice>(page.maxBytes);
-    for (let start = 0; start < candidates.length && !budget.full; start += LINES_CHUNK) {
-      const chunk = candidates.slice(start, start + LINES_CHUNK);
+    let start = 0;
+    while (start < candidates.length && !budget.full) {
+      // Load as many invoices' lines as the rest of the budget is likely to take, judged by the
+      // invoices taken so far: large invoices are loaded one or two at a time, small ones in bulk.
+      const size = budget.count === 0 ? FIRST_CHUNK : Math.min(MAX_CHUNK, Math.max(1, Math.ceil(budget.remaining / budget.averageItemBytes)));
+      const chunk = candidates.slice(start, start + size);
+      // Other requests get a turn between chunks: on SQLite nothing here waits for real I/O.
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      start += chunk.length;
       const linesOf = await this.linesOf(companyId, chunk.map((row) => row.id));
       for (const row of chunk) if (!budget.offer(invoiceFromRows(row, linesOf.get(row.id) ?? []))) break;
     }
-    return { items: budget.items, nextCursor: cursorAfter(rows, budget.items.length, page.limit) };
+    return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };
   }
 
   private async linesOf(companyId: string, invoiceIds: string[]): Promise<Map<string, InvoiceLineRow[]>> {

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
-import { SuccessEnvelope, successBody } from '../../http/envelope.js';
+import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import { InvoiceSchema } from '../invoice-schemas.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
+import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { InvoiceQueries } from './invoice-queries.js';
 import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
@@ -20,7 +21,11 @@ const ListInvoicesQuery = Type.Object(
 
 const IdParams = Type.Object({ id: Type.String({ description: 'The invoice id.' }) });
 
-export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
+export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
+  queries: InvoiceQueries;
+  responseMaxBytes: number;
+  largeReads: ConcurrencyGate;
+}> = async (app, { queries, responseMaxBytes, largeReads }) => {
   app.get(
     '/invoice',
     {
@@ -33,14 +38,18 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQ
         response: { 200: SuccessEnvelope(Page(InvoiceSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit = DEFAULT_LIMIT, cursor, organizationId, number, issueDateFrom, issueDateTo } = request.query;
-      const page = await queries.list(
-        request.auth!.companyId,
-        { organizationId, number, issueDateFrom, issueDateTo },
-        { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
+      const page = await largeReads.run(() =>
+        queries.list(
+          request.auth!.companyId,
+          { organizationId, number, issueDateFrom, issueDateTo },
+          { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
+        ),
       );
-      return successBody(request, 'Invoices listed.', page);
+      // The page's items were serialized once while it was measured; they are sent as they are
+      // (pre-serialized text, which the typed reply does not describe).
+      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Invoices listed.', page) as never);
     },
   );
 
@@ -57,7 +66,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{ queries: InvoiceQ
       },
     },
     async (request) => {
-      const invoice = await queries.findById(request.auth!.companyId, request.params.id);
+      const invoice = await largeReads.run(() => queries.findById(request.auth!.companyId, request.params.id));
       if (!invoice) throw new AppError('NOT_FOUND', 'No invoice with this id.');
       return successBody(request, 'Invoice found.', invoice);
     },

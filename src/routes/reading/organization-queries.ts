@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { OrganizationRow } from '../../repositories/organization-repository.js';
 import { organizationFromRow, type Organization } from '../../services/organization-service.js';
-import { PageBudget, cursorAfter, type Cursor } from './pagination.js';
+import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface OrganizationFilter {
   /** Prefix of the name, compared like names are for uniqueness (NFC, case-folded). */
@@ -31,7 +31,7 @@ export class OrganizationQueries {
     companyId: string,
     filter: OrganizationFilter,
     page: { limit: number; after?: Cursor; maxBytes: number },
-  ): Promise<{ items: Organization[]; nextCursor: string | null }> {
+  ): Promise<SerializedPage> {
     let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId);
     if (filter.namePrefix !== undefined) {
       // SQLite's LIKE has no escape character unless one is named; PostgreSQL's is the same one.
@@ -49,6 +49,6 @@ export class OrganizationQueries {
     const rows: OrganizationRow[] = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
     const budget = new PageBudget<Organization>(page.maxBytes);
     for (const row of rows.slice(0, page.limit)) if (!budget.offer(organizationFromRow(row))) break;
-    return { items: budget.items, nextCursor: cursorAfter(rows, budget.items.length, page.limit) };
+    return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };
   }
 }

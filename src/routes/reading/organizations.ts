@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
-import { SuccessEnvelope, successBody } from '../../http/envelope.js';
+import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import { OrganizationSchema } from '../organization-schemas.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { OrganizationQueries } from './organization-queries.js';
@@ -32,14 +32,16 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
         response: { 200: SuccessEnvelope(Page(OrganizationSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit = DEFAULT_LIMIT, cursor, name, isCustomer, isSupplier } = request.query;
       const page = await queries.list(
         request.auth!.companyId,
         { namePrefix: name, isCustomer, isSupplier },
         { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
       );
-      return successBody(request, 'Organizations listed.', page);
+      // The page's items were serialized once while it was measured; they are sent as they are
+      // (pre-serialized text, which the typed reply does not describe).
+      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Organizations listed.', page) as never);
     },
   );
 

@@ -50,27 +50,48 @@ export function Page<T extends TSchema>(item: T) {
  */
 export const ENVELOPE_ALLOWANCE_BYTES = 2048;
 
+/** A page as JSON text: its items serialized once, measured, and sent as they are. */
+export interface SerializedPage {
+  itemsJson: string[];
+  nextCursor: string | null;
+}
+
 /**
  * A page's items within a byte budget (RESPONSE_MAX_BYTES): an item is taken while the answer
  * stays within the budget, and the first item always is, so a page is never empty while items
- * remain. Items are measured as JSON, as they will be sent.
+ * remain. Each item is serialized once: the text measured is the text sent.
  */
 export class PageBudget<T> {
-  readonly items: T[] = [];
+  readonly itemsJson: string[] = [];
   private used = ENVELOPE_ALLOWANCE_BYTES;
   /** True once an item was refused: the page ends before it. */
   full = false;
 
   constructor(private readonly maxBytes: number) {}
 
+  /** Bytes left before the budget. */
+  get remaining(): number {
+    return Math.max(0, this.maxBytes - this.used);
+  }
+
+  get count(): number {
+    return this.itemsJson.length;
+  }
+
+  /** The average size of the items taken so far (1 when none was). */
+  get averageItemBytes(): number {
+    return this.count === 0 ? 1 : Math.max(1, (this.used - ENVELOPE_ALLOWANCE_BYTES) / this.count);
+  }
+
   offer(item: T): boolean {
     if (this.full) return false;
-    const size = Buffer.byteLength(JSON.stringify(item)) + 1;
-    if (this.items.length > 0 && this.used + size > this.maxBytes) {
+    const json = JSON.stringify(item);
+    const size = Buffer.byteLength(json) + 1;
+    if (this.count > 0 && this.used + size > this.maxBytes) {
       this.full = true;
       return false;
     }
-    this.items.push(item);
+    this.itemsJson.push(json);
     this.used += size;
     return true;
   }
