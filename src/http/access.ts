@@ -87,7 +87,7 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
     const result = await keys.check(request.ip, presented);
     if (result.kind === 'limited') {
       options.onRateLimited?.('auth_failures');
-      return rateLimited(result.window.resetAt, Date.now());
+      return rateLimited(result.resetAt, Date.now());
     }
     if (result.kind === 'refused') {
       options.onKeyRejected?.(result.reason);

@@ -21,6 +21,23 @@ if held > 0 then redis.call('DECR', KEYS[1]) end
 return held
 `;
 
+// KEYS[1] gets the hit when KEYS[1] + KEYS[2] is below ARGV[1] (the limit).
+const RESERVE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0') + tonumber(redis.call('GET', KEYS[2]) or '0')
+if used >= tonumber(ARGV[1]) then
+  local ttl = redis.call('PTTL', KEYS[2])
+  if ttl < 0 then ttl = redis.call('PTTL', KEYS[1]) end
+  return { 0, ttl }
+end
+redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
+return { 1, ttl }
+`;
+
 const PEEK = `
 local count = redis.call('GET', KEYS[1])
 if not count then return nil end
@@ -42,6 +59,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     rateLimitIncrement(key: string, windowMs: number): Result<ScriptReply, Context>;
     rateLimitRelease(key: string): Result<number, Context>;
+    rateLimitReserve(key: string, alsoCounted: string, limit: number, windowMs: number): Result<[number, number], Context>;
     rateLimitPeek(key: string): Result<ScriptReply, Context>;
   }
 }
@@ -69,6 +87,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     // Sent by digest (EVALSHA), falling back to the full script once per connection.
     this.client.defineCommand('rateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT });
     this.client.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE });
+    this.client.defineCommand('rateLimitReserve', { numberOfKeys: 2, lua: RESERVE });
     this.client.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK });
   }
 
@@ -95,6 +114,11 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async release(key: string): Promise<void> {
     await this.client.rateLimitRelease(this.keyPrefix + key);
+  }
+
+  async reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }> {
+    const [admitted, ttl] = await this.client.rateLimitReserve(this.keyPrefix + key, this.keyPrefix + alsoCounted, limit, windowMs);
+    return { admitted: Number(admitted) === 1, resetAt: Date.now() + Math.max(0, Number(ttl)) };
   }
 
   async peek(key: string): Promise<WindowCount | null> {

@@ -1,10 +1,7 @@
 // Fixed-window counters behind one interface: in-process now, Redis for many instances.
 //
-// Limits reserve before they work: a guarded attempt first increments its counter (atomically,
-// so of N parallel attempts exactly the limit see a count within it), then does the expensive
-// work (a key lookup, a password check), then gives the slot back with `release` when the
-// attempt turned out not to count (a valid key, a right password). Checking first and counting
-// after the work would let every parallel attempt pass the check before any of them counted.
+// Counting is atomic (of N parallel hits exactly the limit see a count within it), and limits
+// that guard expensive work reserve a slot before the work (see attempt-limiter.ts).
 
 export interface WindowCount {
   /** Hits counted in the current window, including this one for `increment`. */
@@ -18,6 +15,11 @@ export interface RateLimitStore {
   increment(key: string, windowMs: number): Promise<WindowCount>;
   /** Gives back one hit of `key`'s current window (never below zero; nothing when it is empty). */
   release(key: string): Promise<void>;
+  /**
+   * Atomically: when `key`'s count plus `alsoCounted`'s is below `limit`, counts a hit in `key`
+   * (starting its window) and answers admitted; otherwise counts nothing.
+   */
+  reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }>;
   /** The current window's count without counting a hit; null when the window is empty. */
   peek(key: string): Promise<WindowCount | null>;
   close(): Promise<void>;
@@ -42,6 +44,23 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     window.count += 1;
     return Promise.resolve({ count: window.count, resetAt: window.resetAt });
+  }
+
+  reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }> {
+    const now = this.now();
+    const live = (k: string) => {
+      const window = this.windows.get(k);
+      return window && window.resetAt > now ? window : undefined;
+    };
+    const held = live(key);
+    const counted = live(alsoCounted);
+    if ((held?.count ?? 0) + (counted?.count ?? 0) >= limit) {
+      return Promise.resolve({ admitted: false, resetAt: counted?.resetAt ?? held?.resetAt ?? now + windowMs });
+    }
+    const window = held ?? { count: 0, resetAt: now + windowMs };
+    window.count += 1;
+    this.windows.set(key, window);
+    return Promise.resolve({ admitted: true, resetAt: window.resetAt });
   }
 
   release(key: string): Promise<void> {

@@ -158,9 +158,15 @@ export function runServerToExit(env: Record<string, string>, timeoutMs = 30_000)
 }
 
 /** Runs the admin CLI with --json and returns the parsed object; throws with stderr on failure. */
-export function cliJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>): Promise<T> {
+export function cliJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>, options: { stdin?: string } = {}): Promise<T> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args, '--json'], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args, '--json'], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+    if (!child.stdout || !child.stderr) throw new Error('the CLI was spawned without pipes');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { AttemptLimiter } from '../../rate-limit/attempt-limiter.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SESSION_TTL_MS } from '../sessions.js';
@@ -37,6 +38,7 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const limits = deps.signInLimits;
+    const accountAttempts = new AttemptLimiter(deps.rateLimitStore, { name: 'panel-sign-in:account', limit: limits.failuresPerAccount, windowMs: limits.windowMs });
 
     app.get('/setup', { config: openAccess(), schema: { querystring: SetupQuery } }, async (request, reply) => {
       const token = request.query.token ?? '';
@@ -78,28 +80,37 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
     app.post('/sign-in', { config: openAccess(), schema: { body: SignInBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const email = normalizeEmail(request.body.email ?? '');
       const password = request.body.password ?? '';
-      const store = deps.rateLimitStore;
-      // Every attempt counts against the address; failures also count against the account. Both
-      // are reserved before the password is checked (so of N parallel attempts exactly the limit
-      // are checked), and a right password gives the account's reservation back.
-      const accountKey = `panel-sign-in:email:${email}`;
-      const perAddress = await store.increment(`panel-sign-in:ip:${request.ip}`, limits.windowMs);
-      const perAccount = perAddress.count > limits.attemptsPerAddress || email === '' ? null : await store.increment(accountKey, limits.windowMs);
-      const over = perAddress.count > limits.attemptsPerAddress ? perAddress : perAccount && perAccount.count > limits.failuresPerAccount ? perAccount : null;
-      if (over) {
-        const retryAfter = Math.max(1, Math.ceil((over.resetAt - Date.now()) / 1000));
-        throw new PanelHttpError(429, 'Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
-      }
+      const tooMany = (resetAt: number) => {
+        const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+        return new PanelHttpError(429, 'Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, {
+          'retry-after': String(retryAfter),
+        });
+      };
+      // Every attempt counts against the address, atomically. Failures count against the account:
+      // an attempt reserves its slot before the password is hashed (see attempt-limiter.ts), so
+      // of N parallel wrong passwords exactly the limit are checked and answered 401.
+      const perAddress = await deps.rateLimitStore.increment(`panel-sign-in:ip:${request.ip}`, limits.windowMs);
+      if (perAddress.count > limits.attemptsPerAddress) throw tooMany(perAddress.resetAt);
       const errors: FieldErrors = {};
       if (email === '') errors.email = 'Enter your email address.';
       if (password === '') errors.password = 'Enter your password.';
-      const user = errors.email || errors.password ? null : await deps.users.authenticate(email, password);
-      if (!user) {
-        const shown = errors.email || errors.password ? errors : { password: 'The email or password is not right.' };
-        request.log.info({ reason: 'bad credentials' }, 'panel sign-in refused');
-        return sendPage(reply, signInPage(csrfToken(request, reply), { email }, shown), 401);
+      if (errors.email || errors.password) return sendPage(reply, signInPage(csrfToken(request, reply), { email }, errors), 401);
+      const attempt = await accountAttempts.begin(email);
+      if ('kind' in attempt) throw tooMany(attempt.resetAt);
+      let user;
+      try {
+        user = await deps.users.authenticate(email, password);
+      } catch (error) {
+        await attempt.abandoned();
+        throw error;
       }
-      await store.release(accountKey);
+      if (!user) {
+        const outcome = await attempt.failed();
+        if (outcome.kind === 'over') throw tooMany(outcome.resetAt);
+        request.log.info({ reason: 'bad credentials' }, 'panel sign-in refused');
+        return sendPage(reply, signInPage(csrfToken(request, reply), { email }, { password: 'The email or password is not right.' }), 401);
+      }
+      await attempt.succeeded();
       if (request.panelToken) await deps.sessions.destroy(request.panelToken);
       await startSession(request, reply, deps, user.id);
       return reply.redirect(`${PANEL_PATH}/keys`, 303);
