@@ -84,7 +84,9 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new AppError('INVALID_JSON');
   }
-  if (isUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE');
+  // A dependency that cannot serve right now (down, restarting, locked by another process):
+  // the request may succeed when retried, which Retry-After says.
+  if (isUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new AppError('NOT_FOUND');
@@ -102,6 +104,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     errorBody(request.id, error.code, error.message, error.details),
   );
 }
+
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 const VERSIONED_PATH = /^\/api\/([^/]+)\/public(?:\/|$|\?)/;
 

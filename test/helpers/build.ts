@@ -47,7 +47,7 @@ export async function buildTestApp(
     logLevel: options.logStream ? 'info' : 'silent',
     ...overrides,
   };
-  const storage = database.open();
+  const storage = database.open({ busyTimeoutMs: config.databaseBusyTimeoutMs });
   const app = await buildApp({ config, storage, ...(options.logStream ? { logStream: options.logStream } : {}) });
   // Every response under the base path is checked against the OpenAPI document (one hook for the suite).
   const contract = addContractCheck(app);

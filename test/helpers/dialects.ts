@@ -42,7 +42,7 @@ export interface TestDatabase {
   dialect: DialectName;
   /** A DATABASE_URL that reaches this test database from another process too. */
   url: string;
-  open(options?: { poolMax?: number }): Storage;
+  open(options?: { poolMax?: number; busyTimeoutMs?: number }): Storage;
   drop(): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     return {
       dialect,
       url,
-      open: () => openStorage(url),
+      open: (options) => openStorage(url, { ...(options?.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }) }),
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
