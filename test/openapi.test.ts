@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors/codes.js';
 import { BASE_PATH } from '../src/http/api-version.js';
 import { documentPath, isDocumented } from '../src/openapi/document.js';
-import { errorCodesOf } from '../src/openapi/finish.js';
+import { errorCodesOf } from '../src/openapi/error-responses.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
-import { ContractChecker, createDocumentAjv } from './helpers/openapi-contract.js';
+import { ContractChecker, createDocumentAjv, responseSchemaRef } from './helpers/openapi-contract.js';
 
 type Json = Record<string, unknown>;
 type Operation = Json & {
@@ -28,6 +28,13 @@ function operations(document: Json): { method: string; path: string; operation: 
 
 function pointer(...parts: string[]): string {
   return parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+/** A node of the document, following a local $ref (shared responses, examples, schemas). */
+function resolve<T>(document: Json, node: T): T {
+  const target = (node as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof target !== 'string') return node;
+  return resolve(document, target.slice(2).split('/').reduce<unknown>((at, part) => (at as Json)[part], document) as T);
 }
 
 for (const dialect of DIALECTS) {
@@ -89,29 +96,30 @@ for (const dialect of DIALECTS) {
     });
 
     it('names every error code of each status in its schema and description, with an example of each', () => {
+      const codesOf = (operation: Operation, status: string) =>
+        errorCodesOf(resolve(document, operation.responses[status])?.content?.['application/json']?.schema, document);
       for (const { method, path, operation } of operations(document)) {
-        for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [status, shared] of Object.entries(operation.responses)) {
           if (Number(status) < 400) continue;
+          const response = resolve(document, shared);
           const json = response.content!['application/json']!;
-          const codes = errorCodesOf(json.schema);
+          const codes = errorCodesOf(json.schema, document);
           expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
           for (const code of codes) {
             expect(ERRORS[code].status, `${code} under ${status}`).toBe(Number(status));
             expect(response.description).toContain(`\`${code}\``);
-            expect(json.examples?.[code]?.value, `${method} ${path}: example of ${code}`).toBeDefined();
+            expect(resolve(document, json.examples?.[code])?.value, `${method} ${path}: example of ${code}`).toBeDefined();
           }
         }
         // What any route can answer.
-        for (const code of ['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'] as ErrorCode[]) {
-          expect(errorCodesOf(operation.responses[String(ERRORS[code].status)]?.content?.['application/json']?.schema)).toContain(code);
+        for (const code of ['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'METHOD_NOT_ALLOWED'] as ErrorCode[]) {
+          expect(codesOf(operation, String(ERRORS[code].status))).toContain(code);
         }
       }
       const post = (path: string) => ((document.paths as Json)[path] as Record<string, Operation>).post!;
-      expect(errorCodesOf(post('/organization').responses['409']!.content!['application/json']!.schema)).toEqual(
-        expect.arrayContaining(['NAME_CONFLICT', 'IDEMPOTENCY_CONFLICT']),
-      );
-      expect(errorCodesOf(post('/organization').responses['422']!.content!['application/json']!.schema)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
-      expect(errorCodesOf(post('/invoice').responses['400']!.content!['application/json']!.schema)).toContain('ORGANIZATION_NOT_FOUND');
+      expect(codesOf(post('/organization'), '409')).toEqual(expect.arrayContaining(['NAME_CONFLICT', 'IDEMPOTENCY_CONFLICT']));
+      expect(codesOf(post('/organization'), '422')).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+      expect(codesOf(post('/invoice'), '400')).toContain('ORGANIZATION_NOT_FOUND');
     });
 
     it('names the request id and rate-limit headers on every response, and Retry-After on 429', () => {
@@ -122,7 +130,7 @@ for (const dialect of DIALECTS) {
       for (const { method, path, operation } of operations(document)) {
         expect(operation.parameters, `${method} ${path}`).toContainEqual({ $ref: '#/components/parameters/RequestId' });
         for (const [status, response] of Object.entries(operation.responses)) {
-          const names = Object.keys(response.headers ?? {});
+          const names = Object.keys(resolve(document, response).headers ?? {});
           expect(names, `${method} ${path} ${status}`).toEqual(
             expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
           );
@@ -136,9 +144,11 @@ for (const dialect of DIALECTS) {
         const operation = ((document.paths as Json)[path] as Record<string, Operation>).post!;
         const parameter = operation.parameters!.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
         expect(parameter, path).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
-        expect(Object.keys(operation.responses['201']!.headers!)).toContain('Idempotent-Replayed');
-        expect(Object.keys(operation.responses['409']!.headers!)).toContain('Retry-After');
-        expect(Object.keys(operation.responses['400']!.headers!)).not.toContain('Idempotent-Replayed');
+        const headersOf = (status: string) => Object.keys(resolve(document, operation.responses[status])!.headers!);
+        expect(headersOf('201')).toContain('Idempotent-Replayed');
+        expect(headersOf('409')).toEqual(expect.arrayContaining(['Retry-After', 'Idempotent-Replayed']));
+        // Answered before the handler runs, or by the idempotency layer itself: never stored.
+        for (const status of ['400', '401', '413', '415', '422', '429']) expect(headersOf(status), status).not.toContain('Idempotent-Replayed');
       }
     });
 
@@ -151,7 +161,7 @@ for (const dialect of DIALECTS) {
         if (path === '/openapi.json') continue;
         const example = response.content!['application/json']!.examples?.example?.value;
         expect(example, `${method} ${path}: response example`).toBeDefined();
-        const validate = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+        const validate = ajv.compile({ $ref: responseSchemaRef(document, path, method, status) });
         expect(validate(example), `${method} ${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
         if (operation.requestBody) {
           const body = operation.requestBody.content['application/json']!.examples?.example?.value;
@@ -160,8 +170,9 @@ for (const dialect of DIALECTS) {
           expect(validateBody(body), `${method} ${path}: ${ajv.errorsText(validateBody.errors)}`).toBe(true);
         }
         for (const [errorStatus, errorResponse] of Object.entries(operation.responses).filter(([s]) => Number(s) >= 400)) {
-          const validateError = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', errorStatus, 'content', 'application/json', 'schema')}` });
-          for (const [code, { value }] of Object.entries(errorResponse.content!['application/json']!.examples ?? {})) {
+          const validateError = ajv.compile({ $ref: responseSchemaRef(document, path, method, errorStatus) });
+          for (const [code, example] of Object.entries(resolve(document, errorResponse).content!['application/json']!.examples ?? {})) {
+            const { value } = resolve(document, example);
             expect(validateError(value), `${method} ${path} ${code}: ${ajv.errorsText(validateError.errors)}`).toBe(true);
           }
         }
