@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors/codes.js';
@@ -177,6 +178,93 @@ for (const dialect of DIALECTS) {
           }
         }
       }
+    });
+
+    it('names every resource, input, envelope and error in components and refers to them by $ref', () => {
+      const schemas = (document.components as Json).schemas as Record<string, Json>;
+      for (const name of [
+        'Organization', 'Address', 'CreateOrganizationInput', 'AddressInput', 'Invoice', 'InvoiceLine', 'VatBreakdown', 'Totals', 'Buyer', 'Seller',
+        'CreateInvoiceInput', 'InvoiceLineInput', 'VatCategory', 'Quantity', 'Price', 'Percent', 'Decimal', 'Amount', 'Health',
+        'OrganizationEnvelope', 'OrganizationPage', 'OrganizationPageEnvelope', 'InvoiceEnvelope', 'InvoicePage', 'InvoicePageEnvelope', 'HealthEnvelope',
+        'SuccessMeta', 'ErrorEnvelope', 'ErrorMeta', 'ErrorDetail', 'ValidationError', 'NameConflictError', 'MethodNotAllowedError',
+      ]) {
+        expect(schemas[name], name).toBeDefined();
+      }
+      const post = (path: string) => ((document.paths as Json)[path] as Record<string, Operation>).post!;
+      expect(post('/invoice').requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateInvoiceInput' });
+      expect(post('/invoice').responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/InvoiceEnvelope' });
+      expect(post('/organization').requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateOrganizationInput' });
+      expect((schemas.InvoiceLineInput!.properties as Json).discountPercent).toEqual({ anyOf: [{ $ref: '#/components/schemas/Percent' }, { type: 'null' }] });
+      // Every titled schema went to components: no title is left inline in the operations.
+      expect(JSON.stringify(document.paths)).not.toMatch(/"title":/);
+      for (const [name, schema] of Object.entries(schemas)) expect(schema.title, name).toBe(name);
+    });
+
+    it('types each decimal input as a string with its pattern or a number with its range, with the limits in words too', () => {
+      const schemas = (document.components as Json).schemas as Record<string, Json & { anyOf: Json[] }>;
+      for (const name of ['Quantity', 'Price', 'Percent']) {
+        const [text, number] = schemas[name]!.anyOf;
+        expect(text, name).toMatchObject({ type: 'string', pattern: expect.any(String), maxLength: 40 });
+        expect(number, name).toMatchObject({ type: 'number' });
+        expect(schemas[name]!.description, name).toMatch(/decimal places|digits before the point/);
+      }
+      expect(schemas.Percent!.anyOf[1]).toMatchObject({ minimum: 0, maximum: 100 });
+      expect(schemas.Price!.anyOf[1]).toMatchObject({ minimum: 0 });
+    });
+
+    it('documents invoice dates from 1900 to 9999, while the API keeps answering invalid_date for the others', async () => {
+      const input = ((document.components as Json).schemas as Record<string, Json & { properties: Record<string, { anyOf: Json[] }> }>).CreateInvoiceInput!;
+      const ajv = createDocumentAjv(document);
+      const validate = ajv.compile(input.properties.issueDate!.anyOf[0]!);
+      expect(['1900-01-01', '2026-03-02', '9999-12-31'].map((d) => validate(d))).toEqual([true, true, true]);
+      expect(['1899-12-31', '0001-01-01', '2026-13-01'].map((d) => validate(d))).toEqual([false, false, false]);
+      const { key } = await t.tenant(['invoice.create']);
+      const line = { name: 'Item', quantity: '1', unitPrice: '1', vatRate: '19' };
+      const res = await t.post('/invoice', { organizationId: 'org_does-not-exist', issueDate: '1899-12-31', lines: [line] }, key);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([expect.objectContaining({ field: 'issueDate', code: 'invalid_date' })]);
+    });
+
+    it('gives path parameters an example id', () => {
+      for (const [path, prefix] of [['/invoice/{id}', 'inv_'], ['/organization/{id}', 'org_']] as const) {
+        const parameter = ((document.paths as Json)[path] as Record<string, Operation>).get!.parameters!.find((p) => p.in === 'path');
+        expect(parameter, path).toMatchObject({ name: 'id', required: true, example: expect.stringMatching(new RegExp(`^${prefix}`)) });
+      }
+    });
+
+    it('documents HEAD beside every GET: the same parameters, security and statuses, with the headers and no body', () => {
+      for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+        const get = item.get;
+        if (!get) continue;
+        const head = item.head!;
+        expect(head, path).toBeDefined();
+        expect(head.operationId).toBe(`head${String(get.operationId)[0]!.toUpperCase()}${String(get.operationId).slice(1)}`);
+        expect(head.parameters).toEqual(get.parameters);
+        expect(head.security).toEqual(get.security);
+        expect(Object.keys(head.responses).sort()).toEqual(Object.keys(get.responses).filter((s) => s !== '405').sort());
+        for (const [status, response] of Object.entries(head.responses)) {
+          const resolved = resolve(document, response);
+          expect(resolved.content, `HEAD ${path} ${status}`).toBeUndefined();
+          expect(resolved.headers, `HEAD ${path} ${status}`).toEqual(resolve(document, get.responses[status]!).headers);
+        }
+      }
+    });
+
+    it('documents 405 with an Allow header on every operation of every path, and says so on the path', () => {
+      const methodNotAllowed = ((document.components as Json).responses as Record<string, Json & { headers: Json }>).MethodNotAllowed!;
+      expect(Object.keys(methodNotAllowed.headers)).toEqual(expect.arrayContaining(['Allow', 'X-Request-Id']));
+      for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+        expect(item.description, path).toMatch(/405 `METHOD_NOT_ALLOWED`/);
+      }
+      for (const { method, path, operation } of operations(document)) {
+        expect(operation.responses['405'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/MethodNotAllowed' });
+      }
+    });
+
+    it('names the license (proprietary: package.json names none) and a support contact', () => {
+      expect((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Json).license).toBeUndefined();
+      expect((document.info as Json).license).toEqual({ name: 'Proprietary. All rights reserved.' });
+      expect((document.info as Json).contact).toMatchObject({ email: 'support@invoicing.example' });
     });
 
     it('catches a response that breaks the document, so the suite-wide check cannot pass vacuously', () => {
