@@ -233,6 +233,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('documents HEAD beside every GET: the same parameters, security and statuses, with the headers and no body', () => {
+      const servedHeads = t.app.registeredRoutes.filter((r) => r.method === 'HEAD' && (r.url === BASE_PATH || r.url.startsWith(`${BASE_PATH}/`)));
+      for (const route of servedHeads) expect(((document.paths as Json)[documentPath(route.url)] as Json | undefined)?.head, route.url).toBeDefined();
       for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
         const get = item.get;
         if (!get) continue;
