@@ -2,15 +2,15 @@ import { ERRORS, type ErrorCode } from '../errors/codes.js';
 import { API_MAJOR_VERSION } from '../http/api-version.js';
 import { EXAMPLE_REQUEST_ID } from './operations.js';
 
-// The error side of the document: which codes a response names, one example per code (kept once
-// in components.examples), and the error envelope of a code as plain JSON.
+// The error side of the document: which codes a response names, its description, and one example
+// per code (kept once in components.examples and referred to by each response).
 
 type Json = Record<string, unknown>;
 
 export const componentRef = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /** The node a local `$ref` points to in `document` (the node itself when it is no reference). */
-export function resolveRef(node: Json | undefined, document: Json | undefined): Json | undefined {
+function resolveRef(node: Json | undefined, document: Json | undefined): Json | undefined {
   const target = node?.$ref;
   if (typeof target !== 'string' || !document || !target.startsWith('#/')) return node;
   const found = target

@@ -11,7 +11,7 @@ import { Amount, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput,
 const OptionalText = (maxLength: number, description?: string) =>
   Type.Optional(Nullable(Type.String({ maxLength, ...(description ? { description } : {}) })));
 
-export const VatCategorySchema = Type.Union(
+const VatCategorySchema = Type.Union(
   VAT_CATEGORIES.map((c) => Type.Literal(c)),
   {
     title: 'VatCategory',
