@@ -1,12 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors/codes.js';
 import { BASE_PATH } from '../src/http/api-version.js';
 import { documentPath, isDocumented } from '../src/openapi/document.js';
-import { errorCodesOf } from '../src/openapi/finish.js';
+import { errorCodesOf } from '../src/openapi/error-responses.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
-import { ContractChecker, createDocumentAjv } from './helpers/openapi-contract.js';
+import { ContractChecker, createDocumentAjv, responseSchemaRef } from './helpers/openapi-contract.js';
 
 type Json = Record<string, unknown>;
 type Operation = Json & {
@@ -28,6 +29,13 @@ function operations(document: Json): { method: string; path: string; operation: 
 
 function pointer(...parts: string[]): string {
   return parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+/** A node of the document, following a local $ref (shared responses, examples, schemas). */
+function resolve<T>(document: Json, node: T): T {
+  const target = (node as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof target !== 'string') return node;
+  return resolve(document, target.slice(2).split('/').reduce<unknown>((at, part) => (at as Json)[part], document) as T);
 }
 
 for (const dialect of DIALECTS) {
@@ -89,29 +97,30 @@ for (const dialect of DIALECTS) {
     });
 
     it('names every error code of each status in its schema and description, with an example of each', () => {
+      const codesOf = (operation: Operation, status: string) =>
+        errorCodesOf(resolve(document, operation.responses[status])?.content?.['application/json']?.schema, document);
       for (const { method, path, operation } of operations(document)) {
-        for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [status, shared] of Object.entries(operation.responses)) {
           if (Number(status) < 400) continue;
+          const response = resolve(document, shared);
           const json = response.content!['application/json']!;
-          const codes = errorCodesOf(json.schema);
+          const codes = errorCodesOf(json.schema, document);
           expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
           for (const code of codes) {
             expect(ERRORS[code].status, `${code} under ${status}`).toBe(Number(status));
             expect(response.description).toContain(`\`${code}\``);
-            expect(json.examples?.[code]?.value, `${method} ${path}: example of ${code}`).toBeDefined();
+            expect(resolve(document, json.examples?.[code])?.value, `${method} ${path}: example of ${code}`).toBeDefined();
           }
         }
         // What any route can answer.
-        for (const code of ['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'] as ErrorCode[]) {
-          expect(errorCodesOf(operation.responses[String(ERRORS[code].status)]?.content?.['application/json']?.schema)).toContain(code);
+        for (const code of ['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'METHOD_NOT_ALLOWED'] as ErrorCode[]) {
+          expect(codesOf(operation, String(ERRORS[code].status))).toContain(code);
         }
       }
       const post = (path: string) => ((document.paths as Json)[path] as Record<string, Operation>).post!;
-      expect(errorCodesOf(post('/organization').responses['409']!.content!['application/json']!.schema)).toEqual(
-        expect.arrayContaining(['NAME_CONFLICT', 'IDEMPOTENCY_CONFLICT']),
-      );
-      expect(errorCodesOf(post('/organization').responses['422']!.content!['application/json']!.schema)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
-      expect(errorCodesOf(post('/invoice').responses['400']!.content!['application/json']!.schema)).toContain('ORGANIZATION_NOT_FOUND');
+      expect(codesOf(post('/organization'), '409')).toEqual(expect.arrayContaining(['NAME_CONFLICT', 'IDEMPOTENCY_CONFLICT']));
+      expect(codesOf(post('/organization'), '422')).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+      expect(codesOf(post('/invoice'), '400')).toContain('ORGANIZATION_NOT_FOUND');
     });
 
     it('names the request id and rate-limit headers on every response, and Retry-After on 429', () => {
@@ -122,7 +131,7 @@ for (const dialect of DIALECTS) {
       for (const { method, path, operation } of operations(document)) {
         expect(operation.parameters, `${method} ${path}`).toContainEqual({ $ref: '#/components/parameters/RequestId' });
         for (const [status, response] of Object.entries(operation.responses)) {
-          const names = Object.keys(response.headers ?? {});
+          const names = Object.keys(resolve(document, response).headers ?? {});
           expect(names, `${method} ${path} ${status}`).toEqual(
             expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
           );
@@ -136,9 +145,11 @@ for (const dialect of DIALECTS) {
         const operation = ((document.paths as Json)[path] as Record<string, Operation>).post!;
         const parameter = operation.parameters!.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
         expect(parameter, path).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
-        expect(Object.keys(operation.responses['201']!.headers!)).toContain('Idempotent-Replayed');
-        expect(Object.keys(operation.responses['409']!.headers!)).toContain('Retry-After');
-        expect(Object.keys(operation.responses['400']!.headers!)).not.toContain('Idempotent-Replayed');
+        const headersOf = (status: string) => Object.keys(resolve(document, operation.responses[status])!.headers!);
+        expect(headersOf('201')).toContain('Idempotent-Replayed');
+        expect(headersOf('409')).toEqual(expect.arrayContaining(['Retry-After', 'Idempotent-Replayed']));
+        // Answered before the handler runs, or by the idempotency layer itself: never stored.
+        for (const status of ['400', '401', '413', '415', '422', '429']) expect(headersOf(status), status).not.toContain('Idempotent-Replayed');
       }
     });
 
@@ -151,7 +162,7 @@ for (const dialect of DIALECTS) {
         if (path === '/openapi.json') continue;
         const example = response.content!['application/json']!.examples?.example?.value;
         expect(example, `${method} ${path}: response example`).toBeDefined();
-        const validate = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+        const validate = ajv.compile({ $ref: responseSchemaRef(document, path, method, status) });
         expect(validate(example), `${method} ${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
         if (operation.requestBody) {
           const body = operation.requestBody.content['application/json']!.examples?.example?.value;
@@ -160,12 +171,102 @@ for (const dialect of DIALECTS) {
           expect(validateBody(body), `${method} ${path}: ${ajv.errorsText(validateBody.errors)}`).toBe(true);
         }
         for (const [errorStatus, errorResponse] of Object.entries(operation.responses).filter(([s]) => Number(s) >= 400)) {
-          const validateError = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', errorStatus, 'content', 'application/json', 'schema')}` });
-          for (const [code, { value }] of Object.entries(errorResponse.content!['application/json']!.examples ?? {})) {
+          const validateError = ajv.compile({ $ref: responseSchemaRef(document, path, method, errorStatus) });
+          for (const [code, example] of Object.entries(resolve(document, errorResponse).content!['application/json']!.examples ?? {})) {
+            const { value } = resolve(document, example);
             expect(validateError(value), `${method} ${path} ${code}: ${ajv.errorsText(validateError.errors)}`).toBe(true);
           }
         }
       }
+    });
+
+    it('names every resource, input, envelope and error in components and refers to them by $ref', () => {
+      const schemas = (document.components as Json).schemas as Record<string, Json>;
+      for (const name of [
+        'Organization', 'Address', 'CreateOrganizationInput', 'AddressInput', 'Invoice', 'InvoiceLine', 'VatBreakdown', 'Totals', 'Buyer', 'Seller',
+        'CreateInvoiceInput', 'InvoiceLineInput', 'VatCategory', 'Quantity', 'Price', 'Percent', 'Decimal', 'Amount', 'Health',
+        'OrganizationEnvelope', 'OrganizationPage', 'OrganizationPageEnvelope', 'InvoiceEnvelope', 'InvoicePage', 'InvoicePageEnvelope', 'HealthEnvelope',
+        'SuccessMeta', 'ErrorEnvelope', 'ErrorMeta', 'ErrorDetail', 'ValidationError', 'NameConflictError', 'MethodNotAllowedError',
+      ]) {
+        expect(schemas[name], name).toBeDefined();
+      }
+      const post = (path: string) => ((document.paths as Json)[path] as Record<string, Operation>).post!;
+      expect(post('/invoice').requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateInvoiceInput' });
+      expect(post('/invoice').responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/InvoiceEnvelope' });
+      expect(post('/organization').requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateOrganizationInput' });
+      expect((schemas.InvoiceLineInput!.properties as Json).discountPercent).toEqual({ anyOf: [{ $ref: '#/components/schemas/Percent' }, { type: 'null' }] });
+      // Every titled schema went to components: no title is left inline in the operations.
+      expect(JSON.stringify(document.paths)).not.toMatch(/"title":/);
+      for (const [name, schema] of Object.entries(schemas)) expect(schema.title, name).toBe(name);
+    });
+
+    it('types each decimal input as a string with its pattern or a number with its range, with the limits in words too', () => {
+      const schemas = (document.components as Json).schemas as Record<string, Json & { anyOf: Json[] }>;
+      for (const name of ['Quantity', 'Price', 'Percent']) {
+        const [text, number] = schemas[name]!.anyOf;
+        expect(text, name).toMatchObject({ type: 'string', pattern: expect.any(String), maxLength: 40 });
+        expect(number, name).toMatchObject({ type: 'number' });
+        expect(schemas[name]!.description, name).toMatch(/decimal places|digits before the point/);
+      }
+      expect(schemas.Percent!.anyOf[1]).toMatchObject({ minimum: 0, maximum: 100 });
+      expect(schemas.Price!.anyOf[1]).toMatchObject({ minimum: 0 });
+    });
+
+    it('documents invoice dates from 1900 to 9999, while the API keeps answering invalid_date for the others', async () => {
+      const input = ((document.components as Json).schemas as Record<string, Json & { properties: Record<string, { anyOf: Json[] }> }>).CreateInvoiceInput!;
+      const ajv = createDocumentAjv(document);
+      const validate = ajv.compile(input.properties.issueDate!.anyOf[0]!);
+      expect(['1900-01-01', '2026-03-02', '9999-12-31'].map((d) => validate(d))).toEqual([true, true, true]);
+      expect(['1899-12-31', '0001-01-01', '2026-13-01'].map((d) => validate(d))).toEqual([false, false, false]);
+      const { key } = await t.tenant(['invoice.create']);
+      const line = { name: 'Item', quantity: '1', unitPrice: '1', vatRate: '19' };
+      const res = await t.post('/invoice', { organizationId: 'org_does-not-exist', issueDate: '1899-12-31', lines: [line] }, key);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([expect.objectContaining({ field: 'issueDate', code: 'invalid_date' })]);
+    });
+
+    it('gives path parameters an example id', () => {
+      for (const [path, prefix] of [['/invoice/{id}', 'inv_'], ['/organization/{id}', 'org_']] as const) {
+        const parameter = ((document.paths as Json)[path] as Record<string, Operation>).get!.parameters!.find((p) => p.in === 'path');
+        expect(parameter, path).toMatchObject({ name: 'id', required: true, example: expect.stringMatching(new RegExp(`^${prefix}`)) });
+      }
+    });
+
+    it('documents HEAD beside every GET: the same parameters, security and statuses, with the headers and no body', () => {
+      const servedHeads = t.app.registeredRoutes.filter((r) => r.method === 'HEAD' && (r.url === BASE_PATH || r.url.startsWith(`${BASE_PATH}/`)));
+      for (const route of servedHeads) expect(((document.paths as Json)[documentPath(route.url)] as Json | undefined)?.head, route.url).toBeDefined();
+      for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+        const get = item.get;
+        if (!get) continue;
+        const head = item.head!;
+        expect(head, path).toBeDefined();
+        expect(head.operationId).toBe(`head${String(get.operationId)[0]!.toUpperCase()}${String(get.operationId).slice(1)}`);
+        expect(head.parameters).toEqual(get.parameters);
+        expect(head.security).toEqual(get.security);
+        expect(Object.keys(head.responses).sort()).toEqual(Object.keys(get.responses).filter((s) => s !== '405').sort());
+        for (const [status, response] of Object.entries(head.responses)) {
+          const resolved = resolve(document, response);
+          expect(resolved.content, `HEAD ${path} ${status}`).toBeUndefined();
+          expect(resolved.headers, `HEAD ${path} ${status}`).toEqual(resolve(document, get.responses[status]!).headers);
+        }
+      }
+    });
+
+    it('documents 405 with an Allow header on every operation of every path, and says so on the path', () => {
+      const methodNotAllowed = ((document.components as Json).responses as Record<string, Json & { headers: Json }>).MethodNotAllowed!;
+      expect(Object.keys(methodNotAllowed.headers)).toEqual(expect.arrayContaining(['Allow', 'X-Request-Id']));
+      for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+        expect(item.description, path).toMatch(/405 `METHOD_NOT_ALLOWED`/);
+      }
+      for (const { method, path, operation } of operations(document)) {
+        expect(operation.responses['405'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/MethodNotAllowed' });
+      }
+    });
+
+    it('names the license (proprietary: package.json names none) and a support contact', () => {
+      expect((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Json).license).toBeUndefined();
+      expect((document.info as Json).license).toEqual({ name: 'Proprietary. All rights reserved.' });
+      expect((document.info as Json).contact).toMatchObject({ email: 'support@invoicing.example' });
     });
 
     it('catches a response that breaks the document, so the suite-wide check cannot pass vacuously', () => {

@@ -14,7 +14,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * This OpenAPI 3.1 document (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetOpenApiDocument"];
         patch?: never;
         trace?: never;
     };
@@ -31,7 +35,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Health check: connectivity, and the key when one is sent (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetHealth"];
         patch?: never;
         trace?: never;
     };
@@ -49,7 +57,11 @@ export interface paths {
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List organizations, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListOrganizations"];
         patch?: never;
         trace?: never;
     };
@@ -67,7 +79,11 @@ export interface paths {
         post: operations["createInvoice"];
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List invoices, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListInvoices"];
         patch?: never;
         trace?: never;
     };
@@ -87,7 +103,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read one organization (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetOrganization"];
         patch?: never;
         trace?: never;
     };
@@ -107,15 +127,860 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read one invoice, exactly as it was issued (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetInvoice"];
         patch?: never;
         trace?: never;
     };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
-    responses: never;
+    schemas: {
+        /** Address */
+        Address: {
+            line1: string | null;
+            line2: string | null;
+            city: string | null;
+            postalCode: string | null;
+            countryCode: string | null;
+        };
+        /** AddressInput */
+        AddressInput: {
+            line1?: string | null;
+            line2?: string | null;
+            city?: string | null;
+            postalCode?: string | null;
+            countryCode?: string | null;
+        };
+        /**
+         * Amount
+         * @description A money amount as a string with exactly the minor-unit digits of the currency ("59.97" in EUR, "1100" in JPY, "1.250" in KWD).
+         * @example 59.97
+         */
+        Amount: string;
+        /**
+         * Buyer
+         * @description The buyer as it was when the invoice was issued.
+         */
+        Buyer: {
+            name: string;
+            typeCode: "F" | "P";
+            firstName: string | null;
+            lastName: string | null;
+            vatId: string | null;
+            taxNumber: string | null;
+            email: string | null;
+            address: components["schemas"]["Address"] | null;
+        };
+        /** CreateInvoiceInput */
+        CreateInvoiceInput: {
+            /** @description The buyer: an organization of the caller's company. */
+            organizationId: string;
+            number?: string | null;
+            issueDate?: string | null;
+            dueDate?: string | null;
+            currency?: string | null;
+            pricesIncludeTax?: boolean | null;
+            buyerReference?: string | null;
+            purchaseOrderReference?: string | null;
+            note?: string | null;
+            lines: components["schemas"]["InvoiceLineInput"][];
+        };
+        /** CreateOrganizationInput */
+        CreateOrganizationInput: {
+            /** @description Unique within the company (trimmed, case-insensitive). */
+            name: string;
+            /** @description F: natural person (firstName and lastName required); P: legal entity (default). */
+            typeCode?: "F" | "P";
+            firstName?: string | null;
+            lastName?: string | null;
+            /** @description Organization type flag; at least one flag must be true. */
+            isCustomer?: boolean;
+            /** @description Organization type flag; at least one flag must be true. */
+            isSupplier?: boolean;
+            email?: string | null;
+            phone?: string | null;
+            vatId?: string | null;
+            taxNumber?: string | null;
+            address?: components["schemas"]["AddressInput"] | null;
+        };
+        /**
+         * Decimal
+         * @description A decimal as a string in plain notation without trailing zeros ("7.5", "19", "-0.25").
+         * @example 7.5
+         */
+        Decimal: string;
+        /** ErrorDetail */
+        ErrorDetail: {
+            /** @description Path of the offending field, e.g. lines[3].unitPrice */
+            field: string;
+            /** @description What is wrong, e.g. required, invalid_type, invalid_decimal, too_many_decimals, too_large. */
+            code: string;
+            message: string;
+        };
+        /** ErrorEnvelope */
+        ErrorEnvelope: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @description Machine-readable error code, e.g. VALIDATION_ERROR. */
+                code: string;
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** ErrorMeta */
+        ErrorMeta: {
+            /** @description Same value as the X-Request-Id response header. */
+            requestId: string;
+            /** @example v1 */
+            apiVersion: string;
+        };
+        /**
+         * ForbiddenError
+         * @description The API key lacks the permission this endpoint requires.
+         */
+        ForbiddenError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "FORBIDDEN";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** Health */
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+            /** @example v1.0.0 */
+            version: string;
+            /** @description Present when a valid key was sent. */
+            companyId?: string;
+            /** @description The key's lookup prefix, when a valid key was sent. */
+            keyPrefix?: string;
+            permissions?: ("invoice.create" | "invoice.read" | "organization.create" | "organization.read")[];
+        };
+        /** HealthEnvelope */
+        HealthEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["Health"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * IdempotencyConflictError
+         * @description A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.
+         */
+        IdempotencyConflictError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "IDEMPOTENCY_CONFLICT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * IdempotencyKeyReusedError
+         * @description This Idempotency-Key was already used with a different request. Use a new key for a new request.
+         */
+        IdempotencyKeyReusedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "IDEMPOTENCY_KEY_REUSED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InternalServerError
+         * @description An unexpected error occurred. Contact support with the request id.
+         */
+        InternalServerError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INTERNAL_SERVER_ERROR";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvalidApiKeyError
+         * @description The API key is missing, invalid, revoked or expired.
+         */
+        InvalidApiKeyError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVALID_API_KEY";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvalidJsonError
+         * @description The request body is not valid JSON.
+         */
+        InvalidJsonError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVALID_JSON";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** Invoice */
+        Invoice: {
+            /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            /** @example 2026-00001 */
+            number: string;
+            /** @enum {string} */
+            status: "issued";
+            organizationId: string;
+            buyer: components["schemas"]["Buyer"];
+            seller: components["schemas"]["Seller"];
+            /** Format: date */
+            issueDate: string;
+            /** Format: date */
+            dueDate: string;
+            currency: string;
+            pricesIncludeTax: boolean;
+            buyerReference: string | null;
+            purchaseOrderReference: string | null;
+            note: string | null;
+            lines: components["schemas"]["InvoiceLine"][];
+            vatBreakdown: components["schemas"]["VatBreakdown"][];
+            totals: components["schemas"]["Totals"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** InvoiceEnvelope */
+        InvoiceEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["Invoice"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * InvoiceLine
+         * @description A line as issued: netAmount = round(quantity × unitPrice × (1 − discountPercent / 100)), derived from the gross when pricesIncludeTax.
+         */
+        InvoiceLine: {
+            position: number;
+            name: string;
+            description: string | null;
+            quantity: components["schemas"]["Decimal"];
+            unitCode: string;
+            unitPrice: components["schemas"]["Decimal"];
+            discountPercent: components["schemas"]["Decimal"] | null;
+            vatRate: components["schemas"]["Decimal"];
+            vatCategory: components["schemas"]["VatCategory"];
+            exemptionReason: string | null;
+            netAmount: components["schemas"]["Amount"];
+        };
+        /** InvoiceLineInput */
+        InvoiceLineInput: {
+            name: string;
+            description?: string | null;
+            quantity: components["schemas"]["Quantity"];
+            unitCode?: string | null;
+            unitPrice: components["schemas"]["Price"];
+            discountPercent?: components["schemas"]["Percent"] | null;
+            vatRate: components["schemas"]["Percent"];
+            vatCategory?: components["schemas"]["VatCategory"] | null;
+            exemptionReason?: string | null;
+        };
+        /**
+         * InvoiceNumberConflictError
+         * @description An invoice with this number already exists.
+         */
+        InvoiceNumberConflictError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NUMBER_CONFLICT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** InvoicePage */
+        InvoicePage: {
+            /** @description Newest first. */
+            items: components["schemas"]["Invoice"][];
+            nextCursor: string | null;
+        };
+        /** InvoicePageEnvelope */
+        InvoicePageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["InvoicePage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * MethodNotAllowedError
+         * @description The method is not allowed on this resource.
+         */
+        MethodNotAllowedError: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "METHOD_NOT_ALLOWED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * NameConflictError
+         * @description An organization with this name already exists.
+         */
+        NameConflictError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "NAME_CONFLICT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * NameFieldsRequiredError
+         * @description The fields "firstName" and "lastName" are required when "typeCode" is "F".
+         */
+        NameFieldsRequiredError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "NAME_FIELDS_REQUIRED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * NameRequiredError
+         * @description The field "name" is required.
+         */
+        NameRequiredError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "NAME_REQUIRED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * NotFoundError
+         * @description The requested resource does not exist.
+         */
+        NotFoundError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "NOT_FOUND";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * OrgTypeRequiredError
+         * @description At least one organization type flag ("isCustomer", "isSupplier") must be true.
+         */
+        OrgTypeRequiredError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "ORG_TYPE_REQUIRED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** Organization */
+        Organization: {
+            /** @example org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            name: string;
+            typeCode: "F" | "P";
+            firstName: string | null;
+            lastName: string | null;
+            isCustomer: boolean;
+            isSupplier: boolean;
+            email: string | null;
+            phone: string | null;
+            vatId: string | null;
+            taxNumber: string | null;
+            address: components["schemas"]["Address"] | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** OrganizationEnvelope */
+        OrganizationEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["Organization"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * OrganizationNotFoundError
+         * @description The organization does not exist.
+         */
+        OrganizationNotFoundError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "ORGANIZATION_NOT_FOUND";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** OrganizationPage */
+        OrganizationPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["Organization"][];
+            nextCursor: string | null;
+        };
+        /** OrganizationPageEnvelope */
+        OrganizationPageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["OrganizationPage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * PayloadTooLargeError
+         * @description The request body is too large.
+         */
+        PayloadTooLargeError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PAYLOAD_TOO_LARGE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * Percent
+         * @description A percentage from 0 to 100 with up to 4 decimal places. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
+         * @example 19
+         * @example 7.5
+         */
+        Percent: string | number;
+        /**
+         * Price
+         * @description A unit price, net, or gross (VAT included) when the invoice's pricesIncludeTax is true: not negative; up to 15 digits before the point and 6 after. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
+         * @example 19.99
+         * @example 12.45
+         */
+        Price: string | number;
+        /**
+         * Quantity
+         * @description A line quantity: up to 15 digits before the point and 6 after; not zero; negative credits a quantity. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
+         * @example 7.5
+         * @example 3
+         */
+        Quantity: string | number;
+        /**
+         * RateLimitedError
+         * @description Too many requests. Back off and retry after the time given in Retry-After.
+         */
+        RateLimitedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "RATE_LIMITED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * Seller
+         * @description The seller (your company) as it was when the invoice was issued.
+         */
+        Seller: {
+            name: string;
+            vatId: string | null;
+            countryCode: string | null;
+        };
+        /**
+         * ServiceUnavailableError
+         * @description The service is temporarily unavailable. Retry later.
+         */
+        ServiceUnavailableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "SERVICE_UNAVAILABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** SuccessMeta */
+        SuccessMeta: {
+            /** @description Same value as the X-Request-Id response header. */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description When the request was received (ISO-8601, UTC).
+             */
+            requestTime: string;
+            /** @example v1 */
+            apiVersion: string;
+            /**
+             * Format: date-time
+             * @description When the response was produced (ISO-8601, UTC).
+             */
+            timestamp: string;
+        };
+        /**
+         * Totals
+         * @description EN 16931 document totals (BR-CO-10 to BR-CO-16).
+         */
+        Totals: {
+            lineNetTotal: components["schemas"]["Amount"];
+            taxExclusive: components["schemas"]["Amount"];
+            taxTotal: components["schemas"]["Amount"];
+            taxInclusive: components["schemas"]["Amount"];
+            roundingAmount: components["schemas"]["Amount"];
+            payable: components["schemas"]["Amount"];
+        };
+        /**
+         * UnsupportedMediaTypeError
+         * @description The request body must be sent as application/json.
+         */
+        UnsupportedMediaTypeError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "UNSUPPORTED_MEDIA_TYPE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * ValidationError
+         * @description The request is not valid.
+         */
+        ValidationError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * VatBreakdown
+         * @description One VAT category and rate: taxableAmount is the sum of its lines' net amounts, taxAmount = round(taxableAmount × vatRate / 100).
+         */
+        VatBreakdown: {
+            vatCategory: components["schemas"]["VatCategory"];
+            vatRate: components["schemas"]["Decimal"];
+            taxableAmount: components["schemas"]["Amount"];
+            taxAmount: components["schemas"]["Amount"];
+            exemptionReason: string | null;
+        };
+        /**
+         * VatCategory
+         * @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero.
+         */
+        VatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+    };
+    responses: {
+        /** @description Not served on this path with this method; `Allow` lists the methods it serves. Error codes: `METHOD_NOT_ALLOWED` (The method is not allowed on this resource.) */
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MethodNotAllowedError"];
+            };
+        };
+        /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
+        InternalServerError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalServerError"];
+            };
+        };
+        /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceUnavailableError"];
+            };
+        };
+        /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
+        InvalidApiKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidApiKeyError"];
+            };
+        };
+        /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ForbiddenError"];
+            };
+        };
+        /** @description Error codes: `PAYLOAD_TOO_LARGE` (The request body is too large.) */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` (The request body must be sent as application/json.) */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+            };
+        };
+        /** @description Error codes: `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
+        /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.) */
+        ValidationError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
+        NotFoundWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
+        RateLimitedWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
+        InternalServerErrorWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
+        ServiceUnavailableWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
+        InvalidApiKeyWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.) */
+        ValidationErrorWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
+        ForbiddenWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
     parameters: {
         /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
         RequestId: string;
@@ -136,6 +1001,8 @@ export interface components {
         "Retry-After": number;
         /** @description Present (true) when this answer is the stored answer of an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
+        /** @description The methods this path serves, e.g. "GET, POST". */
+        Allow: string;
     };
     pathItems: never;
 }
@@ -167,8 +1034,27 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of this API version. */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -177,129 +1063,12 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+                content?: never;
             };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
     getHealth: {
@@ -325,42 +1094,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @enum {string} */
-                            status: "ok";
-                            /** @example v1.0.0 */
-                            version: string;
-                            /** @description Present when a valid key was sent. */
-                            companyId?: string;
-                            /** @description The key's lookup prefix, when a valid key was sent. */
-                            keyPrefix?: string;
-                            permissions?: ("invoice.create" | "invoice.read" | "organization.create" | "organization.read")[];
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["HealthEnvelope"];
                 };
             };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
+            401: components["responses"]["InvalidApiKey"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetHealth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -369,162 +1127,13 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+                content?: never;
             };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
     listOrganizations: {
@@ -561,288 +1170,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @description Newest first. */
-                            items: {
-                                /** @example org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
-                                id: string;
-                                name: string;
-                                typeCode: "F" | "P";
-                                firstName: string | null;
-                                lastName: string | null;
-                                isCustomer: boolean;
-                                isSupplier: boolean;
-                                email: string | null;
-                                phone: string | null;
-                                vatId: string | null;
-                                taxNumber: string | null;
-                                address: {
-                                    line1: string | null;
-                                    line2: string | null;
-                                    city: string | null;
-                                    postalCode: string | null;
-                                    countryCode: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            nextCursor: string | null;
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["OrganizationPageEnvelope"];
                 };
             };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "FORBIDDEN";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createOrganization: {
@@ -862,29 +1200,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Unique within the company (trimmed, case-insensitive). */
-                    name: string;
-                    /** @description F: natural person (firstName and lastName required); P: legal entity (default). */
-                    typeCode?: "F" | "P";
-                    firstName?: string | null;
-                    lastName?: string | null;
-                    /** @description Organization type flag; at least one flag must be true. */
-                    isCustomer?: boolean;
-                    /** @description Organization type flag; at least one flag must be true. */
-                    isSupplier?: boolean;
-                    email?: string | null;
-                    phone?: string | null;
-                    vatId?: string | null;
-                    taxNumber?: string | null;
-                    address?: {
-                        line1?: string | null;
-                        line2?: string | null;
-                        city?: string | null;
-                        postalCode?: string | null;
-                        countryCode?: string | null;
-                    } | null;
-                };
+                "application/json": components["schemas"]["CreateOrganizationInput"];
             };
         };
         responses: {
@@ -900,50 +1216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @example org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
-                            id: string;
-                            name: string;
-                            typeCode: "F" | "P";
-                            firstName: string | null;
-                            lastName: string | null;
-                            isCustomer: boolean;
-                            isSupplier: boolean;
-                            email: string | null;
-                            phone: string | null;
-                            vatId: string | null;
-                            taxNumber: string | null;
-                            address: {
-                                line1: string | null;
-                                line2: string | null;
-                                city: string | null;
-                                postalCode: string | null;
-                                countryCode: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["OrganizationEnvelope"];
                 };
             };
             /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `NAME_REQUIRED` (The field "name" is required.); `NAME_FIELDS_REQUIRED` (The fields "firstName" and "lastName" are required when "typeCode" is "F".); `ORG_TYPE_REQUIRED` (At least one organization type flag ("isCustomer", "isSupplier") must be true.) */
@@ -957,127 +1230,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: "VALIDATION_ERROR" | "INVALID_JSON" | "NAME_REQUIRED" | "NAME_FIELDS_REQUIRED" | "ORG_TYPE_REQUIRED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["NameRequiredError"] | components["schemas"]["NameFieldsRequiredError"] | components["schemas"]["OrgTypeRequiredError"];
                 };
             };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "FORBIDDEN";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             /** @description Error codes: `NAME_CONFLICT` (An organization with this name already exists.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
             409: {
                 headers: {
@@ -1091,165 +1250,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: "NAME_CONFLICT" | "IDEMPOTENCY_CONFLICT";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["NameConflictError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
-            /** @description Error codes: `PAYLOAD_TOO_LARGE` (The request body is too large.) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "PAYLOAD_TOO_LARGE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Name prefix; case-insensitive, as names are compared for uniqueness. */
+                name?: string;
+                /** @description Only customers (true) or only non-customers (false). */
+                isCustomer?: boolean;
+                /** @description Only suppliers (true) or only non-suppliers (false). */
+                isSupplier?: boolean;
             };
-            /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` (The request body must be sent as application/json.) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
             };
-            /** @description Error codes: `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "IDEMPOTENCY_KEY_REUSED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1258,62 +1294,15 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+                content?: never;
             };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
     listInvoices: {
@@ -1352,355 +1341,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @description Newest first. */
-                            items: {
-                                /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
-                                id: string;
-                                /** @example 2026-00001 */
-                                number: string;
-                                /** @enum {string} */
-                                status: "issued";
-                                organizationId: string;
-                                buyer: {
-                                    name: string;
-                                    typeCode: string;
-                                    firstName: string | null;
-                                    lastName: string | null;
-                                    vatId: string | null;
-                                    taxNumber: string | null;
-                                    email: string | null;
-                                    address: {
-                                        line1: string | null;
-                                        line2: string | null;
-                                        city: string | null;
-                                        postalCode: string | null;
-                                        countryCode: string | null;
-                                    } | null;
-                                };
-                                seller: {
-                                    name: string;
-                                    vatId: string | null;
-                                    countryCode: string | null;
-                                };
-                                /** Format: date */
-                                issueDate: string;
-                                /** Format: date */
-                                dueDate: string;
-                                currency: string;
-                                pricesIncludeTax: boolean;
-                                buyerReference: string | null;
-                                purchaseOrderReference: string | null;
-                                note: string | null;
-                                lines: {
-                                    position: number;
-                                    name: string;
-                                    description: string | null;
-                                    /** @description Plain decimal, trailing zeros removed. */
-                                    quantity: string;
-                                    unitCode: string;
-                                    unitPrice: string;
-                                    discountPercent: string | null;
-                                    vatRate: string;
-                                    /** @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero. */
-                                    vatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
-                                    exemptionReason: string | null;
-                                    /**
-                                     * @description round(quantity × unitPrice × (1 − discountPercent / 100)); derived from the gross when pricesIncludeTax.
-                                     * @example 59.97
-                                     */
-                                    netAmount: string;
-                                }[];
-                                vatBreakdown: {
-                                    /** @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero. */
-                                    vatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
-                                    vatRate: string;
-                                    /**
-                                     * @description Sum of the net amounts of the lines with this category and rate.
-                                     * @example 59.97
-                                     */
-                                    taxableAmount: string;
-                                    /**
-                                     * @description round(taxableAmount × vatRate / 100).
-                                     * @example 59.97
-                                     */
-                                    taxAmount: string;
-                                    exemptionReason: string | null;
-                                }[];
-                                totals: {
-                                    /** @example 59.97 */
-                                    lineNetTotal: string;
-                                    /** @example 59.97 */
-                                    taxExclusive: string;
-                                    /** @example 59.97 */
-                                    taxTotal: string;
-                                    /** @example 59.97 */
-                                    taxInclusive: string;
-                                    /** @example 59.97 */
-                                    roundingAmount: string;
-                                    /** @example 59.97 */
-                                    payable: string;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            nextCursor: string | null;
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["InvoicePageEnvelope"];
                 };
             };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "FORBIDDEN";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvoice: {
@@ -1720,41 +1371,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The buyer: an organization of the caller's company. */
-                    organizationId: string;
-                    number?: string | null;
-                    issueDate?: string | null;
-                    dueDate?: string | null;
-                    currency?: string | null;
-                    pricesIncludeTax?: boolean | null;
-                    buyerReference?: string | null;
-                    purchaseOrderReference?: string | null;
-                    note?: string | null;
-                    lines: {
-                        name: string;
-                        description?: string | null;
-                        /**
-                         * @description String or number. Not zero; up to 6 decimal places. Negative for a credited quantity.
-                         * @example 19.99
-                         */
-                        quantity: unknown;
-                        unitCode?: string | null;
-                        /**
-                         * @description String or number. Not negative; up to 6 decimal places. Gross (VAT included) when pricesIncludeTax is true.
-                         * @example 19.99
-                         */
-                        unitPrice: unknown;
-                        discountPercent?: unknown | null;
-                        /**
-                         * @description String or number. Percent, 0 to 100, up to 4 decimal places.
-                         * @example 19.99
-                         */
-                        vatRate: unknown;
-                        vatCategory?: ("S" | "Z" | "E" | "AE" | "K" | "G" | "O") | null;
-                        exemptionReason?: string | null;
-                    }[];
-                };
+                "application/json": components["schemas"]["CreateInvoiceInput"];
             };
         };
         responses: {
@@ -1770,117 +1387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
-                            id: string;
-                            /** @example 2026-00001 */
-                            number: string;
-                            /** @enum {string} */
-                            status: "issued";
-                            organizationId: string;
-                            buyer: {
-                                name: string;
-                                typeCode: string;
-                                firstName: string | null;
-                                lastName: string | null;
-                                vatId: string | null;
-                                taxNumber: string | null;
-                                email: string | null;
-                                address: {
-                                    line1: string | null;
-                                    line2: string | null;
-                                    city: string | null;
-                                    postalCode: string | null;
-                                    countryCode: string | null;
-                                } | null;
-                            };
-                            seller: {
-                                name: string;
-                                vatId: string | null;
-                                countryCode: string | null;
-                            };
-                            /** Format: date */
-                            issueDate: string;
-                            /** Format: date */
-                            dueDate: string;
-                            currency: string;
-                            pricesIncludeTax: boolean;
-                            buyerReference: string | null;
-                            purchaseOrderReference: string | null;
-                            note: string | null;
-                            lines: {
-                                position: number;
-                                name: string;
-                                description: string | null;
-                                /** @description Plain decimal, trailing zeros removed. */
-                                quantity: string;
-                                unitCode: string;
-                                unitPrice: string;
-                                discountPercent: string | null;
-                                vatRate: string;
-                                /** @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero. */
-                                vatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
-                                exemptionReason: string | null;
-                                /**
-                                 * @description round(quantity × unitPrice × (1 − discountPercent / 100)); derived from the gross when pricesIncludeTax.
-                                 * @example 59.97
-                                 */
-                                netAmount: string;
-                            }[];
-                            vatBreakdown: {
-                                /** @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero. */
-                                vatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
-                                vatRate: string;
-                                /**
-                                 * @description Sum of the net amounts of the lines with this category and rate.
-                                 * @example 59.97
-                                 */
-                                taxableAmount: string;
-                                /**
-                                 * @description round(taxableAmount × vatRate / 100).
-                                 * @example 59.97
-                                 */
-                                taxAmount: string;
-                                exemptionReason: string | null;
-                            }[];
-                            totals: {
-                                /** @example 59.97 */
-                                lineNetTotal: string;
-                                /** @example 59.97 */
-                                taxExclusive: string;
-                                /** @example 59.97 */
-                                taxTotal: string;
-                                /** @example 59.97 */
-                                taxInclusive: string;
-                                /** @example 59.97 */
-                                roundingAmount: string;
-                                /** @example 59.97 */
-                                payable: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
                 };
             };
             /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `ORGANIZATION_NOT_FOUND` (The organization does not exist.) */
@@ -1894,127 +1401,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: "VALIDATION_ERROR" | "INVALID_JSON" | "ORGANIZATION_NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationNotFoundError"];
                 };
             };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "FORBIDDEN";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             /** @description Error codes: `INVOICE_NUMBER_CONFLICT` (An invoice with this number already exists.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
             409: {
                 headers: {
@@ -2028,165 +1421,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: "INVOICE_NUMBER_CONFLICT" | "IDEMPOTENCY_CONFLICT";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
-            /** @description Error codes: `PAYLOAD_TOO_LARGE` (The request body is too large.) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "PAYLOAD_TOO_LARGE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only invoices to this buyer. */
+                organizationId?: string;
+                /** @description Only the invoice with this number. */
+                number?: string;
+                /** @description Issued on or after this day (YYYY-MM-DD). */
+                issueDateFrom?: string;
+                /** @description Issued on or before this day (YYYY-MM-DD). */
+                issueDateTo?: string;
             };
-            /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` (The request body must be sent as application/json.) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
             };
-            /** @description Error codes: `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "IDEMPOTENCY_KEY_REUSED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2195,62 +1467,15 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+                content?: never;
             };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
     getOrganization: {
@@ -2261,7 +1486,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description The organization id. */
+                /**
+                 * @description The organization id (org_…).
+                 * @example org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2279,54 +1507,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @example org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
-                            id: string;
-                            name: string;
-                            typeCode: "F" | "P";
-                            firstName: string | null;
-                            lastName: string | null;
-                            isCustomer: boolean;
-                            isSupplier: boolean;
-                            email: string | null;
-                            phone: string | null;
-                            vatId: string | null;
-                            taxNumber: string | null;
-                            address: {
-                                line1: string | null;
-                                line2: string | null;
-                                city: string | null;
-                                postalCode: string | null;
-                                countryCode: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["OrganizationEnvelope"];
                 };
             };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The organization id (org_…).
+                 * @example org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2335,195 +1547,14 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+                content?: never;
             };
-            /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "FORBIDDEN";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
     getInvoice: {
@@ -2534,7 +1565,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description The invoice id. */
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2552,121 +1586,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
-                            id: string;
-                            /** @example 2026-00001 */
-                            number: string;
-                            /** @enum {string} */
-                            status: "issued";
-                            organizationId: string;
-                            buyer: {
-                                name: string;
-                                typeCode: string;
-                                firstName: string | null;
-                                lastName: string | null;
-                                vatId: string | null;
-                                taxNumber: string | null;
-                                email: string | null;
-                                address: {
-                                    line1: string | null;
-                                    line2: string | null;
-                                    city: string | null;
-                                    postalCode: string | null;
-                                    countryCode: string | null;
-                                } | null;
-                            };
-                            seller: {
-                                name: string;
-                                vatId: string | null;
-                                countryCode: string | null;
-                            };
-                            /** Format: date */
-                            issueDate: string;
-                            /** Format: date */
-                            dueDate: string;
-                            currency: string;
-                            pricesIncludeTax: boolean;
-                            buyerReference: string | null;
-                            purchaseOrderReference: string | null;
-                            note: string | null;
-                            lines: {
-                                position: number;
-                                name: string;
-                                description: string | null;
-                                /** @description Plain decimal, trailing zeros removed. */
-                                quantity: string;
-                                unitCode: string;
-                                unitPrice: string;
-                                discountPercent: string | null;
-                                vatRate: string;
-                                /** @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero. */
-                                vatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
-                                exemptionReason: string | null;
-                                /**
-                                 * @description round(quantity × unitPrice × (1 − discountPercent / 100)); derived from the gross when pricesIncludeTax.
-                                 * @example 59.97
-                                 */
-                                netAmount: string;
-                            }[];
-                            vatBreakdown: {
-                                /** @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero. */
-                                vatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
-                                vatRate: string;
-                                /**
-                                 * @description Sum of the net amounts of the lines with this category and rate.
-                                 * @example 59.97
-                                 */
-                                taxableAmount: string;
-                                /**
-                                 * @description round(taxableAmount × vatRate / 100).
-                                 * @example 59.97
-                                 */
-                                taxAmount: string;
-                                exemptionReason: string | null;
-                            }[];
-                            totals: {
-                                /** @example 59.97 */
-                                lineNetTotal: string;
-                                /** @example 59.97 */
-                                taxExclusive: string;
-                                /** @example 59.97 */
-                                taxTotal: string;
-                                /** @example 59.97 */
-                                taxInclusive: string;
-                                /** @example 59.97 */
-                                roundingAmount: string;
-                                /** @example 59.97 */
-                                payable: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                        meta: {
-                            /** @description Same value as the X-Request-Id response header. */
-                            requestId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the request was received (ISO-8601, UTC).
-                             */
-                            requestTime: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                            /**
-                             * Format: date-time
-                             * @description When the response was produced (ISO-8601, UTC).
-                             */
-                            timestamp: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
                 };
             };
-            /** @description Error codes: `INVALID_API_KEY` (The API key is missing, invalid, revoked or expired.) */
-            401: {
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2675,195 +1626,14 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INVALID_API_KEY";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
+                content?: never;
             };
-            /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "FORBIDDEN";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `RATE_LIMITED` (Too many requests. Back off and retry after the time given in Retry-After.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `INTERNAL_SERVER_ERROR` (An unexpected error occurred. Contact support with the request id.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "INTERNAL_SERVER_ERROR";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            details?: {
-                                /** @description Path of the offending field, e.g. lines[3].unitPrice */
-                                field: string;
-                                code: string;
-                                message: string;
-                            }[];
-                        };
-                        meta: {
-                            requestId: string;
-                            /** @example v1 */
-                            apiVersion: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
 }

@@ -5,42 +5,62 @@ import type { ErrorCode } from '../errors/codes.js';
 import { API_MAJOR_VERSION } from './api-version.js';
 
 // The response envelope of the spec, declared once as schemas (used for serialization and the
-// OpenAPI document) and built by the two functions below.
+// OpenAPI document) and built by the two functions below. Titles name the schemas in the
+// document's components (src/openapi/named-schemas.ts).
 
-export const SuccessMeta = Type.Object({
-  requestId: Type.String({ description: 'Same value as the X-Request-Id response header.' }),
-  requestTime: Type.String({ format: 'date-time', description: 'When the request was received (ISO-8601, UTC).' }),
-  apiVersion: Type.String({ examples: [API_MAJOR_VERSION] }),
-  timestamp: Type.String({ format: 'date-time', description: 'When the response was produced (ISO-8601, UTC).' }),
-});
+export const SuccessMeta = Type.Object(
+  {
+    requestId: Type.String({ description: 'Same value as the X-Request-Id response header.' }),
+    requestTime: Type.String({ format: 'date-time', description: 'When the request was received (ISO-8601, UTC).' }),
+    apiVersion: Type.String({ examples: [API_MAJOR_VERSION] }),
+    timestamp: Type.String({ format: 'date-time', description: 'When the response was produced (ISO-8601, UTC).' }),
+  },
+  { title: 'SuccessMeta' },
+);
 
+/** The success envelope around `data`; named `<data's title>Envelope` when `data` is named. */
 export function SuccessEnvelope<T extends TSchema>(data: T) {
-  return Type.Object({
-    success: Type.Literal(true),
-    message: Type.String(),
-    data,
-    meta: SuccessMeta,
-  });
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      message: Type.String(),
+      data,
+      meta: SuccessMeta,
+    },
+    data.title === undefined ? {} : { title: `${data.title}Envelope` },
+  );
 }
 
-export const ErrorDetailSchema = Type.Object({
-  field: Type.String({ description: 'Path of the offending field, e.g. lines[3].unitPrice' }),
-  code: Type.String(),
-  message: Type.String(),
-});
-
-export const ErrorEnvelope = Type.Object({
-  success: Type.Literal(false),
-  error: Type.Object({
-    code: Type.String(),
+export const ErrorDetailSchema = Type.Object(
+  {
+    field: Type.String({ description: 'Path of the offending field, e.g. lines[3].unitPrice' }),
+    code: Type.String({ description: 'What is wrong, e.g. required, invalid_type, invalid_decimal, too_many_decimals, too_large.' }),
     message: Type.String(),
-    details: Type.Optional(Type.Array(ErrorDetailSchema)),
-  }),
-  meta: Type.Object({
-    requestId: Type.String(),
+  },
+  { title: 'ErrorDetail' },
+);
+
+export const ErrorMeta = Type.Object(
+  {
+    requestId: Type.String({ description: 'Same value as the X-Request-Id response header.' }),
     apiVersion: Type.String({ examples: [API_MAJOR_VERSION] }),
-  }),
-});
+  },
+  { title: 'ErrorMeta' },
+);
+
+/** Any error answer. Each operation's document names the exact codes it can answer with. */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: 'Machine-readable error code, e.g. VALIDATION_ERROR.' }),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(ErrorDetailSchema)),
+    }),
+    meta: ErrorMeta,
+  },
+  { title: 'ErrorEnvelope' },
+);
 
 export interface SuccessBody<T> {
   success: true;

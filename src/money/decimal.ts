@@ -21,7 +21,7 @@ export type ParsedDecimal = { ok: true; value: Decimal } | { ok: false; code: 'i
 // Plain decimal notation only: an optional minus, digits, an optional fraction. No exponent, no
 // leading plus, no thousands separators, no NaN or Infinity.
 const PLAIN_DECIMAL = /^-?(\d+)(?:\.(\d+))?$/;
-const MAX_TEXT_LENGTH = 40;
+export const MAX_TEXT_LENGTH = 40;
 
 /**
  * A decimal from the wire: a string in plain notation, or a JSON number, read through its

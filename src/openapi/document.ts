@@ -2,6 +2,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import type { Access } from '../http/access.js';
 import { API_VERSION, BASE_PATH } from '../http/api-version.js';
+import { documentForm } from './documented-as.js';
 import { finishDocument, type OpenApiDocument } from './finish.js';
 import { operationIdFor } from './operations.js';
 
@@ -57,7 +58,16 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Invoicing API', version: API_VERSION.slice(1), description: DESCRIPTION },
+      info: {
+        title: 'Invoicing API',
+        version: API_VERSION.slice(1),
+        description: DESCRIPTION,
+        // A placeholder address (README, "Reading back, idempotency and the OpenAPI document"):
+        // replace it with the real support address before publishing the document.
+        contact: { name: 'Invoicing API support', email: 'support@invoicing.example' },
+        // package.json is private and names no license: the API and its document are proprietary.
+        license: { name: 'Proprietary. All rights reserved.' },
+      },
       servers: [{ url: BASE_PATH, description: 'This service (the path is relative to the host serving this document).' }],
       tags: [
         { name: 'Health', description: 'Connectivity and key check.' },
@@ -78,7 +88,8 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
       const path = documentPath(url);
       const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
       const transformed = {
-        ...(schema ?? {}),
+        // The document shows each DocumentedAs schema in its documented form; Fastify keeps the runtime one.
+        ...(documentForm(schema ?? {}) as object),
         operationId: operationIdFor(method, path),
         security: securityFor(access),
         ...(access?.kind === 'key' ? { 'x-permission': access.permission } : {}),

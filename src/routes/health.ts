@@ -7,13 +7,16 @@ import { API_VERSION } from '../http/api-version.js';
 import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
-const HealthSchema = Type.Object({
-  status: Type.Literal('ok'),
-  version: Type.String({ examples: [API_VERSION] }),
-  companyId: Type.Optional(Type.String({ description: 'Present when a valid key was sent.' })),
-  keyPrefix: Type.Optional(Type.String({ description: "The key's lookup prefix, when a valid key was sent." })),
-  permissions: Type.Optional(Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))))),
-});
+const HealthSchema = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    version: Type.String({ examples: [API_VERSION] }),
+    companyId: Type.Optional(Type.String({ description: 'Present when a valid key was sent.' })),
+    keyPrefix: Type.Optional(Type.String({ description: "The key's lookup prefix, when a valid key was sent." })),
+    permissions: Type.Optional(Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))), { uniqueItems: true })),
+  },
+  { title: 'Health' },
+);
 
 /**
  * Concurrent health checks share the round trip in flight instead of each sending its own: under

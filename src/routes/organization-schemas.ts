@@ -14,8 +14,11 @@ export const AddressInput = Type.Object(
       Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, e.g. DE' })),
     ),
   },
-  { additionalProperties: false },
+  { title: 'AddressInput', additionalProperties: false },
 );
+
+/** F: a natural person; P: a legal entity. */
+export const OrganizationTypeCode = Type.Union([Type.Literal('F'), Type.Literal('P')]);
 
 export const CreateOrganizationBody = Type.Object(
   {
@@ -35,33 +38,40 @@ export const CreateOrganizationBody = Type.Object(
     taxNumber: OptionalText(32),
     address: Type.Optional(Nullable(AddressInput)),
   },
-  { additionalProperties: false },
+  { title: 'CreateOrganizationInput', additionalProperties: false },
 );
 
 export type CreateOrganizationInput = Static<typeof CreateOrganizationBody>;
 
 const NullableString = Nullable(Type.String());
 
-export const OrganizationSchema = Type.Object({
-  id: Type.String({ examples: ['org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
-  name: Type.String(),
-  typeCode: Type.Union([Type.Literal('F'), Type.Literal('P')]),
-  firstName: NullableString,
-  lastName: NullableString,
-  isCustomer: Type.Boolean(),
-  isSupplier: Type.Boolean(),
-  email: NullableString,
-  phone: NullableString,
-  vatId: NullableString,
-  taxNumber: NullableString,
-  address: Nullable(
-    Type.Object({
-      line1: NullableString,
-      line2: NullableString,
-      city: NullableString,
-      postalCode: NullableString,
-      countryCode: NullableString,
-    }),
-  ),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+/** An address as the API answers it: in an organization and in an invoice's buyer. */
+export const AddressSchema = Type.Object(
+  {
+    line1: NullableString,
+    line2: NullableString,
+    city: NullableString,
+    postalCode: NullableString,
+    countryCode: NullableString,
+  },
+  { title: 'Address' },
+);
+
+export const OrganizationSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    name: Type.String(),
+    typeCode: OrganizationTypeCode,
+    firstName: NullableString,
+    lastName: NullableString,
+    isCustomer: Type.Boolean(),
+    isSupplier: Type.Boolean(),
+    email: NullableString,
+    phone: NullableString,
+    vatId: NullableString,
+    taxNumber: NullableString,
+    address: Nullable(AddressSchema),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Organization' },
+);

@@ -33,9 +33,9 @@ export interface InvoiceDraft {
 
 export type ReadInvoiceResult = { ok: true; value: InvoiceDraft } | { ok: false; details: ErrorDetail[] };
 
-const QUANTITY: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
-const PRICE: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
-const PERCENT: DecimalLimits = { maxScale: 4, maxIntegerDigits: 3 };
+export const QUANTITY: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
+export const PRICE: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
+export const PERCENT: DecimalLimits = { maxScale: 4, maxIntegerDigits: 3 };
 export const DEFAULT_UNIT_CODE = 'C62';
 export const DEFAULT_PAYMENT_DAYS = 30;
 /** Categories whose VAT rate is zero by definition (EN 16931 BR-Z-05, BR-E-05, BR-AE-05, BR-IC-05, BR-G-05, BR-O-05). */

@@ -17,6 +17,17 @@ function pointer(...parts: string[]): string {
   return parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 }
 
+/**
+ * The `$ref` (into the document registered as "openapi") of the schema an operation answers a
+ * status with; shared responses live in components.responses.
+ */
+export function responseSchemaRef(document: Json, path: string, method: string, status: string): string {
+  const responses = ((document.paths as Json)[path] as Record<string, Json>)[method]!.responses as Record<string, Json>;
+  const target = responses[status]?.$ref;
+  const response = typeof target === 'string' ? target.slice(2).split('/') : ['paths', path, method, 'responses', status];
+  return `openapi#/${pointer(...response, 'content', 'application/json', 'schema')}`;
+}
+
 export function createDocumentAjv(document: Json): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
@@ -70,8 +81,7 @@ export class ContractChecker {
     const key = `${method} ${path} ${status}`;
     let validate = this.validators.get(key);
     if (!validate) {
-      const ref = `openapi#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')}`;
-      validate = ajv.compile({ $ref: ref });
+      validate = ajv.compile({ $ref: responseSchemaRef(document, path, method.toLowerCase(), String(status)) });
       this.validators.set(key, validate);
     }
     if (!validate(parsed)) {

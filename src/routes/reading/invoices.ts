@@ -19,7 +19,7 @@ const ListInvoicesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String({ description: 'The invoice id.' }) });
+const IdParams = Type.Object({ id: Type.String({ description: 'The invoice id (inv_…).', examples: ['inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57'] }) });
 
 export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: InvoiceQueries;

@@ -17,7 +17,7 @@ const ListOrganizationsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String({ description: 'The organization id.' }) });
+const IdParams = Type.Object({ id: Type.String({ description: 'The organization id (org_…).', examples: ['org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f'] }) });
 
 export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: OrganizationQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
   app.get(

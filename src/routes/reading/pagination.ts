@@ -37,11 +37,15 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'The nextCursor of the previous page; absent for the first page.' })),
 };
 
+/** A page of `item`s; named `<item's title>Page` when the item is named. */
 export function Page<T extends TSchema>(item: T) {
-  return Type.Object({
-    items: Type.Array(item, { description: 'Newest first.' }),
-    nextCursor: Nullable(Type.String({ description: 'Pass as cursor to get the next page; null on the last page.' })),
-  });
+  return Type.Object(
+    {
+      items: Type.Array(item, { maxItems: MAX_LIMIT, description: 'Newest first.' }),
+      nextCursor: Nullable(Type.String({ description: 'Pass as cursor to get the next page; null on the last page.' })),
+    },
+    item.title === undefined ? {} : { title: `${item.title}Page` },
+  );
 }
 
 /**
