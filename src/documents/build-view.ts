@@ -107,6 +107,8 @@ export function documentViewFrom(input: DocumentInput, calculation: InvoiceCalcu
   return {
     ...header,
     deliverTo,
+    // A cash-discount line (#SKONTO#…#) must be followed by a line break (BR-DE-18, DE-R-018).
+    paymentTerms: input.paymentTerms && /#\s*$/.test(input.paymentTerms) ? `${input.paymentTerms.trimEnd()}\n` : input.paymentTerms,
     seller: outsideScope ? { ...input.seller, vatId: null } : input.seller,
     buyer: outsideScope ? { ...input.buyer, vatId: null } : input.buyer,
     paymentMeans: input.paymentMeans && { ...input.paymentMeans, remittanceInformation: input.paymentMeans.remittanceInformation ?? input.number },
