@@ -11,7 +11,7 @@
 //
 // Counts per format and validator: documents, documents with a fatal failed assert (flag fatal,
 // error or none), and warnings; lists each rule that failed. Exits 1 on any fatal failure.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,9 +25,12 @@ const env = (name) => {
   if (!value || !existsSync(value)) throw new Error(`Set ${name} to the path of the compiled XSLT (got ${value ?? 'nothing'})`);
   return value;
 };
+// The shared reference data sits beside the checkout; a worktree finds it in /work/shared.
+const EINVOICE_DIR = [resolve(ROOT, '../shared/einvoice'), '/work/shared/einvoice'].find((dir) => existsSync(dir));
+if (!EINVOICE_DIR) throw new Error('The e-invoice schemas are missing: expected ../shared/einvoice');
 const XSD = {
-  ubl: (format) => resolve(ROOT, '../shared/einvoice/xsd/ubl-2.1/maindoc', format.includes('creditnote') ? 'UBL-CreditNote-2.1.xsd' : 'UBL-Invoice-2.1.xsd'),
-  cii: () => resolve(ROOT, '../shared/einvoice/xsd/cii-d16b-en16931/FACTUR-X_EN16931.xsd'),
+  ubl: (format) => join(EINVOICE_DIR, 'xsd/ubl-2.1/maindoc', format.includes('creditnote') ? 'UBL-CreditNote-2.1.xsd' : 'UBL-Invoice-2.1.xsd'),
+  cii: () => join(EINVOICE_DIR, 'xsd/cii-d16b-en16931/FACTUR-X_EN16931.xsd'),
 };
 const VALIDATORS = {
   'ubl-peppol': ['EN16931_UBL_XSLT', 'PEPPOL_UBL_XSLT'],
@@ -54,11 +57,12 @@ for (const [format, { written, refused }] of Object.entries(summary)) {
   const xsd = format.startsWith('ubl') ? XSD.ubl(format) : XSD.cii();
   let xsdFailures = 0;
   for (let i = 0; i < files.length; i += 200) {
-    try {
-      execFileSync('xmllint', ['--noout', '--schema', xsd, ...files.slice(i, i + 200)], { stdio: 'pipe' });
-    } catch (error) {
-      xsdFailures += (String(error.stderr).match(/fails to validate/g) ?? []).length;
-    }
+    const batch = files.slice(i, i + 200);
+    const run = spawnSync('xmllint', ['--noout', '--schema', xsd, ...batch], { encoding: 'utf8' });
+    const verdicts = run.stderr.match(/ (validates|fails to validate)$/gm) ?? [];
+    // Every file gets a verdict, or xmllint itself failed (no schema, no xmllint): stop.
+    if (verdicts.length !== batch.length) throw new Error(`xmllint gave ${verdicts.length} verdicts for ${batch.length} files: ${run.error ?? run.stderr.slice(0, 500)}`);
+    xsdFailures += verdicts.filter((v) => v.includes('fails')).length;
   }
   say(`   XSD ${xsd.split('/').pop()}: ${xsdFailures} invalid`);
   fatalTotal += xsdFailures;

@@ -1,5 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { DocumentAllowanceCharge, DocumentLine, DocumentView, Party, PaymentMeans, PostalAddress } from './model.js';
+import { isIban } from './identifiers.js';
 import { BUSINESS_PROCESS, CUSTOMIZATION_ID } from './profiles.js';
 import { group, isZeroAmount, leaf, serialize, type XmlNode } from './xml.js';
 
@@ -79,9 +80,11 @@ function paymentMeans(node: XmlNode, means: PaymentMeans): void {
     if (means.creditTransfer) {
       const account = means.creditTransfer;
       group(m, 'ram:PayeePartyCreditorFinancialAccount', (a) => {
-        // SEPA transfers carry an IBAN; other transfers any account id.
-        leaf(a, means.code === '58' ? 'ram:IBANID' : 'ram:ProprietaryID', account.accountId);
+        // An IBAN goes to IBANID; any other account id (code 30 outside SEPA) to ProprietaryID.
+        const iban = isIban(account.accountId);
+        if (iban) leaf(a, 'ram:IBANID', account.accountId);
         leaf(a, 'ram:AccountName', account.accountName);
+        if (!iban) leaf(a, 'ram:ProprietaryID', account.accountId);
       });
       if (account.serviceProviderId) group(m, 'ram:PayeeSpecifiedCreditorFinancialInstitution', (b) => leaf(b, 'ram:BICID', account.serviceProviderId));
     }
