@@ -1,5 +1,5 @@
 import { plainDecimal, type Decimal } from '../money/decimal.js';
-import { calculateInvoice, type AllowanceChargeFigures, type InvoiceCalculation, type LineFigures } from '../money/invoice-calculation.js';
+import { calculateInvoice, extendedAmount, type AllowanceChargeFigures, type InvoiceCalculation, type LineFigures } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import { UNCL5305 } from './code-lists.js';
 import { linePrice } from './line-price.js';
@@ -68,6 +68,7 @@ export function documentViewFrom(input: DocumentInput, calculation: InvoiceCalcu
       vatRate: plainDecimal(line.vatRate),
       unitPriceAsGiven: plainDecimal(line.unitPrice),
       discountPercent: line.discountPercent === null ? null : plainDecimal(line.discountPercent),
+      amountAsGiven: money(extendedAmount(line)),
     };
   });
 

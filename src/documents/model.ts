@@ -165,6 +165,8 @@ export interface DocumentLine {
   unitPriceAsGiven: DecimalText;
   /** The line discount as given, percent; for the PDF. */
   discountPercent: DecimalText | null;
+  /** round(quantity × unit price × (1 − discount)): what the customer saw, VAT included when the document has gross prices; for the PDF. */
+  amountAsGiven: DecimalText;
 }
 
 /** BG-23 VAT breakdown entry. */
