@@ -185,6 +185,9 @@ export function notes({ doc, view, t }: Context, y: number): number {
   return y + 6;
 }
 
+/** An IBAN in groups of four, as people read and type it; other account ids as they are. */
+const grouped = (account: string) => (/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(account) ? account.replace(/(.{4})(?=.)/g, '$1 ') : account);
+
 /** How to pay, with the EPC GiroCode for a euro credit transfer. */
 export function payment({ doc, view, t, f }: Context, y: number): number {
   const means = view.paymentMeans;
@@ -194,11 +197,12 @@ export function payment({ doc, view, t, f }: Context, y: number): number {
   const text: string[] = [];
   if (means.creditTransfer) {
     const account = means.creditTransfer;
-    text.push(t.transfer(amount, account.accountId, means.remittanceInformation ?? view.number, view.typeCode === '380' ? due : null));
+    text.push(t.transfer(amount, grouped(account.accountId), means.remittanceInformation ?? view.number, view.typeCode === '380' ? due : null));
     if (account.accountName) text.push(`${t.accountHolder}: ${account.accountName}`);
     if (account.serviceProviderId) text.push(`${t.bic}: ${account.serviceProviderId}`);
   } else if (means.directDebit) {
-    text.push(t.directDebit(amount, means.directDebit.debitedAccountId, means.directDebit.mandateReference));
+    const debited = means.directDebit.debitedAccountId;
+    text.push(t.directDebit(amount, debited && grouped(debited), means.directDebit.mandateReference));
   } else if (means.card) {
     text.push(t.card(means.card.accountNumber));
   } else if (means.code === '10') {
