@@ -2,6 +2,7 @@ import type { VatCategory } from '../money/invoice-calculation.js';
 import { EAS, EAS_NOT_IN_PEPPOL, isIcdScheme, UNCL4461, UNCL5189, UNCL5305, UNCL7161, UNIT_CODES, VAT_RULE_PREFIX } from './code-lists.js';
 import { isCountryCode, PEPPOL_SCHEME_CHECKS } from './identifiers.js';
 import type { DocumentView, Party, Profile, SchemedId } from './model.js';
+import { peppolCountry, peppolNationalRules } from './peppol-national.js';
 import { isZeroAmount } from './xml.js';
 
 // What a view lacks before it can be a valid e-invoice, each gap named by the official rule it
@@ -126,10 +127,6 @@ function vatCategoryRules(view: DocumentView, add: Parameters<Check>[1]): void {
   }
 }
 
-function sellerCountry(p: Party): string | null {
-  return p.vatId ? p.vatId.slice(0, 2).toUpperCase() : p.address.countryCode;
-}
-
 /** The German rules: BR-DE-… in XRechnung, the same as DE-R-… in Peppol between two German parties. */
 const german =
   (id: (n: number) => string): Check =>
@@ -194,7 +191,8 @@ const peppol: Check = (view, add) => {
   }
   const debit = view.paymentMeans?.directDebit;
   if (debit && blank(debit.mandateReference)) add('paymentMeans.directDebit.mandateReference', 'PEPPOL-EN16931-R061', 'A direct debit states its mandate reference.');
-  if (sellerCountry(view.seller) === 'DE' && sellerCountry(view.buyer) === 'DE') peppolGerman(view, add);
+  if (peppolCountry(view.seller) === 'DE' && peppolCountry(view.buyer) === 'DE') peppolGerman(view, add);
+  peppolNationalRules(view, add);
 };
 
 const xrechnung: Check = (view, add) => {

@@ -95,3 +95,22 @@ describe('problemsFor', () => {
     expect(codesOf(input, ['xrechnung'])).toEqual(expect.arrayContaining(['paymentMeans.directDebit.creditorId BR-DE-30', 'paymentMeans.directDebit.debitedAccountId BR-DE-31']));
   });
 });
+
+describe('problemsFor with Peppol national rules', () => {
+  const from = (country: string, seller: Partial<DocumentInput['seller']>) => ({ ...base, seller: { ...base.seller, vatId: null, ...seller, address: { ...base.seller.address, countryCode: country } } });
+
+  it('asks a Dutch seller for its KVK or OIN number (NL-R-003)', () => {
+    expect(codesOf(from('NL', { vatId: 'NL123456789B01', legalRegistrationId: null }), ['peppol'])).toContain('seller.legalRegistrationId NL-R-003');
+    expect(codesOf(from('NL', { vatId: 'NL123456789B01', legalRegistrationId: { id: '12345678', schemeId: '0106' } }), ['peppol'])).toEqual([]);
+  });
+
+  it('asks a Norwegian seller for a VAT number of the form NO…MVA (NO-R-001)', () => {
+    expect(codesOf(from('NO', { vatId: 'NO123456789' }), ['peppol'])).toContain('seller.vatId NO-R-001');
+    expect(codesOf(from('NO', { vatId: 'NO974760673MVA' }), ['peppol'])).toEqual([]);
+  });
+
+  it('refuses Greek sellers, whose invoice numbers and MARK this service cannot issue', () => {
+    expect(codesOf(from('GR', { vatId: 'EL123456789' }), ['peppol'])).toContain('seller.vatId GR-R-001-1');
+    expect(codesOf(from('GR', { vatId: 'EL123456789' }), ['en16931'])).toEqual([]);
+  });
+});

@@ -90,10 +90,27 @@ const address = (country: string) =>
     countryCode: fc.constant(country),
   });
 
+/** A Norwegian organisation number: eight digits and the mod-11 check digit (never 10). */
+const norwegianOrgNumber = digitsOf(8)
+  .map((eight) => {
+    const total = [3, 2, 7, 6, 5, 4, 3, 2].reduce((sum, w, i) => sum + w * Number(eight[i]), 0);
+    const check = (11 - (total % 11)) % 11;
+    return check === 10 ? null : eight + String(check);
+  })
+  .filter((n): n is string => n !== null);
+
+/** The seller's VAT id and register entry, as its country's Peppol rules want them. */
+function sellerIds(country: string, digits: string, orgNumber: string, register: string | null, outsideScope: boolean) {
+  if (country === 'NO') return { vatId: `NO${orgNumber}MVA`, legal: { id: orgNumber, schemeId: '0192' } };
+  if (country === 'NL') return { vatId: `NL${digits}B01`, legal: { id: digits.slice(0, 8), schemeId: '0106' } };
+  return { vatId: `${country}${digits}`, legal: register || outsideScope ? { id: register ?? 'HRB 12345', schemeId: null } : null };
+}
+
 function sellerArbitrary(outsideScope: boolean): fc.Arbitrary<Party> {
   return fc
     .record({
-      country: fc.constantFrom('DE', 'DE', 'AT', 'FR'),
+      country: fc.constantFrom('DE', 'DE', 'DE', 'AT', 'FR', 'NL', 'NO'),
+      orgNumber: norwegianOrgNumber,
       vatDigits: digitsOf(9),
       glnDigits: digitsOf(12),
       taxNumber: fc.option(digitsOf(10).map((d) => `${d.slice(0, 3)}/${d.slice(3, 6)}/${d.slice(6)}`), { nil: null }),
@@ -103,14 +120,14 @@ function sellerArbitrary(outsideScope: boolean): fc.Arbitrary<Party> {
     })
     .chain((s) =>
       address(s.country).map((a): Party => {
-        const vatId = `${s.country}${s.vatDigits}`;
+        // Outside the scope of VAT the VAT id is not stated, so another id must name the seller (BR-CO-26).
+        const { vatId, legal } = sellerIds(s.country, s.vatDigits, s.orgNumber, s.register, outsideScope);
         const gln = glnFrom(s.glnDigits);
         return {
           name: 'Muster Software GmbH & Co. KG',
           tradingName: s.tradingName,
           identifier: null,
-          // Outside the scope of VAT the VAT id is not stated, so another id must name the seller (BR-CO-26).
-          legalRegistrationId: s.register || outsideScope ? { id: s.register ?? 'HRB 12345', schemeId: null } : null,
+          legalRegistrationId: legal,
           vatId,
           taxRegistrationId: s.taxNumber,
           electronicAddress: s.endpointIsVat && !outsideScope && s.country === 'DE' ? { id: vatId, schemeId: '9930' } : { id: gln, schemeId: '0088' },
