@@ -45,7 +45,7 @@ function checkParty(add: Parameters<Check>[1], role: 'seller' | 'buyer', p: Part
   const country = p.address.countryCode;
   if (blank(country)) add(`${role}.address.countryCode`, role === 'seller' ? 'BR-9' : 'BR-11', `Set the ${role}'s country (ISO 3166-1 alpha-2, e.g. DE).`);
   else if (!isCountryCode(country!)) add(`${role}.address.countryCode`, 'BR-CL-14', `${country} is not an ISO 3166-1 alpha-2 country code.`);
-  if (p.vatId && !/^[A-Z]{2}/.test(p.vatId)) add(`${role}.vatId`, 'BR-CO-9', 'A VAT identifier starts with its country prefix (ISO 3166-1 alpha-2, EL for Greece), e.g. DE123456789.');
+  if (p.vatId && !isCountryCode(p.vatId.slice(0, 2)) && !p.vatId.startsWith('EL')) add(`${role}.vatId`, 'BR-CO-9', 'A VAT identifier starts with its country prefix (ISO 3166-1 alpha-2, EL for Greece), e.g. DE123456789.');
   checkSchemedId(add, `${role}.electronicAddress`, p.electronicAddress, 'eas');
   checkSchemedId(add, `${role}.identifier`, p.identifier, 'icd');
   checkSchemedId(add, `${role}.legalRegistrationId`, p.legalRegistrationId, 'icd');
@@ -69,6 +69,7 @@ const en16931: Check = (view, add) => {
   });
   const payablePositive = !view.totals.payable.startsWith('-') && !isZeroAmount(view.totals.payable);
   if (payablePositive && !view.dueDate && blank(view.paymentTerms)) add('dueDate', 'BR-CO-25', 'A document with an amount due states its due date or payment terms.');
+  if (view.deliverTo && blank(view.deliverTo.address.countryCode)) add('deliverTo.address.countryCode', 'BR-57', 'A deliver-to address states its country.');
   if (view.invoicePeriod && view.invoicePeriod.endDate < view.invoicePeriod.startDate) add('invoicePeriod.endDate', 'BR-29', 'The invoice period ends on or after its start.');
   view.allowances.forEach((a, i) => {
     if (blank(a.reason) && blank(a.reasonCode)) add(`allowances[${i}].reason`, 'BR-33', 'A document allowance states its reason or reason code.');
@@ -177,6 +178,11 @@ function electronicAddresses(view: DocumentView, add: Parameters<Check>[1], rule
 }
 
 const peppol: Check = (view, add) => {
+  // A UBL 2.1 credit note carries its due date only inside the payment means (BR-CO-25).
+  const payablePositive = !view.totals.payable.startsWith('-') && !isZeroAmount(view.totals.payable);
+  if (view.typeCode === '381' && payablePositive && !view.paymentMeans && blank(view.paymentTerms)) {
+    add('paymentTerms', 'BR-CO-25', 'A credit note with an amount due states its payment terms or payment means (a UBL credit note writes its due date into the payment means).');
+  }
   if (blank(view.buyerReference) && blank(view.purchaseOrderReference)) add('buyerReference', 'PEPPOL-EN16931-R003', 'Set the buyer reference or the purchase order reference.');
   electronicAddresses(view, add, { seller: 'PEPPOL-EN16931-R020', buyer: 'PEPPOL-EN16931-R010' });
   for (const role of ['seller', 'buyer'] as const) {

@@ -32,12 +32,14 @@ function taxCategory(node: XmlNode, name: string, category: string, rate: string
 }
 
 function address(node: XmlNode, name: string, a: PostalAddress): void {
+  // No empty elements (PEPPOL-EN16931-R008): an address or country without content is left out.
+  if (![a.line1, a.line2, a.city, a.postalCode, a.countryCode].some((v) => v && v.trim() !== '')) return;
   group(node, name, (n) => {
     leaf(n, 'cbc:StreetName', a.line1);
     leaf(n, 'cbc:AdditionalStreetName', a.line2);
     leaf(n, 'cbc:CityName', a.city);
     leaf(n, 'cbc:PostalZone', a.postalCode);
-    group(n, 'cac:Country', (c) => leaf(c, 'cbc:IdentificationCode', a.countryCode));
+    if (a.countryCode) group(n, 'cac:Country', (c) => leaf(c, 'cbc:IdentificationCode', a.countryCode));
   });
 }
 
@@ -94,7 +96,7 @@ function paymentMeans(node: XmlNode, means: PaymentMeans, dueDateHere: string | 
         if (account.serviceProviderId) group(a, 'cac:FinancialInstitutionBranch', (b) => leaf(b, 'cbc:ID', account.serviceProviderId));
       });
     }
-    if (means.directDebit) {
+    if (means.directDebit && (means.directDebit.mandateReference || means.directDebit.debitedAccountId)) {
       const debit = means.directDebit;
       group(m, 'cac:PaymentMandate', (d) => {
         leaf(d, 'cbc:ID', debit.mandateReference);

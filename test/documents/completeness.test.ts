@@ -78,6 +78,18 @@ describe('problemsFor', () => {
     expect(problemsFor(view, ['en16931', 'xrechnung'])).toEqual([]);
   });
 
+  it('checks VAT id prefixes and deliver-to countries (BR-CO-9, BR-57)', () => {
+    const input = { ...base, buyer: { ...base.buyer, vatId: 'XX811907980' }, deliverTo: { name: 'Lager', address: { ...base.buyer.address, countryCode: null } } };
+    expect(codesOf(input, ['en16931'])).toEqual(['buyer.vatId BR-CO-9', 'deliverTo.address.countryCode BR-57']);
+    expect(codesOf({ ...base, buyer: { ...base.buyer, vatId: 'EL123456789' } }, ['en16931'])).toEqual([]);
+  });
+
+  it('asks a UBL credit note with an amount due for payment terms or means, where its due date can go (BR-CO-25)', () => {
+    const note = { ...base, typeCode: '381' as const, precedingInvoice: { number: '2026-00041', issueDate: null }, paymentMeans: null, paymentTerms: null };
+    expect(codesOf(note, ['peppol'])).toContain('paymentTerms BR-CO-25');
+    expect(codesOf({ ...note, paymentTerms: 'Refunded within 14 days.' }, ['peppol'])).not.toContain('paymentTerms BR-CO-25');
+  });
+
   it('refuses currencies with three minor digits by BR-DEC', () => {
     const found = problems({ ...base, currency: { code: 'KWD', minorDigits: 3 } }, ['en16931']);
     expect(found).toEqual([expect.objectContaining({ field: 'currency', code: 'BR-DEC-09' })]);

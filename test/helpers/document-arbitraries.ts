@@ -213,6 +213,7 @@ export function documentInputArbitrary(options: DocumentOptions = { digits: [0, 
         paymentTerms: fc.option(fc.constantFrom('Payable within 30 days.', '#SKONTO#TAGE=14#PROZENT=2.00#'), { nil: null }),
         period: fc.boolean(),
         purchaseOrderReference: fc.option(fc.constant('PO-4711'), { nil: null }),
+        deliverTo: fc.option(address('DE').map((a) => ({ name: 'Lager Nord', address: a })), { nil: null, freq: 4 }),
       })
       .map((r): DocumentInput => {
         const month = '03';
@@ -230,7 +231,7 @@ export function documentInputArbitrary(options: DocumentOptions = { digits: [0, 
           paymentTerms: r.paymentTerms,
           deliveryDate: r.period ? null : issueDate,
           invoicePeriod: r.period ? { startDate: '2026-02-01', endDate: '2026-02-28' } : null,
-          deliverTo: null,
+          deliverTo: r.deliverTo,
           precedingInvoice: r.typeCode === '381' ? { number: '2026-00001', issueDate: '2026-01-15' } : null,
           seller: r.seller,
           buyer: r.buyer,
