@@ -62,7 +62,8 @@ function party(node: XmlNode, name: string, p: Party): void {
       group(n, 'ram:URIUniversalCommunication', (u) => leaf(u, 'ram:URIID', endpoint.id, endpoint.schemeId ? { schemeID: endpoint.schemeId } : undefined));
     }
     if (p.vatId) group(n, 'ram:SpecifiedTaxRegistration', (t) => leaf(t, 'ram:ID', p.vatId, { schemeID: 'VA' }));
-    if (p.taxRegistrationId) group(n, 'ram:SpecifiedTaxRegistration', (t) => leaf(t, 'ram:ID', p.taxRegistrationId, { schemeID: 'FC' }));
+    // BT-32 is the seller's alone; EN 16931 has no tax number for the buyer.
+    if (p.taxRegistrationId && name === 'ram:SellerTradeParty') group(n, 'ram:SpecifiedTaxRegistration', (t) => leaf(t, 'ram:ID', p.taxRegistrationId, { schemeID: 'FC' }));
   });
 }
 

@@ -53,7 +53,8 @@ function party(node: XmlNode, role: 'cac:AccountingSupplierParty' | 'cac:Account
       if (p.tradingName) group(n, 'cac:PartyName', (i) => leaf(i, 'cbc:Name', p.tradingName));
       address(n, 'cac:PostalAddress', p.address);
       if (p.vatId) group(n, 'cac:PartyTaxScheme', (t) => leaf(t, 'cbc:CompanyID', p.vatId).ele('cac:TaxScheme').ele('cbc:ID').txt('VAT'));
-      if (p.taxRegistrationId) group(n, 'cac:PartyTaxScheme', (t) => leaf(t, 'cbc:CompanyID', p.taxRegistrationId).ele('cac:TaxScheme').ele('cbc:ID').txt('FC'));
+      // BT-32 is the seller's alone; EN 16931 has no tax number for the buyer.
+      if (p.taxRegistrationId && role === 'cac:AccountingSupplierParty') group(n, 'cac:PartyTaxScheme', (t) => leaf(t, 'cbc:CompanyID', p.taxRegistrationId).ele('cac:TaxScheme').ele('cbc:ID').txt('FC'));
       group(n, 'cac:PartyLegalEntity', (l) => {
         leaf(l, 'cbc:RegistrationName', p.name);
         if (p.legalRegistrationId) leaf(l, 'cbc:CompanyID', p.legalRegistrationId.id, schemeAttribute(p.legalRegistrationId.schemeId));

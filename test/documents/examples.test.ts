@@ -71,6 +71,18 @@ describe('mapping compared with the official examples', () => {
     expect([...unknown]).toEqual([]);
   });
 
+  it('writes a tax number for the seller (BT-32) but never for the buyer, who has no such term', () => {
+    const input = germanInput({ buyer: { ...germanInput().buyer, taxRegistrationId: '98/765/43210' } });
+    const view = buildDocumentView(input);
+    const ubl = leafValues(renderUbl(view, { profile: 'xrechnung' }));
+    expect(ubl.get('/Invoice/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID')).toEqual(['DE123456789', '12/345/67890']);
+    expect(ubl.get('/Invoice/AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toEqual(['DE811907980']);
+    const cii = leafValues(renderCii(view, { profile: 'xrechnung' }));
+    const registrations = (party: string) => cii.get(`/CrossIndustryInvoice/SupplyChainTradeTransaction/ApplicableHeaderTradeAgreement/${party}/SpecifiedTaxRegistration/ID`);
+    expect(registrations('SellerTradeParty')).toEqual(['DE123456789', '12/345/67890']);
+    expect(registrations('BuyerTradeParty')).toEqual(['DE811907980']);
+  });
+
   it('carries the hand-made German invoice’s figures into CII unchanged', () => {
     const view = buildDocumentView(germanInput());
     const cii = readCii(renderCii(view, { profile: 'xrechnung' }));

@@ -154,7 +154,8 @@ function buyerArbitrary(needsVatId: boolean): fc.Arbitrary<Party> {
         identifier: null,
         legalRegistrationId: null,
         vatId: needsVatId || b.hasVatId ? `${b.country}${b.vatDigits}` : null,
-        taxRegistrationId: null,
+        // The API keeps a buyer's tax number; EN 16931 has no place for it, so it must not appear.
+        taxRegistrationId: b.hasVatId ? null : '12/345/67890',
         electronicAddress: { id: glnFrom(b.glnDigits), schemeId: '0088' },
         address: a,
         contact: b.contact,
