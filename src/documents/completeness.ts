@@ -1,5 +1,7 @@
 import type { VatCategory } from '../money/invoice-calculation.js';
-import { EAS, EAS_NOT_IN_PEPPOL, isIcdScheme, UNCL4461, UNCL5189, UNCL5305, UNCL7161, UNIT_CODES, VAT_RULE_PREFIX } from './code-lists.js';
+import { UNCL4461, UNCL5189, UNCL5305, UNCL7161, VAT_RULE_PREFIX } from './code-lists.js';
+import { EAS, EAS_NOT_IN_PEPPOL, isIcdScheme } from './schemes.js';
+import { UNIT_CODES } from './unit-codes.js';
 import { isCountryCode, PEPPOL_SCHEME_CHECKS } from './identifiers.js';
 import type { DocumentView, Party, Profile, SchemedId } from './model.js';
 import { peppolCountry, peppolNationalRules } from './peppol-national.js';

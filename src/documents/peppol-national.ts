@@ -1,4 +1,4 @@
-import { isIcdScheme } from './code-lists.js';
+import { isIcdScheme } from './schemes.js';
 import { isNorwegianOrgNumber, isSwedishOrgNumber } from './identifiers.js';
 import type { DocumentView, Party } from './model.js';
 

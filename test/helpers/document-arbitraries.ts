@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { DocumentInput, DocumentLineInput } from '../../src/documents/build-view.js';
-import { UNIT_CODES } from '../../src/documents/code-lists.js';
+import { UNIT_CODES } from '../../src/documents/unit-codes.js';
 import type { Party, PaymentMeans } from '../../src/documents/model.js';
 import { Decimal } from '../../src/money/decimal.js';
 import type { AllowanceChargeFigures, VatCategory } from '../../src/money/invoice-calculation.js';

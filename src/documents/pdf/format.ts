@@ -1,4 +1,4 @@
-import { UNIT_CODES } from '../code-lists.js';
+import { UNIT_CODES } from '../unit-codes.js';
 import type { DocumentView } from '../model.js';
 import { UNIT_NAMES, type PdfLanguage } from './labels.js';
 
