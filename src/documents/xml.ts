@@ -5,6 +5,12 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 
 export type XmlNode = XMLBuilder;
 
+/**
+ * XML 1.0 cannot hold every character text may hold (control characters, U+FFFE, lone
+ * surrogates): they are dropped, so that no name or note makes a document unreadable.
+ */
+export const XML_DECLARATION = { version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' } as const;
+
 /** Adds <name>text</name> unless text is null or blank; returns the parent. */
 export function leaf(parent: XmlNode, name: string, text: string | null | undefined, attributes?: Record<string, string>): XmlNode {
   if (text === null || text === undefined || text.trim() === '') return parent;

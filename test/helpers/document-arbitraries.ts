@@ -41,7 +41,7 @@ const EXEMPTION: Partial<Record<VatCategory, string>> = {
 function lineArbitrary(categories: VatCategory[]): fc.Arbitrary<DocumentLineInput> {
   return fc.constantFrom(...categories).chain((vatCategory) =>
     fc.record({
-      name: text(['Consulting', 'Handbook', 'Training day', 'Licence — annual', 'Straße & Söhne <service>', 'Café crème']),
+      name: text(['Consulting', 'Handbook', 'Training day', 'Licence — annual', 'Straße & Söhne <service>', 'Café crème', 'Bell\u0007 and \uFFFE are not XML']),
       description: fc.option(text(['Includes travel', 'Per attendee', 'Zeilenbeschreibung mit Umlauten: äöü']), { nil: null }),
       quantity: decimalString({ maxInt: 4, maxScale: 6, min: -999n, max: 9999n }).filter((q) => Number(q) !== 0),
       unitCode: fc.constantFrom(...Object.keys(UNIT_CODES)),
