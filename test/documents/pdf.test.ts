@@ -1,10 +1,12 @@
 import { create } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentView, renderCii, renderPdf } from '../../src/documents/index.js';
+import fc from 'fast-check';
+import { buildDocumentView, PDF_LANGUAGES, problemsFor, renderCii, renderPdf } from '../../src/documents/index.js';
 import { epcPayload } from '../../src/documents/pdf/girocode.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { canValidate, validateAgainstXsd, XSD } from '../helpers/einvoice-files.js';
 import { canInspectPdf, hasPoppler, pdfAttachments, pdfFonts, pdfPagePng, pdfText, xmpOf } from '../helpers/pdf-tools.js';
+import { documentInputArbitrary } from '../helpers/document-arbitraries.js';
 import { germanInput } from '../helpers/sample-document.js';
 
 // The PDF as a reader and a validator see it: it opens, its fonts are embedded, it carries the
@@ -93,6 +95,19 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
     const pdf = await renderPdf(note, { lang: 'en', now: NOW });
     expect(pdfText(pdf)).toContain('Credit note');
     expect(pdfAttachments(pdf).first).toContain('<ram:TypeCode>381</ram:TypeCode>');
+  });
+
+  it('renders random documents of every kind, three-digit currencies and drafts included, and each opens', async () => {
+    const inputs = fc.sample(fc.tuple(documentInputArbitrary({ digits: [0, 2, 3] }), fc.boolean(), fc.constantFrom(...PDF_LANGUAGES)), { numRuns: 24, seed: 3 });
+    for (const [input, draft, lang] of inputs) {
+      const view = buildDocumentView({ ...input, draft });
+      const pdf = await renderPdf(view, { lang, now: NOW });
+      const text = pdfText(pdf);
+      expect(text).toContain(view.number);
+      // Only an issued document that is a valid EN 16931 invoice carries factur-x.xml.
+      const valid = problemsFor(view, ['en16931']).length === 0;
+      expect(pdfAttachments(pdf).names).toEqual(!draft && valid ? ['factur-x.xml'] : []);
+    }
   });
 
   it('breaks a long invoice over pages and numbers them', async () => {

@@ -98,7 +98,13 @@ function tableHeader(doc: Pdf, t: Labels, y: number): number {
 
 function row(doc: Pdf, t: Labels, cells: Record<Column, string>, y: number, detail: string | null): number {
   const descriptionWidth = COLUMNS[1].width - 6;
-  const height = Math.max(heightOf(doc, cells.description, descriptionWidth, { bold: true }) + (detail ? heightOf(doc, detail, descriptionWidth, { size: 8 }) : 0), 11) + 5;
+  // The tallest cell sets the row's height: a long description, or a long quantity with its unit.
+  const cellHeights = COLUMNS.map((column) =>
+    column.key === 'description'
+      ? heightOf(doc, cells.description, descriptionWidth, { bold: true }) + (detail ? heightOf(doc, detail, descriptionWidth, { size: 8 }) : 0)
+      : heightOf(doc, cells[column.key], column.width - 4),
+  );
+  const height = Math.max(...cellHeights, 11) + 5;
   // A row that does not fit opens a new page, which repeats the table header.
   y = room(doc, y, height, (top) => tableHeader(doc, t, top));
   let x = LEFT;
