@@ -4,26 +4,36 @@ import { Decimal } from '../src/money/decimal.js';
 import { apportion } from '../src/money/gross-prices.js';
 import { minorUnit, sum } from '../src/money/money.js';
 import { readInvoiceInput } from '../src/services/invoice-input.js';
-import { calculateInvoice } from '../src/money/invoice-calculation.js';
+import { calculateInvoice, type AllowanceChargeFigures, type VatCategory } from '../src/money/invoice-calculation.js';
 import { formatMoney } from '../src/money/money.js';
 import { plainDecimal } from '../src/money/decimal.js';
 import type { CreateInvoiceInput } from '../src/routes/invoice-schemas.js';
-import { validInvoiceFields } from './helpers/invoice-arbitraries.js';
+import { validAdjustments, validInvoiceFields } from './helpers/invoice-arbitraries.js';
 import { expectIdentities, type Answer } from './helpers/invoice-identities.js';
 
 // The arithmetic alone, without HTTP or a database, over many more random invoices.
 
 
 describe('invoice arithmetic properties', () => {
-  it('keeps every EN 16931 identity exact and every amount within the currency digits', () => {
+  it('keeps every EN 16931 identity exact and every amount within the currency digits, with document allowances and charges', () => {
     fc.assert(
-      fc.property(validInvoiceFields, (fields) => {
+      fc.property(validInvoiceFields, validAdjustments, (fields, adjustments) => {
         const read = readInvoiceInput({ organizationId: 'org_x', ...fields } as CreateInvoiceInput, { currency: 'EUR', now: new Date() });
         expect(read.ok).toBe(true);
         if (!read.ok) return;
         const draft = read.value;
         const money = (v: Decimal) => formatMoney(v, draft.digits);
-        const result = calculateInvoice(draft.lines, { digits: draft.digits, pricesIncludeTax: draft.pricesIncludeTax });
+        const figures = (list: typeof adjustments.allowances): AllowanceChargeFigures[] =>
+          list.map((a) => ({ amount: new Decimal(a.amount), reason: a.reason, vatCategory: a.vatCategory as VatCategory, vatRate: new Decimal(a.vatRate) }));
+        const allowances = figures(adjustments.allowances);
+        const charges = figures(adjustments.charges);
+        const result = calculateInvoice(draft.lines, { digits: draft.digits, pricesIncludeTax: draft.pricesIncludeTax }, { allowances, charges });
+        const adjustment = (given: AllowanceChargeFigures, net: Decimal) => ({
+          amount: money(net),
+          given: plainDecimal(given.amount),
+          vatCategory: given.vatCategory,
+          vatRate: plainDecimal(given.vatRate),
+        });
         const answer: Answer = {
           currency: draft.currency,
           pricesIncludeTax: draft.pricesIncludeTax,
@@ -41,8 +51,12 @@ describe('invoice arithmetic properties', () => {
             taxableAmount: money(g.taxableAmount),
             taxAmount: money(g.taxAmount),
           })),
+          allowances: allowances.map((a, i) => adjustment(a, result.allowanceAmounts[i]!)),
+          charges: charges.map((c, i) => adjustment(c, result.chargeAmounts[i]!)),
           totals: {
             lineNetTotal: money(result.totals.lineNetTotal),
+            allowanceTotal: money(result.totals.allowanceTotal),
+            chargeTotal: money(result.totals.chargeTotal),
             taxExclusive: money(result.totals.taxExclusive),
             taxTotal: money(result.totals.taxTotal),
             taxInclusive: money(result.totals.taxInclusive),

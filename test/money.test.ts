@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isKnownCurrency, minorUnitDigits } from '../src/money/currency.js';
 import { Decimal, parseDecimal, plainDecimal } from '../src/money/decimal.js';
 import { apportion, netOfGross, taxOf } from '../src/money/gross-prices.js';
-import { calculateInvoice, type LineFigures } from '../src/money/invoice-calculation.js';
+import { calculateInvoice, type AllowanceChargeFigures, type LineFigures } from '../src/money/invoice-calculation.js';
 import { formatMoney, roundMoney } from '../src/money/money.js';
 
 const d = (value: string) => new Decimal(value);
@@ -111,6 +111,8 @@ describe('invoice arithmetic', () => {
     ]);
     expect(Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, v.toFixed(2)]))).toEqual({
       lineNetTotal: '65.00',
+      allowanceTotal: '0.00',
+      chargeTotal: '0.00',
       taxExclusive: '65.00',
       taxTotal: '11.94',
       taxInclusive: '76.94',
@@ -128,5 +130,52 @@ describe('invoice arithmetic', () => {
     const result = calculateInvoice([line('3', '19.99', '19'), line('2', '1.07', '7')], { digits: 2, pricesIncludeTax: true });
     expect(result.totals.payable.toFixed(2)).toBe('62.11');
     expect(result.totals.roundingAmount.toFixed(2)).toBe('0.01');
+  });
+
+  const adjustment = (amount: string, vatRate: string, vatCategory: LineFigures['vatCategory'] = 'S'): AllowanceChargeFigures => ({
+    amount: d(amount),
+    reason: 'Test',
+    vatCategory,
+    vatRate: d(vatRate),
+  });
+  const fixed = (values: Decimal[]) => values.map((v) => v.toFixed(2));
+
+  it('subtracts document allowances and adds charges in the totals and in their VAT group (BR-CO-13, BR-S-08)', () => {
+    const result = calculateInvoice([line('1', '100', '19'), line('1', '50', '7')], { digits: 2, pricesIncludeTax: false }, {
+      allowances: [adjustment('10', '19')],
+      charges: [adjustment('5', '7')],
+    });
+    expect(result.vatBreakdown.map((g) => [g.vatRate.toFixed(), g.taxableAmount.toFixed(2), g.taxAmount.toFixed(2)])).toEqual([
+      ['19', '90.00', '17.10'],
+      ['7', '55.00', '3.85'],
+    ]);
+    const { lineNetTotal, allowanceTotal, chargeTotal, taxExclusive, taxTotal, payable } = result.totals;
+    expect(fixed([lineNetTotal, allowanceTotal, chargeTotal, taxExclusive, taxTotal, payable])).toEqual(['150.00', '10.00', '5.00', '145.00', '20.95', '165.95']);
+  });
+
+  it('gives a charge whose category and rate no line has a VAT group of its own', () => {
+    const result = calculateInvoice([line('1', '100', '19')], { digits: 2, pricesIncludeTax: false }, { charges: [adjustment('4.99', '0', 'Z')] });
+    expect(result.vatBreakdown.map((g) => [g.vatCategory, g.lineIndexes, g.chargeIndexes, g.taxableAmount.toFixed(2)])).toEqual([
+      ['S', [0], [], '100.00'],
+      ['Z', [], [0], '4.99'],
+    ]);
+    expect(result.totals.payable.toFixed(2)).toBe('123.99');
+  });
+
+  it('reads allowance and charge amounts as gross when prices include tax and derives their nets', () => {
+    const result = calculateInvoice([line('1', '119', '19')], { digits: 2, pricesIncludeTax: true }, { allowances: [adjustment('11.90', '19')] });
+    expect(fixed(result.allowanceAmounts)).toEqual(['10.00']);
+    expect(fixed(result.lineNetAmounts)).toEqual(['100.00']);
+    expect(fixed([result.totals.taxExclusive, result.totals.taxTotal, result.totals.roundingAmount, result.totals.payable])).toEqual(['90.00', '17.10', '0.00', '107.10']);
+  });
+
+  it('keeps payable equal to what the customer saw when gross allowances do not divide evenly', () => {
+    const result = calculateInvoice([line('3', '19.99', '19'), line('2', '1.07', '7')], { digits: 2, pricesIncludeTax: true }, {
+      allowances: [adjustment('0.99', '19')],
+      charges: [adjustment('4.95', '7')],
+    });
+    // 59.97 − 0.99 + 2.14 + 4.95 = 66.07, whatever the nets come to.
+    expect(result.totals.payable.toFixed(2)).toBe('66.07');
+    expect(result.totals.roundingAmount.abs().lessThanOrEqualTo('0.02')).toBe(true);
   });
 });

@@ -53,3 +53,18 @@ export const validInvoiceFields = fc.record({
   pricesIncludeTax: fc.boolean(),
   lines: fc.array(validLine, { minLength: 1, maxLength: 12 }),
 });
+
+/** A document-level allowance or charge (BG-20/BG-21) with a category that fits its rate. */
+export const validAdjustment = fc
+  .record({
+    amount: decimalString({ maxInt: 4, maxScale: 3, min: 0n, max: 9999n }),
+    vatRate: rate,
+    zeroCategory: fc.constantFrom('Z', 'E', 'AE', 'K', 'G', 'O'),
+    reason: fc.constantFrom('Discount', 'Freight', 'Packing', 'Loyalty rebate'),
+  })
+  .map(({ zeroCategory, ...adjustment }) => ({ ...adjustment, vatCategory: Number(adjustment.vatRate) === 0 ? zeroCategory : 'S' }));
+
+export const validAdjustments = fc.record({
+  allowances: fc.array(validAdjustment, { maxLength: 3 }),
+  charges: fc.array(validAdjustment, { maxLength: 3 }),
+});
