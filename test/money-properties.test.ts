@@ -7,7 +7,7 @@ import { readInvoiceInput } from '../src/services/invoice-input.js';
 import { calculateInvoice, type AllowanceChargeFigures, type VatCategory } from '../src/money/invoice-calculation.js';
 import { formatMoney } from '../src/money/money.js';
 import { plainDecimal } from '../src/money/decimal.js';
-import type { CreateInvoiceInput } from '../src/routes/invoice-schemas.js';
+import type { CreateInvoiceInput } from '../src/schemas/invoice.js';
 import { validAdjustments, validInvoiceFields } from './helpers/invoice-arbitraries.js';
 import { expectIdentities, type Answer } from './helpers/invoice-identities.js';
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
 import { InvoiceRepository } from '../repositories/invoice-repository.js';
-import type { Invoice } from '../routes/invoice-schemas.js';
+import type { Invoice } from '../schemas/invoice.js';
 import { invoiceFromRows } from '../services/invoice-mapping.js';
 import { organizationNameKey } from '../services/organization-rules.js';
 

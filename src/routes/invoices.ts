@@ -4,7 +4,7 @@ import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { InvoiceService } from '../services/invoice-service.js';
-import { CreateInvoiceBody, InvoiceSchema } from './invoice-schemas.js';
+import { CreateInvoiceBody, InvoiceSchema } from '../schemas/invoice.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 export interface InvoiceRoutesOptions {

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../i
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { firstBrokenOrganizationRule } from '../services/organization-rules.js';
 import type { OrganizationService } from '../services/organization-service.js';
-import { CreateOrganizationBody, OrganizationSchema } from './organization-schemas.js';
+import { CreateOrganizationBody, OrganizationSchema } from '../schemas/organization.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 export interface OrganizationRoutesOptions {

@@ -3,11 +3,6 @@ import { ERRORS, type ErrorCode } from '../errors/codes.js';
 import { ErrorDetailSchema, ErrorMeta } from '../http/envelope.js';
 import { DocumentedAs } from '../openapi/documented-as.js';
 
-/** A value that may also be sent as null (treated as absent). */
-export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Union([schema, Type.Null()]);
-}
-
 // What a route declares for each error status. Fastify serializes with one envelope whose code
 // is any of the status's codes (cheap: no branch to pick); the document shows the same answer
 // as a choice of one named envelope per code (NameConflictError, …), which generated clients

@@ -2,7 +2,7 @@ import type { ErrorDetail } from '../errors/app-error.js';
 import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
 import { parseDecimal, type Decimal, type DecimalLimits } from '../money/decimal.js';
 import type { LineFigures, VatCategory } from '../money/invoice-calculation.js';
-import type { CreateInvoiceInput, InvoiceLineInputType } from '../routes/invoice-schemas.js';
+import type { CreateInvoiceInput, InvoiceLineInputType } from '../schemas/invoice.js';
 
 // The checks of an invoice body that a JSON schema cannot express: exact decimals and their
 // ranges, real calendar dates and their order, the currency, and the VAT category rules of

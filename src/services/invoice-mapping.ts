@@ -1,6 +1,6 @@
 import type { VatCategory } from '../money/invoice-calculation.js';
 import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
-import type { Invoice } from '../routes/invoice-schemas.js';
+import type { Invoice } from '../schemas/invoice.js';
 
 // Stored rows to the invoice the API shows. What is shown is what was stored, so an answer
 // built right after the insert and one read back later are the same.

@@ -8,7 +8,7 @@ import { formatMoney } from '../money/money.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
-import type { CreateInvoiceInput, Invoice } from '../routes/invoice-schemas.js';
+import type { CreateInvoiceInput, Invoice } from '../schemas/invoice.js';
 import { invoiceFromRows, type StoredVatBreakdown } from './invoice-mapping.js';
 import { readInvoiceInput, type InvoiceDraft } from './invoice-input.js';
 import { formatInvoiceNumber, yearOf } from './invoice-numbering.js';

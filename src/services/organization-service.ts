@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
-import type { CreateOrganizationInput, OrganizationSchema } from '../routes/organization-schemas.js';
+import type { CreateOrganizationInput, OrganizationSchema } from '../schemas/organization.js';
 import { organizationNameKey } from './organization-rules.js';
 
 export type Organization = Static<typeof OrganizationSchema>;

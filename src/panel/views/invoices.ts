@@ -1,4 +1,4 @@
-import type { Invoice } from '../../routes/invoice-schemas.js';
+import type { Invoice } from '../../schemas/invoice.js';
 import { html, type SafeHtml } from '../html.js';
 import type { InvoiceListItem, Page } from '../records.js';
 import type { PanelUser } from '../users.js';

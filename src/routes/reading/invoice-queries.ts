@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { InvoiceRepository, type InvoiceLineRow } from '../../repositories/invoice-repository.js';
-import type { Invoice } from '../invoice-schemas.js';
+import type { Invoice } from '../../schemas/invoice.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 

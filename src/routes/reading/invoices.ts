@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
-import { InvoiceSchema } from '../invoice-schemas.js';
+import { InvoiceSchema } from '../../schemas/invoice.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { InvoiceQueries } from './invoice-queries.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
-import { OrganizationSchema } from '../organization-schemas.js';
+import { OrganizationSchema } from '../../schemas/organization.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { OrganizationQueries } from './organization-queries.js';
 import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';

@@ -1,7 +1,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { validationError } from '../../errors/app-error.js';
-import { Nullable } from '../schema-helpers.js';
+import { Nullable } from '../../schemas/nullable.js';
 
 // Keyset pagination, newest first, over (created_at, id): a page starts strictly after the last
 // row of the previous one, so rows created meanwhile (newer, hence before the cursor) neither

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './schema-helpers.js';
+import { Nullable } from './nullable.js';
 
 const OptionalText = (maxLength: number, extra: Record<string, unknown> = {}) =>
   Type.Optional(Nullable(Type.String({ maxLength, ...extra })));

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
-import { AddressSchema, OrganizationTypeCode } from './organization-schemas.js';
-import { Nullable } from './schema-helpers.js';
-import { Amount, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput } from './value-schemas.js';
+import { AddressSchema, OrganizationTypeCode } from './organization.js';
+import { Nullable } from './nullable.js';
+import { Amount, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput } from './values.js';
 
 // The invoice of POST /invoice, modelled on EN 16931 (the semantic model behind Peppol BIS 3,
 // XRechnung and Factur-X). The schema checks shapes; exact decimal values, dates against each
