@@ -21,6 +21,8 @@ import { Metrics } from './metrics/metrics.js';
 import { FailOpenRateLimitStore } from './rate-limit/fail-open-store.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { creditNoteRoutes } from './routes/credit-notes.js';
+import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plugin.js';
@@ -168,9 +170,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       await api.register(openApiDocumentRoute);
       await api.register(healthRoutes, { storage });
-      await api.register(organizationRoutes, { organizations: container.organizations, idempotency: container.idempotency });
+      await api.register(organizationRoutes, {
+        organizations: container.organizations,
+        repository: container.organizationRepository,
+        idempotency: container.idempotency,
+      });
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
-      await api.register(readingRoutes, { db: storage.db, responseMaxBytes: config.responseMaxBytes });
+      await api.register(invoiceSettlementRoutes, { settlement: container.settlement, idempotency: container.idempotency });
+      await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
+      await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
     },
     { prefix: BASE_PATH },
   );

@@ -9,6 +9,8 @@ import { ApiKeyService } from './services/api-key-service.js';
 import { CompanyService } from './services/company-service.js';
 import { InvoiceService } from './services/invoice-service.js';
 import { OrganizationService } from './services/organization-service.js';
+import { CreditNoteRepository } from './repositories/credit-note-repository.js';
+import { SettlementService } from './services/settlement-service.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -17,6 +19,8 @@ export interface Container {
   apiKeys: ApiKeyService;
   organizations: OrganizationService;
   invoices: InvoiceService;
+  settlement: SettlementService;
+  organizationRepository: OrganizationRepository;
   idempotency: IdempotencyService;
   verifier: ApiKeyVerifier;
 }
@@ -30,12 +34,16 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const companyRepository = new CompanyRepository(storage.db);
   const apiKeyRepository = new ApiKeyRepository(storage.db);
   const organizationRepository = new OrganizationRepository(storage.db);
+  const invoiceRepository = new InvoiceRepository(storage.db);
+  const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository);
   return {
     storage,
     companies: new CompanyService(companyRepository),
     apiKeys: new ApiKeyService(apiKeyRepository, companyRepository),
     organizations: new OrganizationService(organizationRepository),
-    invoices: new InvoiceService(new InvoiceRepository(storage.db), organizationRepository, companyRepository),
+    organizationRepository,
+    invoices,
+    settlement: new SettlementService(storage.db, invoiceRepository, new CreditNoteRepository(storage.db), invoices),
     idempotency: new IdempotencyService(storage.db),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,

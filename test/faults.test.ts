@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
         const stored = new Set(invoices.map((i) => i.id));
         for (const invoice of acknowledged) expect(stored.has(invoice.id), `acknowledged ${invoice.number} is missing`).toBe(true);
         for (const invoice of invoices) expect(linesOf.get(invoice.id), `invoice ${invoice.number} is partial`).toBe(INVOICE_LINES.length);
-        const numbers = invoices.map((i) => Number(i.number.split('-')[1])).sort((a, b) => a - b);
+        const numbers = invoices.map((i) => Number(i.number!.split('-')[1])).sort((a, b) => a - b);
         expect(numbers).toEqual(numbers.map((_, i) => i + 1));
 
         // And the restarted server goes on from the next number.

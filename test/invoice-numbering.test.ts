@@ -66,7 +66,11 @@ for (const dialect of DIALECTS) {
       const { number: _number, ...invoice } = { ...template, id: 'inv_rollback' };
       await expect(
         t.storage.db.transaction().execute(async (trx) => {
-          const inserted = await repository.insertWithNumber(invoice, [], { kind: 'sequence', year: 2026, format: (y, v) => `${y}-${String(v).padStart(5, '0')}` }, trx);
+          const inserted = await repository.insert(trx, invoice, [], {
+            kind: 'sequence',
+            key: { companyId: c.companyId, livemode: 1, sequence: 'invoice', year: 2026 },
+            format: (y, v) => `${y}-${String(v).padStart(5, '0')}`,
+          });
           expect(inserted).toEqual({ ok: true, number: '2026-00002' });
           throw new Error('a failure after the number was taken');
         }),

@@ -232,8 +232,8 @@ for (const dialect of DIALECTS) {
       await t.storage.db.updateTable('companies').set({ name: 'Renamed seller' }).where('id', '=', companyId).execute();
       try {
         const stored = await t.storage.db.selectFrom('invoices').select(['buyer_snapshot', 'seller_snapshot']).where('id', '=', data.id).executeTakeFirstOrThrow();
-        expect(JSON.parse(stored.buyer_snapshot)).toMatchObject({ name: 'Acme Trading GmbH', vatId: 'DE811907980' });
-        expect(JSON.parse(stored.seller_snapshot)).toEqual(data.seller);
+        expect(JSON.parse(stored.buyer_snapshot!)).toMatchObject({ name: 'Acme Trading GmbH', vatId: 'DE811907980' });
+        expect(JSON.parse(stored.seller_snapshot!)).toEqual(data.seller);
         expect(data.seller.name).not.toBe('Renamed seller');
       } finally {
         await t.storage.db.updateTable('organizations').set({ name: 'Acme Trading GmbH', vat_id: 'DE811907980' }).where('id', '=', buyerId).execute();

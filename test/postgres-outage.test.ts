@@ -197,7 +197,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
     });
     for (const invoice of invoices) expect(lines.filter((l) => l.invoice_id === invoice.id)).toHaveLength(2);
     // The numbers taken are consecutive from the first: a rolled-back creation took none.
-    const sequence = invoices.map((i) => Number(i.number.split('-')[1])).sort((a, b) => a - b);
+    const sequence = invoices.map((i) => Number(i.number!.split('-')[1])).sort((a, b) => a - b);
     expect(sequence).toEqual(Array.from({ length: invoices.length }, (_, i) => i + 1));
     // The one case no client can rule out: PostgreSQL committed, the acknowledgement was lost in
     // the cut, so the caller saw 503 for a stored invoice. It is whole and numbered like any other.

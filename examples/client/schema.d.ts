@@ -65,28 +65,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/invoice": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List invoices, newest first */
-        get: operations["listInvoices"];
-        put?: never;
-        /** Create (issue) a sales invoice */
-        post: operations["createInvoice"];
-        delete?: never;
-        options?: never;
-        /**
-         * List invoices, newest first (headers only)
-         * @description Answers as GET does, with the same status and headers, but without a body.
-         */
-        head: operations["headListInvoices"];
-        patch?: never;
-        trace?: never;
-    };
     "/organization/{id}": {
         parameters: {
             query?: never;
@@ -108,6 +86,32 @@ export interface paths {
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
         head: operations["headGetOrganization"];
+        /**
+         * Edit, archive or restore an organization
+         * @description Any field of the create body, merged with the stored organization (null clears a field). The create rules are checked on the merged result in their order, then a rename onto another organization's name is 409 NAME_CONFLICT. `archived` archives or restores. Issued invoices keep their snapshots; drafts show the organization as it is now.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices, newest first */
+        get: operations["listInvoices"];
+        put?: never;
+        /** Create a sales invoice: issued at once, or a draft with status "draft" */
+        post: operations["createInvoice"];
+        delete?: never;
+        options?: never;
+        /**
+         * List invoices, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListInvoices"];
         patch?: never;
         trace?: never;
     };
@@ -119,19 +123,136 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one invoice, exactly as it was issued
+         * Read one invoice: as it was issued, with its payments and credit notes (a draft as it is now)
          * @description An id of another company gets the same 404 as an id that does not exist.
          */
         get: operations["getInvoice"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a draft
+         * @description Only drafts can be deleted: 409 INVOICE_NOT_DRAFT otherwise (an issued invoice is corrected with a credit note or voided).
+         */
+        delete: operations["deleteDraftInvoice"];
         options?: never;
         /**
-         * Read one invoice, exactly as it was issued (headers only)
+         * Read one invoice: as it was issued, with its payments and credit notes (a draft as it is now) (headers only)
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
         head: operations["headGetInvoice"];
+        /**
+         * Edit a draft
+         * @description Any field of the create body; `lines`, when sent, replace all lines. Only drafts can be edited: 409 INVOICE_NOT_DRAFT otherwise.
+         */
+        patch: operations["updateDraftInvoice"];
+        trace?: never;
+    };
+    "/invoice/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a draft: it gets its number, issue date and snapshots
+         * @description Assigns the next number of the company's sequence (or the draft's own number: 409 INVOICE_NUMBER_CONFLICT when it is taken by then), sets issueDate to today when the draft had none, and takes the buyer and seller snapshots. Of concurrent finalizes of one draft exactly one succeeds.
+         */
+        post: operations["finalizeInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment of an invoice
+         * @description The invoice becomes paid when the amount due reaches zero. A payment larger than the amount due is refused (409 PAYMENT_EXCEEDS_AMOUNT_DUE), also when payments race.
+         */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an issued invoice with a credit note for the remaining amount
+         * @description For an issued invoice without payments: a credit note for the whole remaining amount is issued and the invoice set void, in one transaction. With payments: 409 INVOICE_HAS_PAYMENTS (issue a credit note and refund instead).
+         */
+        post: operations["voidInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List credit notes, newest first */
+        get: operations["listCreditNotes"];
+        put?: never;
+        /**
+         * Issue a credit note for an issued or paid invoice
+         * @description Numbered CN-YYYY-NNNNN from a gapless sequence of its own. Without lines, every line of the invoice is credited in full. The credit notes of an invoice never credit more than its payable amount (409 CREDIT_EXCEEDS_INVOICE), also when they race.
+         */
+        post: operations["createCreditNote"];
+        delete?: never;
+        options?: never;
+        /**
+         * List credit notes, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListCreditNotes"];
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one credit note
+         * @description An id of another company gets the same 404 as an id that does not exist.
+         */
+        get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read one credit note (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetCreditNote"];
         patch?: never;
         trace?: never;
     };
@@ -162,8 +283,15 @@ export interface components {
          */
         Amount: string;
         /**
+         * AmountInput
+         * @description A money amount: above zero, with at most the currency's minor-unit digits (2 for EUR, 0 for JPY, 3 for KWD) and 15 digits before the point. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
+         * @example 119.00
+         * @example 59.5
+         */
+        AmountInput: string | number;
+        /**
          * Buyer
-         * @description The buyer as it was when the invoice was issued.
+         * @description The buyer as it was when the invoice was issued; for a draft, the organization as it is now.
          */
         Buyer: {
             name: string;
@@ -175,9 +303,19 @@ export interface components {
             email: string | null;
             address: components["schemas"]["Address"] | null;
         };
+        /** CreateCreditNoteInput */
+        CreateCreditNoteInput: {
+            /** @description The issued (or paid) invoice this credit note corrects. */
+            invoiceId: string;
+            /** @description Why the invoice is credited; printed on the credit note. */
+            reason: string;
+            lines?: components["schemas"]["InvoiceLineInput"][] | null;
+            issueDate?: string | null;
+            note?: string | null;
+        };
         /** CreateInvoiceInput */
         CreateInvoiceInput: {
-            /** @description The buyer: an organization of the caller's company. */
+            /** @description The buyer: an organization of the caller's company, not archived. */
             organizationId: string;
             number?: string | null;
             issueDate?: string | null;
@@ -188,6 +326,8 @@ export interface components {
             purchaseOrderReference?: string | null;
             note?: string | null;
             lines: components["schemas"]["InvoiceLineInput"][];
+            /** @description issued (default): numbered and issued at once. draft: an editable draft without a number; issueDate, when absent, becomes the day it is finalized. */
+            status?: "issued" | "draft";
         };
         /** CreateOrganizationInput */
         CreateOrganizationInput: {
@@ -207,12 +347,99 @@ export interface components {
             taxNumber?: string | null;
             address?: components["schemas"]["AddressInput"] | null;
         };
+        /** CreatePaymentInput */
+        CreatePaymentInput: {
+            amount: components["schemas"]["AmountInput"];
+            date?: string | null;
+            method?: components["schemas"]["PaymentMethod"] | null;
+            reference?: string | null;
+        };
+        /**
+         * CreditExceedsInvoiceError
+         * @description The credit notes would credit more than the invoice's payable amount.
+         */
+        CreditExceedsInvoiceError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "CREDIT_EXCEEDS_INVOICE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * CreditNote
+         * @description A credit note: it takes the invoice's currency, price mode, buyer and seller; its amounts are positive.
+         */
+        CreditNote: {
+            /** @example cn_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            /** @example CN-2026-00001 */
+            number: string;
+            invoiceId: string;
+            /** @description The number of the credited invoice (EN 16931 BT-25). */
+            invoiceNumber: string;
+            reason: string;
+            /** Format: date */
+            issueDate: string;
+            currency: string;
+            pricesIncludeTax: boolean;
+            buyer: components["schemas"]["Buyer"];
+            seller: components["schemas"]["Seller"];
+            note: string | null;
+            lines: components["schemas"]["InvoiceLine"][];
+            vatBreakdown: components["schemas"]["VatBreakdown"][];
+            totals: components["schemas"]["Totals"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** CreditNoteEnvelope */
+        CreditNoteEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["CreditNote"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** CreditNotePage */
+        CreditNotePage: {
+            /** @description Newest first. */
+            items: components["schemas"]["CreditNote"][];
+            nextCursor: string | null;
+        };
+        /** CreditNotePageEnvelope */
+        CreditNotePageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["CreditNotePage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
         /**
          * Decimal
          * @description A decimal as a string in plain notation without trailing zeros ("7.5", "19", "-0.25").
          * @example 7.5
          */
         Decimal: string;
+        /**
+         * DeletedInvoice
+         * @description The draft is gone; drafts never had a number, so no number is lost.
+         */
+        DeletedInvoice: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** DeletedInvoiceEnvelope */
+        DeletedInvoiceEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["DeletedInvoice"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
         /** ErrorDetail */
         ErrorDetail: {
             /** @description Path of the offending field, e.g. lines[3].unitPrice */
@@ -265,7 +492,7 @@ export interface components {
             companyId?: string;
             /** @description The key's lookup prefix, when a valid key was sent. */
             keyPrefix?: string;
-            permissions?: ("invoice.create" | "invoice.read" | "organization.create" | "organization.read")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -350,21 +577,20 @@ export interface components {
             };
             meta: components["schemas"]["ErrorMeta"];
         };
-        /** Invoice */
+        /**
+         * Invoice
+         * @description A sales invoice (EN 16931). amountDue = totals.payable − amountCredited − amountPaid; negative when the buyer is owed a refund.
+         */
         Invoice: {
             /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
-            /** @example 2026-00001 */
-            number: string;
-            /** @enum {string} */
-            status: "issued";
+            number: string | null;
+            status: components["schemas"]["InvoiceStatus"];
             organizationId: string;
             buyer: components["schemas"]["Buyer"];
             seller: components["schemas"]["Seller"];
-            /** Format: date */
-            issueDate: string;
-            /** Format: date */
-            dueDate: string;
+            issueDate: string | null;
+            dueDate: string | null;
             currency: string;
             pricesIncludeTax: boolean;
             buyerReference: string | null;
@@ -373,8 +599,31 @@ export interface components {
             lines: components["schemas"]["InvoiceLine"][];
             vatBreakdown: components["schemas"]["VatBreakdown"][];
             totals: components["schemas"]["Totals"];
+            amountPaid: components["schemas"]["Amount"];
+            amountCredited: components["schemas"]["Amount"];
+            amountDue: components["schemas"]["Amount"];
+            /** @description True when the invoice is issued, has an amount due and its due date is before today (UTC). */
+            isOverdue: boolean;
+            payments: components["schemas"]["Payment"][];
+            creditNoteIds: string[];
+            statusTransitions: components["schemas"]["StatusTransitions"];
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * InvoiceAlreadyVoidError
+         * @description The invoice is already void.
+         */
+        InvoiceAlreadyVoidError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_ALREADY_VOID";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
         };
         /** InvoiceEnvelope */
         InvoiceEnvelope: {
@@ -383,6 +632,21 @@ export interface components {
             message: string;
             data: components["schemas"]["Invoice"];
             meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * InvoiceHasPaymentsError
+         * @description The invoice has payments: issue a credit note and refund instead of voiding it.
+         */
+        InvoiceHasPaymentsError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_HAS_PAYMENTS";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
         };
         /**
          * InvoiceLine
@@ -414,6 +678,81 @@ export interface components {
             exemptionReason?: string | null;
         };
         /**
+         * InvoiceNotCreditableError
+         * @description Only issued or paid invoices can be credited.
+         */
+        InvoiceNotCreditableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NOT_CREDITABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvoiceNotDraftError
+         * @description The invoice is not a draft: issued invoices are never edited or deleted; correct them with a credit note.
+         */
+        InvoiceNotDraftError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NOT_DRAFT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvoiceNotFoundError
+         * @description The invoice does not exist.
+         */
+        InvoiceNotFoundError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NOT_FOUND";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvoiceNotIssuedError
+         * @description The invoice is a draft: delete it instead of voiding it.
+         */
+        InvoiceNotIssuedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NOT_ISSUED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvoiceNotPayableError
+         * @description The invoice cannot take a payment: it is a draft or void.
+         */
+        InvoiceNotPayableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NOT_PAYABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
          * InvoiceNumberConflictError
          * @description An invoice with this number already exists.
          */
@@ -442,6 +781,11 @@ export interface components {
             data: components["schemas"]["InvoicePage"];
             meta: components["schemas"]["SuccessMeta"];
         };
+        /**
+         * InvoiceStatus
+         * @description draft: editable, no number yet. issued: numbered and immutable. paid: payments reached the amount due. void: voided, or credited in full with nothing paid.
+         */
+        InvoiceStatus: "draft" | "issued" | "paid" | "void";
         /**
          * MethodNotAllowedError
          * @description The method is not allowed on this resource.
@@ -547,8 +891,25 @@ export interface components {
             vatId: string | null;
             taxNumber: string | null;
             address: components["schemas"]["Address"] | null;
+            /** @description Archived organizations are listed only with archived=true and cannot be the buyer of a new invoice. */
+            archived: boolean;
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * OrganizationArchivedError
+         * @description The organization is archived: restore it before invoicing it.
+         */
+        OrganizationArchivedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "ORGANIZATION_ARCHIVED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
         };
         /** OrganizationEnvelope */
         OrganizationEnvelope: {
@@ -603,6 +964,38 @@ export interface components {
             meta: components["schemas"]["ErrorMeta"];
         };
         /**
+         * Payment
+         * @description A payment recorded against the invoice.
+         */
+        Payment: {
+            /** @example pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            amount: components["schemas"]["Amount"];
+            /** Format: date */
+            date: string;
+            method: components["schemas"]["PaymentMethod"];
+            reference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * PaymentExceedsAmountDueError
+         * @description The payment is more than the amount due.
+         */
+        PaymentExceedsAmountDueError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PAYMENT_EXCEEDS_AMOUNT_DUE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** PaymentMethod */
+        PaymentMethod: "credit_transfer" | "card" | "cash" | "direct_debit" | "other";
+        /**
          * Percent
          * @description A percentage from 0 to 100 with up to 4 decimal places. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
          * @example 19
@@ -640,7 +1033,7 @@ export interface components {
         };
         /**
          * Seller
-         * @description The seller (your company) as it was when the invoice was issued.
+         * @description The seller (your company) as it was when the invoice was issued; for a draft, as it is now.
          */
         Seller: {
             name: string;
@@ -661,6 +1054,12 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
             meta: components["schemas"]["ErrorMeta"];
+        };
+        /** StatusTransitions */
+        StatusTransitions: {
+            finalizedAt: string | null;
+            paidAt: string | null;
+            voidedAt: string | null;
         };
         /** SuccessMeta */
         SuccessMeta: {
@@ -705,6 +1104,39 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
             meta: components["schemas"]["ErrorMeta"];
+        };
+        /** UpdateInvoiceInput */
+        UpdateInvoiceInput: {
+            /** @description The buyer: an organization of the caller's company, not archived. */
+            organizationId?: string;
+            number?: string | null;
+            issueDate?: string | null;
+            dueDate?: string | null;
+            currency?: string | null;
+            pricesIncludeTax?: boolean | null;
+            buyerReference?: string | null;
+            purchaseOrderReference?: string | null;
+            note?: string | null;
+            lines?: components["schemas"]["InvoiceLineInput"][];
+        };
+        /** UpdateOrganizationInput */
+        UpdateOrganizationInput: {
+            name?: string | null;
+            /** @description F: natural person (firstName and lastName required); P: legal entity (default). */
+            typeCode?: "F" | "P";
+            firstName?: string | null;
+            lastName?: string | null;
+            /** @description Organization type flag; at least one flag must be true. */
+            isCustomer?: boolean;
+            /** @description Organization type flag; at least one flag must be true. */
+            isSupplier?: boolean;
+            email?: string | null;
+            phone?: string | null;
+            vatId?: string | null;
+            taxNumber?: string | null;
+            address?: components["schemas"]["AddressInput"] | null;
+            /** @description true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it. */
+            archived?: boolean;
         };
         /**
          * ValidationError
@@ -825,6 +1257,20 @@ export interface components {
                 "application/json": components["schemas"]["InvalidApiKeyError"];
             };
         };
+        /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `NAME_REQUIRED` (The field "name" is required.); `NAME_FIELDS_REQUIRED` (The fields "firstName" and "lastName" are required when "typeCode" is "F".); `ORG_TYPE_REQUIRED` (At least one organization type flag ("isCustomer", "isSupplier") must be true.) */
+        ValidationErrorOrInvalidJsonOrNameRequiredOrNameFieldsRequiredOrOrgTypeRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["NameRequiredError"] | components["schemas"]["NameFieldsRequiredError"] | components["schemas"]["OrgTypeRequiredError"];
+            };
+        };
         /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
         Forbidden: {
             headers: {
@@ -893,6 +1339,34 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `ORGANIZATION_NOT_FOUND` (The organization does not exist.); `ORGANIZATION_ARCHIVED` (The organization is archived: restore it before invoicing it.) */
+        ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationNotFoundError"] | components["schemas"]["OrganizationArchivedError"];
+            };
+        };
+        /** @description Error codes: `INVOICE_NOT_DRAFT` (The invoice is not a draft: issued invoices are never edited or deleted; correct them with a credit note.) */
+        InvoiceNotDraft: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvoiceNotDraftError"];
             };
         };
         /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
@@ -1149,6 +1623,8 @@ export interface operations {
                 isCustomer?: boolean;
                 /** @description Only suppliers (true) or only non-suppliers (false). */
                 isSupplier?: boolean;
+                /** @description true: only archived organizations. Absent or false: only those not archived. */
+                archived?: boolean;
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -1219,20 +1695,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationEnvelope"];
                 };
             };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `NAME_REQUIRED` (The field "name" is required.); `NAME_FIELDS_REQUIRED` (The fields "firstName" and "lastName" are required when "typeCode" is "F".); `ORG_TYPE_REQUIRED` (At least one organization type flag ("isCustomer", "isSupplier") must be true.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["NameRequiredError"] | components["schemas"]["NameFieldsRequiredError"] | components["schemas"]["OrgTypeRequiredError"];
-                };
-            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrNameRequiredOrNameFieldsRequiredOrOrgTypeRequired"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1274,179 +1737,8 @@ export interface operations {
                 isCustomer?: boolean;
                 /** @description Only suppliers (true) or only non-suppliers (false). */
                 isSupplier?: boolean;
-            };
-            header?: {
-                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
-                "X-Request-Id"?: components["parameters"]["RequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["ValidationErrorWithoutBody"];
-            401: components["responses"]["InvalidApiKeyWithoutBody"];
-            403: components["responses"]["ForbiddenWithoutBody"];
-            404: components["responses"]["NotFoundWithoutBody"];
-            429: components["responses"]["RateLimitedWithoutBody"];
-            500: components["responses"]["InternalServerErrorWithoutBody"];
-            503: components["responses"]["ServiceUnavailableWithoutBody"];
-        };
-    };
-    listInvoices: {
-        parameters: {
-            query?: {
-                /** @description Items per page, 1 to 100. */
-                limit?: number;
-                /** @description The nextCursor of the previous page; absent for the first page. */
-                cursor?: string;
-                /** @description Only invoices to this buyer. */
-                organizationId?: string;
-                /** @description Only the invoice with this number. */
-                number?: string;
-                /** @description Issued on or after this day (YYYY-MM-DD). */
-                issueDateFrom?: string;
-                /** @description Issued on or before this day (YYYY-MM-DD). */
-                issueDateTo?: string;
-            };
-            header?: {
-                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
-                "X-Request-Id"?: components["parameters"]["RequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvoicePageEnvelope"];
-                };
-            };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["InvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createInvoice: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
-                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
-                 */
-                "Idempotency-Key"?: string;
-                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
-                "X-Request-Id"?: components["parameters"]["RequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateInvoiceInput"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvoiceEnvelope"];
-                };
-            };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `ORGANIZATION_NOT_FOUND` (The organization does not exist.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationNotFoundError"];
-                };
-            };
-            401: components["responses"]["InvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            /** @description Error codes: `INVOICE_NUMBER_CONFLICT` (An invoice with this number already exists.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    headListInvoices: {
-        parameters: {
-            query?: {
-                /** @description Items per page, 1 to 100. */
-                limit?: number;
-                /** @description The nextCursor of the previous page; absent for the first page. */
-                cursor?: string;
-                /** @description Only invoices to this buyer. */
-                organizationId?: string;
-                /** @description Only the invoice with this number. */
-                number?: string;
-                /** @description Issued on or after this day (YYYY-MM-DD). */
-                issueDateFrom?: string;
-                /** @description Issued on or before this day (YYYY-MM-DD). */
-                issueDateTo?: string;
+                /** @description true: only archived organizations. Absent or false: only those not archived. */
+                archived?: boolean;
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -1557,6 +1849,236 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The organization id (org_…).
+                 * @example org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrNameRequiredOrNameFieldsRequiredOrOrgTypeRequired"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `NAME_CONFLICT` (An organization with this name already exists.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NameConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only invoices to this buyer. */
+                organizationId?: string;
+                /** @description Only the invoice with this number. */
+                number?: string;
+                /** @description Issued on or after this day (YYYY-MM-DD). */
+                issueDateFrom?: string;
+                /** @description Issued on or before this day (YYYY-MM-DD). */
+                issueDateTo?: string;
+                /** @description Only invoices in this status. */
+                status?: "draft" | "issued" | "paid" | "void";
+                /** @description true: only overdue invoices (issued, with an amount due, past their due date); false: none of those. */
+                overdue?: boolean;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvoiceInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `INVOICE_NUMBER_CONFLICT` (An invoice with this number already exists.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only invoices to this buyer. */
+                organizationId?: string;
+                /** @description Only the invoice with this number. */
+                number?: string;
+                /** @description Issued on or after this day (YYYY-MM-DD). */
+                issueDateFrom?: string;
+                /** @description Issued on or before this day (YYYY-MM-DD). */
+                issueDateTo?: string;
+                /** @description Only invoices in this status. */
+                status?: "draft" | "issued" | "paid" | "void";
+                /** @description true: only overdue invoices (issued, with an amount due, past their due date); false: none of those. */
+                overdue?: boolean;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
     getInvoice: {
         parameters: {
             query?: never;
@@ -1598,6 +2120,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteDraftInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedInvoiceEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotDraft"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     headGetInvoice: {
         parameters: {
             query?: never;
@@ -1609,6 +2173,521 @@ export interface operations {
                 /**
                  * @description The invoice id (inv_…).
                  * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    updateDraftInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvoiceInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotDraft"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    finalizeInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `ORGANIZATION_ARCHIVED` (The organization is archived: restore it before invoicing it.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["OrganizationArchivedError"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `INVOICE_NOT_DRAFT` (The invoice is not a draft: issued invoices are never edited or deleted; correct them with a credit note.); `INVOICE_NUMBER_CONFLICT` (An invoice with this number already exists.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceNotDraftError"] | components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `INVOICE_NOT_PAYABLE` (The invoice cannot take a payment: it is a draft or void.); `PAYMENT_EXCEEDS_AMOUNT_DUE` (The payment is more than the amount due.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceNotPayableError"] | components["schemas"]["PaymentExceedsAmountDueError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: delete it instead of voiding it.); `INVOICE_ALREADY_VOID` (The invoice is already void.); `INVOICE_HAS_PAYMENTS` (The invoice has payments: issue a credit note and refund instead of voiding it.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceNotIssuedError"] | components["schemas"]["InvoiceAlreadyVoidError"] | components["schemas"]["InvoiceHasPaymentsError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCreditNotes: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only the credit notes of this invoice. */
+                invoiceId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNotePageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCreditNoteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNoteEnvelope"];
+                };
+            };
+            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `INVOICE_NOT_FOUND` (The invoice does not exist.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["InvoiceNotFoundError"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `INVOICE_NOT_CREDITABLE` (Only issued or paid invoices can be credited.); `CREDIT_EXCEEDS_INVOICE` (The credit notes would credit more than the invoice's payable amount.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceNotCreditableError"] | components["schemas"]["CreditExceedsInvoiceError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListCreditNotes: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only the credit notes of this invoice. */
+                invoiceId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNoteEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
                  */
                 id: string;
             };

@@ -1,9 +1,15 @@
 // The one permission catalogue. The API routes, the CLI and the panel all read it from here.
 export const PERMISSIONS = {
-  'invoice.create': 'Create sales invoices',
+  'invoice.create': 'Create sales invoices and drafts',
   'invoice.read': 'Read sales invoices (one by id, or lists)',
+  'invoice.update': 'Edit and finalize drafts, void invoices',
+  'invoice.delete': 'Delete drafts',
+  'payment.create': 'Record payments of invoices',
+  'credit-note.create': 'Issue credit notes',
+  'credit-note.read': 'Read credit notes (one by id, or lists)',
   'organization.create': 'Create organizations (contacts)',
   'organization.read': 'Read organizations (one by id, or lists)',
+  'organization.update': 'Edit, archive and restore organizations',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

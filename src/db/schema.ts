@@ -45,28 +45,35 @@ export interface OrganizationsTable {
   address_city: string | null;
   address_postal_code: string | null;
   address_country_code: string | null;
+  archived_at: string | null;
   created_at: string;
+  updated_at: string | null;
 }
+
+export type InvoiceStatusColumn = 'draft' | 'issued' | 'paid' | 'void';
 
 export interface InvoicesTable {
   id: string;
   company_id: string;
   organization_id: string;
-  /** Unique per company. */
-  number: string;
-  status: string;
-  /** YYYY-MM-DD. */
-  issue_date: string;
-  due_date: string;
+  /** Unique per company and mode; null for a draft. */
+  number: string | null;
+  /** A draft's requested number, checked when it is finalized. */
+  draft_number: string | null;
+  status: InvoiceStatusColumn;
+  /** YYYY-MM-DD; null for a draft without one. */
+  issue_date: string | null;
+  /** YYYY-MM-DD; null for a draft without one. */
+  due_date: string | null;
   currency: string;
   prices_include_tax: number;
   buyer_reference: string | null;
   purchase_order_reference: string | null;
   note: string | null;
-  /** JSON: the buyer organization as it was at issue. */
-  buyer_snapshot: string;
-  /** JSON: the seller (the company) as it was at issue. */
-  seller_snapshot: string;
+  /** JSON: the buyer organization as it was at issue; null for a draft (it shows the current one). */
+  buyer_snapshot: string | null;
+  /** JSON: the seller (the company) as it was at issue; null for a draft. */
+  seller_snapshot: string | null;
   /** JSON array: one entry per (VAT category, rate) with decimal-text amounts. */
   vat_breakdown: string;
   line_net_total: string;
@@ -75,7 +82,19 @@ export interface InvoicesTable {
   tax_inclusive: string;
   rounding_amount: string;
   payable: string;
+  /** Plain decimal text, kept with every payment (compare-and-set). */
+  amount_paid: string;
+  /** Plain decimal text, kept with every credit note (compare-and-set). */
+  amount_credited: string;
+  finalized_at: string | null;
+  paid_at: string | null;
+  voided_at: string | null;
+  /** A draft's edit count: finalizing checks it did not change since it was read. */
+  version: number;
+  /** 1 live, 0 test. */
+  livemode: number;
   created_at: string;
+  updated_at: string;
 }
 
 export interface InvoiceLinesTable {
@@ -95,11 +114,67 @@ export interface InvoiceLinesTable {
   net_amount: string;
 }
 
-export interface InvoiceCountersTable {
+export interface NumberSequencesTable {
   company_id: string;
+  livemode: number;
+  /** 'invoice' or 'credit-note'. */
+  sequence: string;
   year: number;
-  /** The last number handed out for this company and year. */
+  /** The last number handed out for this company, mode, sequence and year. */
   last_value: number;
+}
+
+export interface PaymentsTable {
+  id: string;
+  company_id: string;
+  invoice_id: string;
+  livemode: number;
+  amount: string;
+  date: string;
+  method: string;
+  reference: string | null;
+  created_at: string;
+}
+
+export interface CreditNotesTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  invoice_id: string;
+  invoice_number: string;
+  invoice_issue_date: string;
+  number: string;
+  reason: string;
+  issue_date: string;
+  currency: string;
+  prices_include_tax: number;
+  buyer_snapshot: string;
+  seller_snapshot: string;
+  note: string | null;
+  vat_breakdown: string;
+  line_net_total: string;
+  tax_exclusive: string;
+  tax_total: string;
+  tax_inclusive: string;
+  rounding_amount: string;
+  payable: string;
+  created_at: string;
+}
+
+export interface CreditNoteLinesTable {
+  credit_note_id: string;
+  company_id: string;
+  position: number;
+  name: string;
+  description: string | null;
+  quantity: string;
+  unit_code: string;
+  unit_price: string;
+  discount_percent: string | null;
+  vat_rate: string;
+  vat_category: string;
+  exemption_reason: string | null;
+  net_amount: string;
 }
 
 export type UserRole = 'owner' | 'admin' | 'member';
@@ -165,7 +240,10 @@ export interface Database {
   organizations: OrganizationsTable;
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
-  invoice_counters: InvoiceCountersTable;
+  number_sequences: NumberSequencesTable;
+  payments: PaymentsTable;
+  credit_notes: CreditNotesTable;
+  credit_note_lines: CreditNoteLinesTable;
   users: UsersTable;
   user_sessions: UserSessionsTable;
   setup_tokens: SetupTokensTable;

@@ -54,6 +54,16 @@ function replayBody(request: FastifyRequest, body: unknown): unknown {
 }
 
 /**
+ * What a repeat must be the same operation as: the method and route, and the path's ids (a key
+ * sent to pay invoice A is not a payment of invoice B).
+ */
+function operationOf(request: FastifyRequest): string {
+  const params = request.params as Record<string, string> | undefined;
+  const ids = params ? Object.keys(params).sort().map((name) => `${name}=${params[name]}`) : [];
+  return [`${request.method} ${request.routeOptions.url}`, ...ids].join(' ');
+}
+
+/**
  * Runs a creating handler, idempotently when the request carries an Idempotency-Key. `work`
  * does all its database work in the transaction it is given (`undefined` without a key: the
  * services then use their own) and returns the success answer, or throws an AppError.
@@ -75,7 +85,7 @@ export async function answerIdempotently(
   // rethrown below so the error handler answers (and logs) it as usual.
   let refusal: AppError | undefined;
   const outcome = await idempotency.run(
-    { companyId: request.auth.companyId, key, digest: requestDigest(`${request.method} ${request.routeOptions.url}`, request.body) },
+    { companyId: request.auth.companyId, key, digest: requestDigest(operationOf(request), request.body) },
     async (trx) => {
       try {
         return await work(trx);

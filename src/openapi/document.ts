@@ -22,8 +22,8 @@ names the permission it needs (\`x-permission\`).
 **Rate limits.** Every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`
 (seconds) and \`RateLimit-Policy\`; a 429 carries \`Retry-After\` (seconds) and has no effect.
 
-**Safe retries.** \`POST /invoice\` and \`POST /organization\` accept an \`Idempotency-Key\` header (1 to 255
-printable ASCII characters), scoped to the caller's company. The first request runs; a repeat with the same
+**Safe retries.** Every \`POST\` accepts an \`Idempotency-Key\` header (1 to 255 printable ASCII
+characters), scoped to the caller's company and to the operation (path ids included). The first request runs; a repeat with the same
 key and the same body gets the stored status and body again with \`Idempotent-Replayed: true\`, a fresh
 request id (in the header and in \`meta\`), and creates nothing. The same key with another body gets 422
 \`IDEMPOTENCY_KEY_REUSED\`; a repeat while the first still runs gets 409 \`IDEMPOTENCY_CONFLICT\` with
@@ -72,7 +72,8 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
       tags: [
         { name: 'Health', description: 'Connectivity and key check.' },
         { name: 'Organizations', description: 'Organizations (contacts): customers and suppliers.' },
-        { name: 'Invoices', description: 'Sales invoices (EN 16931 model).' },
+        { name: 'Invoices', description: 'Sales invoices (EN 16931 model): drafts, issuing, payments, voiding.' },
+        { name: 'Credit notes', description: 'Corrections of issued invoices, with numbers of their own.' },
         { name: 'Contract', description: 'This document.' },
       ],
       components: {

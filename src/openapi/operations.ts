@@ -1,4 +1,5 @@
 import { API_MAJOR_VERSION, API_VERSION } from '../http/api-version.js';
+import { INVOICE_ID, ORGANIZATION_ID, creditNote, draftInvoice, invoice, organization, paidInvoice, voidedInvoice } from './examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -18,75 +19,6 @@ const meta = {
   requestTime: '2026-03-02T09:15:04.120Z',
   apiVersion: API_MAJOR_VERSION,
   timestamp: '2026-03-02T09:15:04.164Z',
-};
-
-const ORGANIZATION_ID = 'org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f';
-const INVOICE_ID = 'inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57';
-
-const organization = {
-  id: ORGANIZATION_ID,
-  name: 'Acme Trading GmbH',
-  typeCode: 'P',
-  firstName: null,
-  lastName: null,
-  isCustomer: true,
-  isSupplier: false,
-  email: 'billing@acme.example',
-  phone: '+49 30 123456',
-  vatId: 'DE811907980',
-  taxNumber: null,
-  address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-  createdAt: '2026-03-02T09:14:58.311Z',
-};
-
-const invoice = {
-  id: INVOICE_ID,
-  number: '2026-00042',
-  status: 'issued',
-  organizationId: ORGANIZATION_ID,
-  buyer: {
-    name: 'Acme Trading GmbH',
-    typeCode: 'P',
-    firstName: null,
-    lastName: null,
-    vatId: 'DE811907980',
-    taxNumber: null,
-    email: 'billing@acme.example',
-    address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-  },
-  seller: { name: 'Example Software GmbH', vatId: 'DE123456789', countryCode: 'DE' },
-  issueDate: '2026-03-02',
-  dueDate: '2026-04-01',
-  currency: 'EUR',
-  pricesIncludeTax: false,
-  buyerReference: null,
-  purchaseOrderReference: 'PO-7781',
-  note: null,
-  lines: [
-    {
-      position: 1,
-      name: 'Consulting (hours)',
-      description: null,
-      quantity: '3',
-      unitCode: 'HUR',
-      unitPrice: '19.99',
-      discountPercent: null,
-      vatRate: '19',
-      vatCategory: 'S',
-      exemptionReason: null,
-      netAmount: '59.97',
-    },
-  ],
-  vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '59.97', taxAmount: '11.39', exemptionReason: null }],
-  totals: {
-    lineNetTotal: '59.97',
-    taxExclusive: '59.97',
-    taxTotal: '11.39',
-    taxInclusive: '71.36',
-    roundingAmount: '0.00',
-    payable: '71.36',
-  },
-  createdAt: '2026-03-02T09:15:04.150Z',
 };
 
 const NEXT_CURSOR = 'MjAyNi0wMy0wMlQwOToxNDo1OC4zMTFafG9yZ18wMTk1NmEzYy03ZjEwLTdjMmUtOWI0ZC0yYzVlOGExYjNkNGY';
@@ -146,6 +78,46 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /invoice/{id}': {
     operationId: 'getInvoice',
     response: { success: true, message: 'Invoice found.', data: invoice, meta },
+  },
+  'PATCH /invoice/{id}': {
+    operationId: 'updateDraftInvoice',
+    requestBody: { purchaseOrderReference: 'PO-7782', dueDate: '2026-04-15' },
+    response: { success: true, message: 'Draft invoice updated.', data: { ...draftInvoice, purchaseOrderReference: 'PO-7782', dueDate: '2026-04-15' }, meta },
+  },
+  'DELETE /invoice/{id}': {
+    operationId: 'deleteDraftInvoice',
+    response: { success: true, message: 'Draft invoice deleted.', data: { id: INVOICE_ID, deleted: true }, meta },
+  },
+  'POST /invoice/{id}/finalize': {
+    operationId: 'finalizeInvoice',
+    response: { success: true, message: 'Invoice 2026-00042 issued.', data: invoice, meta },
+  },
+  'POST /invoice/{id}/payment': {
+    operationId: 'createPayment',
+    requestBody: { amount: '71.36', date: '2026-03-20', method: 'credit_transfer', reference: 'SEPA 4711' },
+    response: { success: true, message: 'Payment recorded on invoice 2026-00042.', data: paidInvoice, meta },
+  },
+  'POST /invoice/{id}/void': {
+    operationId: 'voidInvoice',
+    response: { success: true, message: 'Invoice 2026-00042 voided.', data: voidedInvoice, meta },
+  },
+  'POST /credit-note': {
+    operationId: 'createCreditNote',
+    requestBody: { invoiceId: INVOICE_ID, reason: 'One hour was not delivered.', lines: [{ name: 'Consulting (hours)', quantity: '1', unitCode: 'HUR', unitPrice: '19.99', vatRate: '19' }] },
+    response: { success: true, message: 'Credit note CN-2026-00007 issued.', data: creditNote, meta },
+  },
+  'GET /credit-note': {
+    operationId: 'listCreditNotes',
+    response: { success: true, message: 'Credit notes listed.', data: { items: [creditNote], nextCursor: null }, meta },
+  },
+  'GET /credit-note/{id}': {
+    operationId: 'getCreditNote',
+    response: { success: true, message: 'Credit note found.', data: creditNote, meta },
+  },
+  'PATCH /organization/{id}': {
+    operationId: 'updateOrganization',
+    requestBody: { phone: '+49 30 654321', archived: false },
+    response: { success: true, message: 'Organization updated.', data: { ...organization, phone: '+49 30 654321' }, meta },
   },
 };
 

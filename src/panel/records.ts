@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
-import { InvoiceRepository } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
-import { invoiceFromRows } from '../services/invoice-mapping.js';
+import { amountDueOf } from '../services/invoice-mapping.js';
+import type { InvoiceService } from '../services/invoice-service.js';
 import { organizationNameKey } from '../services/organization-rules.js';
 
 // Read-only queries behind the panel's record pages. Every query is scoped by company.
@@ -27,7 +27,10 @@ export function pageNumber(raw: string | undefined): number {
 }
 
 export class PanelRecords {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly invoiceService: InvoiceService,
+  ) {}
 
   async organizations(companyId: string, search: string, page: number): Promise<Page<OrganizationsTable>> {
     let query = this.db.selectFrom('organizations').where('company_id', '=', companyId);
@@ -77,6 +80,9 @@ export class PanelRecords {
         'invoices.payable',
         'invoices.buyer_snapshot',
         'invoices.created_at',
+        'invoices.amount_paid',
+        'invoices.amount_credited',
+        'organizations.name as organization_name',
       ])
       .orderBy('invoices.created_at', 'desc')
       .orderBy('invoices.id', 'desc')
@@ -91,24 +97,28 @@ export class PanelRecords {
       dueDate: r.due_date,
       currency: r.currency,
       payable: r.payable,
-      buyerName: (JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? '',
+      // A draft has no snapshot yet: it shows the organization as it is now.
+      buyerName: r.buyer_snapshot === null ? (r.organization_name ?? '') : ((JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? ''),
+      amountDue: amountDueOf(r).toFixed(),
       createdAt: r.created_at,
     }));
     return { items, page: current, pages, total };
   }
 
   async invoice(companyId: string, id: string): Promise<Invoice | undefined> {
-    const found = await new InvoiceRepository(this.db).findById(companyId, id);
-    return found ? invoiceFromRows(found.invoice, found.lines) : undefined;
+    return this.invoiceService.get(companyId, id);
   }
 }
 
 export interface InvoiceListItem {
   id: string;
-  number: string;
+  /** Null for a draft. */
+  number: string | null;
   status: string;
-  issueDate: string;
-  dueDate: string;
+  issueDate: string | null;
+  dueDate: string | null;
+  /** payable − credited − paid, plain decimal. */
+  amountDue: string;
   currency: string;
   payable: string;
   buyerName: string;

@@ -1,79 +1,91 @@
-import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
+import type { Kysely, OnConflictBuilder } from 'kysely';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
-import type { Database, InvoiceLinesTable, InvoicesTable } from '../db/schema.js';
+import type { Database, InvoiceLinesTable, InvoicesTable, PaymentsTable } from '../db/schema.js';
+import { writeUnlessTaken } from '../db/transactions.js';
+import { NumberSequences, type SequenceKey } from './number-sequences.js';
 
 export type InvoiceRow = InvoicesTable;
 export type InvoiceLineRow = InvoiceLinesTable;
+export type PaymentRow = PaymentsTable;
 
-/** How the invoice gets its number: the next of the company's yearly sequence, or the client's. */
+/** How an invoice gets its number: the next of a sequence, the client's, or none yet (a draft). */
 export type Numbering =
-  | { kind: 'sequence'; year: number; format: (year: number, value: number) => string }
-  | { kind: 'given'; number: string };
+  | { kind: 'sequence'; key: SequenceKey; format: (year: number, value: number) => string }
+  | { kind: 'given'; number: string }
+  | { kind: 'none' };
 
-export type InsertInvoiceResult = { ok: true; number: string } | { ok: false; reason: 'number_taken' };
+export type NumberResult = { ok: true; number: string | null } | { ok: false; reason: 'number_taken' };
+
+/** What finalizing writes besides the status and the number. */
+export type IssueFields = Pick<InvoiceRow, 'issue_date' | 'due_date' | 'buyer_snapshot' | 'seller_snapshot' | 'finalized_at' | 'updated_at'>;
+
+/** The amounts a settlement (a payment, a credit note) read, and those it writes. */
+export interface SettlementChange {
+  expected: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited'>;
+  next: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'paid_at' | 'voided_at' | 'updated_at'>;
+}
 
 // Lines go in a few statements of bounded size (parameter limits: SQLite 32766, PostgreSQL 65535).
 const LINES_PER_STATEMENT = 100;
 
+/**
+ * Invoices, their lines and payments; every statement names the company. Changes that race
+ * (finalizing a draft, editing it, paying or crediting an invoice) are compare-and-set updates:
+ * the row changes only if it is still as it was read, so of two racing changes exactly one wins
+ * (on PostgreSQL the second waits for the first's row lock, then finds the row changed).
+ */
 export class InvoiceRepository {
-  // The statements of every invoice creation, compiled once (see src/db/prepared-query.ts).
   private readonly insertLines;
   private readonly insertInvoiceIfNumberFree;
-  private readonly advanceCounter;
+  private readonly selectById;
+  private readonly selectLines;
+  private readonly sequences = new NumberSequences();
 
   constructor(private readonly db: Kysely<Database>) {
     this.insertLines = preparedInsert(db, 'invoice_lines');
     this.insertInvoiceIfNumberFree = preparedInsert<{ id: string }>(db, 'invoices', (builder) =>
-      builder.onConflict((oc: OnConflictBuilder<Database, 'invoices'>) => oc.columns(['company_id', 'number']).doNothing()).returning('id'),
+      builder
+        .onConflict((oc: OnConflictBuilder<Database, 'invoices'>) => oc.columns(['company_id', 'livemode', 'number']).doNothing())
+        .returning('id'),
     );
-    this.advanceCounter = prepareQuery<{ companyId: string; year: number; first: number }, { last_value: number }>(db, (d, param) =>
+    this.selectById = prepareQuery<{ companyId: string; id: string }, InvoiceRow>(db, (d, param) =>
+      d.selectFrom('invoices').selectAll().where('company_id', '=', param('companyId')).where('id', '=', param('id')),
+    );
+    this.selectLines = prepareQuery<{ companyId: string; id: string }, InvoiceLineRow>(db, (d, param) =>
       d
-        .insertInto('invoice_counters')
-        .values({ company_id: param('companyId'), year: param('year'), last_value: param('first') })
-        .onConflict((oc) => oc.columns(['company_id', 'year']).doUpdateSet({ last_value: sql<number>`invoice_counters.last_value + 1` }))
-        .returning('last_value'),
+        .selectFrom('invoice_lines')
+        .selectAll()
+        .where('company_id', '=', param('companyId'))
+        .where('invoice_id', '=', param('id'))
+        .orderBy('position'),
     );
   }
 
   /**
-   * Inserts the invoice and its lines in one transaction (the given one, or its own), numbered
-   * as asked. A sequence number is taken from the counter row in the same transaction, so a
-   * rollback gives it back and the counter's row lock (PostgreSQL) makes concurrent creations
-   * wait their turn. `ON CONFLICT DO NOTHING` on (company_id, number) means a number already
-   * used never raises an error (which would abort a PostgreSQL transaction): a given number is
-   * then refused, and a sequence number that a client took earlier is skipped for the next one.
+   * Inserts the invoice and its lines, numbered as asked, in `t` (a transaction). A sequence
+   * number is taken from the counter row in the same transaction, so a rollback gives it back and
+   * the counter's row lock (PostgreSQL) makes concurrent numberings wait their turn. A number
+   * already used never raises an error (which would abort a PostgreSQL transaction): a given
+   * number is refused, and a sequence number a client took earlier is skipped.
    */
-  async insertWithNumber(
-    invoice: Omit<InvoiceRow, 'number'>,
-    lines: InvoiceLineRow[],
-    numbering: Numbering,
-    trx?: Kysely<Database>,
-  ): Promise<InsertInvoiceResult> {
-    const work = async (t: Kysely<Database>): Promise<InsertInvoiceResult> => {
-      let number: string;
-      if (numbering.kind === 'given') {
-        number = numbering.number;
-        if (!(await this.insertIfNumberFree(t, { ...invoice, number }))) return { ok: false, reason: 'number_taken' };
-      } else {
-        do {
-          const value = await this.takeNextValue(t, invoice.company_id, numbering.year);
-          number = numbering.format(numbering.year, value);
-        } while (!(await this.insertIfNumberFree(t, { ...invoice, number })));
-      }
-      for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) {
-        await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
-      }
-      return { ok: true, number };
-    };
-    if (trx?.isTransaction) return work(trx);
-    return (trx ?? this.db).transaction().execute(work);
+  async insert(t: Kysely<Database>, invoice: Omit<InvoiceRow, 'number'>, lines: InvoiceLineRow[], numbering: Numbering): Promise<NumberResult> {
+    let number: string | null = null;
+    if (numbering.kind === 'given') {
+      number = numbering.number;
+      if (!(await this.insertIfNumberFree(t, { ...invoice, number }))) return { ok: false, reason: 'number_taken' };
+    } else if (numbering.kind === 'sequence') {
+      do {
+        number = numbering.format(numbering.key.year, await this.sequences.next(t, numbering.key));
+      } while (!(await this.insertIfNumberFree(t, { ...invoice, number })));
+    } else {
+      await this.insertIfNumberFree(t, { ...invoice, number: null });
+    }
+    await this.insertLinesOf(t, lines);
+    return { ok: true, number };
   }
 
-  /** Advances the company's counter for the year (creating it at 1) and returns the new value. */
-  private async takeNextValue(t: Kysely<Database>, companyId: string, year: number): Promise<number> {
-    const { rows } = await this.advanceCounter({ companyId, year, first: 1 }, t);
-    if (!rows[0]) throw new Error('The invoice counter returned no value');
-    return Number(rows[0].last_value);
+  private async insertLinesOf(t: Kysely<Database>, lines: InvoiceLineRow[]): Promise<void> {
+    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
   }
 
   private async insertIfNumberFree(t: Kysely<Database>, row: InvoiceRow): Promise<boolean> {
@@ -82,26 +94,142 @@ export class InvoiceRepository {
   }
 
   async findById(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
-    const invoice = await trx.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    const invoice = (await this.selectById({ companyId, id }, trx)).rows[0];
     if (!invoice) return undefined;
-    const lines = await trx
-      .selectFrom('invoice_lines')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('invoice_id', '=', id)
-      .orderBy('position')
-      .execute();
+    const lines = (await this.selectLines({ companyId, id }, trx)).rows;
     return { invoice, lines };
   }
 
-  /** The last value handed out by the company's counter for the year; 0 when none was. */
-  async lastNumberValue(companyId: string, year: number, trx: Kysely<Database> = this.db): Promise<number> {
-    const row = await trx
-      .selectFrom('invoice_counters')
-      .select('last_value')
+  /** The payments of these invoices, oldest first per invoice. */
+  async paymentsOf(companyId: string, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, PaymentRow[]>> {
+    const byInvoice = new Map<string, PaymentRow[]>();
+    if (invoiceIds.length === 0) return byInvoice;
+    const rows = await trx
+      .selectFrom('payments')
+      .selectAll()
       .where('company_id', '=', companyId)
-      .where('year', '=', year)
+      .where('invoice_id', 'in', invoiceIds)
+      .orderBy('invoice_id')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row]);
+    return byInvoice;
+  }
+
+  /** The ids of the credit notes of these invoices, oldest first per invoice. */
+  async creditNoteIdsOf(companyId: string, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, string[]>> {
+    const byInvoice = new Map<string, string[]>();
+    if (invoiceIds.length === 0) return byInvoice;
+    const rows = await trx
+      .selectFrom('credit_notes')
+      .select(['id', 'invoice_id'])
+      .where('company_id', '=', companyId)
+      .where('invoice_id', 'in', invoiceIds)
+      .orderBy('invoice_id')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row.id]);
+    return byInvoice;
+  }
+
+  /**
+   * Replaces a draft's content and lines, if it is still the draft of `expectedVersion`; false
+   * when it was edited, finalized or deleted meanwhile.
+   */
+  async replaceDraft(
+    t: Kysely<Database>,
+    companyId: string,
+    id: string,
+    expectedVersion: number,
+    fields: Omit<Partial<InvoiceRow>, 'id' | 'company_id' | 'status' | 'version' | 'number'>,
+    lines: InvoiceLineRow[] | null,
+  ): Promise<boolean> {
+    const result = await t
+      .updateTable('invoices')
+      .set({ ...fields, version: expectedVersion + 1 })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .where('version', '=', expectedVersion)
       .executeTakeFirst();
-    return row ? Number(row.last_value) : 0;
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    if (lines) {
+      await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', '=', id).execute();
+      await this.insertLinesOf(t, lines);
+    }
+    return true;
+  }
+
+  /** Deletes a draft and its lines; false when it is no draft (any more). */
+  async deleteDraft(t: Kysely<Database>, companyId: string, id: string): Promise<boolean> {
+    const draft = await t
+      .selectFrom('invoices')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .executeTakeFirst();
+    if (!draft) return false;
+    await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', '=', id).execute();
+    const result = await t.deleteFrom('invoices').where('company_id', '=', companyId).where('id', '=', id).where('status', '=', 'draft').executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /**
+   * Issues a draft that is still at `expectedVersion`: status, dates and snapshots first (the
+   * row lock that makes a racing finalize wait), then its number. Answers null when the draft
+   * changed or is no draft any more, so that nothing was written.
+   */
+  async issueDraft(
+    t: Kysely<Database>,
+    companyId: string,
+    id: string,
+    expectedVersion: number,
+    fields: IssueFields,
+    numbering: Exclude<Numbering, { kind: 'none' }>,
+  ): Promise<NumberResult | null> {
+    const claimed = await t
+      .updateTable('invoices')
+      .set({ ...fields, status: 'issued', draft_number: null, version: expectedVersion + 1 })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    const setNumber = (number: string) => () =>
+      t.updateTable('invoices').set({ number }).where('company_id', '=', companyId).where('id', '=', id).execute().then(() => undefined);
+    if (numbering.kind === 'given') {
+      return (await writeUnlessTaken(t, setNumber(numbering.number))) ? { ok: true, number: numbering.number } : { ok: false, reason: 'number_taken' };
+    }
+    for (;;) {
+      const number = numbering.format(numbering.key.year, await this.sequences.next(t, numbering.key));
+      if (await writeUnlessTaken(t, setNumber(number))) return { ok: true, number };
+    }
+  }
+
+  /** Applies a payment's or credit note's effect if the invoice is still as it was read; false otherwise. */
+  async settle(t: Kysely<Database>, companyId: string, id: string, change: SettlementChange): Promise<boolean> {
+    const result = await t
+      .updateTable('invoices')
+      .set(change.next)
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('status', '=', change.expected.status)
+      .where('amount_paid', '=', change.expected.amount_paid)
+      .where('amount_credited', '=', change.expected.amount_credited)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async insertPayment(t: Kysely<Database>, payment: PaymentRow): Promise<void> {
+    await t.insertInto('payments').values(payment).execute();
+  }
+
+  /** The last value handed out by a sequence for the year; 0 when none was. */
+  lastNumberValue(companyId: string, year: number, trx: Kysely<Database> = this.db, sequence = 'invoice'): Promise<number> {
+    return this.sequences.last(trx, { companyId, livemode: 1, sequence, year });
   }
 }

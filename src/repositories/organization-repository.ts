@@ -6,6 +6,7 @@ import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
 export type OrganizationRow = OrganizationsTable;
 
 export type InsertOrganizationResult = { ok: true } | { ok: false; reason: 'name_conflict' };
+export type UpdateOrganizationResult = { ok: true } | { ok: false; reason: 'name_conflict' | 'not_found' };
 
 export class OrganizationRepository {
   private readonly insertRows;
@@ -24,6 +25,19 @@ export class OrganizationRepository {
       await this.insertRows([row], trx);
       return { ok: true };
     } catch (error) {
+      if (isUniqueViolation(error)) return { ok: false, reason: 'name_conflict' };
+      throw error;
+    }
+  }
+
+  /** Writes the row's content; the unique index on (company_id, name_key) decides a rename's conflict. */
+  async update(row: OrganizationRow, trx: Kysely<Database> = this.db): Promise<UpdateOrganizationResult> {
+    const { id, company_id: companyId, created_at: _created, ...columns } = row;
+    try {
+      const result = await trx.updateTable('organizations').set(columns).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? { ok: true } : { ok: false, reason: 'not_found' };
+    } catch (error) {
+      // On PostgreSQL the transaction is now aborted: the caller answers 409 and rolls it back.
       if (isUniqueViolation(error)) return { ok: false, reason: 'name_conflict' };
       throw error;
     }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, validationError } from '../errors/app-error.js';
+import { Type } from '@sinclair/typebox';
 import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
+import { CreateInvoiceBody, InvoiceSchema, UpdateInvoiceBody } from '../schemas/invoice.js';
 import type { InvoiceService } from '../services/invoice-service.js';
-import { CreateInvoiceBody, InvoiceSchema } from '../schemas/invoice.js';
+import { InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 export interface InvoiceRoutesOptions {
@@ -12,27 +13,110 @@ export interface InvoiceRoutesOptions {
   idempotency: IdempotencyService;
 }
 
+const NO_INVOICE = 'No invoice with this id.';
+
+const DeletedSchema = Type.Object(
+  { id: Type.String(), deleted: Type.Literal(true) },
+  { title: 'DeletedInvoice', description: 'The draft is gone; drafts never had a number, so no number is lost.' },
+);
+
+/** POST /invoice, and a draft's life: PATCH, DELETE and finalize. */
 export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = async (app, { invoices, idempotency }) => {
   app.post(
     '/invoice',
     {
       config: { access: { kind: 'key', permission: 'invoice.create' } },
       schema: {
-        summary: 'Create (issue) a sales invoice',
+        summary: 'Create a sales invoice: issued at once, or a draft with status "draft"',
         tags: ['Invoices'],
         body: CreateInvoiceBody,
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'INVOICE_NUMBER_CONFLICT', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'INVOICE_NUMBER_CONFLICT', ...IDEMPOTENCY_ERRORS]),
         },
       },
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await invoices.create(request.auth!.companyId, request.body, new Date(), trx);
-        if (!result.ok) throw result.code === 'VALIDATION_ERROR' ? validationError(result.details) : new AppError(result.code);
-        return { status: 201, body: successBody(request, `Invoice ${result.value.number} created.`, result.value) };
+        if (!result.ok) throw refusal(result);
+        const message = result.value.status === 'draft' ? 'Draft invoice created.' : `Invoice ${result.value.number} created.`;
+        return { status: 201, body: successBody(request, message, result.value) };
+      }),
+  );
+
+  app.patch(
+    '/invoice/:id',
+    {
+      config: { access: { kind: 'key', permission: 'invoice.update' } },
+      schema: {
+        summary: 'Edit a draft',
+        description: 'Any field of the create body; `lines`, when sent, replace all lines. Only drafts can be edited: 409 INVOICE_NOT_DRAFT otherwise.',
+        tags: ['Invoices'],
+        params: InvoiceIdParams,
+        body: UpdateInvoiceBody,
+        response: {
+          200: SuccessEnvelope(InvoiceSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'INVOICE_NOT_DRAFT']),
+        },
+      },
+    },
+    async (request) => {
+      const result = await invoices.update(request.auth!.companyId, request.params.id, request.body);
+      if (!result.ok) throw refusal(result, NO_INVOICE);
+      return successBody(request, 'Draft invoice updated.', result.value);
+    },
+  );
+
+  app.delete(
+    '/invoice/:id',
+    {
+      config: { access: { kind: 'key', permission: 'invoice.delete' } },
+      schema: {
+        summary: 'Delete a draft',
+        description: 'Only drafts can be deleted: 409 INVOICE_NOT_DRAFT otherwise (an issued invoice is corrected with a credit note or voided).',
+        tags: ['Invoices'],
+        params: InvoiceIdParams,
+        response: { 200: SuccessEnvelope(DeletedSchema), ...errorResponses([...KEY_ERRORS, 'INVOICE_NOT_DRAFT']) },
+      },
+    },
+    async (request) => {
+      const result = await invoices.delete(request.auth!.companyId, request.params.id);
+      if (!result.ok) throw refusal(result, NO_INVOICE);
+      return successBody(request, 'Draft invoice deleted.', { id: request.params.id, deleted: true as const });
+    },
+  );
+
+  app.post(
+    '/invoice/:id/finalize',
+    {
+      config: { access: { kind: 'key', permission: 'invoice.update' } },
+      schema: {
+        summary: 'Issue a draft: it gets its number, issue date and snapshots',
+        description:
+          "Assigns the next number of the company's sequence (or the draft's own number: 409 INVOICE_NUMBER_CONFLICT when it is taken by then), sets issueDate to today when the draft had none, and takes the buyer and seller snapshots. Of concurrent finalizes of one draft exactly one succeeds.",
+        tags: ['Invoices'],
+        params: InvoiceIdParams,
+        headers: IdempotencyHeaders,
+        response: {
+          200: SuccessEnvelope(InvoiceSchema),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            'VALIDATION_ERROR',
+            'ORGANIZATION_ARCHIVED',
+            'INVOICE_NOT_DRAFT',
+            'INVOICE_NUMBER_CONFLICT',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
+        },
+      },
+    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const result = await invoices.finalize(request.auth!.companyId, request.params.id, new Date(), trx);
+        if (!result.ok) throw refusal(result, NO_INVOICE);
+        return { status: 200, body: successBody(request, `Invoice ${result.value.number} issued.`, result.value) };
       }),
   );
 };

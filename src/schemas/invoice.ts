@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { AddressSchema, OrganizationTypeCode } from './organization.js';
 import { Nullable } from './nullable.js';
-import { Amount, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput } from './values.js';
+import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput } from './values.js';
 
 // The invoice of POST /invoice, modelled on EN 16931 (the semantic model behind Peppol BIS 3,
 // XRechnung and Factur-X). The schema checks shapes; exact decimal values, dates against each
@@ -40,32 +40,52 @@ export const InvoiceLineInput = Type.Object(
   { title: 'InvoiceLineInput', additionalProperties: false },
 );
 
+/** The fields of an invoice's content: the create body and, all optional, a draft's PATCH body. */
+const invoiceContent = {
+  organizationId: Type.String({ minLength: 1, maxLength: 100, description: "The buyer: an organization of the caller's company, not archived." }),
+  number: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^\\S(?:.*\\S)?$',
+        description:
+          "Unique within the company. When absent the next number of the company's sequence (YYYY-NNNNN) is assigned when the invoice is issued. A draft's number is checked when it is finalized.",
+      }),
+    ),
+  ),
+  issueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, from 1900 to 9999; default today (UTC).'))),
+  dueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, not before issueDate; default issueDate + 30 days.'))),
+  currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default the company's currency." }))),
+  pricesIncludeTax: Type.Optional(Nullable(Type.Boolean({ description: 'Unit prices include VAT (gross); default false.' }))),
+  buyerReference: OptionalText(500),
+  purchaseOrderReference: OptionalText(500),
+  note: OptionalText(500),
+  lines: Type.Array(InvoiceLineInput, { minItems: 1, maxItems: MAX_LINES }),
+};
+
 export const CreateInvoiceBody = Type.Object(
   {
-    organizationId: Type.String({ minLength: 1, maxLength: 100, description: "The buyer: an organization of the caller's company." }),
-    number: Type.Optional(
-      Nullable(
-        Type.String({
-          minLength: 1,
-          maxLength: 64,
-          pattern: '^\\S(?:.*\\S)?$',
-          description: "Unique within the company. When absent the next number of the company's sequence (YYYY-NNNNN) is assigned.",
-        }),
-      ),
+    ...invoiceContent,
+    status: Type.Optional(
+      Type.Union([Type.Literal('issued'), Type.Literal('draft')], {
+        description:
+          'issued (default): numbered and issued at once. draft: an editable draft without a number; issueDate, when absent, becomes the day it is finalized.',
+      }),
     ),
-    issueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, from 1900 to 9999; default today (UTC).'))),
-    dueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, not before issueDate; default issueDate + 30 days.'))),
-    currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default the company's currency." }))),
-    pricesIncludeTax: Type.Optional(Nullable(Type.Boolean({ description: 'Unit prices include VAT (gross); default false.' }))),
-    buyerReference: OptionalText(500),
-    purchaseOrderReference: OptionalText(500),
-    note: OptionalText(500),
-    lines: Type.Array(InvoiceLineInput, { minItems: 1, maxItems: MAX_LINES }),
   },
   { title: 'CreateInvoiceInput', additionalProperties: false },
 );
 
 export type CreateInvoiceInput = Static<typeof CreateInvoiceBody>;
+
+/** PATCH /invoice/{id} (drafts only): any field of the create body; `lines`, when sent, replace all lines. */
+export const UpdateInvoiceBody = Type.Object(Type.Partial(Type.Object(invoiceContent)).properties, {
+  title: 'UpdateInvoiceInput',
+  additionalProperties: false,
+});
+
+export type UpdateInvoiceInput = Static<typeof UpdateInvoiceBody>;
 export type InvoiceLineInputType = Static<typeof InvoiceLineInput>;
 
 const NullableString = Nullable(Type.String());
@@ -81,7 +101,7 @@ export const BuyerSnapshot = Type.Object(
     email: NullableString,
     address: Nullable(AddressSchema),
   },
-  { title: 'Buyer', description: 'The buyer as it was when the invoice was issued.' },
+  { title: 'Buyer', description: 'The buyer as it was when the invoice was issued; for a draft, the organization as it is now.' },
 );
 
 export const SellerSnapshot = Type.Object(
@@ -90,7 +110,7 @@ export const SellerSnapshot = Type.Object(
     vatId: NullableString,
     countryCode: NullableString,
   },
-  { title: 'Seller', description: 'The seller (your company) as it was when the invoice was issued.' },
+  { title: 'Seller', description: 'The seller (your company) as it was when the invoice was issued; for a draft, as it is now.' },
 );
 
 export const InvoiceLineSchema = Type.Object(
@@ -136,16 +156,67 @@ export const InvoiceTotalsSchema = Type.Object(
   { title: 'Totals', description: 'EN 16931 document totals (BR-CO-10 to BR-CO-16).' },
 );
 
+export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'void'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const InvoiceStatusSchema = Type.Union(
+  INVOICE_STATUSES.map((s) => Type.Literal(s)),
+  {
+    title: 'InvoiceStatus',
+    description:
+      'draft: editable, no number yet. issued: numbered and immutable. paid: payments reached the amount due. void: voided, or credited in full with nothing paid.',
+  },
+);
+
+export const PaymentMethodSchema = Type.Union(
+  [Type.Literal('credit_transfer'), Type.Literal('card'), Type.Literal('cash'), Type.Literal('direct_debit'), Type.Literal('other')],
+  { title: 'PaymentMethod' },
+);
+
+export const PaymentSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    amount: Amount,
+    date: DateOutput(),
+    method: PaymentMethodSchema,
+    reference: NullableString,
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Payment', description: 'A payment recorded against the invoice.' },
+);
+
+/** POST /invoice/{id}/payment */
+export const CreatePaymentBody = Type.Object(
+  {
+    amount: AmountInput,
+    date: Type.Optional(Nullable(DateInput('YYYY-MM-DD, the day the money arrived; default today (UTC).'))),
+    method: Type.Optional(Nullable(PaymentMethodSchema)),
+    reference: OptionalText(200, "The payer's reference, a bank transaction id, …"),
+  },
+  { title: 'CreatePaymentInput', additionalProperties: false },
+);
+
+export type CreatePaymentInput = Static<typeof CreatePaymentBody>;
+
+export const StatusTransitionsSchema = Type.Object(
+  {
+    finalizedAt: Nullable(Type.String({ format: 'date-time' })),
+    paidAt: Nullable(Type.String({ format: 'date-time' })),
+    voidedAt: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { title: 'StatusTransitions' },
+);
+
 export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
-    number: Type.String({ examples: ['2026-00001'] }),
-    status: Type.Literal('issued'),
+    number: Nullable(Type.String({ examples: ['2026-00001'], description: 'Null for a draft: numbers are assigned when an invoice is issued.' })),
+    status: InvoiceStatusSchema,
     organizationId: Type.String(),
     buyer: BuyerSnapshot,
     seller: SellerSnapshot,
-    issueDate: DateOutput(),
-    dueDate: DateOutput(),
+    issueDate: Nullable(DateOutput('Null only for a draft that has none yet (it becomes the day of finalizing).')),
+    dueDate: Nullable(DateOutput('Null only for a draft without one (it becomes issueDate + 30 days).')),
     currency: Type.String({ pattern: '^[A-Z]{3}$' }),
     pricesIncludeTax: Type.Boolean(),
     buyerReference: NullableString,
@@ -154,9 +225,20 @@ export const InvoiceSchema = Type.Object(
     lines: Type.Array(InvoiceLineSchema, { minItems: 1, maxItems: MAX_LINES }),
     vatBreakdown: Type.Array(VatBreakdownSchema, { minItems: 1, maxItems: MAX_LINES }),
     totals: InvoiceTotalsSchema,
+    amountPaid: Amount,
+    amountCredited: Amount,
+    amountDue: Amount,
+    isOverdue: Type.Boolean({ description: 'True when the invoice is issued, has an amount due and its due date is before today (UTC).' }),
+    payments: Type.Array(PaymentSchema),
+    creditNoteIds: Type.Array(Type.String()),
+    statusTransitions: StatusTransitionsSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },
-  { title: 'Invoice' },
+  {
+    title: 'Invoice',
+    description:
+      'A sales invoice (EN 16931). amountDue = totals.payable − amountCredited − amountPaid; negative when the buyer is owed a refund.',
+  },
 );
 
 export type Invoice = Static<typeof InvoiceSchema>;

@@ -43,6 +43,26 @@ export const CreateOrganizationBody = Type.Object(
 
 export type CreateOrganizationInput = Static<typeof CreateOrganizationBody>;
 
+/**
+ * PATCH /organization/{id}: any field of the create body, merged with the stored organization
+ * (a field sent as null clears it), and `archived`. The spec's rules then apply to the merged
+ * result, in their order.
+ */
+export const UpdateOrganizationBody = Type.Object(
+  {
+    ...Type.Partial(CreateOrganizationBody).properties,
+    name: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Unique within the company (trimmed, case-insensitive).' }))),
+    archived: Type.Optional(
+      Type.Boolean({
+        description: 'true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it.',
+      }),
+    ),
+  },
+  { title: 'UpdateOrganizationInput', additionalProperties: false },
+);
+
+export type UpdateOrganizationInput = Static<typeof UpdateOrganizationBody>;
+
 const NullableString = Nullable(Type.String());
 
 /** An address as the API answers it: in an organization and in an invoice's buyer. */
@@ -71,7 +91,10 @@ export const OrganizationSchema = Type.Object(
     vatId: NullableString,
     taxNumber: NullableString,
     address: Nullable(AddressSchema),
+    archived: Type.Boolean({ description: 'Archived organizations are listed only with archived=true and cannot be the buyer of a new invoice.' }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { title: 'Organization' },
 );
+
+export type Organization = Static<typeof OrganizationSchema>;

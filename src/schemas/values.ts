@@ -56,6 +56,14 @@ export const PercentInput = DecimalInput(
   ['19', 7.5],
 );
 
+export const AmountInput = DecimalInput(
+  'AmountInput',
+  `A money amount: above zero, with at most the currency's minor-unit digits (2 for EUR, 0 for JPY, 3 for KWD) and ${PRICE.maxIntegerDigits} digits before the point.`,
+  `^0*\\d{1,${PRICE.maxIntegerDigits}}(?:\\.\\d{1,3}0*)?$`,
+  Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: tenToThe(PRICE.maxIntegerDigits) }),
+  ['119.00', 59.5],
+);
+
 /** A decimal the API answers with: plain notation, no trailing zeros. */
 export const DecimalOutput = Type.String({
   title: 'Decimal',

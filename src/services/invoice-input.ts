@@ -15,12 +15,13 @@ export interface DraftLine extends LineFigures {
   exemptionReason: string | null;
 }
 
-export interface InvoiceDraft {
+/** An invoice's content as read from a body: dates as given (null when absent). */
+export interface InvoiceContent {
   organizationId: string;
   /** A client-supplied number, or null for the next of the sequence. */
   number: string | null;
-  issueDate: string;
-  dueDate: string;
+  issueDate: string | null;
+  dueDate: string | null;
   currency: string;
   /** Minor-unit digits of the currency. */
   digits: number;
@@ -29,6 +30,12 @@ export interface InvoiceDraft {
   purchaseOrderReference: string | null;
   note: string | null;
   lines: DraftLine[];
+}
+
+/** Content to issue now: its dates resolved. */
+export interface InvoiceDraft extends InvoiceContent {
+  issueDate: string;
+  dueDate: string;
 }
 
 export type ReadInvoiceResult = { ok: true; value: InvoiceDraft } | { ok: false; details: ErrorDetail[] };
@@ -63,11 +70,17 @@ function dateOf(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Days since the epoch of a YYYY-MM-DD date, for comparisons; null when it is not a valid one. */
+export function dayOf(date: string): number | null {
+  return dayNumber(date);
+}
+
 export function todayUtc(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-class Problems {
+/** Problems found in a body, each naming its field. */
+export class Problems {
   readonly details: ErrorDetail[] = [];
   add(field: string, code: string, message: string): void {
     this.details.push({ field, code, message });
@@ -127,8 +140,29 @@ function readLine(line: InvoiceLineInputType, field: string, problems: Problems)
   };
 }
 
-/** Reads a body that passed the schema into a draft, or every problem it has. */
-export function readInvoiceInput(body: CreateInvoiceInput, defaults: { currency: string; now: Date }): ReadInvoiceResult {
+/** The lines of a body (an invoice's or a credit note's), or null with every problem added. */
+export function readLines(lines: InvoiceLineInputType[], problems: Problems, prefix = 'lines'): DraftLine[] | null {
+  const read = lines.map((line, index) => readLine(line, `${prefix}[${index}]`, problems));
+  return read.every((line) => line !== null) ? (read as DraftLine[]) : null;
+}
+
+export type InvoiceContentInput = Omit<CreateInvoiceInput, 'status'>;
+
+export type ReadContentResult = { ok: true; value: InvoiceContent } | { ok: false; details: ErrorDetail[] };
+
+function readDate(problems: Problems, field: 'issueDate' | 'dueDate', value: string | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  const day = dayNumber(value);
+  if (day === null) problems.add(field, 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+  return day;
+}
+
+/**
+ * Reads an invoice's content (a create body, or a draft's merged with a PATCH) that passed the
+ * schema, or every problem it has. Dates stay as given (a draft may have none yet); when both
+ * are given their order is checked.
+ */
+export function readInvoiceContent(body: InvoiceContentInput, defaults: { currency: string }): ReadContentResult {
   const problems = new Problems();
 
   let number: string | null = null;
@@ -140,39 +174,62 @@ export function readInvoiceInput(body: CreateInvoiceInput, defaults: { currency:
     }
   }
 
-  const issueDate = body.issueDate ?? todayUtc(defaults.now);
-  const issueDay = dayNumber(issueDate);
-  if (issueDay === null) problems.add('issueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
-  let dueDate = body.dueDate ?? null;
-  if (dueDate !== null) {
-    const dueDay = dayNumber(dueDate);
-    if (dueDay === null) problems.add('dueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
-    else if (issueDay !== null && dueDay < issueDay) problems.add('dueDate', 'before_issue_date', 'The due date must not be before the issue date.');
-  } else if (issueDay !== null) {
-    dueDate = dateOf(issueDay + DEFAULT_PAYMENT_DAYS);
-    if (dayNumber(dueDate) === null) problems.add('issueDate', 'invalid_date', 'The default due date would fall after 9999-12-31.');
+  const issueDay = readDate(problems, 'issueDate', body.issueDate);
+  const dueDay = readDate(problems, 'dueDate', body.dueDate);
+  if (issueDay !== null && dueDay !== null && dueDay < issueDay) {
+    problems.add('dueDate', 'before_issue_date', 'The due date must not be before the issue date.');
   }
 
   const currency = body.currency ?? defaults.currency;
   if (!isKnownCurrency(currency)) problems.add('currency', 'unknown_currency', `${currency} is not an ISO 4217 currency code.`);
 
-  const lines = body.lines.map((line, index) => readLine(line, `lines[${index}]`, problems));
+  const lines = readLines(body.lines, problems);
 
-  if (problems.details.length > 0) return { ok: false, details: problems.details };
+  if (problems.details.length > 0 || lines === null) return { ok: false, details: problems.details };
   return {
     ok: true,
     value: {
       organizationId: body.organizationId,
       number,
-      issueDate,
-      dueDate: dueDate!,
+      issueDate: body.issueDate ?? null,
+      dueDate: body.dueDate ?? null,
       currency,
       digits: minorUnitDigits(currency),
       pricesIncludeTax: body.pricesIncludeTax ?? false,
       buyerReference: text(body.buyerReference),
       purchaseOrderReference: text(body.purchaseOrderReference),
       note: text(body.note),
-      lines: lines as DraftLine[],
+      lines,
     },
   };
+}
+
+/**
+ * The dates an invoice is issued with: its issue date, or today; its due date, or the issue date
+ * plus 30 days; the due date never before the issue date.
+ */
+export function datesAtIssue(
+  content: Pick<InvoiceContent, 'issueDate' | 'dueDate'>,
+  now: Date,
+): { ok: true; issueDate: string; dueDate: string } | { ok: false; details: ErrorDetail[] } {
+  const problems = new Problems();
+  const issueDate = content.issueDate ?? todayUtc(now);
+  const issueDay = dayNumber(issueDate)!;
+  let dueDate = content.dueDate;
+  if (dueDate === null) {
+    dueDate = dateOf(issueDay + DEFAULT_PAYMENT_DAYS);
+    if (dayNumber(dueDate) === null) problems.add('issueDate', 'invalid_date', 'The default due date would fall after 9999-12-31.');
+  } else if (dayNumber(dueDate)! < issueDay) {
+    problems.add('dueDate', 'before_issue_date', `The due date must not be before the issue date (${issueDate}).`);
+  }
+  return problems.details.length > 0 ? { ok: false, details: problems.details } : { ok: true, issueDate, dueDate };
+}
+
+/** Reads a create body into an invoice to issue now (dates resolved), or every problem it has. */
+export function readInvoiceInput(body: InvoiceContentInput, defaults: { currency: string; now: Date }): ReadInvoiceResult {
+  const read = readInvoiceContent(body, defaults);
+  if (!read.ok) return read;
+  const dates = datesAtIssue(read.value, defaults.now);
+  if (!dates.ok) return dates;
+  return { ok: true, value: { ...read.value, issueDate: dates.issueDate, dueDate: dates.dueDate } };
 }

@@ -1,20 +1,76 @@
+import { Decimal } from '../money/decimal.js';
 import type { VatCategory } from '../money/invoice-calculation.js';
-import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
+import { formatMoney } from '../money/money.js';
+import { minorUnitDigits } from '../money/currency.js';
+import type { InvoiceLineRow, InvoiceRow, PaymentRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
 
-// Stored rows to the invoice the API shows. What is shown is what was stored, so an answer
-// built right after the insert and one read back later are the same.
+// Stored rows to the invoice the API shows. What is shown is what was stored, so an answer built
+// right after a change and one read back later are the same. A draft has no snapshots: it shows
+// its buyer and seller as they are now.
 
 export type StoredVatBreakdown = Invoice['vatBreakdown'][number];
+export type StoredLine = Invoice['lines'][number];
 
-export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[]): Invoice {
+export interface InvoiceExtras {
+  payments: PaymentRow[];
+  creditNoteIds: string[];
+  /** For a draft: the buyer and seller as they are now. */
+  current?: { buyer: Invoice['buyer']; seller: Invoice['seller'] };
+  /** YYYY-MM-DD, UTC: for isOverdue. */
+  today: string;
+}
+
+/** The columns a line has, whether an invoice's or a credit note's. */
+type StoredLineRow = Omit<InvoiceLineRow, 'invoice_id' | 'company_id'>;
+
+export function linesFromRows(lines: StoredLineRow[]): StoredLine[] {
+  return [...lines]
+    .sort((a, b) => a.position - b.position)
+    .map((line) => ({
+      position: line.position,
+      name: line.name,
+      description: line.description,
+      quantity: line.quantity,
+      unitCode: line.unit_code,
+      unitPrice: line.unit_price,
+      discountPercent: line.discount_percent,
+      vatRate: line.vat_rate,
+      vatCategory: line.vat_category as VatCategory,
+      exemptionReason: line.exemption_reason,
+      netAmount: line.net_amount,
+    }));
+}
+
+export function totalsFromRow(row: Pick<InvoiceRow, 'line_net_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'>): Invoice['totals'] {
+  return {
+    lineNetTotal: row.line_net_total,
+    taxExclusive: row.tax_exclusive,
+    taxTotal: row.tax_total,
+    taxInclusive: row.tax_inclusive,
+    roundingAmount: row.rounding_amount,
+    payable: row.payable,
+  };
+}
+
+/** payable − credited − paid, exactly. */
+export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited'>): Decimal {
+  return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid);
+}
+
+export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras: InvoiceExtras): Invoice {
+  const digits = minorUnitDigits(row.currency);
+  const money = (value: Decimal | string) => formatMoney(new Decimal(value), digits);
+  const amountDue = amountDueOf(row);
+  const draft = row.status === 'draft';
+  if (draft && !extras.current) throw new Error(`The draft ${row.id} needs its current buyer and seller to be shown`);
   return {
     id: row.id,
-    number: row.number,
-    status: 'issued',
+    number: draft ? row.draft_number : row.number,
+    status: row.status,
     organizationId: row.organization_id,
-    buyer: JSON.parse(row.buyer_snapshot) as Invoice['buyer'],
-    seller: JSON.parse(row.seller_snapshot) as Invoice['seller'],
+    buyer: draft ? extras.current!.buyer : (JSON.parse(row.buyer_snapshot!) as Invoice['buyer']),
+    seller: draft ? extras.current!.seller : (JSON.parse(row.seller_snapshot!) as Invoice['seller']),
     issueDate: row.issue_date,
     dueDate: row.due_date,
     currency: row.currency,
@@ -22,30 +78,23 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[]): Invoi
     buyerReference: row.buyer_reference,
     purchaseOrderReference: row.purchase_order_reference,
     note: row.note,
-    lines: [...lines]
-      .sort((a, b) => a.position - b.position)
-      .map((line) => ({
-        position: line.position,
-        name: line.name,
-        description: line.description,
-        quantity: line.quantity,
-        unitCode: line.unit_code,
-        unitPrice: line.unit_price,
-        discountPercent: line.discount_percent,
-        vatRate: line.vat_rate,
-        vatCategory: line.vat_category as VatCategory,
-        exemptionReason: line.exemption_reason,
-        netAmount: line.net_amount,
-      })),
+    lines: linesFromRows(lines),
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
-    totals: {
-      lineNetTotal: row.line_net_total,
-      taxExclusive: row.tax_exclusive,
-      taxTotal: row.tax_total,
-      taxInclusive: row.tax_inclusive,
-      roundingAmount: row.rounding_amount,
-      payable: row.payable,
-    },
+    totals: totalsFromRow(row),
+    amountPaid: money(row.amount_paid),
+    amountCredited: money(row.amount_credited),
+    amountDue: money(amountDue),
+    isOverdue: row.status === 'issued' && amountDue.greaterThan(0) && row.due_date !== null && row.due_date < extras.today,
+    payments: extras.payments.map((p) => ({
+      id: p.id,
+      amount: money(p.amount),
+      date: p.date,
+      method: p.method as Invoice['payments'][number]['method'],
+      reference: p.reference,
+      createdAt: p.created_at,
+    })),
+    creditNoteIds: extras.creditNoteIds,
+    statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     createdAt: row.created_at,
   };
 }

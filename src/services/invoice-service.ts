@@ -1,116 +1,272 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
-import { plainDecimal } from '../money/decimal.js';
-import { calculateInvoice } from '../money/invoice-calculation.js';
-import { formatMoney } from '../money/money.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
-import type { OrganizationRepository } from '../repositories/organization-repository.js';
-import type { CreateInvoiceInput, Invoice } from '../schemas/invoice.js';
-import { invoiceFromRows, type StoredVatBreakdown } from './invoice-mapping.js';
-import { readInvoiceInput, type InvoiceDraft } from './invoice-input.js';
+import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
+import type { CreateInvoiceInput, Invoice, InvoiceLineInputType, UpdateInvoiceInput } from '../schemas/invoice.js';
+import { computeContent, type LineColumns } from './invoice-content.js';
+import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
+import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, yearOf } from './invoice-numbering.js';
-import { organizationFromRow } from './organization-service.js';
+import { buyerOf, sellerOf } from './parties.js';
 
-export type CreateInvoiceResult =
-  | { ok: true; value: Invoice }
+// Invoices from creation to issue: created issued at once (numbered in the same transaction), or
+// as drafts that are edited, deleted or finalized. Everything that can refuse is checked before
+// the transaction that takes a number, so a refused invoice never takes one; drafts take none.
+
+export type InvoiceFailure =
   | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
-  | { ok: false; code: 'ORGANIZATION_NOT_FOUND' | 'INVOICE_NUMBER_CONFLICT' };
+  | { ok: false; code: 'NOT_FOUND' | 'ORGANIZATION_NOT_FOUND' | 'ORGANIZATION_ARCHIVED' | 'INVOICE_NUMBER_CONFLICT' | 'INVOICE_NOT_DRAFT' };
 
-function buyerSnapshot(organization: ReturnType<typeof organizationFromRow>): Invoice['buyer'] {
-  const { name, typeCode, firstName, lastName, vatId, taxNumber, email, address } = organization;
-  return { name, typeCode, firstName, lastName, vatId, taxNumber, email, address };
-}
+export type InvoiceResult = { ok: true; value: Invoice } | InvoiceFailure;
 
-/** The invoice's rows: amounts as decimal text with exactly the currency's digits. */
-function rowsOf(draft: InvoiceDraft, base: Pick<InvoiceRow, 'id' | 'company_id' | 'organization_id' | 'buyer_snapshot' | 'seller_snapshot' | 'created_at'>) {
-  const { digits } = draft;
-  const money = (value: Parameters<typeof formatMoney>[0]) => formatMoney(value, digits);
-  const calculation = calculateInvoice(draft.lines, { digits, pricesIncludeTax: draft.pricesIncludeTax });
-  const lines: InvoiceLineRow[] = draft.lines.map((line, index) => ({
-    invoice_id: base.id,
-    company_id: base.company_id,
-    position: index + 1,
+/** How often a change retries after another change to the same draft slipped in between. */
+const MAX_ATTEMPTS = 8;
+
+/** A stored line as the create body had it: what a PATCH without `lines` keeps. */
+export function lineInputOf(line: LineColumns): InvoiceLineInputType {
+  return {
     name: line.name,
     description: line.description,
-    quantity: plainDecimal(line.quantity),
-    unit_code: line.unitCode,
-    unit_price: plainDecimal(line.unitPrice),
-    discount_percent: line.discountPercent === null ? null : plainDecimal(line.discountPercent),
-    vat_rate: plainDecimal(line.vatRate),
-    vat_category: line.vatCategory,
-    exemption_reason: line.exemptionReason,
-    net_amount: money(calculation.lineNetAmounts[index]!),
-  }));
-  const breakdown: StoredVatBreakdown[] = calculation.vatBreakdown.map((group) => ({
-    vatCategory: group.vatCategory,
-    vatRate: plainDecimal(group.vatRate),
-    taxableAmount: money(group.taxableAmount),
-    taxAmount: money(group.taxAmount),
-    // EN 16931 carries one exemption reason per breakdown entry: the group's first.
-    exemptionReason: group.lineIndexes.map((i) => draft.lines[i]!.exemptionReason).find((r) => r !== null) ?? null,
-  }));
-  const { totals } = calculation;
-  const invoice: Omit<InvoiceRow, 'number'> = {
-    ...base,
-    status: 'issued',
-    issue_date: draft.issueDate,
-    due_date: draft.dueDate,
-    currency: draft.currency,
-    prices_include_tax: draft.pricesIncludeTax ? 1 : 0,
-    buyer_reference: draft.buyerReference,
-    purchase_order_reference: draft.purchaseOrderReference,
-    note: draft.note,
-    vat_breakdown: JSON.stringify(breakdown),
-    line_net_total: money(totals.lineNetTotal),
-    tax_exclusive: money(totals.taxExclusive),
-    tax_total: money(totals.taxTotal),
-    tax_inclusive: money(totals.taxInclusive),
-    rounding_amount: money(totals.roundingAmount),
-    payable: money(totals.payable),
+    quantity: line.quantity,
+    unitCode: line.unit_code,
+    unitPrice: line.unit_price,
+    discountPercent: line.discount_percent,
+    vatRate: line.vat_rate,
+    vatCategory: line.vat_category as InvoiceLineInputType['vatCategory'],
+    exemptionReason: line.exemption_reason,
   };
-  return { invoice, lines };
+}
+
+/** A stored draft as its create body would be: what a PATCH is merged into. */
+function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceContentInput {
+  return {
+    organizationId: row.organization_id,
+    number: row.draft_number,
+    issueDate: row.issue_date,
+    dueDate: row.due_date,
+    currency: row.currency,
+    pricesIncludeTax: row.prices_include_tax === 1,
+    buyerReference: row.buyer_reference,
+    purchaseOrderReference: row.purchase_order_reference,
+    note: row.note,
+    lines: lines.map(lineInputOf),
+  };
 }
 
 export class InvoiceService {
   constructor(
+    private readonly db: Kysely<Database>,
     private readonly invoices: InvoiceRepository,
     private readonly organizations: OrganizationRepository,
     private readonly companies: CompanyRepository,
   ) {}
 
-  /**
-   * Everything that can refuse the invoice is checked before the transaction that numbers and
-   * stores it, so a refused invoice never takes a number. With `trx` (an idempotent request's
-   * transaction) every read and the insert run in it, and the caller commits.
-   */
-  async create(companyId: string, input: CreateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreateInvoiceResult> {
+  /** The invoice as the API shows it, read in `trx` when given. */
+  async get(companyId: string, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Invoice | undefined> {
+    const found = await this.invoices.findById(companyId, id, trx);
+    if (!found) return undefined;
+    const [payments, creditNotes] = await Promise.all([
+      this.invoices.paymentsOf(companyId, [id], trx),
+      this.invoices.creditNoteIdsOf(companyId, [id], trx),
+    ]);
+    const current = found.invoice.status === 'draft' ? await this.currentParties(companyId, found.invoice.organization_id, trx) : undefined;
+    return invoiceFromRows(found.invoice, found.lines, {
+      payments: payments.get(id) ?? [],
+      creditNoteIds: creditNotes.get(id) ?? [],
+      ...(current ? { current } : {}),
+      today: todayUtc(now),
+    });
+  }
+
+  /** A draft's buyer and seller as they are now. */
+  async currentParties(companyId: string, organizationId: string, trx: Kysely<Database> = this.db) {
+    const [organization, company] = await Promise.all([this.organizations.findById(companyId, organizationId, trx), this.companies.findById(companyId, trx)]);
+    if (!organization || !company) throw new Error(`The buyer or company of a draft of ${companyId} is gone`);
+    return { buyer: buyerOf(organization), seller: sellerOf(company) };
+  }
+
+  private async company(companyId: string, trx?: Kysely<Database>) {
     const company = await this.companies.findById(companyId, trx);
     if (!company) throw new Error(`The company ${companyId} of an authenticated key does not exist`);
-    const read = readInvoiceInput(input, { currency: company.currency, now });
-    if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
-    const draft = read.value;
+    return company;
+  }
 
-    const organization = await this.organizations.findById(companyId, draft.organizationId, trx);
+  /** The buyer of a new invoice or draft: an organization of the company, not archived. */
+  private async buyer(companyId: string, organizationId: string, trx?: Kysely<Database>): Promise<OrganizationRow | InvoiceFailure> {
+    const organization = await this.organizations.findById(companyId, organizationId, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
+    if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
+    return organization;
+  }
 
-    const seller: Invoice['seller'] = { name: company.name, vatId: company.vat_id, countryCode: company.country_code };
-    const { invoice, lines } = rowsOf(draft, {
-      id: newId('inv'),
+  /**
+   * POST /invoice: issues at once (numbered in the insert's transaction), or creates a draft with
+   * `status: "draft"`. With `trx` (an idempotent request's transaction) every read and write runs
+   * in it, and the caller commits.
+   */
+  async create(companyId: string, input: CreateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+    const company = await this.company(companyId, trx);
+    const { status, ...body } = input;
+    const read = readInvoiceContent(body, { currency: company.currency });
+    if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
+    const content = read.value;
+    const organization = await this.buyer(companyId, content.organizationId, trx);
+    if ('ok' in organization) return organization;
+
+    const draft = status === 'draft';
+    const dates = draft ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate } : datesAtIssue(content, now);
+    if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
+
+    const id = newId('inv');
+    const computed = computeContent(content.lines, content);
+    const at = now.toISOString();
+    const row: Omit<InvoiceRow, 'number'> = {
+      id,
       company_id: companyId,
       organization_id: organization.id,
-      buyer_snapshot: JSON.stringify(buyerSnapshot(organizationFromRow(organization))),
-      seller_snapshot: JSON.stringify(seller),
-      created_at: now.toISOString(),
+      draft_number: draft ? content.number : null,
+      status: draft ? 'draft' : 'issued',
+      issue_date: dates.issueDate,
+      due_date: dates.dueDate,
+      currency: content.currency,
+      prices_include_tax: content.pricesIncludeTax ? 1 : 0,
+      buyer_reference: content.buyerReference,
+      purchase_order_reference: content.purchaseOrderReference,
+      note: content.note,
+      buyer_snapshot: draft ? null : JSON.stringify(buyerOf(organization)),
+      seller_snapshot: draft ? null : JSON.stringify(sellerOf(company)),
+      ...computed.totals,
+      amount_paid: '0',
+      amount_credited: '0',
+      finalized_at: draft ? null : at,
+      paid_at: null,
+      voided_at: null,
+      version: 1,
+      livemode: 1,
+      created_at: at,
+      updated_at: at,
+    };
+    const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(companyId, content.number, dates.issueDate!);
+    const lines = computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId }));
+    return inTransaction(this.db, trx, async (t) => {
+      const inserted = await this.invoices.insert(t, row, lines, numbering);
+      if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
+      return { ok: true, value: (await this.get(companyId, id, now, t))! };
     });
-    const numbering: Numbering =
-      draft.number === null
-        ? { kind: 'sequence', year: yearOf(draft.issueDate), format: formatInvoiceNumber }
-        : { kind: 'given', number: draft.number };
-    const inserted = await this.invoices.insertWithNumber(invoice, lines, numbering, trx);
-    if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
-    return { ok: true, value: invoiceFromRows({ ...invoice, number: inserted.number }, lines) };
+  }
+
+  /** PATCH /invoice/{id}: a draft's content, merged with what is sent; `lines` replace all lines. */
+  async update(companyId: string, id: string, patch: UpdateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+    const company = await this.company(companyId, trx);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.invoices.findById(companyId, id, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      if (found.invoice.status !== 'draft') return { ok: false, code: 'INVOICE_NOT_DRAFT' };
+      const merged: InvoiceContentInput = { ...contentInputOf(found.invoice, found.lines), ...withoutUndefined(patch) };
+      // A field sent as null falls back to its default, as in a create body.
+      if (patch.currency === null) merged.currency = company.currency;
+      const read = readInvoiceContent(merged, { currency: company.currency });
+      if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
+      const content = read.value;
+      if (content.organizationId !== found.invoice.organization_id || patch.organizationId !== undefined) {
+        const organization = await this.buyer(companyId, content.organizationId, trx);
+        if ('ok' in organization) return organization;
+      }
+      const computed = computeContent(content.lines, content);
+      const replaced = await inTransaction(this.db, trx, async (t) => {
+        const done = await this.invoices.replaceDraft(
+          t,
+          companyId,
+          id,
+          found.invoice.version,
+          {
+            organization_id: content.organizationId,
+            draft_number: content.number,
+            issue_date: content.issueDate,
+            due_date: content.dueDate,
+            currency: content.currency,
+            prices_include_tax: content.pricesIncludeTax ? 1 : 0,
+            buyer_reference: content.buyerReference,
+            purchase_order_reference: content.purchaseOrderReference,
+            note: content.note,
+            ...computed.totals,
+            updated_at: now.toISOString(),
+          },
+          computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId })),
+        );
+        return done ? (await this.get(companyId, id, now, t))! : null;
+      });
+      if (replaced) return { ok: true, value: replaced };
+    }
+    return { ok: false, code: 'INVOICE_NOT_DRAFT' };
+  }
+
+  /** DELETE /invoice/{id}: drafts only. */
+  async delete(companyId: string, id: string, trx?: Kysely<Database>): Promise<{ ok: true } | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_DRAFT' }> {
+    return inTransaction(this.db, trx, async (t) => {
+      if (await this.invoices.deleteDraft(t, companyId, id)) return { ok: true };
+      const found = await this.invoices.findById(companyId, id, t);
+      return { ok: false, code: found ? 'INVOICE_NOT_DRAFT' : 'NOT_FOUND' };
+    });
+  }
+
+  /**
+   * POST /invoice/{id}/finalize: draft → issued. The issue date (today when the draft had none),
+   * the due date, the buyer and seller snapshots and the number (the next of the sequence, or the
+   * draft's own) are set in one transaction, after every check. Of concurrent finalizes of one
+   * draft exactly one succeeds; the others find it issued.
+   */
+  async finalize(companyId: string, id: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+    const company = await this.company(companyId, trx);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.invoices.findById(companyId, id, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      const draft = found.invoice;
+      if (draft.status !== 'draft') return { ok: false, code: 'INVOICE_NOT_DRAFT' };
+      const organization = await this.buyer(companyId, draft.organization_id, trx);
+      if ('ok' in organization) return organization;
+      const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
+      if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
+      const at = now.toISOString();
+      const result = await inTransaction(this.db, trx, async (t) => {
+        const issued = await this.invoices.issueDraft(
+          t,
+          companyId,
+          id,
+          draft.version,
+          {
+            issue_date: dates.issueDate,
+            due_date: dates.dueDate,
+            buyer_snapshot: JSON.stringify(buyerOf(organization)),
+            seller_snapshot: JSON.stringify(sellerOf(company)),
+            finalized_at: at,
+            updated_at: at,
+          },
+          numberingOf(companyId, draft.draft_number, dates.issueDate) as Exclude<Numbering, { kind: 'none' }>,
+        );
+        if (issued === null) return null;
+        if (!issued.ok) return { ok: false as const, code: 'INVOICE_NUMBER_CONFLICT' as const };
+        return { ok: true as const, value: (await this.get(companyId, id, now, t))! };
+      });
+      if (result) return result;
+    }
+    return { ok: false, code: 'INVOICE_NOT_DRAFT' };
   }
 }
+
+function numberingOf(companyId: string, number: string | null, issueDate: string): Numbering {
+  return number === null
+    ? { kind: 'sequence', key: { companyId, livemode: 1, sequence: 'invoice', year: yearOf(issueDate) }, format: formatInvoiceNumber }
+    : { kind: 'given', number };
+}
+
+/** The fields of a PATCH body that were sent (undefined ones are not). */
+function withoutUndefined<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+export type { InvoiceContent };

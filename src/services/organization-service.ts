@@ -1,14 +1,15 @@
-import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
-import type { CreateOrganizationInput, OrganizationSchema } from '../schemas/organization.js';
+import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from '../schemas/organization.js';
 import { organizationNameKey } from './organization-rules.js';
 
-export type Organization = Static<typeof OrganizationSchema>;
+export type { Organization };
 
 export type CreateOrganizationResult = { ok: true; value: Organization } | { ok: false; code: 'NAME_CONFLICT' };
+
+export type UpdateOrganizationResult = { ok: true; value: Organization } | { ok: false; code: 'NAME_CONFLICT' | 'NOT_FOUND' };
 
 function optional(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
@@ -45,7 +46,62 @@ export function organizationFromRow(row: OrganizationRow): Organization {
           countryCode: row.address_country_code,
         }
       : null,
+    archived: row.archived_at !== null,
     createdAt: row.created_at,
+  };
+}
+
+/**
+ * The body an organization would have been created with: what a PATCH is merged into, so that
+ * the spec's rules can be checked on the result.
+ */
+export function createBodyOf(row: OrganizationRow): CreateOrganizationInput {
+  const organization = organizationFromRow(row);
+  return {
+    name: organization.name,
+    typeCode: organization.typeCode,
+    firstName: organization.firstName,
+    lastName: organization.lastName,
+    isCustomer: organization.isCustomer,
+    isSupplier: organization.isSupplier,
+    email: organization.email,
+    phone: organization.phone,
+    vatId: organization.vatId,
+    taxNumber: organization.taxNumber,
+    address: organization.address,
+  };
+}
+
+/** A stored organization merged with a PATCH body: sent fields replace, null clears, the address merges field by field. */
+export function mergeOrganization(row: OrganizationRow, patch: UpdateOrganizationInput): Record<string, unknown> {
+  const stored = createBodyOf(row);
+  const { archived: _archived, address, ...fields } = patch;
+  const merged: Record<string, unknown> = { ...stored, ...fields };
+  if (address !== undefined) merged.address = address === null ? null : { ...(stored.address ?? {}), ...address };
+  return merged;
+}
+
+/** The columns of an organization's content, from a body that passed the rules and the schema. */
+function columnsOf(input: CreateOrganizationInput) {
+  const name = input.name.trim().normalize('NFC');
+  const address = input.address ?? null;
+  return {
+    name,
+    name_key: organizationNameKey(name),
+    type_code: input.typeCode ?? 'P',
+    first_name: optional(input.firstName),
+    last_name: optional(input.lastName),
+    is_customer: input.isCustomer === true ? 1 : 0,
+    is_supplier: input.isSupplier === true ? 1 : 0,
+    email: optional(input.email),
+    phone: optional(input.phone),
+    vat_id: optional(input.vatId),
+    tax_number: optional(input.taxNumber),
+    address_line1: optional(address?.line1),
+    address_line2: optional(address?.line2),
+    address_city: optional(address?.city),
+    address_postal_code: optional(address?.postalCode),
+    address_country_code: optional(address?.countryCode),
   };
 }
 
@@ -62,31 +118,37 @@ export class OrganizationService {
     now: Date = new Date(),
     trx?: Kysely<Database>,
   ): Promise<CreateOrganizationResult> {
-    const name = input.name.trim().normalize('NFC');
-    const address = input.address ?? null;
     const row: OrganizationRow = {
       id: newId('org'),
       company_id: companyId,
-      name,
-      name_key: organizationNameKey(name),
-      type_code: input.typeCode ?? 'P',
-      first_name: optional(input.firstName),
-      last_name: optional(input.lastName),
-      is_customer: input.isCustomer === true ? 1 : 0,
-      is_supplier: input.isSupplier === true ? 1 : 0,
-      email: optional(input.email),
-      phone: optional(input.phone),
-      vat_id: optional(input.vatId),
-      tax_number: optional(input.taxNumber),
-      address_line1: optional(address?.line1),
-      address_line2: optional(address?.line2),
-      address_city: optional(address?.city),
-      address_postal_code: optional(address?.postalCode),
-      address_country_code: optional(address?.countryCode),
+      ...columnsOf(input),
+      archived_at: null,
       created_at: now.toISOString(),
+      updated_at: now.toISOString(),
     };
     const inserted = await this.organizations.insert(row, trx);
     if (!inserted.ok) return { ok: false, code: 'NAME_CONFLICT' };
     return { ok: true, value: organizationFromRow(row) };
+  }
+
+  /**
+   * Applies a PATCH whose merged result passed the spec's rules and the schema: content, and
+   * archiving. A rename onto another organization's name is refused by the unique index.
+   */
+  async update(
+    companyId: string,
+    id: string,
+    patch: UpdateOrganizationInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<UpdateOrganizationResult> {
+    const row = await this.organizations.findById(companyId, id, trx);
+    if (!row) return { ok: false, code: 'NOT_FOUND' };
+    const merged = mergeOrganization(row, patch) as CreateOrganizationInput;
+    const archivedAt = patch.archived === undefined ? row.archived_at : patch.archived ? (row.archived_at ?? now.toISOString()) : null;
+    const next: OrganizationRow = { ...row, ...columnsOf(merged), archived_at: archivedAt, updated_at: now.toISOString() };
+    const updated = await this.organizations.update(next, trx);
+    if (!updated.ok) return { ok: false, code: updated.reason === 'name_conflict' ? 'NAME_CONFLICT' : 'NOT_FOUND' };
+    return { ok: true, value: organizationFromRow(next) };
   }
 }

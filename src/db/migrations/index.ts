@@ -3,6 +3,7 @@ import * as core from './0001-core.js';
 import * as invoices from './0002-invoices.js';
 import * as panel from './0003-panel.js';
 import * as idempotency from './0004-idempotency.js';
+import * as lifecycle from './0005-lifecycle.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -11,4 +12,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002-invoices': invoices,
   '0003-panel': panel,
   '0004-idempotency': idempotency,
+  '0005-lifecycle': lifecycle,
 };

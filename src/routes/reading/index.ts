@@ -3,6 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/app-error.js';
 import { ConcurrencyGate } from '../../lib/concurrency-gate.js';
+import type { InvoiceService } from '../../services/invoice-service.js';
+import { CreditNoteQueries } from './credit-note-queries.js';
+import { creditNoteReadingRoutes } from './credit-notes.js';
 import { InvoiceQueries } from './invoice-queries.js';
 import { invoiceReadingRoutes } from './invoices.js';
 import { OrganizationQueries } from './organization-queries.js';
@@ -10,6 +13,7 @@ import { organizationReadingRoutes } from './organizations.js';
 
 export interface ReadingRoutesOptions {
   db: Kysely<Database>;
+  invoices: InvoiceService;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -22,13 +26,14 @@ export interface ReadingRoutesOptions {
 const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
-/** GET /organization[/{id}] and GET /invoice[/{id}]. Register inside the base path. */
-export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, responseMaxBytes }) => {
+/** GET /organization[/{id}], GET /invoice[/{id}] and GET /credit-note[/{id}]. Register inside the base path. */
+export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, invoices, responseMaxBytes }) => {
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
     LARGE_READS_WAITING,
     () => new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', { headers: { 'retry-after': '1' } }),
   );
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db), responseMaxBytes, largeReads });
+  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db, invoices), responseMaxBytes, largeReads });
+  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(db), responseMaxBytes, largeReads });
 };

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { InvoiceRepository, type InvoiceLineRow } from '../../repositories/invoice-repository.js';
-import type { Invoice } from '../../schemas/invoice.js';
+import { InvoiceRepository, type InvoiceLineRow, type InvoiceRow } from '../../repositories/invoice-repository.js';
+import type { Invoice, InvoiceStatus } from '../../schemas/invoice.js';
+import { todayUtc } from '../../services/invoice-input.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
+import type { InvoiceService } from '../../services/invoice-service.js';
+import { buyerOf, sellerOf, type Buyer, type Seller } from '../../services/parties.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 /** Invoices whose lines are loaded by the first query while a page fills, and at most by one query. */
@@ -16,6 +19,9 @@ export interface InvoiceFilter {
   issueDateFrom?: string;
   /** YYYY-MM-DD, inclusive. */
   issueDateTo?: string;
+  status?: InvoiceStatus;
+  /** Issued, with an amount due, past its due date (an issued invoice always has an amount due). */
+  overdue?: boolean;
 }
 
 /**
@@ -25,30 +31,37 @@ export interface InvoiceFilter {
 export class InvoiceQueries {
   private readonly invoices: InvoiceRepository;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly service: InvoiceService,
+  ) {
     this.invoices = new InvoiceRepository(db);
   }
 
-  async findById(companyId: string, id: string): Promise<Invoice | undefined> {
-    const found = await this.invoices.findById(companyId, id);
-    return found ? invoiceFromRows(found.invoice, found.lines) : undefined;
+  findById(companyId: string, id: string): Promise<Invoice | undefined> {
+    return this.service.get(companyId, id);
   }
 
   /**
-   * A page of invoices, newest first, within `maxBytes`: lines are loaded a few invoices at a
-   * time and the page ends before the invoice that would pass the budget, so memory stays
-   * bounded however large the invoices are.
+   * A page of invoices, newest first, within `maxBytes`: lines (and payments, credit notes) are
+   * loaded a few invoices at a time and the page ends before the invoice that would pass the
+   * budget, so memory stays bounded however large the invoices are.
    */
   async list(
     companyId: string,
     filter: InvoiceFilter,
     page: { limit: number; after?: Cursor; maxBytes: number },
+    now: Date = new Date(),
   ): Promise<SerializedPage> {
     let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId);
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.number !== undefined) query = query.where('number', '=', filter.number);
     if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
     if (filter.issueDateTo !== undefined) query = query.where('issue_date', '<=', filter.issueDateTo);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    const today = todayUtc(now);
+    if (filter.overdue === true) query = query.where('status', '=', 'issued').where('due_date', '<', today);
+    if (filter.overdue === false) query = query.where((eb) => eb.or([eb('status', '!=', 'issued'), eb('due_date', '>=', today)]));
     const after = page.after;
     if (after) {
       query = query.where((eb) =>
@@ -67,10 +80,37 @@ export class InvoiceQueries {
       // Other requests get a turn between chunks: on SQLite nothing here waits for real I/O.
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       start += chunk.length;
-      const linesOf = await this.linesOf(companyId, chunk.map((row) => row.id));
-      for (const row of chunk) if (!budget.offer(invoiceFromRows(row, linesOf.get(row.id) ?? []))) break;
+      const ids = chunk.map((row) => row.id);
+      const [linesOf, payments, creditNotes] = await Promise.all([
+        this.linesOf(companyId, ids),
+        this.invoices.paymentsOf(companyId, ids),
+        this.invoices.creditNoteIdsOf(companyId, ids),
+      ]);
+      const current = await this.currentPartiesOf(companyId, chunk);
+      for (const row of chunk) {
+        const invoice = invoiceFromRows(row, linesOf.get(row.id) ?? [], {
+          payments: payments.get(row.id) ?? [],
+          creditNoteIds: creditNotes.get(row.id) ?? [],
+          ...(row.status === 'draft' ? { current: current.get(row.organization_id)! } : {}),
+          today,
+        });
+        if (!budget.offer(invoice)) break;
+      }
     }
     return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };
+  }
+
+  /** The current buyer (by organization) and seller of the drafts among `rows`. */
+  private async currentPartiesOf(companyId: string, rows: InvoiceRow[]): Promise<Map<string, { buyer: Buyer; seller: Seller }>> {
+    const organizationIds = [...new Set(rows.filter((row) => row.status === 'draft').map((row) => row.organization_id))];
+    const parties = new Map<string, { buyer: Buyer; seller: Seller }>();
+    if (organizationIds.length === 0) return parties;
+    const [organizations, company] = await Promise.all([
+      this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId).where('id', 'in', organizationIds).execute(),
+      this.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow(),
+    ]);
+    for (const organization of organizations) parties.set(organization.id, { buyer: buyerOf(organization), seller: sellerOf(company) });
+    return parties;
   }
 
   private async linesOf(companyId: string, invoiceIds: string[]): Promise<Map<string, InvoiceLineRow[]>> {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
-import { InvoiceSchema } from '../../schemas/invoice.js';
+import { INVOICE_STATUSES, InvoiceSchema } from '../../schemas/invoice.js';
+import { InvoiceIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { InvoiceQueries } from './invoice-queries.js';
@@ -15,11 +16,12 @@ const ListInvoicesQuery = Type.Object(
     number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the invoice with this number.' })),
     issueDateFrom: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' })),
     issueDateTo: Type.Optional(Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' })),
+    status: Type.Optional(Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s)), { description: 'Only invoices in this status.' })),
+    overdue: Type.Optional(Type.Boolean({ description: 'true: only overdue invoices (issued, with an amount due, past their due date); false: none of those.' })),
   },
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String({ description: 'The invoice id (inv_…).', examples: ['inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57'] }) });
 
 export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: InvoiceQueries;
@@ -39,11 +41,11 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { limit = DEFAULT_LIMIT, cursor, organizationId, number, issueDateFrom, issueDateTo } = request.query;
+      const { limit = DEFAULT_LIMIT, cursor, organizationId, number, issueDateFrom, issueDateTo, status, overdue } = request.query;
       const page = await largeReads.run(() =>
         queries.list(
           request.auth!.companyId,
-          { organizationId, number, issueDateFrom, issueDateTo },
+          { organizationId, number, issueDateFrom, issueDateTo, status, overdue },
           { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
         ),
       );
@@ -58,10 +60,10 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { access: { kind: 'key', permission: 'invoice.read' } },
       schema: {
-        summary: 'Read one invoice, exactly as it was issued',
+        summary: 'Read one invoice: as it was issued, with its payments and credit notes (a draft as it is now)',
         description: 'An id of another company gets the same 404 as an id that does not exist.',
         tags: ['Invoices'],
-        params: IdParams,
+        params: InvoiceIdParams,
         response: { 200: SuccessEnvelope(InvoiceSchema), ...errorResponses(KEY_ERRORS) },
       },
     },

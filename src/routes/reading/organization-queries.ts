@@ -9,6 +9,8 @@ export interface OrganizationFilter {
   namePrefix?: string;
   isCustomer?: boolean;
   isSupplier?: boolean;
+  /** true: only archived ones; false: only the others. */
+  archived?: boolean;
 }
 
 /** The name folded as organizationNameKey folds it, without trimming the end (a prefix may end in a space). */
@@ -40,6 +42,7 @@ export class OrganizationQueries {
     }
     if (filter.isCustomer !== undefined) query = query.where('is_customer', '=', filter.isCustomer ? 1 : 0);
     if (filter.isSupplier !== undefined) query = query.where('is_supplier', '=', filter.isSupplier ? 1 : 0);
+    if (filter.archived !== undefined) query = query.where('archived_at', filter.archived ? 'is not' : 'is', null);
     const after = page.after;
     if (after) {
       query = query.where((eb) =>

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import { OrganizationSchema } from '../../schemas/organization.js';
+import { OrganizationIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { OrganizationQueries } from './organization-queries.js';
 import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
@@ -13,11 +14,11 @@ const ListOrganizationsQuery = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Name prefix; case-insensitive, as names are compared for uniqueness.' })),
     isCustomer: Type.Optional(Type.Boolean({ description: 'Only customers (true) or only non-customers (false).' })),
     isSupplier: Type.Optional(Type.Boolean({ description: 'Only suppliers (true) or only non-suppliers (false).' })),
+    archived: Type.Optional(Type.Boolean({ description: 'true: only archived organizations. Absent or false: only those not archived.' })),
   },
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String({ description: 'The organization id (org_…).', examples: ['org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f'] }) });
 
 export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: OrganizationQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
   app.get(
@@ -33,10 +34,10 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
       },
     },
     async (request, reply) => {
-      const { limit = DEFAULT_LIMIT, cursor, name, isCustomer, isSupplier } = request.query;
+      const { limit = DEFAULT_LIMIT, cursor, name, isCustomer, isSupplier, archived = false } = request.query;
       const page = await queries.list(
         request.auth!.companyId,
-        { namePrefix: name, isCustomer, isSupplier },
+        { namePrefix: name, isCustomer, isSupplier, archived },
         { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
       );
       // The page's items were serialized once while it was measured; they are sent as they are
@@ -53,7 +54,7 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
         summary: 'Read one organization',
         description: 'An id of another company gets the same 404 as an id that does not exist.',
         tags: ['Organizations'],
-        params: IdParams,
+        params: OrganizationIdParams,
         response: { 200: SuccessEnvelope(OrganizationSchema), ...errorResponses(KEY_ERRORS) },
       },
     },

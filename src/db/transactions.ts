@@ -1,0 +1,33 @@
+import { sql, type Kysely } from 'kysely';
+import { isUniqueViolation } from './dialect.js';
+import type { Database } from './schema.js';
+
+/**
+ * Runs `work` in the caller's transaction when there is one (an idempotent request's), else in a
+ * transaction of its own: either way, all of it commits or none of it does.
+ */
+export function inTransaction<T>(db: Kysely<Database>, trx: Kysely<Database> | undefined, work: (t: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (trx?.isTransaction) return work(trx);
+  return (trx ?? db).transaction().execute(work);
+}
+
+/**
+ * Runs one write inside a savepoint and reports a unique violation instead of throwing it. On
+ * PostgreSQL a failed statement aborts the whole transaction; rolling back to the savepoint
+ * keeps it usable, so the caller can try another number.
+ */
+export async function writeUnlessTaken(trx: Kysely<Database>, work: () => Promise<void>): Promise<boolean> {
+  // One transaction runs its statements one after another, so one name serves every use.
+  const name = sql.id('unless_taken');
+  await sql`savepoint ${name}`.execute(trx);
+  try {
+    await work();
+  } catch (error) {
+    await sql`rollback to savepoint ${name}`.execute(trx);
+    await sql`release savepoint ${name}`.execute(trx);
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+  await sql`release savepoint ${name}`.execute(trx);
+  return true;
+}

@@ -1,0 +1,130 @@
+// The resources the OpenAPI examples show, consistent with each other: one customer, one
+// invoice in its states, and a credit note of it. Each is validated against its schema by a test.
+
+export const ORGANIZATION_ID = 'org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f';
+export const INVOICE_ID = 'inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57';
+export const CREDIT_NOTE_ID = 'cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f';
+
+export const organization = {
+  id: ORGANIZATION_ID,
+  name: 'Acme Trading GmbH',
+  typeCode: 'P',
+  firstName: null,
+  lastName: null,
+  isCustomer: true,
+  isSupplier: false,
+  email: 'billing@acme.example',
+  phone: '+49 30 123456',
+  vatId: 'DE811907980',
+  taxNumber: null,
+  address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+  archived: false,
+  createdAt: '2026-03-02T09:14:58.311Z',
+};
+
+const buyer = {
+  name: 'Acme Trading GmbH',
+  typeCode: 'P',
+  firstName: null,
+  lastName: null,
+  vatId: 'DE811907980',
+  taxNumber: null,
+  email: 'billing@acme.example',
+  address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+};
+
+const seller = { name: 'Example Software GmbH', vatId: 'DE123456789', countryCode: 'DE' };
+
+const line = {
+  position: 1,
+  name: 'Consulting (hours)',
+  description: null,
+  quantity: '3',
+  unitCode: 'HUR',
+  unitPrice: '19.99',
+  discountPercent: null,
+  vatRate: '19',
+  vatCategory: 'S',
+  exemptionReason: null,
+  netAmount: '59.97',
+};
+
+export const invoice = {
+  id: INVOICE_ID,
+  number: '2026-00042',
+  status: 'issued',
+  organizationId: ORGANIZATION_ID,
+  buyer,
+  seller,
+  issueDate: '2026-03-02',
+  dueDate: '2026-04-01',
+  currency: 'EUR',
+  pricesIncludeTax: false,
+  buyerReference: null,
+  purchaseOrderReference: 'PO-7781',
+  note: null,
+  lines: [line],
+  vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '59.97', taxAmount: '11.39', exemptionReason: null }],
+  totals: {
+    lineNetTotal: '59.97',
+    taxExclusive: '59.97',
+    taxTotal: '11.39',
+    taxInclusive: '71.36',
+    roundingAmount: '0.00',
+    payable: '71.36',
+  },
+  amountPaid: '0.00',
+  amountCredited: '0.00',
+  amountDue: '71.36',
+  isOverdue: false,
+  payments: [],
+  creditNoteIds: [],
+  statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: null, voidedAt: null },
+  createdAt: '2026-03-02T09:15:04.150Z',
+};
+
+export const draftInvoice = {
+  ...invoice,
+  number: null,
+  status: 'draft',
+  issueDate: null,
+  statusTransitions: { finalizedAt: null, paidAt: null, voidedAt: null },
+};
+
+export const paidInvoice = {
+  ...invoice,
+  status: 'paid',
+  amountPaid: '71.36',
+  amountDue: '0.00',
+  payments: [
+    { id: 'pay_01956b02-6c1e-7a3b-8d4f-1e2a3b4c5d6e', amount: '71.36', date: '2026-03-20', method: 'credit_transfer', reference: 'SEPA 4711', createdAt: '2026-03-20T08:02:11.410Z' },
+  ],
+  statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: '2026-03-20T08:02:11.410Z', voidedAt: null },
+};
+
+export const voidedInvoice = {
+  ...invoice,
+  status: 'void',
+  amountCredited: '71.36',
+  amountDue: '0.00',
+  creditNoteIds: ['cn_01956a42-7e1f-7c20-8d3e-4f5a6b7c8d9e'],
+  statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: null, voidedAt: '2026-03-03T10:00:00.000Z' },
+};
+
+export const creditNote = {
+  id: CREDIT_NOTE_ID,
+  number: 'CN-2026-00007',
+  invoiceId: INVOICE_ID,
+  invoiceNumber: '2026-00042',
+  reason: 'One hour was not delivered.',
+  issueDate: '2026-03-03',
+  currency: 'EUR',
+  pricesIncludeTax: false,
+  buyer,
+  seller,
+  note: null,
+  lines: [{ ...line, quantity: '1', netAmount: '19.99' }],
+  vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '19.99', taxAmount: '3.80', exemptionReason: null }],
+  totals: { lineNetTotal: '19.99', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
+  createdAt: '2026-03-03T10:00:00.000Z',
+};

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import { preparedInsert } from '../db/prepared-query.js';
+import type { CreditNoteLinesTable, CreditNotesTable, Database } from '../db/schema.js';
+
+export type CreditNoteRow = CreditNotesTable;
+export type CreditNoteLineRow = CreditNoteLinesTable;
+
+const LINES_PER_STATEMENT = 100;
+
+/** Credit notes and their lines; every statement names the company. */
+export class CreditNoteRepository {
+  private readonly insertLines;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.insertLines = preparedInsert(db, 'credit_note_lines');
+  }
+
+  async insert(t: Kysely<Database>, creditNote: CreditNoteRow, lines: CreditNoteLineRow[]): Promise<void> {
+    await t.insertInto('credit_notes').values(creditNote).execute();
+    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
+  }
+
+  async findById(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<{ creditNote: CreditNoteRow; lines: CreditNoteLineRow[] } | undefined> {
+    const creditNote = await trx.selectFrom('credit_notes').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    if (!creditNote) return undefined;
+    return { creditNote, lines: (await this.linesOf(companyId, [id], trx)).get(id) ?? [] };
+  }
+
+  /** The lines of these credit notes, in order. */
+  async linesOf(companyId: string, creditNoteIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, CreditNoteLineRow[]>> {
+    const byNote = new Map<string, CreditNoteLineRow[]>();
+    if (creditNoteIds.length === 0) return byNote;
+    const rows = await trx
+      .selectFrom('credit_note_lines')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('credit_note_id', 'in', creditNoteIds)
+      .orderBy('credit_note_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) byNote.set(row.credit_note_id, [...(byNote.get(row.credit_note_id) ?? []), row]);
+    return byNote;
+  }
+
+  /** Every line of every credit note of an invoice: what voiding must not credit twice. */
+  async linesOfInvoice(companyId: string, invoiceId: string, trx: Kysely<Database> = this.db): Promise<CreditNoteLineRow[]> {
+    return trx
+      .selectFrom('credit_note_lines')
+      .innerJoin('credit_notes', 'credit_notes.id', 'credit_note_lines.credit_note_id')
+      .selectAll('credit_note_lines')
+      .where('credit_notes.company_id', '=', companyId)
+      .where('credit_notes.invoice_id', '=', invoiceId)
+      .orderBy('credit_notes.created_at')
+      .orderBy('credit_note_lines.credit_note_id')
+      .orderBy('credit_note_lines.position')
+      .execute();
+  }
+}

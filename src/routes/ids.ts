@@ -1,0 +1,19 @@
+import { Type } from '@sinclair/typebox';
+import { AppError, validationError, type ErrorDetail } from '../errors/app-error.js';
+import type { ErrorCode } from '../errors/codes.js';
+
+// Path parameters and the mapping from a service's refusal to the error the client sees.
+
+const idOf = (what: string, example: string) =>
+  Type.Object({ id: Type.String({ description: `The ${what} id (${example.slice(0, example.indexOf('_') + 1)}…).`, examples: [example] }) });
+
+export const InvoiceIdParams = idOf('invoice', 'inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57');
+export const OrganizationIdParams = idOf('organization', 'org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f');
+export const CreditNoteIdParams = idOf('credit note', 'cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f');
+
+/** A service's refusal as the error the API answers with. */
+export function refusal(result: { code: ErrorCode; details?: ErrorDetail[] }, notFound?: string): AppError {
+  if (result.code === 'VALIDATION_ERROR') return validationError(result.details ?? []);
+  if (result.code === 'NOT_FOUND' && notFound) return new AppError('NOT_FOUND', notFound);
+  return new AppError(result.code);
+}

@@ -1,0 +1,61 @@
+import { plainDecimal } from '../money/decimal.js';
+import { calculateInvoice, type InvoiceCalculation } from '../money/invoice-calculation.js';
+import { formatMoney } from '../money/money.js';
+import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
+import type { DraftLine } from './invoice-input.js';
+import type { StoredVatBreakdown } from './invoice-mapping.js';
+
+// The stored form of computed content, shared by invoices and credit notes: amounts as decimal
+// text with exactly the currency's digits, lines as rows.
+
+export type ComputedTotals = Pick<InvoiceRow, 'vat_breakdown' | 'line_net_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'>;
+
+/** A line's stored columns, without the document it belongs to. */
+export type LineColumns = Omit<InvoiceLineRow, 'invoice_id' | 'company_id'>;
+
+export interface ComputedContent {
+  calculation: InvoiceCalculation;
+  totals: ComputedTotals;
+  lines: LineColumns[];
+}
+
+export function computeContent(lines: DraftLine[], options: { digits: number; pricesIncludeTax: boolean }): ComputedContent {
+  const { digits } = options;
+  const money = (value: Parameters<typeof formatMoney>[0]) => formatMoney(value, digits);
+  const calculation = calculateInvoice(lines, { digits, pricesIncludeTax: options.pricesIncludeTax });
+  const rows: LineColumns[] = lines.map((line, index) => ({
+    position: index + 1,
+    name: line.name,
+    description: line.description,
+    quantity: plainDecimal(line.quantity),
+    unit_code: line.unitCode,
+    unit_price: plainDecimal(line.unitPrice),
+    discount_percent: line.discountPercent === null ? null : plainDecimal(line.discountPercent),
+    vat_rate: plainDecimal(line.vatRate),
+    vat_category: line.vatCategory,
+    exemption_reason: line.exemptionReason,
+    net_amount: money(calculation.lineNetAmounts[index]!),
+  }));
+  const breakdown: StoredVatBreakdown[] = calculation.vatBreakdown.map((group) => ({
+    vatCategory: group.vatCategory,
+    vatRate: plainDecimal(group.vatRate),
+    taxableAmount: money(group.taxableAmount),
+    taxAmount: money(group.taxAmount),
+    // EN 16931 carries one exemption reason per breakdown entry: the group's first.
+    exemptionReason: group.lineIndexes.map((i) => lines[i]!.exemptionReason).find((r) => r !== null) ?? null,
+  }));
+  const { totals } = calculation;
+  return {
+    calculation,
+    lines: rows,
+    totals: {
+      vat_breakdown: JSON.stringify(breakdown),
+      line_net_total: money(totals.lineNetTotal),
+      tax_exclusive: money(totals.taxExclusive),
+      tax_total: money(totals.taxTotal),
+      tax_inclusive: money(totals.taxInclusive),
+      rounding_amount: money(totals.roundingAmount),
+      payable: money(totals.payable),
+    },
+  };
+}

@@ -1,0 +1,254 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transactions.js';
+import type { ErrorDetail } from '../errors/app-error.js';
+import { newId } from '../lib/ids.js';
+import { minorUnitDigits } from '../money/currency.js';
+import { Decimal, parseDecimal, plainDecimal } from '../money/decimal.js';
+import { formatMoney } from '../money/money.js';
+import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit-note-repository.js';
+import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
+import { NumberSequences } from '../repositories/number-sequences.js';
+import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
+import type { CreatePaymentInput, Invoice } from '../schemas/invoice.js';
+import { creditNoteFromRows } from './credit-note-mapping.js';
+import { computeContent, type LineColumns } from './invoice-content.js';
+import { dayOf, Problems, readLines, todayUtc, type DraftLine } from './invoice-input.js';
+import { amountDueOf } from './invoice-mapping.js';
+import type { InvoiceService } from './invoice-service.js';
+import type { VatCategory } from '../money/invoice-calculation.js';
+
+// What happens to an issued invoice: payments, credit notes and voiding. Each one changes the
+// invoice's amounts and status with a compare-and-set in its own transaction, so racing ones
+// never overpay or over-credit: the loser re-reads and is refused (or retried) on the new state.
+// Status rules: paid when amountDue ≤ 0 with amountPaid > 0; void when voided, or when credit
+// notes bring amountDue to 0 with nothing paid.
+
+export type PaymentResult =
+  | { ok: true; value: Invoice }
+  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_PAYABLE' | 'PAYMENT_EXCEEDS_AMOUNT_DUE' };
+
+export type CreditNoteResult =
+  | { ok: true; value: CreditNote }
+  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'INVOICE_NOT_FOUND' | 'INVOICE_NOT_CREDITABLE' | 'CREDIT_EXCEEDS_INVOICE' };
+
+export type VoidResult =
+  | { ok: true; value: Invoice }
+  | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_ISSUED' | 'INVOICE_ALREADY_VOID' | 'INVOICE_HAS_PAYMENTS' };
+
+const MAX_ATTEMPTS = 20;
+
+/** The status an issued (or paid) invoice has after its amounts changed. */
+function settledStatus(row: InvoiceRow, paid: Decimal, credited: Decimal, at: string): Pick<InvoiceRow, 'status' | 'paid_at' | 'voided_at'> {
+  const due = new Decimal(row.payable).minus(credited).minus(paid);
+  if (paid.greaterThan(0) && due.lessThanOrEqualTo(0)) return { status: 'paid', paid_at: row.paid_at ?? at, voided_at: null };
+  if (paid.isZero() && due.isZero()) return { status: 'void', paid_at: null, voided_at: row.voided_at ?? at };
+  return { status: row.status, paid_at: row.paid_at, voided_at: row.voided_at };
+}
+
+/** A stored line as the arithmetic takes it. */
+function draftLineOf(line: LineColumns, negate = false): DraftLine {
+  const quantity = new Decimal(line.quantity);
+  return {
+    name: line.name,
+    description: line.description,
+    quantity: negate ? quantity.negated() : quantity,
+    unitCode: line.unit_code,
+    unitPrice: new Decimal(line.unit_price),
+    discountPercent: line.discount_percent === null ? null : new Decimal(line.discount_percent),
+    vatRate: new Decimal(line.vat_rate),
+    vatCategory: line.vat_category as VatCategory,
+    exemptionReason: line.exemption_reason,
+  };
+}
+
+function formatCreditNoteNumber(year: number, value: number): string {
+  return `CN-${year}-${String(value).padStart(5, '0')}`;
+}
+
+interface CreditPlan {
+  reason: string;
+  issueDate: string;
+  note: string | null;
+  lines: DraftLine[];
+  /** Voiding: the credit note's payable is exactly this (any rounding difference in its roundingAmount). */
+  payableExactly?: Decimal;
+}
+
+export class SettlementService {
+  private readonly sequences = new NumberSequences();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly invoices: InvoiceRepository,
+    private readonly creditNotes: CreditNoteRepository,
+    private readonly invoiceService: InvoiceService,
+  ) {}
+
+  private async invoiceRow(companyId: string, id: string, trx?: Kysely<Database>): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
+    return this.invoices.findById(companyId, id, trx);
+  }
+
+  /** POST /invoice/{id}/payment */
+  async pay(companyId: string, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.invoiceRow(companyId, invoiceId, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      const invoice = found.invoice;
+      if (invoice.status === 'draft' || invoice.status === 'void') return { ok: false, code: 'INVOICE_NOT_PAYABLE' };
+
+      const problems = new Problems();
+      const digits = minorUnitDigits(invoice.currency);
+      const amount = problems.decimal('amount', input.amount, { maxScale: digits, maxIntegerDigits: 15 });
+      if (amount && !amount.greaterThan(0)) problems.add('amount', 'not_positive', 'The amount must be above zero.');
+      const date = input.date ?? todayUtc(now);
+      if (dayOf(date) === null) problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+      const reference = input.reference?.trim() || null;
+      if (problems.details.length > 0 || !amount) return { ok: false, code: 'VALIDATION_ERROR', details: problems.details };
+
+      if (amount.greaterThan(amountDueOf(invoice))) return { ok: false, code: 'PAYMENT_EXCEEDS_AMOUNT_DUE' };
+      const paid = new Decimal(invoice.amount_paid).plus(amount);
+      const at = now.toISOString();
+      const change: SettlementChange = {
+        expected: invoice,
+        next: { amount_paid: plainDecimal(paid), amount_credited: invoice.amount_credited, ...settledStatus(invoice, paid, new Decimal(invoice.amount_credited), at), updated_at: at },
+      };
+      const result = await inTransaction(this.db, trx, async (t) => {
+        if (!(await this.invoices.settle(t, companyId, invoiceId, change))) return null;
+        await this.invoices.insertPayment(t, {
+          id: newId('pay'),
+          company_id: companyId,
+          invoice_id: invoiceId,
+          livemode: invoice.livemode,
+          amount: formatMoney(amount, digits),
+          date,
+          method: input.method ?? 'credit_transfer',
+          reference,
+          created_at: at,
+        });
+        return (await this.invoiceService.get(companyId, invoiceId, now, t))!;
+      });
+      if (result) return { ok: true, value: result };
+    }
+    throw new Error(`A payment on ${invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
+  }
+
+  /** POST /credit-note */
+  async credit(companyId: string, input: CreateCreditNoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreditNoteResult> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.invoiceRow(companyId, input.invoiceId, trx);
+      if (!found) return { ok: false, code: 'INVOICE_NOT_FOUND' };
+      const invoice = found.invoice;
+      if (invoice.status !== 'issued' && invoice.status !== 'paid') return { ok: false, code: 'INVOICE_NOT_CREDITABLE' };
+
+      const problems = new Problems();
+      const lines = input.lines ? readLines(input.lines, problems) : found.lines.map((line) => draftLineOf(line));
+      const issueDate = input.issueDate ?? todayUtc(now);
+      const day = dayOf(issueDate);
+      if (day === null) problems.add('issueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+      else if (day < dayOf(invoice.issue_date!)!) problems.add('issueDate', 'before_invoice', `Must not be before the invoice's issue date (${invoice.issue_date}).`);
+      if (problems.details.length > 0 || !lines) return { ok: false, code: 'VALIDATION_ERROR', details: problems.details };
+
+      const result = await this.issueCreditNote(companyId, invoice, { reason: input.reason.trim(), issueDate, note: input.note?.trim() || null, lines }, now, trx);
+      if (result !== 'retry') return result;
+    }
+    throw new Error(`A credit note on ${input.invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
+  }
+
+  /**
+   * POST /invoice/{id}/void: an issued invoice without payments is credited for the whole
+   * remaining amount (a credit note with every invoice line, less the lines credited before) and
+   * set void, in one transaction.
+   */
+  async void(companyId: string, invoiceId: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<VoidResult> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.invoiceRow(companyId, invoiceId, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      const invoice = found.invoice;
+      if (invoice.status === 'draft') return { ok: false, code: 'INVOICE_NOT_ISSUED' };
+      if (invoice.status === 'void') return { ok: false, code: 'INVOICE_ALREADY_VOID' };
+      if (!new Decimal(invoice.amount_paid).isZero()) return { ok: false, code: 'INVOICE_HAS_PAYMENTS' };
+
+      const credited = await this.creditNotes.linesOfInvoice(companyId, invoiceId, trx);
+      const lines = [...found.lines.map((line) => draftLineOf(line)), ...credited.map((line) => draftLineOf(line, true))];
+      const plan: CreditPlan = {
+        reason: `Invoice ${invoice.number} voided.`,
+        issueDate: [todayUtc(now), invoice.issue_date!].sort().at(-1)!,
+        note: null,
+        lines,
+        payableExactly: amountDueOf(invoice),
+      };
+      const result = await this.issueCreditNote(companyId, invoice, plan, now, trx, true);
+      if (result === 'retry') continue;
+      if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
+      return { ok: true, value: (await this.invoiceService.get(companyId, invoiceId, now, trx))! };
+    }
+    throw new Error(`Voiding ${invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
+  }
+
+  /**
+   * Computes and stores a credit note of `invoice` with its number, and changes the invoice, in
+   * one transaction; 'retry' when the invoice changed since it was read.
+   */
+  private async issueCreditNote(
+    companyId: string,
+    invoice: InvoiceRow,
+    plan: CreditPlan,
+    now: Date,
+    trx: Kysely<Database> | undefined,
+    voiding = false,
+  ): Promise<CreditNoteResult | 'retry'> {
+    const digits = minorUnitDigits(invoice.currency);
+    const computed = computeContent(plan.lines, { digits, pricesIncludeTax: invoice.prices_include_tax === 1 });
+    if (plan.payableExactly) {
+      // The remaining amount, exactly: taxes rounded per document can differ from the invoice's
+      // by a minor unit, which becomes the credit note's rounding amount (EN 16931 BT-114).
+      computed.totals.rounding_amount = formatMoney(plan.payableExactly.minus(computed.totals.tax_inclusive), digits);
+      computed.totals.payable = formatMoney(plan.payableExactly, digits);
+    }
+    const payable = new Decimal(computed.totals.payable);
+    if (!payable.greaterThan(0)) {
+      return { ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'lines', code: 'not_positive', message: 'The credit note must credit an amount above zero.' }] };
+    }
+    const credited = new Decimal(invoice.amount_credited).plus(payable);
+    if (credited.greaterThan(invoice.payable)) return { ok: false, code: 'CREDIT_EXCEEDS_INVOICE' };
+
+    const at = now.toISOString();
+    const paid = new Decimal(invoice.amount_paid);
+    const status = settledStatus(invoice, paid, credited, at);
+    const change: SettlementChange = {
+      expected: invoice,
+      next: { amount_paid: invoice.amount_paid, amount_credited: plainDecimal(credited), ...(voiding ? { status: 'void', paid_at: null, voided_at: at } : status), updated_at: at },
+    };
+    const id = newId('cn');
+    return inTransaction(this.db, trx, async (t) => {
+      if (!(await this.invoices.settle(t, companyId, invoice.id, change))) return 'retry';
+      const year = Number(plan.issueDate.slice(0, 4));
+      const number = formatCreditNoteNumber(year, await this.sequences.next(t, { companyId, livemode: invoice.livemode, sequence: 'credit-note', year }));
+      const row: CreditNoteRow = {
+        id,
+        company_id: companyId,
+        livemode: invoice.livemode,
+        invoice_id: invoice.id,
+        invoice_number: invoice.number!,
+        invoice_issue_date: invoice.issue_date!,
+        number,
+        reason: plan.reason,
+        issue_date: plan.issueDate,
+        currency: invoice.currency,
+        prices_include_tax: invoice.prices_include_tax,
+        buyer_snapshot: invoice.buyer_snapshot!,
+        seller_snapshot: invoice.seller_snapshot!,
+        note: plan.note,
+        ...computed.totals,
+        created_at: at,
+      };
+      const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
+      await this.creditNotes.insert(t, row, lines);
+      return { ok: true as const, value: creditNoteFromRows(row, lines) };
+    });
+  }
+}
+
