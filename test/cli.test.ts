@@ -54,9 +54,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses unknown permissions, unknown companies and past expiry dates', async () => {
-      const unknown = await cli(db, 'key', 'create', '--company', companyId, '--name', 'x', '--permissions', 'invoice.create,invoice.delete');
+      const unknown = await cli(db, 'key', 'create', '--company', companyId, '--name', 'x', '--permissions', 'invoice.create,invoice.frobnicate');
       expect(unknown.code).not.toBe(0);
-      expect(unknown.stderr).toContain('invoice.delete');
+      expect(unknown.stderr).toContain('invoice.frobnicate');
       expect(unknown.stdout).toBe('');
       const noCompany = await cli(db, 'key', 'create', '--company', 'cmp_nope', '--name', 'x', '--permissions', 'invoice.create');
       expect(noCompany.code).not.toBe(0);

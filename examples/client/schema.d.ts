@@ -1369,6 +1369,20 @@ export interface components {
                 "application/json": components["schemas"]["InvoiceNotDraftError"];
             };
         };
+        /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.) */
+        ValidationErrorOrInvalidJson: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
+            };
+        };
         /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
         NotFoundWithoutBody: {
             headers: {
@@ -2152,11 +2166,14 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedInvoiceEnvelope"];
                 };
             };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["InvoiceNotDraft"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2287,7 +2304,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceEnvelope"];
                 };
             };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `ORGANIZATION_ARCHIVED` (The organization is archived: restore it before invoicing it.) */
+            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `ORGANIZATION_ARCHIVED` (The organization is archived: restore it before invoicing it.) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2298,7 +2315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["OrganizationArchivedError"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationArchivedError"];
                 };
             };
             401: components["responses"]["InvalidApiKey"];
@@ -2321,6 +2338,8 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceNotDraftError"] | components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];
@@ -2369,20 +2388,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceEnvelope"];
                 };
             };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
-                };
-            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2449,6 +2455,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceEnvelope"];
                 };
             };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2469,6 +2476,8 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceNotIssuedError"] | components["schemas"]["InvoiceAlreadyVoidError"] | components["schemas"]["InvoiceHasPaymentsError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];

@@ -55,7 +55,7 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
         headers: IdempotencyHeaders,
         response: {
           200: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, 'INVOICE_NOT_ISSUED', 'INVOICE_ALREADY_VOID', 'INVOICE_HAS_PAYMENTS', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_ISSUED', 'INVOICE_ALREADY_VOID', 'INVOICE_HAS_PAYMENTS', ...IDEMPOTENCY_ERRORS]),
         },
       },
     },

@@ -78,7 +78,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
         description: 'Only drafts can be deleted: 409 INVOICE_NOT_DRAFT otherwise (an issued invoice is corrected with a credit note or voided).',
         tags: ['Invoices'],
         params: InvoiceIdParams,
-        response: { 200: SuccessEnvelope(DeletedSchema), ...errorResponses([...KEY_ERRORS, 'INVOICE_NOT_DRAFT']) },
+        response: { 200: SuccessEnvelope(DeletedSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_DRAFT']) },
       },
     },
     async (request) => {
@@ -103,7 +103,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
           200: SuccessEnvelope(InvoiceSchema),
           ...errorResponses([
             ...KEY_ERRORS,
-            'VALIDATION_ERROR',
+            ...BODY_ERRORS,
             'ORGANIZATION_ARCHIVED',
             'INVOICE_NOT_DRAFT',
             'INVOICE_NUMBER_CONFLICT',

@@ -23,6 +23,9 @@ export type InvoiceFailure =
 
 export type InvoiceResult = { ok: true; value: Invoice } | InvoiceFailure;
 
+/** Thrown inside a finalize's transaction to roll it back when the draft's own number is taken. */
+class NumberTaken extends Error {}
+
 /** How often a change retries after another change to the same draft slipped in between. */
 const MAX_ATTEMPTS = 8;
 
@@ -249,8 +252,12 @@ export class InvoiceService {
           numberingOf(companyId, draft.draft_number, dates.issueDate) as Exclude<Numbering, { kind: 'none' }>,
         );
         if (issued === null) return null;
-        if (!issued.ok) return { ok: false as const, code: 'INVOICE_NUMBER_CONFLICT' as const };
+        // The draft was already marked issued in this transaction: a taken number undoes it all.
+        if (!issued.ok) throw new NumberTaken();
         return { ok: true as const, value: (await this.get(companyId, id, now, t))! };
+      }).catch((error: unknown) => {
+        if (error instanceof NumberTaken) return { ok: false as const, code: 'INVOICE_NUMBER_CONFLICT' as const };
+        throw error;
       });
       if (result) return result;
     }

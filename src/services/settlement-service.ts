@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import { minorUnitDigits } from '../money/currency.js';
-import { Decimal, parseDecimal, plainDecimal } from '../money/decimal.js';
+import { Decimal, plainDecimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
 import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit-note-repository.js';
 import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
