@@ -21,6 +21,10 @@ import { Metrics } from './metrics/metrics.js';
 import { FailOpenRateLimitStore } from './rate-limit/fail-open-store.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { companyRoutes } from './routes/company.js';
+import { documentRoutes } from './routes/documents.js';
+import { ConcurrencyGate } from './lib/concurrency-gate.js';
+import { AppError } from './errors/app-error.js';
 import { creditNoteRoutes } from './routes/credit-notes.js';
 import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -178,6 +182,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
       await api.register(invoiceSettlementRoutes, { settlement: container.settlement, idempotency: container.idempotency });
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
+      await api.register(companyRoutes, { profiles: container.companyProfiles });
+      await api.register(documentRoutes, {
+        documents: container.documents,
+        // Rendering is CPU work: a few documents at a time per process, the rest wait their turn.
+        rendering: new ConcurrencyGate(2, 1000, () => new AppError('SERVICE_UNAVAILABLE', 'Too many documents are waiting to be rendered. Retry shortly.', { headers: { 'retry-after': '1' } })),
+      });
       await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
     },
     { prefix: BASE_PATH },

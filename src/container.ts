@@ -11,6 +11,8 @@ import { InvoiceService } from './services/invoice-service.js';
 import { OrganizationService } from './services/organization-service.js';
 import { CreditNoteRepository } from './repositories/credit-note-repository.js';
 import { SettlementService } from './services/settlement-service.js';
+import { CompanyProfiles } from './services/company-profile.js';
+import { DocumentService } from './services/document-service.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -20,6 +22,8 @@ export interface Container {
   organizations: OrganizationService;
   invoices: InvoiceService;
   settlement: SettlementService;
+  companyProfiles: CompanyProfiles;
+  documents: DocumentService;
   organizationRepository: OrganizationRepository;
   idempotency: IdempotencyService;
   verifier: ApiKeyVerifier;
@@ -35,6 +39,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const apiKeyRepository = new ApiKeyRepository(storage.db);
   const organizationRepository = new OrganizationRepository(storage.db);
   const invoiceRepository = new InvoiceRepository(storage.db);
+  const creditNoteRepository = new CreditNoteRepository(storage.db);
   const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository);
   return {
     storage,
@@ -43,7 +48,9 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     organizations: new OrganizationService(organizationRepository),
     organizationRepository,
     invoices,
-    settlement: new SettlementService(storage.db, invoiceRepository, new CreditNoteRepository(storage.db), invoices),
+    companyProfiles: new CompanyProfiles(storage.db),
+    documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository),
+    settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices),
     idempotency: new IdempotencyService(storage.db),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,

@@ -143,6 +143,8 @@ for (const dialect of DIALECTS) {
       ]);
       expect(data.totals).toEqual({
         lineNetTotal: '120.50',
+        allowanceTotal: '0.00',
+        chargeTotal: '0.00',
         taxExclusive: '120.50',
         taxTotal: '11.94',
         taxInclusive: '132.44',
@@ -176,7 +178,7 @@ for (const dialect of DIALECTS) {
         ['10', '1001', '100'], // 100.1 -> 100
         ['8', '99', '8'], // 7.92 -> 8
       ]);
-      expect(data.totals).toEqual({ lineNetTotal: '1100', taxExclusive: '1100', taxTotal: '108', taxInclusive: '1208', roundingAmount: '0', payable: '1208' });
+      expect(data.totals).toEqual({ lineNetTotal: '1100', allowanceTotal: '0', chargeTotal: '0', taxExclusive: '1100', taxTotal: '108', taxInclusive: '1208', roundingAmount: '0', payable: '1208' });
     });
 
     it('uses the currency digits: KWD has three', async () => {
@@ -192,7 +194,7 @@ for (const dialect of DIALECTS) {
         ['S', '1.251', '0.063'], // 0.06255 -> 0.063
         ['Z', '1.235', '0.000'],
       ]);
-      expect(data.totals).toEqual({ lineNetTotal: '2.486', taxExclusive: '2.486', taxTotal: '0.063', taxInclusive: '2.549', roundingAmount: '0.000', payable: '2.549' });
+      expect(data.totals).toEqual({ lineNetTotal: '2.486', allowanceTotal: '0.000', chargeTotal: '0.000', taxExclusive: '2.486', taxTotal: '0.063', taxInclusive: '2.549', roundingAmount: '0.000', payable: '2.549' });
     });
 
     it('derives nets from gross prices and puts the rounding difference into roundingAmount', async () => {
@@ -210,7 +212,7 @@ for (const dialect of DIALECTS) {
         ['19', '50.39', '9.57'],
         ['7', '2.00', '0.14'],
       ]);
-      expect(data.totals).toEqual({ lineNetTotal: '52.39', taxExclusive: '52.39', taxTotal: '9.71', taxInclusive: '62.10', roundingAmount: '0.01', payable: '62.11' });
+      expect(data.totals).toEqual({ lineNetTotal: '52.39', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '52.39', taxTotal: '9.71', taxInclusive: '62.10', roundingAmount: '0.01', payable: '62.11' });
     });
 
     it('apportions a gross group net over its lines by largest remainder, and the rounding can be negative', async () => {
@@ -223,7 +225,7 @@ for (const dialect of DIALECTS) {
       });
       // Gross 1.03: round(1.03 / 1.19) = 0.87, and 0.87 + 0.17 = 1.04; 0.86 + 0.16 = 1.02 is as far.
       expect(data.lines.map((l: Body) => l.netAmount)).toEqual(['0.83', '0.04']);
-      expect(data.totals).toEqual({ lineNetTotal: '0.87', taxExclusive: '0.87', taxTotal: '0.17', taxInclusive: '1.04', roundingAmount: '-0.01', payable: '1.03' });
+      expect(data.totals).toEqual({ lineNetTotal: '0.87', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '0.87', taxTotal: '0.17', taxInclusive: '1.04', roundingAmount: '-0.01', payable: '1.03' });
     });
 
     it('keeps the buyer and seller as they were at issue', async () => {

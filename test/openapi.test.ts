@@ -140,16 +140,22 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('takes an Idempotency-Key on both creating operations and says which answers are replays', () => {
-      for (const path of ['/organization', '/invoice']) {
-        const operation = ((document.paths as Json)[path] as Record<string, Operation>).post!;
+    it('takes an Idempotency-Key on every POST and says which answers are replays', () => {
+      const posts = Object.entries(document.paths as Json).filter(([, item]) => (item as Record<string, Operation>).post);
+      expect(posts.length).toBeGreaterThanOrEqual(6);
+      for (const [path, item] of posts) {
+        const operation = (item as Record<string, Operation>).post!;
         const parameter = operation.parameters!.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
         expect(parameter, path).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
         const headersOf = (status: string) => Object.keys(resolve(document, operation.responses[status])!.headers!);
-        expect(headersOf('201')).toContain('Idempotent-Replayed');
-        expect(headersOf('409')).toEqual(expect.arrayContaining(['Retry-After', 'Idempotent-Replayed']));
+        const success = Object.keys(operation.responses).find((status) => status.startsWith('2'))!;
+        expect(headersOf(success), path).toContain('Idempotent-Replayed');
+        expect(headersOf('409'), path).toEqual(expect.arrayContaining(['Retry-After']));
         // Answered before the handler runs, or by the idempotency layer itself: never stored.
-        for (const status of ['400', '401', '413', '415', '422', '429']) expect(headersOf(status), status).not.toContain('Idempotent-Replayed');
+        for (const status of ['400', '401', '413', '415', '429']) expect(headersOf(status), status).not.toContain('Idempotent-Replayed');
+        // 422 is stored (and replayed) only when the handler itself refused: EINVOICE_INCOMPLETE, not a reused key.
+        const handlerRefuses422 = JSON.stringify(resolve(document, operation.responses['422'])).includes('EINVOICE_INCOMPLETE');
+        expect(headersOf('422').includes('Idempotent-Replayed'), `${path} 422`).toBe(handlerRefuses422);
       }
     });
 
@@ -160,7 +166,9 @@ for (const dialect of DIALECTS) {
         expect(success, `${method} ${path} has a success response`).toBeDefined();
         const [status, response] = success!;
         if (path === '/openapi.json') continue;
-        const example = response.content!['application/json']!.examples?.example?.value;
+        // A document (UBL, CII, PDF) is answered as itself, not as JSON: its example is the format.
+        if (!response.content?.['application/json']) continue;
+        const example = response.content['application/json'].examples?.example?.value;
         expect(example, `${method} ${path}: response example`).toBeDefined();
         const validate = ajv.compile({ $ref: responseSchemaRef(document, path, method, status) });
         expect(validate(example), `${method} ${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);

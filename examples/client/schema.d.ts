@@ -232,6 +232,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your company's seller profile
+         * @description What your invoices say about the seller. Set it with `invoicing company update` or on the panel's Company page.
+         */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read your company's seller profile (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetCompany"];
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/ubl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0 or XRechnung 3.0)
+         * @description 422 EINVOICE_INCOMPLETE names, per detail, the field to set and the official rule (BR-…, PEPPOL-…, BR-DE-…) a document without it would break; 409 INVOICE_NOT_ISSUED for a draft.
+         */
+        get: operations["getInvoiceIdUbl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The invoice as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0 or XRechnung 3.0) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetInvoiceIdUbl"];
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/cii": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice as a UN/CEFACT CII D16B e-invoice (EN 16931 as Factur-X uses it, or XRechnung 3.0)
+         * @description 422 EINVOICE_INCOMPLETE names the gaps as for UBL; 409 INVOICE_NOT_ISSUED for a draft.
+         */
+        get: operations["getInvoiceIdCii"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The invoice as a UN/CEFACT CII D16B e-invoice (EN 16931 as Factur-X uses it, or XRechnung 3.0) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetInvoiceIdCii"];
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)
+         * @description A page a person reads, in English, German or French, with an EPC (GiroCode) QR code for EUR credit transfers. The CII is embedded as factur-x.xml when the document is a valid EN 16931 e-invoice. A draft is marked DRAFT and embeds nothing.
+         */
+        get: operations["getInvoiceIdPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The invoice as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetInvoiceIdPdf"];
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}/ubl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credit note as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0 or XRechnung 3.0)
+         * @description 422 EINVOICE_INCOMPLETE names, per detail, the field to set and the official rule (BR-…, PEPPOL-…, BR-DE-…) a document without it would break; 409 INVOICE_NOT_ISSUED for a draft.
+         */
+        get: operations["getCreditNoteIdUbl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The credit note as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0 or XRechnung 3.0) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetCreditNoteIdUbl"];
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}/cii": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credit note as a UN/CEFACT CII D16B e-invoice (EN 16931 as Factur-X uses it, or XRechnung 3.0)
+         * @description 422 EINVOICE_INCOMPLETE names the gaps as for UBL; 409 INVOICE_NOT_ISSUED for a draft.
+         */
+        get: operations["getCreditNoteIdCii"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The credit note as a UN/CEFACT CII D16B e-invoice (EN 16931 as Factur-X uses it, or XRechnung 3.0) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetCreditNoteIdCii"];
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credit note as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)
+         * @description A page a person reads, in English, German or French, with an EPC (GiroCode) QR code for EUR credit transfers. The CII is embedded as factur-x.xml when the document is a valid EN 16931 e-invoice. A draft is marked DRAFT and embeds nothing.
+         */
+        get: operations["getCreditNoteIdPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The credit note as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetCreditNoteIdPdf"];
+        patch?: never;
+        trace?: never;
+    };
     "/credit-note/{id}": {
         parameters: {
             query?: never;
@@ -277,6 +445,28 @@ export interface components {
             countryCode?: string | null;
         };
         /**
+         * AllowanceCharge
+         * @description A document-level allowance or charge as given.
+         */
+        AllowanceCharge: {
+            amount: components["schemas"]["Decimal"];
+            reason: string | null;
+            reasonCode: string | null;
+            vatCategory: components["schemas"]["VatCategory"];
+            vatRate: components["schemas"]["Decimal"];
+        };
+        /**
+         * AllowanceChargeInput
+         * @description A document-level allowance (BG-20) or charge (BG-21): VAT included when the invoice has gross prices, like its unit prices.
+         */
+        AllowanceChargeInput: {
+            amount: components["schemas"]["Price"];
+            reason?: string | null;
+            reasonCode?: string | null;
+            vatCategory: components["schemas"]["VatCategory"];
+            vatRate: components["schemas"]["Percent"];
+        };
+        /**
          * Amount
          * @description A money amount as a string with exactly the minor-unit digits of the currency ("59.97" in EUR, "1100" in JPY, "1.250" in KWD).
          * @example 59.97
@@ -289,6 +479,12 @@ export interface components {
          * @example 59.5
          */
         AmountInput: string | number;
+        /** BankAccount */
+        BankAccount: {
+            iban: string;
+            bic: string | null;
+            accountName: string | null;
+        };
         /**
          * Buyer
          * @description The buyer as it was when the invoice was issued; for a draft, the organization as it is now.
@@ -300,8 +496,48 @@ export interface components {
             lastName: string | null;
             vatId: string | null;
             taxNumber: string | null;
+            legalRegistrationId: string | null;
             email: string | null;
+            phone: string | null;
             address: components["schemas"]["Address"] | null;
+            electronicAddress: components["schemas"]["ElectronicAddress"] | null;
+        };
+        /**
+         * Company
+         * @description Your company: the seller of its invoices (EN 16931 BG-4).
+         */
+        Company: {
+            /** @example cmp_01956a30-1b2c-7d3e-8f40-5a6b7c8d9e0f */
+            id: string;
+            name: string;
+            legalName: string | null;
+            currency: string;
+            address: components["schemas"]["Address"];
+            vatId: string | null;
+            taxNumber: string | null;
+            legalRegistrationId: string | null;
+            electronicAddress: components["schemas"]["ElectronicAddress"] | null;
+            contact: components["schemas"]["Contact"];
+            bankAccount: components["schemas"]["BankAccount"] | null;
+            paymentTerms: string | null;
+            creditorId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** CompanyEnvelope */
+        CompanyEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["Company"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** Contact */
+        Contact: {
+            name: string | null;
+            phone: string | null;
+            email: string | null;
         };
         /** CreateCreditNoteInput */
         CreateCreditNoteInput: {
@@ -326,6 +562,14 @@ export interface components {
             purchaseOrderReference?: string | null;
             note?: string | null;
             lines: components["schemas"]["InvoiceLineInput"][];
+            paymentMeans?: components["schemas"]["PaymentMeansInput"] | null;
+            paymentTerms?: string | null;
+            deliveryDate?: string | null;
+            invoicePeriod?: components["schemas"]["InvoicePeriodInput"] | null;
+            allowances?: components["schemas"]["AllowanceChargeInput"][] | null;
+            charges?: components["schemas"]["AllowanceChargeInput"][] | null;
+            /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
+            validateFor?: ("en16931" | "peppol" | "xrechnung")[];
             /** @description issued (default): numbered and issued at once. draft: an editable draft without a number; issueDate, when absent, becomes the day it is finalized. */
             status?: "issued" | "draft";
         };
@@ -346,6 +590,8 @@ export interface components {
             vatId?: string | null;
             taxNumber?: string | null;
             address?: components["schemas"]["AddressInput"] | null;
+            electronicAddress?: components["schemas"]["ElectronicAddressInput"] | null;
+            legalRegistrationId?: string | null;
         };
         /** CreatePaymentInput */
         CreatePaymentInput: {
@@ -382,6 +628,8 @@ export interface components {
             /** @description The number of the credited invoice (EN 16931 BT-25). */
             invoiceNumber: string;
             reason: string;
+            buyerReference: string | null;
+            purchaseOrderReference: string | null;
             /** Format: date */
             issueDate: string;
             currency: string;
@@ -389,7 +637,13 @@ export interface components {
             buyer: components["schemas"]["Buyer"];
             seller: components["schemas"]["Seller"];
             note: string | null;
+            paymentMeans: components["schemas"]["PaymentMeans"] | null;
+            paymentTerms: string | null;
+            deliveryDate: string | null;
+            invoicePeriod: components["schemas"]["InvoicePeriod"] | null;
             lines: components["schemas"]["InvoiceLine"][];
+            allowances: components["schemas"]["AllowanceCharge"][];
+            charges: components["schemas"]["AllowanceCharge"][];
             vatBreakdown: components["schemas"]["VatBreakdown"][];
             totals: components["schemas"]["Totals"];
             /** Format: date-time */
@@ -440,6 +694,43 @@ export interface components {
             data: components["schemas"]["DeletedInvoice"];
             meta: components["schemas"]["SuccessMeta"];
         };
+        /**
+         * EinvoiceIncompleteError
+         * @description The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.
+         */
+        EinvoiceIncompleteError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "EINVOICE_INCOMPLETE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * ElectronicAddress
+         * @description Where e-invoices are delivered (EN 16931 BT-34 / BT-49), e.g. a Peppol participant id.
+         */
+        ElectronicAddress: {
+            /**
+             * @description The EAS code of the scheme, e.g. 0088 (GLN), 9930 (German VAT id), EM (email).
+             * @example 0088
+             */
+            scheme: string;
+            /** @example 4000001123452 */
+            identifier: string;
+        };
+        /**
+         * ElectronicAddressInput
+         * @description Where e-invoices for this organization are delivered (EN 16931 BT-49), e.g. its Peppol id.
+         */
+        ElectronicAddressInput: {
+            /** @description The EAS code, e.g. 0088 (GLN), 0208 (Belgian enterprise number), 9930 (German VAT id), EM (email). */
+            scheme: string;
+            identifier: string;
+        };
         /** ErrorDetail */
         ErrorDetail: {
             /** @description Path of the offending field, e.g. lines[3].unitPrice */
@@ -467,6 +758,11 @@ export interface components {
             /** @example v1 */
             apiVersion: string;
         };
+        /** FinalizeInput */
+        FinalizeInput: {
+            /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
+            validateFor?: ("en16931" | "peppol" | "xrechnung")[];
+        };
         /**
          * ForbiddenError
          * @description The API key lacks the permission this endpoint requires.
@@ -492,7 +788,7 @@ export interface components {
             companyId?: string;
             /** @description The key's lookup prefix, when a valid key was sent. */
             keyPrefix?: string;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -596,7 +892,13 @@ export interface components {
             buyerReference: string | null;
             purchaseOrderReference: string | null;
             note: string | null;
+            paymentMeans: components["schemas"]["PaymentMeans"] | null;
+            paymentTerms: string | null;
+            deliveryDate: string | null;
+            invoicePeriod: components["schemas"]["InvoicePeriod"] | null;
             lines: components["schemas"]["InvoiceLine"][];
+            allowances: components["schemas"]["AllowanceCharge"][];
+            charges: components["schemas"]["AllowanceCharge"][];
             vatBreakdown: components["schemas"]["VatBreakdown"][];
             totals: components["schemas"]["Totals"];
             amountPaid: components["schemas"]["Amount"];
@@ -781,6 +1083,26 @@ export interface components {
             data: components["schemas"]["InvoicePage"];
             meta: components["schemas"]["SuccessMeta"];
         };
+        /** InvoicePeriod */
+        InvoicePeriod: {
+            /** Format: date */
+            start: string;
+            /** Format: date */
+            end: string;
+        };
+        /** InvoicePeriodInput */
+        InvoicePeriodInput: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            start: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, not before start
+             */
+            end: string;
+        };
         /**
          * InvoiceStatus
          * @description draft: editable, no number yet. issued: numbered and immutable. paid: payments reached the amount due. void: voided, or credited in full with nothing paid.
@@ -891,6 +1213,8 @@ export interface components {
             vatId: string | null;
             taxNumber: string | null;
             address: components["schemas"]["Address"] | null;
+            electronicAddress: components["schemas"]["ElectronicAddress"] | null;
+            legalRegistrationId: string | null;
             /** @description Archived organizations are listed only with archived=true and cannot be the buyer of a new invoice. */
             archived: boolean;
             /** Format: date-time */
@@ -993,6 +1317,30 @@ export interface components {
             };
             meta: components["schemas"]["ErrorMeta"];
         };
+        /**
+         * PaymentMeans
+         * @description How the invoice is to be paid (EN 16931 BG-16), as given or from the company's account.
+         */
+        PaymentMeans: {
+            code: "58" | "30" | "59" | "49" | "48" | "10";
+            iban: string | null;
+            bic: string | null;
+            accountName: string | null;
+            mandateReference: string | null;
+            payerIban: string | null;
+            cardLastDigits: string | null;
+        };
+        /** PaymentMeansInput */
+        PaymentMeansInput: {
+            /** @description UNCL4461: 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit, 49 direct debit, 48 card, 10 cash. */
+            code: "58" | "30" | "59" | "49" | "48" | "10";
+            iban?: string | null;
+            bic?: string | null;
+            accountName?: string | null;
+            mandateReference?: string | null;
+            payerIban?: string | null;
+            cardLastDigits?: string | null;
+        };
         /** PaymentMethod */
         PaymentMethod: "credit_transfer" | "card" | "cash" | "direct_debit" | "other";
         /**
@@ -1037,8 +1385,15 @@ export interface components {
          */
         Seller: {
             name: string;
+            legalName: string | null;
             vatId: string | null;
+            taxNumber: string | null;
+            legalRegistrationId: string | null;
             countryCode: string | null;
+            address: components["schemas"]["Address"];
+            electronicAddress: components["schemas"]["ElectronicAddress"] | null;
+            contact: components["schemas"]["Contact"];
+            creditorId: string | null;
         };
         /**
          * ServiceUnavailableError
@@ -1080,10 +1435,12 @@ export interface components {
         };
         /**
          * Totals
-         * @description EN 16931 document totals (BR-CO-10 to BR-CO-16).
+         * @description EN 16931 document totals (BR-CO-10 to BR-CO-16): taxExclusive = lineNetTotal − allowanceTotal + chargeTotal.
          */
         Totals: {
             lineNetTotal: components["schemas"]["Amount"];
+            allowanceTotal: components["schemas"]["Amount"];
+            chargeTotal: components["schemas"]["Amount"];
             taxExclusive: components["schemas"]["Amount"];
             taxTotal: components["schemas"]["Amount"];
             taxInclusive: components["schemas"]["Amount"];
@@ -1118,6 +1475,12 @@ export interface components {
             purchaseOrderReference?: string | null;
             note?: string | null;
             lines?: components["schemas"]["InvoiceLineInput"][];
+            paymentMeans?: components["schemas"]["PaymentMeansInput"] | null;
+            paymentTerms?: string | null;
+            deliveryDate?: string | null;
+            invoicePeriod?: components["schemas"]["InvoicePeriodInput"] | null;
+            allowances?: components["schemas"]["AllowanceChargeInput"][] | null;
+            charges?: components["schemas"]["AllowanceChargeInput"][] | null;
         };
         /** UpdateOrganizationInput */
         UpdateOrganizationInput: {
@@ -1135,6 +1498,8 @@ export interface components {
             vatId?: string | null;
             taxNumber?: string | null;
             address?: components["schemas"]["AddressInput"] | null;
+            electronicAddress?: components["schemas"]["ElectronicAddressInput"] | null;
+            legalRegistrationId?: string | null;
             /** @description true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it. */
             archived?: boolean;
         };
@@ -1355,6 +1720,21 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationNotFoundError"] | components["schemas"]["OrganizationArchivedError"];
             };
         };
+        /** @description Error codes: `EINVOICE_INCOMPLETE` (The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.); `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
+        EinvoiceIncompleteOrIdempotencyKeyReusedReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EinvoiceIncompleteError"] | components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
         /** @description Error codes: `INVOICE_NOT_DRAFT` (The invoice is not a draft: issued invoices are never edited or deleted; correct them with a credit note.) */
         InvoiceNotDraft: {
             headers: {
@@ -1381,6 +1761,34 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
+            };
+        };
+        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: delete it instead of voiding it.) */
+        InvoiceNotIssued: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvoiceNotIssuedError"];
+            };
+        };
+        /** @description Error codes: `EINVOICE_INCOMPLETE` (The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.) */
+        EinvoiceIncomplete: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EinvoiceIncompleteError"];
             };
         };
         /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
@@ -1458,6 +1866,30 @@ export interface components {
         };
         /** @description Error codes: `FORBIDDEN` (The API key lacks the permission this endpoint requires.) */
         ForbiddenWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: delete it instead of voiding it.) */
+        InvoiceNotIssuedWithoutBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error codes: `EINVOICE_INCOMPLETE` (The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.) */
+        EinvoiceIncompleteWithoutBody: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2037,7 +2469,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["EinvoiceIncompleteOrIdempotencyKeyReusedReplayable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2287,7 +2719,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinalizeInput"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -2340,7 +2776,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["EinvoiceIncompleteOrIdempotencyKeyReusedReplayable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2620,6 +3056,611 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getInvoiceIdUbl: {
+        parameters: {
+            query?: {
+                /** @description peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact). */
+                profile?: "peppol" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssued"];
+            422: components["responses"]["EinvoiceIncomplete"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetInvoiceIdUbl: {
+        parameters: {
+            query?: {
+                /** @description peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact). */
+                profile?: "peppol" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            409: components["responses"]["InvoiceNotIssuedWithoutBody"];
+            422: components["responses"]["EinvoiceIncompleteWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getInvoiceIdCii: {
+        parameters: {
+            query?: {
+                /** @description en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0. */
+                profile?: "en16931" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssued"];
+            422: components["responses"]["EinvoiceIncomplete"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetInvoiceIdCii: {
+        parameters: {
+            query?: {
+                /** @description en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0. */
+                profile?: "en16931" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            409: components["responses"]["InvoiceNotIssuedWithoutBody"];
+            422: components["responses"]["EinvoiceIncompleteWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getInvoiceIdPdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetInvoiceIdPdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getCreditNoteIdUbl: {
+        parameters: {
+            query?: {
+                /** @description peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact). */
+                profile?: "peppol" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssued"];
+            422: components["responses"]["EinvoiceIncomplete"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetCreditNoteIdUbl: {
+        parameters: {
+            query?: {
+                /** @description peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact). */
+                profile?: "peppol" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            409: components["responses"]["InvoiceNotIssuedWithoutBody"];
+            422: components["responses"]["EinvoiceIncompleteWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getCreditNoteIdCii: {
+        parameters: {
+            query?: {
+                /** @description en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0. */
+                profile?: "en16931" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssued"];
+            422: components["responses"]["EinvoiceIncomplete"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetCreditNoteIdCii: {
+        parameters: {
+            query?: {
+                /** @description en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0. */
+                profile?: "en16931" | "xrechnung";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            409: components["responses"]["InvoiceNotIssuedWithoutBody"];
+            422: components["responses"]["EinvoiceIncompleteWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getCreditNoteIdPdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetCreditNoteIdPdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -10,6 +10,7 @@ export const PERMISSIONS = {
   'organization.create': 'Create organizations (contacts)',
   'organization.read': 'Read organizations (one by id, or lists)',
   'organization.update': 'Edit, archive and restore organizations',
+  'company.read': "Read the company's seller profile",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

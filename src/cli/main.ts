@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { migrateToLatest, openStorage } from '../db/database.js';
 import type { ApiKeySummary } from '../services/api-key-service.js';
+import type { ProfileChanges, ProfileField } from '../services/company-profile.js';
 import { FirstRunSetup, setupLinkMessage, setupPath } from '../panel/setup.js';
 import { isRole, UserService } from '../panel/users.js';
 
@@ -23,6 +24,9 @@ class CommandError extends Error {}
 
 const USAGE = `Usage:
   invoicing company create --name <name> [--currency <ISO 4217>] [--vat-id <id>] [--country <ISO 3166-1>] [--json]
+  invoicing company update <companyId> [--legal-name] [--line1] [--line2] [--city] [--postal-code] [--country]
+      [--vat-id] [--tax-number] [--legal-registration-id] [--electronic-address <scheme>:<id>] [--contact-name]
+      [--contact-phone] [--contact-email] [--iban] [--bic] [--account-name] [--payment-terms] [--creditor-id] [--json]
   invoicing key create --company <companyId> --name <label> --permissions <p1,p2> [--expires-at <ISO-8601>] [--json]
   invoicing key list --company <companyId> [--json]
   invoicing key revoke <keyId> [--json]
@@ -47,7 +51,45 @@ const OPTIONS = {
   role: { type: 'string' },
   'password-stdin': { type: 'boolean' },
   'base-url': { type: 'string' },
+  'legal-name': { type: 'string' },
+  line1: { type: 'string' },
+  line2: { type: 'string' },
+  city: { type: 'string' },
+  'postal-code': { type: 'string' },
+  'tax-number': { type: 'string' },
+  'legal-registration-id': { type: 'string' },
+  'electronic-address': { type: 'string' },
+  'contact-name': { type: 'string' },
+  'contact-phone': { type: 'string' },
+  'contact-email': { type: 'string' },
+  iban: { type: 'string' },
+  bic: { type: 'string' },
+  'account-name': { type: 'string' },
+  'payment-terms': { type: 'string' },
+  'creditor-id': { type: 'string' },
 } as const;
+
+/** `company update` options and the profile field each one sets ('' clears a field). */
+const PROFILE_OPTIONS: [keyof typeof OPTIONS, ProfileField][] = [
+  ['legal-name', 'legalName'],
+  ['line1', 'line1'],
+  ['line2', 'line2'],
+  ['city', 'city'],
+  ['postal-code', 'postalCode'],
+  ['country', 'countryCode'],
+  ['vat-id', 'vatId'],
+  ['tax-number', 'taxNumber'],
+  ['legal-registration-id', 'legalRegistrationId'],
+  ['electronic-address', 'electronicAddress'],
+  ['contact-name', 'contactName'],
+  ['contact-phone', 'contactPhone'],
+  ['contact-email', 'contactEmail'],
+  ['iban', 'iban'],
+  ['bic', 'bic'],
+  ['account-name', 'accountName'],
+  ['payment-terms', 'paymentTerms'],
+  ['creditor-id', 'creditorId'],
+];
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`Missing required option --${flag}`);
@@ -90,7 +132,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     throw error;
   }
   const command = `${noun} ${verb ?? ''}`.trim();
-  const known = ['company create', 'key create', 'key list', 'key revoke', 'user create', 'setup-link', 'migrate'];
+  const known = ['company create', 'company update', 'key create', 'key list', 'key revoke', 'user create', 'setup-link', 'migrate'];
   if (!known.includes(command)) {
     io.stderr(`Unknown command: ${command}\n\n${USAGE}\n`);
     return 2;
@@ -124,6 +166,25 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         if (!result.ok) throw new CommandError(result.detail);
         const c = result.value;
         print(c, `Created company ${c.id} (${c.name}, currency ${c.currency})`);
+        return 0;
+      }
+      case 'company update': {
+        const companyId = required(rest[0], 'companyId (positional)');
+        const changes: ProfileChanges = {};
+        for (const [option, field] of PROFILE_OPTIONS) {
+          const value = values[option];
+          if (typeof value === 'string') changes[field] = value;
+        }
+        if (Object.keys(changes).length === 0) throw new UsageError('Give at least one field to change, e.g. --iban DE89370400440532013000');
+        const result = await container.companyProfiles.update(companyId, changes, { userId: null, label: 'cli' });
+        if (!result.ok) {
+          throw new CommandError(
+            result.reason === 'not_found'
+              ? `No company with id ${companyId}`
+              : result.problems.map((p) => `--${PROFILE_OPTIONS.find(([, f]) => f === p.field)![0]}: ${p.message}`).join('; '),
+          );
+        }
+        print(result.value, `Updated company ${companyId}. The change is in the company's audit list.`);
         return 0;
       }
       case 'key create': {

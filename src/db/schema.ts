@@ -6,8 +6,54 @@ export interface CompaniesTable {
   name: string;
   currency: string;
   vat_id: string | null;
+  /** The seller's country (its address's, EN 16931 BT-40). */
   country_code: string | null;
   created_at: string;
+  /** The seller profile (EN 16931 BG-4); all optional, checked when a document needs them. */
+  legal_name?: string | null;
+  address_line1?: string | null;
+  address_line2?: string | null;
+  address_city?: string | null;
+  address_postal_code?: string | null;
+  tax_number?: string | null;
+  legal_registration_id?: string | null;
+  electronic_address_scheme?: string | null;
+  electronic_address_id?: string | null;
+  contact_name?: string | null;
+  contact_phone?: string | null;
+  contact_email?: string | null;
+  iban?: string | null;
+  bic?: string | null;
+  account_name?: string | null;
+  payment_terms?: string | null;
+  /** The SEPA creditor identifier (EN 16931 BT-90), for direct debits. */
+  creditor_id?: string | null;
+  updated_at?: string | null;
+}
+
+export interface CompanyEventsTable {
+  id: string;
+  company_id: string;
+  /** JSON: { field: { from, to } }. */
+  changes: string;
+  actor_user_id: string | null;
+  actor_label: string;
+  at: string;
+}
+
+/** What invoices and credit notes store for EN 16931 beyond lines and totals. */
+export interface DocumentExtrasColumns {
+  /** JSON: { code, iban, bic, accountName, mandateReference, payerIban, cardLastDigits }. */
+  payment_means?: string | null;
+  payment_terms?: string | null;
+  delivery_date?: string | null;
+  invoice_period_start?: string | null;
+  invoice_period_end?: string | null;
+  /** JSON arrays of { amount, reason, reasonCode, vatCategory, vatRate } as given. */
+  allowances?: string | null;
+  charges?: string | null;
+  allowance_total?: string | null;
+  charge_total?: string | null;
 }
 
 export interface ApiKeysTable {
@@ -48,11 +94,16 @@ export interface OrganizationsTable {
   archived_at: string | null;
   created_at: string;
   updated_at: string | null;
+  /** EN 16931 BT-49: the EAS scheme and the identifier. */
+  electronic_address_scheme?: string | null;
+  electronic_address_id?: string | null;
+  /** EN 16931 BT-47 */
+  legal_registration_id?: string | null;
 }
 
 export type InvoiceStatusColumn = 'draft' | 'issued' | 'paid' | 'void';
 
-export interface InvoicesTable {
+export interface InvoicesTable extends DocumentExtrasColumns {
   id: string;
   company_id: string;
   organization_id: string;
@@ -136,7 +187,7 @@ export interface PaymentsTable {
   created_at: string;
 }
 
-export interface CreditNotesTable {
+export interface CreditNotesTable extends DocumentExtrasColumns {
   id: string;
   company_id: string;
   livemode: number;
@@ -144,6 +195,9 @@ export interface CreditNotesTable {
   invoice_number: string;
   invoice_issue_date: string;
   number: string;
+  /** The credited invoice's references (BT-10, BT-13). */
+  buyer_reference?: string | null;
+  purchase_order_reference?: string | null;
   reason: string;
   issue_date: string;
   currency: string;
@@ -236,6 +290,7 @@ export interface IdempotencyKeysTable {
 
 export interface Database {
   companies: CompaniesTable;
+  company_events: CompanyEventsTable;
   api_keys: ApiKeysTable;
   organizations: OrganizationsTable;
   invoices: InvoicesTable;

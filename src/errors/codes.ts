@@ -41,6 +41,10 @@ export const ERRORS = {
   },
   MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send it again, faster.' },
+  EINVOICE_INCOMPLETE: {
+    status: 422,
+    message: 'The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

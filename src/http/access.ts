@@ -17,6 +17,8 @@ export type Access = { kind: 'key'; permission: Permission } | { kind: 'optional
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The body may be absent (or empty with a JSON content type) although the route declares one. */
+    optionalBody?: boolean;
   }
   interface FastifyRequest {
     /** Epoch milliseconds at which the request was received. */

@@ -54,8 +54,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON in UTF-8 (charset=utf-8, or no charset).'), undefined);
       return;
     }
-    // A POST without a body (finalize, void) may still say it sends JSON.
-    if (body === '' && !request.routeOptions.schema?.body) {
+    // A POST without a body (void, or finalize without options) may still say it sends JSON.
+    if (body === '' && (!request.routeOptions.schema?.body || request.routeOptions.config.optionalBody)) {
       done(null, undefined);
       return;
     }

@@ -18,6 +18,8 @@ export const organization = {
   vatId: 'DE811907980',
   taxNumber: null,
   address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+  electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
+  legalRegistrationId: 'HRB 12345 B',
   archived: false,
   createdAt: '2026-03-02T09:14:58.311Z',
 };
@@ -29,11 +31,65 @@ const buyer = {
   lastName: null,
   vatId: 'DE811907980',
   taxNumber: null,
+  legalRegistrationId: 'HRB 12345 B',
   email: 'billing@acme.example',
+  phone: '+49 30 123456',
   address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+  electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
 };
 
-const seller = { name: 'Example Software GmbH', vatId: 'DE123456789', countryCode: 'DE' };
+const sellerAddress = { line1: 'Friedrichstr. 100', line2: null, city: 'Berlin', postalCode: '10117', countryCode: 'DE' };
+const sellerContact = { name: 'Ada Example', phone: '+49 30 987654', email: 'billing@example-software.example' };
+
+export const company = {
+  id: 'cmp_01956a30-1b2c-7d3e-8f40-5a6b7c8d9e0f',
+  name: 'Example Software',
+  legalName: 'Example Software GmbH',
+  currency: 'EUR',
+  address: sellerAddress,
+  vatId: 'DE123456789',
+  taxNumber: '27/123/45678',
+  legalRegistrationId: 'HRB 98765 B',
+  electronicAddress: { scheme: '9930', identifier: 'DE123456789' },
+  contact: sellerContact,
+  bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: 'Example Software GmbH' },
+  paymentTerms: 'Payable within 30 days without deduction.',
+  creditorId: null,
+  createdAt: '2026-01-05T08:00:00.000Z',
+  updatedAt: '2026-02-10T15:30:00.000Z',
+};
+
+const seller = {
+  name: 'Example Software',
+  legalName: 'Example Software GmbH',
+  vatId: 'DE123456789',
+  taxNumber: '27/123/45678',
+  legalRegistrationId: 'HRB 98765 B',
+  countryCode: 'DE',
+  address: sellerAddress,
+  electronicAddress: { scheme: '9930', identifier: 'DE123456789' },
+  contact: sellerContact,
+  creditorId: null,
+};
+
+const paymentMeans = {
+  code: '58',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  accountName: 'Example Software GmbH',
+  mandateReference: null,
+  payerIban: null,
+  cardLastDigits: null,
+};
+
+const documentExtras = {
+  paymentMeans,
+  paymentTerms: 'Payable within 30 days without deduction.',
+  deliveryDate: '2026-02-27',
+  invoicePeriod: null,
+  allowances: [],
+  charges: [],
+};
 
 const line = {
   position: 1,
@@ -63,10 +119,13 @@ export const invoice = {
   buyerReference: null,
   purchaseOrderReference: 'PO-7781',
   note: null,
+  ...documentExtras,
   lines: [line],
   vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '59.97', taxAmount: '11.39', exemptionReason: null }],
   totals: {
     lineNetTotal: '59.97',
+    allowanceTotal: '0.00',
+    chargeTotal: '0.00',
     taxExclusive: '59.97',
     taxTotal: '11.39',
     taxInclusive: '71.36',
@@ -117,14 +176,17 @@ export const creditNote = {
   invoiceId: INVOICE_ID,
   invoiceNumber: '2026-00042',
   reason: 'One hour was not delivered.',
+  buyerReference: null,
+  purchaseOrderReference: 'PO-7781',
   issueDate: '2026-03-03',
   currency: 'EUR',
   pricesIncludeTax: false,
   buyer,
   seller,
   note: null,
+  ...documentExtras,
   lines: [{ ...line, quantity: '1', netAmount: '19.99' }],
   vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '19.99', taxAmount: '3.80', exemptionReason: null }],
-  totals: { lineNetTotal: '19.99', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
+  totals: { lineNetTotal: '19.99', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
   createdAt: '2026-03-03T10:00:00.000Z',
 };

@@ -1,5 +1,5 @@
 import { API_MAJOR_VERSION, API_VERSION } from '../http/api-version.js';
-import { INVOICE_ID, ORGANIZATION_ID, creditNote, draftInvoice, invoice, organization, paidInvoice, voidedInvoice } from './examples.js';
+import { INVOICE_ID, ORGANIZATION_ID, company, creditNote, draftInvoice, invoice, organization, paidInvoice, voidedInvoice } from './examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -67,6 +67,8 @@ const EXTRAS: Record<string, OperationExtras> = {
       organizationId: ORGANIZATION_ID,
       issueDate: '2026-03-02',
       purchaseOrderReference: 'PO-7781',
+      deliveryDate: '2026-02-27',
+      validateFor: ['peppol'],
       lines: [{ name: 'Consulting (hours)', quantity: '3', unitCode: 'HUR', unitPrice: '19.99', vatRate: '19' }],
     },
     response: { success: true, message: 'Invoice 2026-00042 created.', data: invoice, meta },
@@ -90,6 +92,7 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'POST /invoice/{id}/finalize': {
     operationId: 'finalizeInvoice',
+    requestBody: { validateFor: ['peppol'] },
     response: { success: true, message: 'Invoice 2026-00042 issued.', data: invoice, meta },
   },
   'POST /invoice/{id}/payment': {
@@ -113,6 +116,10 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /credit-note/{id}': {
     operationId: 'getCreditNote',
     response: { success: true, message: 'Credit note found.', data: creditNote, meta },
+  },
+  'GET /company': {
+    operationId: 'getCompany',
+    response: { success: true, message: 'Company found.', data: company, meta },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',

@@ -17,7 +17,10 @@ export type Numbering =
 export type NumberResult = { ok: true; number: string | null } | { ok: false; reason: 'number_taken' };
 
 /** What finalizing writes besides the status and the number. */
-export type IssueFields = Pick<InvoiceRow, 'issue_date' | 'due_date' | 'buyer_snapshot' | 'seller_snapshot' | 'finalized_at' | 'updated_at'>;
+export type IssueFields = Pick<
+  InvoiceRow,
+  'issue_date' | 'due_date' | 'buyer_snapshot' | 'seller_snapshot' | 'payment_means' | 'payment_terms' | 'finalized_at' | 'updated_at'
+>;
 
 /** The amounts a settlement (a payment, a credit note) read, and those it writes. */
 export interface SettlementChange {

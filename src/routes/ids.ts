@@ -15,5 +15,5 @@ export const CreditNoteIdParams = idOf('credit note', 'cn_01956a41-2b7d-7e21-9c3
 export function refusal(result: { code: ErrorCode; details?: ErrorDetail[] }, notFound?: string): AppError {
   if (result.code === 'VALIDATION_ERROR') return validationError(result.details ?? []);
   if (result.code === 'NOT_FOUND' && notFound) return new AppError('NOT_FOUND', notFound);
-  return new AppError(result.code);
+  return new AppError(result.code, undefined, result.details ? { details: result.details } : {});
 }

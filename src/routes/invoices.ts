@@ -3,8 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
-import { CreateInvoiceBody, InvoiceSchema, UpdateInvoiceBody } from '../schemas/invoice.js';
-import type { InvoiceService } from '../services/invoice-service.js';
+import { validationError, type ErrorDetail } from '../errors/app-error.js';
+import { DocumentedAs } from '../openapi/documented-as.js';
+import { CreateInvoiceBody, EINVOICE_PROFILES, InvoiceSchema, UpdateInvoiceBody, ValidateForInput } from '../schemas/invoice.js';
+import type { EinvoiceTarget, InvoiceService } from '../services/invoice-service.js';
 import { InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
@@ -14,6 +16,32 @@ export interface InvoiceRoutesOptions {
 }
 
 const NO_INVOICE = 'No invoice with this id.';
+
+/**
+ * Finalize may be sent without a body. The validator lets any body through (the document shows its
+ * one form) and readFinalizeOptions checks it, with the validator's field details.
+ */
+const FinalizeBody = DocumentedAs(
+  Type.Unsafe<unknown>({}),
+  Type.Object({ validateFor: Type.Optional(ValidateForInput) }, { title: 'FinalizeInput', additionalProperties: false }),
+);
+
+function readFinalizeOptions(body: unknown): { validateFor?: EinvoiceTarget[] } {
+  if (body === undefined || body === null) return {};
+  const problems: ErrorDetail[] = [];
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw validationError([{ field: 'body', code: 'invalid_type', message: 'Must be an object (or nothing).' }]);
+  }
+  for (const name of Object.keys(body)) {
+    if (name !== 'validateFor') problems.push({ field: name, code: 'unknown_field', message: 'This field is not allowed.' });
+  }
+  const validateFor = (body as { validateFor?: unknown }).validateFor;
+  if (validateFor !== undefined && (!Array.isArray(validateFor) || validateFor.length > 3 || !validateFor.every((v) => (EINVOICE_PROFILES as readonly unknown[]).includes(v)))) {
+    problems.push({ field: 'validateFor', code: 'invalid_enum', message: `Must be a list of ${EINVOICE_PROFILES.join(', ')}.` });
+  }
+  if (problems.length > 0) throw validationError(problems);
+  return validateFor === undefined ? {} : { validateFor: validateFor as EinvoiceTarget[] };
+}
 
 const DeletedSchema = Type.Object(
   { id: Type.String(), deleted: Type.Literal(true) },
@@ -33,7 +61,15 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'INVOICE_NUMBER_CONFLICT', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'ORGANIZATION_NOT_FOUND',
+            'ORGANIZATION_ARCHIVED',
+            'INVOICE_NUMBER_CONFLICT',
+            'EINVOICE_INCOMPLETE',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
@@ -91,19 +127,21 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
   app.post(
     '/invoice/:id/finalize',
     {
-      config: { access: { kind: 'key', permission: 'invoice.update' } },
+      config: { access: { kind: 'key', permission: 'invoice.update' }, optionalBody: true },
       schema: {
         summary: 'Issue a draft: it gets its number, issue date and snapshots',
         description:
           "Assigns the next number of the company's sequence (or the draft's own number: 409 INVOICE_NUMBER_CONFLICT when it is taken by then), sets issueDate to today when the draft had none, and takes the buyer and seller snapshots. Of concurrent finalizes of one draft exactly one succeeds.",
         tags: ['Invoices'],
         params: InvoiceIdParams,
+        body: FinalizeBody,
         headers: IdempotencyHeaders,
         response: {
           200: SuccessEnvelope(InvoiceSchema),
           ...errorResponses([
             ...KEY_ERRORS,
             ...BODY_ERRORS,
+            'EINVOICE_INCOMPLETE',
             'ORGANIZATION_ARCHIVED',
             'INVOICE_NOT_DRAFT',
             'INVOICE_NUMBER_CONFLICT',
@@ -114,7 +152,8 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await invoices.finalize(request.auth!.companyId, request.params.id, new Date(), trx);
+        const options = readFinalizeOptions(request.body);
+        const result = await invoices.finalize(request.auth!.companyId, request.params.id, new Date(), trx, options);
         if (!result.ok) throw refusal(result, NO_INVOICE);
         return { status: 200, body: successBody(request, `Invoice ${result.value.number} issued.`, result.value) };
       }),

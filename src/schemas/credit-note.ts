@@ -1,5 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BuyerSnapshot, InvoiceLineInput, InvoiceLineSchema, InvoiceTotalsSchema, SellerSnapshot, VatBreakdownSchema } from './invoice.js';
+import {
+  AllowanceChargeSchema,
+  BuyerSnapshot,
+  InvoiceLineInput,
+  InvoiceLineSchema,
+  InvoicePeriodSchema,
+  InvoiceTotalsSchema,
+  PaymentMeansSchema,
+  SellerSnapshot,
+  VatBreakdownSchema,
+} from './invoice.js';
 import { Nullable } from './nullable.js';
 import { DateInput, DateOutput } from './values.js';
 
@@ -18,7 +28,8 @@ export const CreateCreditNoteBody = Type.Object(
         Type.Array(InvoiceLineInput, {
           minItems: 1,
           maxItems: MAX_LINES,
-          description: "The lines credited, with the invoice's line rules. When absent, every line of the invoice is credited in full.",
+          description:
+            "The lines credited, with the invoice's line rules. When absent, every line of the invoice is credited in full, with its document allowances and charges.",
         }),
       ),
     ),
@@ -39,13 +50,21 @@ export const CreditNoteSchema = Type.Object(
     invoiceId: Type.String(),
     invoiceNumber: Type.String({ description: 'The number of the credited invoice (EN 16931 BT-25).' }),
     reason: Type.String(),
+    buyerReference: NullableString,
+    purchaseOrderReference: NullableString,
     issueDate: DateOutput(),
     currency: Type.String({ pattern: '^[A-Z]{3}$' }),
     pricesIncludeTax: Type.Boolean(),
     buyer: BuyerSnapshot,
     seller: SellerSnapshot,
     note: NullableString,
+    paymentMeans: Nullable(PaymentMeansSchema),
+    paymentTerms: NullableString,
+    deliveryDate: Nullable(DateOutput()),
+    invoicePeriod: Nullable(InvoicePeriodSchema),
     lines: Type.Array(InvoiceLineSchema, { minItems: 1 }),
+    allowances: Type.Array(AllowanceChargeSchema),
+    charges: Type.Array(AllowanceChargeSchema),
     vatBreakdown: Type.Array(VatBreakdownSchema, { minItems: 1 }),
     totals: InvoiceTotalsSchema,
     createdAt: Type.String({ format: 'date-time' }),

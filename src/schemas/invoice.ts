@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
-import { AddressSchema, OrganizationTypeCode } from './organization.js';
+import { OrganizationTypeCode } from './organization.js';
+import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
 import { Nullable } from './nullable.js';
 import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput } from './values.js';
 
@@ -40,6 +41,55 @@ export const InvoiceLineInput = Type.Object(
   { title: 'InvoiceLineInput', additionalProperties: false },
 );
 
+export const PAYMENT_MEANS_CODES = ['58', '30', '59', '49', '48', '10'] as const;
+
+export const PaymentMeansInput = Type.Object(
+  {
+    code: Type.Union(
+      PAYMENT_MEANS_CODES.map((c) => Type.Literal(c)),
+      { description: 'UNCL4461: 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit, 49 direct debit, 48 card, 10 cash.' },
+    ),
+    iban: OptionalText(34, 'The account to pay to (credit transfer); default the company\'s.'),
+    bic: OptionalText(11),
+    accountName: OptionalText(200),
+    mandateReference: OptionalText(35, 'Direct debit: the mandate reference (BT-89).'),
+    payerIban: OptionalText(34, "Direct debit: the buyer's account to debit (BT-91)."),
+    cardLastDigits: Type.Optional(Nullable(Type.String({ pattern: '^\\d{4,6}$', description: 'Card payment: the last 4 to 6 digits of the card (BT-87).' }))),
+  },
+  { title: 'PaymentMeansInput', additionalProperties: false },
+);
+
+export const AllowanceChargeInput = Type.Object(
+  {
+    amount: PriceInput,
+    reason: OptionalText(200, 'Why (BT-97 / BT-104); a reason or a reasonCode is required.'),
+    reasonCode: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UNCL5189 for allowances (95 discount), UNCL7161 for charges (FC freight).' }))),
+    vatCategory: VatCategorySchema,
+    vatRate: PercentInput,
+  },
+  {
+    title: 'AllowanceChargeInput',
+    additionalProperties: false,
+    description: 'A document-level allowance (BG-20) or charge (BG-21): VAT included when the invoice has gross prices, like its unit prices.',
+  },
+);
+
+export const InvoicePeriodInput = Type.Object(
+  { start: DateInput('YYYY-MM-DD'), end: DateInput('YYYY-MM-DD, not before start') },
+  { title: 'InvoicePeriodInput', additionalProperties: false },
+);
+
+export const EINVOICE_PROFILES = ['en16931', 'peppol', 'xrechnung'] as const;
+
+export const ValidateForInput = Type.Array(
+  Type.Union(EINVOICE_PROFILES.map((p) => Type.Literal(p))),
+  {
+    maxItems: 3,
+    description:
+      'Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards.',
+  },
+);
+
 /** The fields of an invoice's content: the create body and, all optional, a draft's PATCH body. */
 const invoiceContent = {
   organizationId: Type.String({ minLength: 1, maxLength: 100, description: "The buyer: an organization of the caller's company, not archived." }),
@@ -62,11 +112,18 @@ const invoiceContent = {
   purchaseOrderReference: OptionalText(500),
   note: OptionalText(500),
   lines: Type.Array(InvoiceLineInput, { minItems: 1, maxItems: MAX_LINES }),
+  paymentMeans: Type.Optional(Nullable(PaymentMeansInput)),
+  paymentTerms: OptionalText(1000, "BT-20; default the company's payment terms."),
+  deliveryDate: Type.Optional(Nullable(DateInput('BT-72: the day of delivery.'))),
+  invoicePeriod: Type.Optional(Nullable(InvoicePeriodInput)),
+  allowances: Type.Optional(Nullable(Type.Array(AllowanceChargeInput, { maxItems: 100 }))),
+  charges: Type.Optional(Nullable(Type.Array(AllowanceChargeInput, { maxItems: 100 }))),
 };
 
 export const CreateInvoiceBody = Type.Object(
   {
     ...invoiceContent,
+    validateFor: Type.Optional(ValidateForInput),
     status: Type.Optional(
       Type.Union([Type.Literal('issued'), Type.Literal('draft')], {
         description:
@@ -98,8 +155,11 @@ export const BuyerSnapshot = Type.Object(
     lastName: NullableString,
     vatId: NullableString,
     taxNumber: NullableString,
+    legalRegistrationId: NullableString,
     email: NullableString,
+    phone: NullableString,
     address: Nullable(AddressSchema),
+    electronicAddress: Nullable(ElectronicAddressSchema),
   },
   { title: 'Buyer', description: 'The buyer as it was when the invoice was issued; for a draft, the organization as it is now.' },
 );
@@ -107,8 +167,15 @@ export const BuyerSnapshot = Type.Object(
 export const SellerSnapshot = Type.Object(
   {
     name: Type.String(),
+    legalName: NullableString,
     vatId: NullableString,
+    taxNumber: NullableString,
+    legalRegistrationId: NullableString,
     countryCode: NullableString,
+    address: AddressSchema,
+    electronicAddress: Nullable(ElectronicAddressSchema),
+    contact: ContactSchema,
+    creditorId: NullableString,
   },
   { title: 'Seller', description: 'The seller (your company) as it was when the invoice was issued; for a draft, as it is now.' },
 );
@@ -144,16 +211,44 @@ export const VatBreakdownSchema = Type.Object(
   },
 );
 
+export const PaymentMeansSchema = Type.Object(
+  {
+    code: Type.Union(PAYMENT_MEANS_CODES.map((c) => Type.Literal(c))),
+    iban: NullableString,
+    bic: NullableString,
+    accountName: NullableString,
+    mandateReference: NullableString,
+    payerIban: NullableString,
+    cardLastDigits: NullableString,
+  },
+  { title: 'PaymentMeans', description: 'How the invoice is to be paid (EN 16931 BG-16), as given or from the company\'s account.' },
+);
+
+export const AllowanceChargeSchema = Type.Object(
+  {
+    amount: DecimalOutput,
+    reason: NullableString,
+    reasonCode: NullableString,
+    vatCategory: VatCategorySchema,
+    vatRate: DecimalOutput,
+  },
+  { title: 'AllowanceCharge', description: 'A document-level allowance or charge as given.' },
+);
+
+export const InvoicePeriodSchema = Type.Object({ start: DateOutput(), end: DateOutput() }, { title: 'InvoicePeriod' });
+
 export const InvoiceTotalsSchema = Type.Object(
   {
     lineNetTotal: Amount,
+    allowanceTotal: Amount,
+    chargeTotal: Amount,
     taxExclusive: Amount,
     taxTotal: Amount,
     taxInclusive: Amount,
     roundingAmount: Amount,
     payable: Amount,
   },
-  { title: 'Totals', description: 'EN 16931 document totals (BR-CO-10 to BR-CO-16).' },
+  { title: 'Totals', description: 'EN 16931 document totals (BR-CO-10 to BR-CO-16): taxExclusive = lineNetTotal − allowanceTotal + chargeTotal.' },
 );
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'void'] as const;
@@ -222,7 +317,13 @@ export const InvoiceSchema = Type.Object(
     buyerReference: NullableString,
     purchaseOrderReference: NullableString,
     note: NullableString,
+    paymentMeans: Nullable(PaymentMeansSchema),
+    paymentTerms: NullableString,
+    deliveryDate: Nullable(DateOutput()),
+    invoicePeriod: Nullable(InvoicePeriodSchema),
     lines: Type.Array(InvoiceLineSchema, { minItems: 1, maxItems: MAX_LINES }),
+    allowances: Type.Array(AllowanceChargeSchema),
+    charges: Type.Array(AllowanceChargeSchema),
     vatBreakdown: Type.Array(VatBreakdownSchema, { minItems: 1, maxItems: MAX_LINES }),
     totals: InvoiceTotalsSchema,
     amountPaid: Amount,

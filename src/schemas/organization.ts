@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './nullable.js';
+import { AddressSchema, ElectronicAddressSchema } from './parties.js';
 
 const OptionalText = (maxLength: number, extra: Record<string, unknown> = {}) =>
   Type.Optional(Nullable(Type.String({ maxLength, ...extra })));
@@ -15,6 +16,14 @@ export const AddressInput = Type.Object(
     ),
   },
   { title: 'AddressInput', additionalProperties: false },
+);
+
+export const ElectronicAddressInput = Type.Object(
+  {
+    scheme: Type.String({ pattern: '^(?:\\d{4}|EM)$', description: 'The EAS code, e.g. 0088 (GLN), 0208 (Belgian enterprise number), 9930 (German VAT id), EM (email).' }),
+    identifier: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { title: 'ElectronicAddressInput', additionalProperties: false, description: 'Where e-invoices for this organization are delivered (EN 16931 BT-49), e.g. its Peppol id.' },
 );
 
 /** F: a natural person; P: a legal entity. */
@@ -37,6 +46,8 @@ export const CreateOrganizationBody = Type.Object(
     vatId: OptionalText(32),
     taxNumber: OptionalText(32),
     address: Type.Optional(Nullable(AddressInput)),
+    electronicAddress: Type.Optional(Nullable(ElectronicAddressInput)),
+    legalRegistrationId: OptionalText(100, { description: 'The company register number or other legal registration id (EN 16931 BT-47).' }),
   },
   { title: 'CreateOrganizationInput', additionalProperties: false },
 );
@@ -65,18 +76,6 @@ export type UpdateOrganizationInput = Static<typeof UpdateOrganizationBody>;
 
 const NullableString = Nullable(Type.String());
 
-/** An address as the API answers it: in an organization and in an invoice's buyer. */
-export const AddressSchema = Type.Object(
-  {
-    line1: NullableString,
-    line2: NullableString,
-    city: NullableString,
-    postalCode: NullableString,
-    countryCode: NullableString,
-  },
-  { title: 'Address' },
-);
-
 export const OrganizationSchema = Type.Object(
   {
     id: Type.String({ examples: ['org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
@@ -91,6 +90,8 @@ export const OrganizationSchema = Type.Object(
     vatId: NullableString,
     taxNumber: NullableString,
     address: Nullable(AddressSchema),
+    electronicAddress: Nullable(ElectronicAddressSchema),
+    legalRegistrationId: NullableString,
     archived: Type.Boolean({ description: 'Archived organizations are listed only with archived=true and cannot be the buyer of a new invoice.' }),
     createdAt: Type.String({ format: 'date-time' }),
   },

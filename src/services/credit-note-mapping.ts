@@ -1,6 +1,8 @@
 import type { CreditNoteLineRow, CreditNoteRow } from '../repositories/credit-note-repository.js';
 import type { CreditNote } from '../schemas/credit-note.js';
-import type { Invoice } from '../schemas/invoice.js';
+import { minorUnitDigits } from '../money/currency.js';
+import { apiExtras, extrasOf } from './document-extras.js';
+import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 import { linesFromRows, totalsFromRow, type StoredVatBreakdown } from './invoice-mapping.js';
 
 /** Stored rows to the credit note the API shows: what was stored, always. */
@@ -11,15 +13,18 @@ export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
     reason: row.reason,
+    buyerReference: row.buyer_reference ?? null,
+    purchaseOrderReference: row.purchase_order_reference ?? null,
     issueDate: row.issue_date,
     currency: row.currency,
     pricesIncludeTax: row.prices_include_tax === 1,
-    buyer: JSON.parse(row.buyer_snapshot) as Invoice['buyer'],
-    seller: JSON.parse(row.seller_snapshot) as Invoice['seller'],
+    buyer: buyerFromSnapshot(row.buyer_snapshot),
+    seller: sellerFromSnapshot(row.seller_snapshot),
     note: row.note,
+    ...apiExtras(extrasOf(row)),
     lines: linesFromRows(lines),
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
-    totals: totalsFromRow(row),
+    totals: totalsFromRow(row, minorUnitDigits(row.currency)),
     createdAt: row.created_at,
   };
 }

@@ -1,5 +1,5 @@
-import { plainDecimal } from '../money/decimal.js';
-import { calculateInvoice, type InvoiceCalculation } from '../money/invoice-calculation.js';
+import { Decimal, plainDecimal } from '../money/decimal.js';
+import { calculateInvoice, type AllowanceChargeFigures, type InvoiceCalculation, type VatCategory } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
 import type { DraftLine } from './invoice-input.js';
@@ -8,7 +8,10 @@ import type { StoredVatBreakdown } from './invoice-mapping.js';
 // The stored form of computed content, shared by invoices and credit notes: amounts as decimal
 // text with exactly the currency's digits, lines as rows.
 
-export type ComputedTotals = Pick<InvoiceRow, 'vat_breakdown' | 'line_net_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'>;
+export type ComputedTotals = Pick<
+  InvoiceRow,
+  'vat_breakdown' | 'line_net_total' | 'allowance_total' | 'charge_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'
+>;
 
 /** A line's stored columns, without the document it belongs to. */
 export type LineColumns = Omit<InvoiceLineRow, 'invoice_id' | 'company_id'>;
@@ -19,10 +22,14 @@ export interface ComputedContent {
   lines: LineColumns[];
 }
 
-export function computeContent(lines: DraftLine[], options: { digits: number; pricesIncludeTax: boolean }): ComputedContent {
+export function computeContent(
+  lines: DraftLine[],
+  options: { digits: number; pricesIncludeTax: boolean },
+  adjustments: { allowances: AllowanceChargeFigures[]; charges: AllowanceChargeFigures[] } = { allowances: [], charges: [] },
+): ComputedContent {
   const { digits } = options;
   const money = (value: Parameters<typeof formatMoney>[0]) => formatMoney(value, digits);
-  const calculation = calculateInvoice(lines, { digits, pricesIncludeTax: options.pricesIncludeTax });
+  const calculation = calculateInvoice(lines, { digits, pricesIncludeTax: options.pricesIncludeTax }, adjustments);
   const rows: LineColumns[] = lines.map((line, index) => ({
     position: index + 1,
     name: line.name,
@@ -51,11 +58,29 @@ export function computeContent(lines: DraftLine[], options: { digits: number; pr
     totals: {
       vat_breakdown: JSON.stringify(breakdown),
       line_net_total: money(totals.lineNetTotal),
+      allowance_total: money(totals.allowanceTotal),
+      charge_total: money(totals.chargeTotal),
       tax_exclusive: money(totals.taxExclusive),
       tax_total: money(totals.taxTotal),
       tax_inclusive: money(totals.taxInclusive),
       rounding_amount: money(totals.roundingAmount),
       payable: money(totals.payable),
     },
+  };
+}
+
+/** A stored line as the arithmetic takes it. */
+export function draftLineOf(line: LineColumns, negate = false): DraftLine {
+  const quantity = new Decimal(line.quantity);
+  return {
+    name: line.name,
+    description: line.description,
+    quantity: negate ? quantity.negated() : quantity,
+    unitCode: line.unit_code,
+    unitPrice: new Decimal(line.unit_price),
+    discountPercent: line.discount_percent === null ? null : new Decimal(line.discount_percent),
+    vatRate: new Decimal(line.vat_rate),
+    vatCategory: line.vat_category as VatCategory,
+    exemptionReason: line.exemption_reason,
   };
 }

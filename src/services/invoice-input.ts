@@ -1,8 +1,13 @@
+import { isIban } from '../documents/identifiers.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
 import { parseDecimal, type Decimal, type DecimalLimits } from '../money/decimal.js';
 import type { LineFigures, VatCategory } from '../money/invoice-calculation.js';
 import type { CreateInvoiceInput, InvoiceLineInputType } from '../schemas/invoice.js';
+import type { Static } from '@sinclair/typebox';
+import type { AllowanceChargeInput } from '../schemas/invoice.js';
+
+type AllowanceChargeInputType = Static<typeof AllowanceChargeInput>;
 
 // The checks of an invoice body that a JSON schema cannot express: exact decimals and their
 // ranges, real calendar dates and their order, the currency, and the VAT category rules of
@@ -15,8 +20,40 @@ export interface DraftLine extends LineFigures {
   exemptionReason: string | null;
 }
 
+/** A payment means as given (EN 16931 BG-16). */
+export interface PaymentMeansValue {
+  code: '58' | '30' | '59' | '49' | '48' | '10';
+  iban: string | null;
+  bic: string | null;
+  accountName: string | null;
+  mandateReference: string | null;
+  payerIban: string | null;
+  cardLastDigits: string | null;
+}
+
+/** A document allowance or charge as given, read exactly. */
+export interface AllowanceChargeValue {
+  amount: Decimal;
+  reason: string | null;
+  reasonCode: string | null;
+  vatCategory: VatCategory;
+  vatRate: Decimal;
+}
+
+/** What an invoice (and a credit note) carries for EN 16931 besides its lines. */
+export interface DocumentExtras {
+  /** As given; null for the company's default (decided when the invoice is issued). */
+  paymentMeans: PaymentMeansValue | null;
+  /** As given; null for the company's default. */
+  paymentTerms: string | null;
+  deliveryDate: string | null;
+  invoicePeriod: { start: string; end: string } | null;
+  allowances: AllowanceChargeValue[];
+  charges: AllowanceChargeValue[];
+}
+
 /** An invoice's content as read from a body: dates as given (null when absent). */
-export interface InvoiceContent {
+export interface InvoiceContent extends DocumentExtras {
   organizationId: string;
   /** A client-supplied number, or null for the next of the sequence. */
   number: string | null;
@@ -93,6 +130,17 @@ export class Problems {
   }
 }
 
+/** The rate rules of EN 16931's categories: 0 to 100; zero exactly for Z, E, AE, K, G, O; above zero for S. */
+function checkRateOfCategory(problems: Problems, field: string, vatRate: Decimal, vatCategory: VatCategory): void {
+  if (vatRate.isNegative() || vatRate.greaterThan(100)) problems.add(field, 'out_of_range', 'The VAT rate must be between 0 and 100 percent.');
+  if (ZERO_RATE_CATEGORIES.has(vatCategory) && !vatRate.isZero()) {
+    problems.add(field, 'rate_category_mismatch', `VAT category ${vatCategory} requires a rate of 0.`);
+  }
+  if (vatCategory === 'S' && vatRate.isZero()) {
+    problems.add(field, 'rate_category_mismatch', 'VAT category S requires a rate above 0; use Z for zero-rated lines.');
+  }
+}
+
 function readLine(line: InvoiceLineInputType, field: string, problems: Problems): DraftLine | null {
   const before = problems.details.length;
   const name = text(line.name);
@@ -111,16 +159,8 @@ function readLine(line: InvoiceLineInputType, field: string, problems: Problems)
   const vatRate = problems.decimal(`${field}.vatRate`, line.vatRate, PERCENT);
   let vatCategory: VatCategory = 'S';
   if (vatRate) {
-    if (vatRate.isNegative() || vatRate.greaterThan(100)) {
-      problems.add(`${field}.vatRate`, 'out_of_range', 'The VAT rate must be between 0 and 100 percent.');
-    }
     vatCategory = line.vatCategory ?? (vatRate.isZero() ? 'Z' : 'S');
-    if (ZERO_RATE_CATEGORIES.has(vatCategory) && !vatRate.isZero()) {
-      problems.add(`${field}.vatRate`, 'rate_category_mismatch', `VAT category ${vatCategory} requires a rate of 0.`);
-    }
-    if (vatCategory === 'S' && vatRate.isZero()) {
-      problems.add(`${field}.vatRate`, 'rate_category_mismatch', 'VAT category S requires a rate above 0; use Z for zero-rated lines.');
-    }
+    checkRateOfCategory(problems, `${field}.vatRate`, vatRate, vatCategory);
   }
   const exemptionReason = text(line.exemptionReason);
   if (REASON_REQUIRED.has(vatCategory) && exemptionReason === null) {
@@ -146,7 +186,7 @@ export function readLines(lines: InvoiceLineInputType[], problems: Problems, pre
   return read.every((line) => line !== null) ? (read as DraftLine[]) : null;
 }
 
-export type InvoiceContentInput = Omit<CreateInvoiceInput, 'status'>;
+export type InvoiceContentInput = Omit<CreateInvoiceInput, 'status' | 'validateFor'>;
 
 export type ReadContentResult = { ok: true; value: InvoiceContent } | { ok: false; details: ErrorDetail[] };
 
@@ -184,8 +224,9 @@ export function readInvoiceContent(body: InvoiceContentInput, defaults: { curren
   if (!isKnownCurrency(currency)) problems.add('currency', 'unknown_currency', `${currency} is not an ISO 4217 currency code.`);
 
   const lines = readLines(body.lines, problems);
+  const extras = readDocumentExtras(body, problems);
 
-  if (problems.details.length > 0 || lines === null) return { ok: false, details: problems.details };
+  if (problems.details.length > 0 || lines === null || extras === null) return { ok: false, details: problems.details };
   return {
     ok: true,
     value: {
@@ -200,7 +241,74 @@ export function readInvoiceContent(body: InvoiceContentInput, defaults: { curren
       purchaseOrderReference: text(body.purchaseOrderReference),
       note: text(body.note),
       lines,
+      ...extras,
     },
+  };
+}
+
+/** An IBAN with a valid checksum, spaces removed and upper-cased; null when it is not one. */
+export function normalizeIban(raw: string): string | null {
+  return isIban(raw) ? raw.replace(/\s+/g, '').toUpperCase() : null;
+}
+
+export const BIC = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
+
+function readAllowanceCharge(item: AllowanceChargeInputType, field: string, problems: Problems): AllowanceChargeValue | null {
+  const before = problems.details.length;
+  const amount = problems.decimal(`${field}.amount`, item.amount, PRICE);
+  if (amount && !amount.greaterThan(0)) problems.add(`${field}.amount`, 'not_positive', 'The amount must be above zero.');
+  const vatRate = problems.decimal(`${field}.vatRate`, item.vatRate, PERCENT);
+  const category = item.vatCategory;
+  if (vatRate) checkRateOfCategory(problems, `${field}.vatRate`, vatRate, category);
+  const reason = text(item.reason);
+  const reasonCode = item.reasonCode ?? null;
+  if (reason === null && reasonCode === null) problems.add(`${field}.reason`, 'required', 'Give a reason or a reasonCode (EN 16931 BR-33 / BR-38).');
+  if (problems.details.length > before || !amount || !vatRate) return null;
+  return { amount, reason, reasonCode, vatCategory: category, vatRate };
+}
+
+function readDocumentExtras(body: InvoiceContentInput, problems: Problems): DocumentExtras | null {
+  const before = problems.details.length;
+  let paymentMeans: PaymentMeansValue | null = null;
+  if (body.paymentMeans) {
+    const given = body.paymentMeans;
+    const iban = text(given.iban);
+    const payerIban = text(given.payerIban);
+    const bic = text(given.bic)?.toUpperCase() ?? null;
+    if (iban !== null && normalizeIban(iban) === null) problems.add('paymentMeans.iban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
+    if (payerIban !== null && normalizeIban(payerIban) === null) problems.add('paymentMeans.payerIban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
+    if (bic !== null && !BIC.test(bic)) problems.add('paymentMeans.bic', 'invalid_bic', 'Must be a BIC of 8 or 11 characters.');
+    paymentMeans = {
+      code: given.code,
+      iban: iban === null ? null : normalizeIban(iban),
+      bic,
+      accountName: text(given.accountName),
+      mandateReference: text(given.mandateReference),
+      payerIban: payerIban === null ? null : normalizeIban(payerIban),
+      cardLastDigits: given.cardLastDigits ?? null,
+    };
+  }
+  const deliveryDate = body.deliveryDate ?? null;
+  if (deliveryDate !== null && dayNumber(deliveryDate) === null) problems.add('deliveryDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+  let invoicePeriod: DocumentExtras['invoicePeriod'] = null;
+  if (body.invoicePeriod) {
+    const start = dayNumber(body.invoicePeriod.start);
+    const end = dayNumber(body.invoicePeriod.end);
+    if (start === null) problems.add('invoicePeriod.start', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+    if (end === null) problems.add('invoicePeriod.end', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+    else if (start !== null && end < start) problems.add('invoicePeriod.end', 'before_start', 'The period must not end before it starts.');
+    invoicePeriod = { start: body.invoicePeriod.start, end: body.invoicePeriod.end };
+  }
+  const allowances = (body.allowances ?? []).map((item, i) => readAllowanceCharge(item, `allowances[${i}]`, problems));
+  const charges = (body.charges ?? []).map((item, i) => readAllowanceCharge(item, `charges[${i}]`, problems));
+  if (problems.details.length > before) return null;
+  return {
+    paymentMeans,
+    paymentTerms: text(body.paymentTerms),
+    deliveryDate,
+    invoicePeriod,
+    allowances: allowances as AllowanceChargeValue[],
+    charges: charges as AllowanceChargeValue[],
   };
 }
 

@@ -4,6 +4,8 @@ import { formatMoney } from '../money/money.js';
 import { minorUnitDigits } from '../money/currency.js';
 import type { InvoiceLineRow, InvoiceRow, PaymentRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
+import { apiExtras, extrasOf } from './document-extras.js';
+import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 
 // Stored rows to the invoice the API shows. What is shown is what was stored, so an answer built
 // right after a change and one read back later are the same. A draft has no snapshots: it shows
@@ -42,9 +44,16 @@ export function linesFromRows(lines: StoredLineRow[]): StoredLine[] {
     }));
 }
 
-export function totalsFromRow(row: Pick<InvoiceRow, 'line_net_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'>): Invoice['totals'] {
+export function totalsFromRow(
+  row: Pick<InvoiceRow, 'line_net_total' | 'allowance_total' | 'charge_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'>,
+  digits: number,
+): Invoice['totals'] {
+  // Documents stored before allowances and charges existed have none.
+  const zero = formatMoney(new Decimal(0), digits);
   return {
     lineNetTotal: row.line_net_total,
+    allowanceTotal: row.allowance_total ?? zero,
+    chargeTotal: row.charge_total ?? zero,
     taxExclusive: row.tax_exclusive,
     taxTotal: row.tax_total,
     taxInclusive: row.tax_inclusive,
@@ -69,8 +78,8 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     number: draft ? row.draft_number : row.number,
     status: row.status,
     organizationId: row.organization_id,
-    buyer: draft ? extras.current!.buyer : (JSON.parse(row.buyer_snapshot!) as Invoice['buyer']),
-    seller: draft ? extras.current!.seller : (JSON.parse(row.seller_snapshot!) as Invoice['seller']),
+    buyer: draft ? extras.current!.buyer : buyerFromSnapshot(row.buyer_snapshot!),
+    seller: draft ? extras.current!.seller : sellerFromSnapshot(row.seller_snapshot!),
     issueDate: row.issue_date,
     dueDate: row.due_date,
     currency: row.currency,
@@ -78,9 +87,10 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     buyerReference: row.buyer_reference,
     purchaseOrderReference: row.purchase_order_reference,
     note: row.note,
+    ...apiExtras(extrasOf(row)),
     lines: linesFromRows(lines),
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
-    totals: totalsFromRow(row),
+    totals: totalsFromRow(row, digits),
     amountPaid: money(row.amount_paid),
     amountCredited: money(row.amount_credited),
     amountDue: money(amountDue),

@@ -3,11 +3,13 @@ import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
-import type { CompanyRepository } from '../repositories/company-repository.js';
+import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
 import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateInvoiceInput, Invoice, InvoiceLineInputType, UpdateInvoiceInput } from '../schemas/invoice.js';
-import { computeContent, type LineColumns } from './invoice-content.js';
+import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
+import { documentViewOf, einvoiceProblems } from './document-view.js';
+import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
 import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, yearOf } from './invoice-numbering.js';
@@ -18,7 +20,7 @@ import { buyerOf, sellerOf } from './parties.js';
 // the transaction that takes a number, so a refused invoice never takes one; drafts take none.
 
 export type InvoiceFailure =
-  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'VALIDATION_ERROR' | 'EINVOICE_INCOMPLETE'; details: ErrorDetail[] }
   | { ok: false; code: 'NOT_FOUND' | 'ORGANIZATION_NOT_FOUND' | 'ORGANIZATION_ARCHIVED' | 'INVOICE_NUMBER_CONFLICT' | 'INVOICE_NOT_DRAFT' };
 
 export type InvoiceResult = { ok: true; value: Invoice } | InvoiceFailure;
@@ -46,7 +48,9 @@ export function lineInputOf(line: LineColumns): InvoiceLineInputType {
 
 /** A stored draft as its create body would be: what a PATCH is merged into. */
 function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceContentInput {
+  const extras = apiExtras(extrasOf(row));
   return {
+    ...extras,
     organizationId: row.organization_id,
     number: row.draft_number,
     issueDate: row.issue_date,
@@ -123,9 +127,14 @@ export class InvoiceService {
     const draft = status === 'draft';
     const dates = draft ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate } : datesAtIssue(content, now);
     if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
+    if (!draft && input.validateFor?.length) {
+      const gaps = gapsFor(input.validateFor, { ...content, issueDate: dates.issueDate!, dueDate: dates.dueDate }, company, organization);
+      if (gaps.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details: gaps };
+    }
 
     const id = newId('inv');
-    const computed = computeContent(content.lines, content);
+    const computed = computeContent(content.lines, content, adjustmentsOf(content));
+    const extras = draft ? content : withCompanyDefaults(content, company, content.currency);
     const at = now.toISOString();
     const row: Omit<InvoiceRow, 'number'> = {
       id,
@@ -142,6 +151,7 @@ export class InvoiceService {
       note: content.note,
       buyer_snapshot: draft ? null : JSON.stringify(buyerOf(organization)),
       seller_snapshot: draft ? null : JSON.stringify(sellerOf(company)),
+      ...extrasColumns(extras),
       ...computed.totals,
       amount_paid: '0',
       amount_credited: '0',
@@ -179,7 +189,7 @@ export class InvoiceService {
         const organization = await this.buyer(companyId, content.organizationId, trx);
         if ('ok' in organization) return organization;
       }
-      const computed = computeContent(content.lines, content);
+      const computed = computeContent(content.lines, content, adjustmentsOf(content));
       const replaced = await inTransaction(this.db, trx, async (t) => {
         const done = await this.invoices.replaceDraft(
           t,
@@ -196,6 +206,7 @@ export class InvoiceService {
             buyer_reference: content.buyerReference,
             purchase_order_reference: content.purchaseOrderReference,
             note: content.note,
+            ...extrasColumns(content),
             ...computed.totals,
             updated_at: now.toISOString(),
           },
@@ -223,7 +234,13 @@ export class InvoiceService {
    * draft's own) are set in one transaction, after every check. Of concurrent finalizes of one
    * draft exactly one succeeds; the others find it issued.
    */
-  async finalize(companyId: string, id: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+  async finalize(
+    companyId: string,
+    id: string,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+    options: { validateFor?: EinvoiceTarget[] } = {},
+  ): Promise<InvoiceResult> {
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoices.findById(companyId, id, trx);
@@ -234,7 +251,24 @@ export class InvoiceService {
       if ('ok' in organization) return organization;
       const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
       if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
+      if (options.validateFor?.length) {
+        const content = {
+          ...extrasOf(draft),
+          number: draft.draft_number,
+          issueDate: dates.issueDate,
+          dueDate: dates.dueDate,
+          currency: draft.currency,
+          pricesIncludeTax: draft.prices_include_tax === 1,
+          buyerReference: draft.buyer_reference,
+          purchaseOrderReference: draft.purchase_order_reference,
+          note: draft.note,
+          lines: found.lines.map((line) => draftLineOf(line)),
+        };
+        const gaps = gapsFor(options.validateFor, content, company, organization);
+        if (gaps.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details: gaps };
+      }
       const at = now.toISOString();
+      const extras = withCompanyDefaults(extrasOf(draft), company, draft.currency);
       const result = await inTransaction(this.db, trx, async (t) => {
         const issued = await this.invoices.issueDraft(
           t,
@@ -244,6 +278,8 @@ export class InvoiceService {
           {
             issue_date: dates.issueDate,
             due_date: dates.dueDate,
+            payment_means: extrasColumns(extras).payment_means,
+            payment_terms: extras.paymentTerms,
             buyer_snapshot: JSON.stringify(buyerOf(organization)),
             seller_snapshot: JSON.stringify(sellerOf(company)),
             finalized_at: at,
@@ -263,6 +299,39 @@ export class InvoiceService {
     }
     return { ok: false, code: 'INVOICE_NOT_DRAFT' };
   }
+}
+
+export type EinvoiceTarget = 'en16931' | 'peppol' | 'xrechnung';
+
+/**
+ * What would keep the invoice, issued now, from being a valid e-invoice of these kinds: checked
+ * before issuing, since an issued invoice can no longer be changed.
+ */
+function gapsFor(
+  targets: EinvoiceTarget[],
+  content: Omit<InvoiceContent, 'organizationId' | 'digits' | 'issueDate'> & { issueDate: string },
+  company: CompanyRow,
+  organization: OrganizationRow,
+): ErrorDetail[] {
+  const view = documentViewOf({
+    typeCode: '380',
+    number: content.number ?? 'PENDING',
+    issueDate: content.issueDate,
+    dueDate: content.dueDate,
+    currency: content.currency,
+    pricesIncludeTax: content.pricesIncludeTax,
+    buyerReference: content.buyerReference,
+    purchaseOrderReference: content.purchaseOrderReference,
+    note: content.note,
+    extras: withCompanyDefaults(content, company, content.currency),
+    seller: sellerOf(company),
+    buyer: buyerOf(organization),
+    lines: content.lines,
+    precedingInvoice: null,
+    draft: false,
+    test: false,
+  });
+  return einvoiceProblems(view, targets);
 }
 
 function numberingOf(companyId: string, number: string | null, issueDate: string): Numbering {

@@ -46,6 +46,9 @@ export function organizationFromRow(row: OrganizationRow): Organization {
           countryCode: row.address_country_code,
         }
       : null,
+    electronicAddress:
+      row.electronic_address_scheme && row.electronic_address_id ? { scheme: row.electronic_address_scheme, identifier: row.electronic_address_id } : null,
+    legalRegistrationId: row.legal_registration_id ?? null,
     archived: row.archived_at !== null,
     createdAt: row.created_at,
   };
@@ -69,6 +72,8 @@ export function createBodyOf(row: OrganizationRow): CreateOrganizationInput {
     vatId: organization.vatId,
     taxNumber: organization.taxNumber,
     address: organization.address,
+    electronicAddress: organization.electronicAddress,
+    legalRegistrationId: organization.legalRegistrationId,
   };
 }
 
@@ -102,6 +107,9 @@ function columnsOf(input: CreateOrganizationInput) {
     address_city: optional(address?.city),
     address_postal_code: optional(address?.postalCode),
     address_country_code: optional(address?.countryCode),
+    electronic_address_scheme: input.electronicAddress?.scheme ?? null,
+    electronic_address_id: optional(input.electronicAddress?.identifier),
+    legal_registration_id: optional(input.legalRegistrationId),
   };
 }
 

@@ -12,11 +12,11 @@ import { NumberSequences } from '../repositories/number-sequences.js';
 import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
 import type { CreatePaymentInput, Invoice } from '../schemas/invoice.js';
 import { creditNoteFromRows } from './credit-note-mapping.js';
-import { computeContent, type LineColumns } from './invoice-content.js';
-import { dayOf, Problems, readLines, todayUtc, type DraftLine } from './invoice-input.js';
+import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
+import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
+import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
-import type { VatCategory } from '../money/invoice-calculation.js';
 
 // What happens to an issued invoice: payments, credit notes and voiding. Each one changes the
 // invoice's amounts and status with a compare-and-set in its own transaction, so racing ones
@@ -48,22 +48,6 @@ function settledStatus(row: InvoiceRow, paid: Decimal, credited: Decimal, at: st
   return { status: row.status, paid_at: row.paid_at, voided_at: row.voided_at };
 }
 
-/** A stored line as the arithmetic takes it. */
-function draftLineOf(line: LineColumns, negate = false): DraftLine {
-  const quantity = new Decimal(line.quantity);
-  return {
-    name: line.name,
-    description: line.description,
-    quantity: negate ? quantity.negated() : quantity,
-    unitCode: line.unit_code,
-    unitPrice: new Decimal(line.unit_price),
-    discountPercent: line.discount_percent === null ? null : new Decimal(line.discount_percent),
-    vatRate: new Decimal(line.vat_rate),
-    vatCategory: line.vat_category as VatCategory,
-    exemptionReason: line.exemption_reason,
-  };
-}
-
 function formatCreditNoteNumber(year: number, value: number): string {
   return `CN-${year}-${String(value).padStart(5, '0')}`;
 }
@@ -73,6 +57,8 @@ interface CreditPlan {
   issueDate: string;
   note: string | null;
   lines: DraftLine[];
+  /** The invoice's document allowances and charges, when all of it is credited. */
+  adjustments: Pick<DocumentExtras, 'allowances' | 'charges'>;
   /** Voiding: the credit note's payable is exactly this (any rounding difference in its roundingAmount). */
   payableExactly?: Decimal;
 }
@@ -151,7 +137,10 @@ export class SettlementService {
       else if (day < dayOf(invoice.issue_date!)!) problems.add('issueDate', 'before_invoice', `Must not be before the invoice's issue date (${invoice.issue_date}).`);
       if (problems.details.length > 0 || !lines) return { ok: false, code: 'VALIDATION_ERROR', details: problems.details };
 
-      const result = await this.issueCreditNote(companyId, invoice, { reason: input.reason.trim(), issueDate, note: input.note?.trim() || null, lines }, now, trx);
+      // Without lines the whole invoice is credited: its allowances and charges too.
+      const adjustments = input.lines ? { allowances: [], charges: [] } : extrasOf(invoice);
+      const plan: CreditPlan = { reason: input.reason.trim(), issueDate, note: input.note?.trim() || null, lines, adjustments };
+      const result = await this.issueCreditNote(companyId, invoice, plan, now, trx);
       if (result !== 'retry') return result;
     }
     throw new Error(`A credit note on ${input.invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
@@ -178,6 +167,8 @@ export class SettlementService {
         issueDate: [todayUtc(now), invoice.issue_date!].sort().at(-1)!,
         note: null,
         lines,
+        // Earlier credit notes of this invoice credited lines only (one that credits it all makes it void).
+        adjustments: extrasOf(invoice),
         payableExactly: amountDueOf(invoice),
       };
       const result = await this.issueCreditNote(companyId, invoice, plan, now, trx, true);
@@ -201,7 +192,8 @@ export class SettlementService {
     voiding = false,
   ): Promise<CreditNoteResult | 'retry'> {
     const digits = minorUnitDigits(invoice.currency);
-    const computed = computeContent(plan.lines, { digits, pricesIncludeTax: invoice.prices_include_tax === 1 });
+    const computed = computeContent(plan.lines, { digits, pricesIncludeTax: invoice.prices_include_tax === 1 }, adjustmentsOf(plan.adjustments));
+    const invoiceExtras = extrasOf(invoice);
     if (plan.payableExactly) {
       // The remaining amount, exactly: taxes rounded per document can differ from the invoice's
       // by a minor unit, which becomes the credit note's rounding amount (EN 16931 BT-114).
@@ -235,6 +227,8 @@ export class SettlementService {
         invoice_number: invoice.number!,
         invoice_issue_date: invoice.issue_date!,
         number,
+        buyer_reference: invoice.buyer_reference,
+        purchase_order_reference: invoice.purchase_order_reference,
         reason: plan.reason,
         issue_date: plan.issueDate,
         currency: invoice.currency,
@@ -242,6 +236,8 @@ export class SettlementService {
         buyer_snapshot: invoice.buyer_snapshot!,
         seller_snapshot: invoice.seller_snapshot!,
         note: plan.note,
+        // The credit note settles through the invoice's payment means, for the same supply.
+        ...extrasColumns({ ...invoiceExtras, allowances: plan.adjustments.allowances, charges: plan.adjustments.charges }),
         ...computed.totals,
         created_at: at,
       };

@@ -60,6 +60,16 @@ export class ContractChecker {
     return { ajv: this.ajv, document: this.document };
   }
 
+  /** For answers that are not JSON: the document must name their media type for the status. */
+  checkMediaType(method: string, routeUrl: string | undefined, status: number, mediaType: string): string | null {
+    const { document } = this.load();
+    if (routeUrl === undefined) return `${method} (no route) ${status}: a ${mediaType} answer without a route`;
+    const path = documentPath(routeUrl);
+    const operation = ((document.paths as Json)[path] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
+    const content = ((operation?.responses as Json | undefined)?.[String(status)] as { content?: Json } | undefined)?.content;
+    return content?.[mediaType] ? null : `${method} ${path} ${status}: ${mediaType} is not in the document`;
+  }
+
   /** Returns a description of the mismatch, or null when the response matches the document. */
   check(method: string, routeUrl: string | undefined, methodNotAllowed: boolean, status: number, body: string): string | null {
     const { ajv, document } = this.load();
@@ -97,6 +107,13 @@ export function addContractCheck(app: FastifyInstance): ContractChecker {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!(request.url === BASE_PATH || request.url.startsWith(`${BASE_PATH}/`) || request.url.startsWith(`${BASE_PATH}?`))) return payload;
     if (request.method === 'HEAD') return payload;
+    const mediaType = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim();
+    if (mediaType !== 'application/json' && mediaType !== '') {
+      // A document (UBL, CII, PDF): the operation must declare that media type for this status.
+      const failure = checker.checkMediaType(request.method, request.routeOptions.url, reply.statusCode, mediaType);
+      if (failure) checker.failures.push(failure);
+      return payload;
+    }
     if (typeof payload !== 'string') {
       checker.failures.push(`${request.method} ${request.url} ${reply.statusCode}: the body is not a JSON string`);
       return payload;

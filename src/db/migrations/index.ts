@@ -4,6 +4,7 @@ import * as invoices from './0002-invoices.js';
 import * as panel from './0003-panel.js';
 import * as idempotency from './0004-idempotency.js';
 import * as lifecycle from './0005-lifecycle.js';
+import * as einvoiceData from './0006-einvoice-data.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-panel': panel,
   '0004-idempotency': idempotency,
   '0005-lifecycle': lifecycle,
+  '0006-einvoice-data': einvoiceData,
 };

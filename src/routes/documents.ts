@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Permission } from '../auth/permissions.js';
+import { PDF_LANGUAGES } from '../documents/index.js';
+import type { ConcurrencyGate } from '../lib/concurrency-gate.js';
+import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
+import { CreditNoteIdParams, InvoiceIdParams, refusal } from './ids.js';
+import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
+
+// GET /invoice/{id}/ubl|cii|pdf and GET /credit-note/{id}/ubl|cii|pdf. The document itself is
+// the answer (not the envelope), with its Content-Type and a filename carrying its number;
+// refusals are in the envelope as everywhere. (The typed reply describes the XML as a string; a
+// PDF is a Buffer, which Fastify sends as it is.)
+
+const UblQuery = Type.Object(
+  {
+    profile: Type.Optional(
+      Type.Union([Type.Literal('peppol'), Type.Literal('xrechnung')], {
+        description: 'peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const CiiQuery = Type.Object(
+  {
+    profile: Type.Optional(
+      Type.Union([Type.Literal('en16931'), Type.Literal('xrechnung')], {
+        description: 'en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PdfQuery = Type.Object(
+  { lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })) },
+  { additionalProperties: false },
+);
+
+const XML = Type.String({ description: 'The XML document.' });
+const PDF = Type.String({ format: 'binary', description: 'The PDF/A-3b document.' });
+
+const DOCUMENT_ERRORS = [...KEY_ERRORS, 'VALIDATION_ERROR', 'EINVOICE_INCOMPLETE'] as const;
+
+interface Target {
+  kind: DocumentKind;
+  path: string;
+  params: typeof InvoiceIdParams;
+  permission: Permission;
+  tag: string;
+  notFound: string;
+}
+
+const TARGETS: Target[] = [
+  { kind: 'invoice', path: '/invoice/:id', params: InvoiceIdParams, permission: 'invoice.read', tag: 'Invoices', notFound: 'No invoice with this id.' },
+  {
+    kind: 'credit-note',
+    path: '/credit-note/:id',
+    params: CreditNoteIdParams,
+    permission: 'credit-note.read',
+    tag: 'Credit notes',
+    notFound: 'No credit note with this id.',
+  },
+];
+
+export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService; rendering: ConcurrencyGate }> = async (app, { documents, rendering }) => {
+  for (const target of TARGETS) {
+    const send = async (request: { auth: { companyId: string } | null; params: { id: string } }, render: RenderRequest) => {
+      const result = await rendering.run(() => documents.render(target.kind, request.auth!.companyId, request.params.id, render));
+      if (!result.ok) throw refusal(result, target.notFound);
+      return result;
+    };
+    const noun = target.kind === 'invoice' ? 'invoice' : 'credit note';
+
+    app.get(
+      `${target.path}/ubl`,
+      {
+        config: { access: { kind: 'key', permission: target.permission } },
+        schema: {
+          summary: `The ${noun} as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0 or XRechnung 3.0)`,
+          description:
+            '422 EINVOICE_INCOMPLETE names, per detail, the field to set and the official rule (BR-…, PEPPOL-…, BR-DE-…) a document without it would break; 409 INVOICE_NOT_ISSUED for a draft.',
+          tags: [target.tag],
+          params: target.params,
+          querystring: UblQuery,
+          response: { 200: { content: { 'application/xml': { schema: XML } } }, ...errorResponses([...DOCUMENT_ERRORS, 'INVOICE_NOT_ISSUED']) },
+        },
+      },
+      async (request, reply) => {
+        const result = await send(request, { format: 'ubl', profile: request.query.profile ?? 'peppol' });
+        return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
+      },
+    );
+
+    app.get(
+      `${target.path}/cii`,
+      {
+        config: { access: { kind: 'key', permission: target.permission } },
+        schema: {
+          summary: `The ${noun} as a UN/CEFACT CII D16B e-invoice (EN 16931 as Factur-X uses it, or XRechnung 3.0)`,
+          description: '422 EINVOICE_INCOMPLETE names the gaps as for UBL; 409 INVOICE_NOT_ISSUED for a draft.',
+          tags: [target.tag],
+          params: target.params,
+          querystring: CiiQuery,
+          response: { 200: { content: { 'application/xml': { schema: XML } } }, ...errorResponses([...DOCUMENT_ERRORS, 'INVOICE_NOT_ISSUED']) },
+        },
+      },
+      async (request, reply) => {
+        const result = await send(request, { format: 'cii', profile: request.query.profile ?? 'en16931' });
+        return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
+      },
+    );
+
+    app.get(
+      `${target.path}/pdf`,
+      {
+        config: { access: { kind: 'key', permission: target.permission } },
+        schema: {
+          summary: `The ${noun} as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)`,
+          description:
+            'A page a person reads, in English, German or French, with an EPC (GiroCode) QR code for EUR credit transfers. The CII is embedded as factur-x.xml when the document is a valid EN 16931 e-invoice. A draft is marked DRAFT and embeds nothing.',
+          tags: [target.tag],
+          params: target.params,
+          querystring: PdfQuery,
+          response: { 200: { content: { 'application/pdf': { schema: PDF } } }, ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        },
+      },
+      async (request, reply) => {
+        const result = await send(request, { format: 'pdf', lang: request.query.lang ?? 'en' });
+        return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
+      },
+    );
+  }
+};

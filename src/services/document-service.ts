@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { renderCii, renderPdf, renderUbl, type CiiProfile, type PdfLanguage, type UblProfile } from '../documents/index.js';
+import type { ErrorDetail } from '../errors/app-error.js';
+import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
+import type { CreditNoteRepository } from '../repositories/credit-note-repository.js';
+import type { InvoiceRepository } from '../repositories/invoice-repository.js';
+import type { OrganizationRepository } from '../repositories/organization-repository.js';
+import { extrasOf, withCompanyDefaults } from './document-extras.js';
+import { documentViewOf, einvoiceProblems, type DocumentSource } from './document-view.js';
+import { draftLineOf } from './invoice-content.js';
+import { todayUtc } from './invoice-input.js';
+import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from './parties.js';
+
+// The documents of an invoice or credit note: UBL (Peppol BIS 3, XRechnung), CII (Factur-X
+// EN 16931, XRechnung) and the PDF/A-3 with its CII embedded. A document is rendered from what
+// was stored when it was issued; one that would fail the official rules is never answered: the
+// gaps are answered instead (422 EINVOICE_INCOMPLETE), each named by its rule. A draft has no
+// e-invoice (409), only a PDF marked DRAFT.
+
+export type DocumentKind = 'invoice' | 'credit-note';
+
+export type RenderRequest = { format: 'ubl'; profile: UblProfile } | { format: 'cii'; profile: CiiProfile } | { format: 'pdf'; lang: PdfLanguage };
+
+export type RenderResult =
+  | { ok: true; body: string | Buffer; contentType: string; filename: string }
+  | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_ISSUED' }
+  | { ok: false; code: 'EINVOICE_INCOMPLETE'; details: ErrorDetail[] };
+
+const safeName = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+export class DocumentService {
+  constructor(
+    private readonly invoices: InvoiceRepository,
+    private readonly creditNotes: CreditNoteRepository,
+    private readonly companies: CompanyRepository,
+    private readonly organizations: OrganizationRepository,
+  ) {}
+
+  /** What an invoice's documents are made of: its stored content, or a draft's as it is now. */
+  async invoiceSource(companyId: string, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
+    const found = await this.invoices.findById(companyId, id, trx);
+    if (!found) return undefined;
+    const row = found.invoice;
+    const draft = row.status === 'draft';
+    let seller = draft ? null : sellerFromSnapshot(row.seller_snapshot!);
+    let buyer = draft ? null : buyerFromSnapshot(row.buyer_snapshot!);
+    let extras = extrasOf(row);
+    if (draft) {
+      const [company, organization] = await Promise.all([this.company(companyId, trx), this.organizations.findById(companyId, row.organization_id, trx)]);
+      seller = sellerOf(company);
+      buyer = buyerOf(organization!);
+      extras = withCompanyDefaults(extras, company, row.currency);
+    }
+    return {
+      typeCode: '380',
+      number: row.number ?? row.draft_number ?? 'DRAFT',
+      issueDate: row.issue_date ?? todayUtc(now),
+      dueDate: row.due_date,
+      currency: row.currency,
+      pricesIncludeTax: row.prices_include_tax === 1,
+      buyerReference: row.buyer_reference,
+      purchaseOrderReference: row.purchase_order_reference,
+      note: row.note,
+      extras,
+      seller: seller!,
+      buyer: buyer!,
+      lines: found.lines.map((line) => draftLineOf(line)),
+      precedingInvoice: null,
+      draft,
+      test: row.livemode === 0,
+      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
+    };
+  }
+
+  async creditNoteSource(companyId: string, id: string, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
+    const found = await this.creditNotes.findById(companyId, id, trx);
+    if (!found) return undefined;
+    const row = found.creditNote;
+    return {
+      typeCode: '381',
+      number: row.number,
+      issueDate: row.issue_date,
+      dueDate: null,
+      currency: row.currency,
+      pricesIncludeTax: row.prices_include_tax === 1,
+      buyerReference: row.buyer_reference ?? null,
+      purchaseOrderReference: row.purchase_order_reference ?? null,
+      note: [row.reason, row.note].filter(Boolean).join('\n'),
+      extras: extrasOf(row),
+      seller: sellerFromSnapshot(row.seller_snapshot),
+      buyer: buyerFromSnapshot(row.buyer_snapshot),
+      lines: found.lines.map((line) => draftLineOf(line)),
+      precedingInvoice: { number: row.invoice_number, issueDate: row.invoice_issue_date },
+      draft: false,
+      test: row.livemode === 0,
+      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
+    };
+  }
+
+  private async company(companyId: string, trx?: Kysely<Database>): Promise<CompanyRow> {
+    const company = await this.companies.findById(companyId, trx);
+    if (!company) throw new Error(`The company ${companyId} of an authenticated key does not exist`);
+    return company;
+  }
+
+  async render(kind: DocumentKind, companyId: string, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
+    const source = kind === 'invoice' ? await this.invoiceSource(companyId, id, now) : await this.creditNoteSource(companyId, id);
+    if (!source) return { ok: false, code: 'NOT_FOUND' };
+    const view = documentViewOf(source);
+    const base = `${kind}-${safeName(source.number)}`;
+    if (request.format === 'pdf') {
+      return { ok: true, body: await renderPdf(view, { lang: request.lang, now }), contentType: 'application/pdf', filename: `${base}.pdf` };
+    }
+    if (source.draft) return { ok: false, code: 'INVOICE_NOT_ISSUED' };
+    const target = request.profile;
+    const details = einvoiceProblems(view, [target]);
+    if (details.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details };
+    const suffix = request.format === 'cii' ? (target === 'xrechnung' ? '-cii-xrechnung' : '-cii') : target === 'xrechnung' ? '-xrechnung' : '';
+    const body = request.format === 'ubl' ? renderUbl(view, { profile: request.profile }) : renderCii(view, { profile: request.profile });
+    return { ok: true, body, contentType: 'application/xml; charset=utf-8', filename: `${base}${suffix}.xml` };
+  }
+}
