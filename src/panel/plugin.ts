@@ -116,7 +116,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     sessions: new SessionStore(db),
     setup: new FirstRunSetup(db),
     keyEvents: new KeyEventLog(db),
-    records: new PanelRecords(db, app.container.invoices),
+    records: new PanelRecords(db, app.container.invoices, app.container.organizationRepository),
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
   };

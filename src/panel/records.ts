@@ -1,11 +1,18 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
+import { CreditNoteRepository } from '../repositories/credit-note-repository.js';
+import type { OrganizationRepository } from '../repositories/organization-repository.js';
+import type { CreditNote } from '../schemas/credit-note.js';
 import type { Invoice } from '../schemas/invoice.js';
-import { amountDueOf } from '../services/invoice-mapping.js';
+import { creditNoteFromRows } from '../services/credit-note-mapping.js';
+import { todayUtc } from '../services/invoice-input.js';
 import type { InvoiceService } from '../services/invoice-service.js';
 import { organizationNameKey } from '../services/organization-rules.js';
+import { CREDIT_NOTE_COLUMNS, creditNoteItem, INVOICE_COLUMNS, invoiceItem, type CreditNoteListItem, type InvoiceListItem } from './record-items.js';
 
 // Read-only queries behind the panel's record pages. Every query is scoped by company.
+
+export type { CreditNoteListItem, InvoiceListItem };
 
 export const PAGE_SIZE = 20;
 
@@ -14,6 +21,12 @@ export interface Page<T> {
   page: number;
   pages: number;
   total: number;
+}
+
+/** Which invoices a list shows: a search by number or buyer name, or one buyer's. */
+export interface InvoiceFilter {
+  search?: string;
+  organizationId?: string;
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards taken literally. */
@@ -26,101 +39,100 @@ export function pageNumber(raw: string | undefined): number {
   return Math.max(1, n);
 }
 
+/** The page actually shown (a page past the end shows the last one) and where it starts. */
+function pageWindow(count: string | number, requested: number) {
+  const total = Number(count);
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(requested, pages);
+  return { total, pages, page, offset: (page - 1) * PAGE_SIZE };
+}
+
 export class PanelRecords {
+  private readonly creditNoteRows: CreditNoteRepository;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly invoiceService: InvoiceService,
-  ) {}
+    private readonly organizationRows: OrganizationRepository,
+  ) {
+    this.creditNoteRows = new CreditNoteRepository(db);
+  }
 
   async organizations(companyId: string, search: string, page: number): Promise<Page<OrganizationsTable>> {
     let query = this.db.selectFrom('organizations').where('company_id', '=', companyId);
     const key = organizationNameKey(search);
     if (key !== '') query = query.where(sql<boolean>`name_key like ${containsPattern(key)} escape '\\'`);
     const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const total = Number(n);
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    const current = Math.min(page, pages);
-    const items = await query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(PAGE_SIZE)
-      .offset((current - 1) * PAGE_SIZE)
-      .execute();
-    return { items, page: current, pages, total };
+    const w = pageWindow(n, page);
+    const items = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(w.offset).execute();
+    return { items, page: w.page, pages: w.pages, total: w.total };
   }
 
-  /** Invoices newest first, searchable by number or by the buyer's current name. */
-  async invoices(companyId: string, search: string, page: number): Promise<Page<InvoiceListItem>> {
+  async organization(companyId: string, id: string): Promise<OrganizationsTable | undefined> {
+    return this.organizationRows.findById(companyId, id);
+  }
+
+  /** Invoices newest first: searchable by number or by the buyer's current name, or one buyer's. */
+  async invoices(companyId: string, filter: InvoiceFilter, page: number, now: Date = new Date()): Promise<Page<InvoiceListItem>> {
     let query = this.db
       .selectFrom('invoices')
       .leftJoin('organizations', (join) =>
         join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', companyId),
       )
       .where('invoices.company_id', '=', companyId);
-    if (search !== '') {
-      const numberPattern = containsPattern(search.toLowerCase());
-      const namePattern = containsPattern(organizationNameKey(search));
+    if (filter.organizationId !== undefined) query = query.where('invoices.organization_id', '=', filter.organizationId);
+    if (filter.search) {
+      const numberPattern = containsPattern(filter.search.toLowerCase());
+      const namePattern = containsPattern(organizationNameKey(filter.search));
       query = query.where(
         sql<boolean>`(lower(invoices.number) like ${numberPattern} escape '\\' or organizations.name_key like ${namePattern} escape '\\')`,
       );
     }
     const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const total = Number(n);
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    const current = Math.min(page, pages);
+    const w = pageWindow(n, page);
     const rows = await query
-      .select([
-        'invoices.id',
-        'invoices.number',
-        'invoices.status',
-        'invoices.issue_date',
-        'invoices.due_date',
-        'invoices.currency',
-        'invoices.payable',
-        'invoices.buyer_snapshot',
-        'invoices.created_at',
-        'invoices.amount_paid',
-        'invoices.amount_credited',
-        'organizations.name as organization_name',
-      ])
+      .select([...INVOICE_COLUMNS, 'organizations.name as organization_name'])
       .orderBy('invoices.created_at', 'desc')
       .orderBy('invoices.id', 'desc')
       .limit(PAGE_SIZE)
-      .offset((current - 1) * PAGE_SIZE)
+      .offset(w.offset)
       .execute();
-    const items = rows.map((r) => ({
-      id: r.id,
-      number: r.number,
-      status: r.status,
-      issueDate: r.issue_date,
-      dueDate: r.due_date,
-      currency: r.currency,
-      payable: r.payable,
-      // A draft has no snapshot yet: it shows the organization as it is now.
-      buyerName: r.buyer_snapshot === null ? (r.organization_name ?? '') : ((JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? ''),
-      amountDue: amountDueOf(r).toFixed(),
-      createdAt: r.created_at,
-    }));
-    return { items, page: current, pages, total };
+    const today = todayUtc(now);
+    return { items: rows.map((r) => invoiceItem(r, today)), page: w.page, pages: w.pages, total: w.total };
   }
 
   async invoice(companyId: string, id: string): Promise<Invoice | undefined> {
     return this.invoiceService.get(companyId, id);
   }
-}
 
-export interface InvoiceListItem {
-  id: string;
-  /** Null for a draft. */
-  number: string | null;
-  status: string;
-  issueDate: string | null;
-  dueDate: string | null;
-  /** payable − credited − paid, plain decimal. */
-  amountDue: string;
-  currency: string;
-  payable: string;
-  buyerName: string;
-  createdAt: string;
+  /** Credit notes newest first, searchable by their number or the credited invoice's. */
+  async creditNotes(companyId: string, search: string, page: number): Promise<Page<CreditNoteListItem>> {
+    let query = this.db.selectFrom('credit_notes').where('company_id', '=', companyId);
+    if (search !== '') {
+      const pattern = containsPattern(search.toLowerCase());
+      query = query.where(sql<boolean>`(lower(number) like ${pattern} escape '\\' or lower(invoice_number) like ${pattern} escape '\\')`);
+    }
+    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const w = pageWindow(n, page);
+    const rows = await query.select(CREDIT_NOTE_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(w.offset).execute();
+    return { items: rows.map(creditNoteItem), page: w.page, pages: w.pages, total: w.total };
+  }
+
+  /** The credit notes of one invoice, oldest first (the order of the invoice's creditNoteIds). */
+  async creditNotesOf(companyId: string, invoiceId: string): Promise<CreditNoteListItem[]> {
+    const rows = await this.db
+      .selectFrom('credit_notes')
+      .select(CREDIT_NOTE_COLUMNS)
+      .where('company_id', '=', companyId)
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(creditNoteItem);
+  }
+
+  async creditNote(companyId: string, id: string): Promise<CreditNote | undefined> {
+    const found = await this.creditNoteRows.findById(companyId, id);
+    return found ? creditNoteFromRows(found.creditNote, found.lines) : undefined;
+  }
 }

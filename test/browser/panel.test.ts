@@ -21,6 +21,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   let key = '';
 
   const shot = (name: string, target: Page = page) => target.screenshot({ path: `${ARTIFACTS}/panel-${name}.png`, fullPage: true });
+  const mainNav = () => page.getByRole('navigation', { name: 'Main' });
   const api = (path: string, init: RequestInit = {}) => fetch(`${origin}${BASE_PATH}${path}`, init);
   const createOrganization = (apiKey: string, name: string) =>
     api('/organization', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ name, isCustomer: true }) });
@@ -170,5 +171,60 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Invoice /);
     expect(await page.locator('.totals').textContent()).toContain('291.50 EUR');
     await shot('invoice');
+  });
+
+  it('follows an invoice with a payment and a credit note to the credit note and back, then opens its buyer from the organizations list', async () => {
+    const companyId = (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id;
+    const { key: settleKey } = await t.createKey(companyId, ['organization.create', 'invoice.create', 'invoice.update', 'payment.create', 'credit-note.create']);
+    const post = async (path: string, body: unknown, status = 201) => {
+      const res = await api(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': settleKey }, body: JSON.stringify(body) });
+      expect(res.status).toBe(status);
+      return ((await res.json()) as { data: { id: string; number: string } }).data;
+    };
+    const org = await post('/organization', { name: 'Settling Buyer GmbH', isCustomer: true, email: 'ap@settling.example', vatId: 'DE811111111', address: { line1: 'Marktplatz 3', postalCode: '80331', city: 'München', countryCode: 'DE' } });
+    const invoice = await post('/invoice', { organizationId: org.id, lines: [{ name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' }, { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] });
+    await post(`/invoice/${invoice.id}/payment`, { amount: '100.00', method: 'credit_transfer', reference: 'Bank 4711', date: '2026-05-04' });
+    const note = await post('/credit-note', { invoiceId: invoice.id, reason: 'Travel was not needed', lines: [{ name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] });
+
+    await mainNav().getByRole('link', { name: 'Invoices' }).click();
+    await page.getByRole('link', { name: invoice.number }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Invoice ${invoice.number}`);
+    expect(await page.locator('.amount-due').textContent()).toContain('138.00 EUR'); // 291.50 − 53.50 − 100.00
+    expect(await page.locator('table.payments tbody').textContent()).toContain('Bank 4711');
+    await shot('invoice-settled');
+
+    await page.locator('table.credit-notes').getByRole('link', { name: note.number }).click();
+    await page.waitForURL(`**/panel/credit-notes/${note.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Credit note ${note.number}`);
+    expect(await page.locator('.facts').textContent()).toContain('Travel was not needed');
+    expect(await page.locator('.totals').textContent()).toContain('53.50 EUR');
+    await shot('credit-note');
+
+    await page.getByRole('link', { name: invoice.number }).click();
+    await page.waitForURL(`**/panel/invoices/${invoice.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Invoice ${invoice.number}`);
+
+    await mainNav().getByRole('link', { name: 'Organizations' }).click();
+    await page.getByRole('link', { name: 'Settling Buyer GmbH' }).click();
+    await page.waitForURL(`**/panel/organizations/${org.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Settling Buyer GmbH');
+    expect(await page.locator('table.invoices tbody tr').count()).toBe(1);
+    expect(await page.locator('table.invoices tbody').textContent()).toContain('138.00 EUR');
+    await shot('organization');
+    await page.locator('table.invoices').getByRole('link', { name: invoice.number }).click();
+    await page.waitForURL(`**/panel/invoices/${invoice.id}`);
+
+    // Every status in the list: a draft, a void and an overdue invoice beside the two issued ones.
+    const lines = [{ name: 'Audit', quantity: '1', unitPrice: '80', vatRate: '19' }];
+    await post('/invoice', { organizationId: org.id, status: 'draft', lines });
+    await post(`/invoice/${(await post('/invoice', { organizationId: org.id, lines })).id}/void`, {}, 200);
+    await post('/invoice', { organizationId: org.id, issueDate: '2020-01-01', dueDate: '2020-01-31', lines });
+    await mainNav().getByRole('link', { name: 'Invoices' }).click();
+    const badges = await page.locator('table.invoices .badge').allTextContents();
+    expect([...badges].sort()).toEqual(['Draft', 'Issued', 'Issued', 'Issued', 'Overdue', 'Void']);
+    await shot('invoices-lifecycle');
+    await mainNav().getByRole('link', { name: 'Credit notes' }).click();
+    expect(await page.locator('table.credit-notes tbody tr').count()).toBe(2);
+    await shot('credit-notes');
   });
 });

@@ -2,37 +2,69 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { pageNumber } from '../records.js';
-import { invoicePage, invoicesPage } from '../views/invoices.js';
+import { creditNotePage, creditNotesPage } from '../views/credit-notes.js';
+import { invoicePage } from '../views/invoice.js';
+import { invoicesPage } from '../views/invoices.js';
+import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
 import { chromeFor, notFound, openAccess, sendPage, signedInUser, type PanelDeps } from '../context.js';
 
-const InvoiceParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const ListQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), page: Type.Optional(Type.String({ maxLength: 10 })) });
+const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
 
-/** Read-only views of what the API created, for every role. */
+/**
+ * Read-only views of what the API created, for every role. Every query takes the signed-in
+ * user's company, so another company's id answers 404 like an unknown one.
+ */
 export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const list = { config: openAccess(), schema: { querystring: ListQuery } };
+    const one = { config: openAccess(), schema: { params: IdParams } };
 
-    app.get('/organizations', { config: openAccess(), schema: { querystring: ListQuery } }, async (request, reply) => {
+    app.get('/organizations', list, async (request, reply) => {
       const user = signedInUser(request);
       const search = (request.query.q ?? '').trim();
       const page = await deps.records.organizations(user.companyId, search, pageNumber(request.query.page));
       return sendPage(reply, organizationsPage(await chromeFor(request, reply, deps), search, page));
     });
 
-    app.get('/invoices', { config: openAccess(), schema: { querystring: ListQuery } }, async (request, reply) => {
+    app.get('/organizations/:id', { config: openAccess(), schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
+      const { companyId } = signedInUser(request);
+      const organization = await deps.records.organization(companyId, request.params.id);
+      if (!organization) throw notFound();
+      const invoices = await deps.records.invoices(companyId, { organizationId: organization.id }, pageNumber(request.query.page));
+      return sendPage(reply, organizationPage(await chromeFor(request, reply, deps), organization, invoices));
+    });
+
+    app.get('/invoices', list, async (request, reply) => {
       const user = signedInUser(request);
       const search = (request.query.q ?? '').trim();
-      const page = await deps.records.invoices(user.companyId, search, pageNumber(request.query.page));
+      const page = await deps.records.invoices(user.companyId, { search }, pageNumber(request.query.page));
       return sendPage(reply, invoicesPage(await chromeFor(request, reply, deps), search, page));
     });
 
-    app.get('/invoices/:id', { config: openAccess(), schema: { params: InvoiceParams } }, async (request, reply) => {
-      const user = signedInUser(request);
-      const invoice = await deps.records.invoice(user.companyId, request.params.id);
+    app.get('/invoices/:id', one, async (request, reply) => {
+      const { companyId } = signedInUser(request);
+      const invoice = await deps.records.invoice(companyId, request.params.id);
       if (!invoice) throw notFound();
-      return sendPage(reply, invoicePage(await chromeFor(request, reply, deps), invoice));
+      const creditNotes = await deps.records.creditNotesOf(companyId, invoice.id);
+      return sendPage(reply, invoicePage(await chromeFor(request, reply, deps), invoice, creditNotes));
+    });
+
+    app.get('/credit-notes', list, async (request, reply) => {
+      const user = signedInUser(request);
+      const search = (request.query.q ?? '').trim();
+      const page = await deps.records.creditNotes(user.companyId, search, pageNumber(request.query.page));
+      return sendPage(reply, creditNotesPage(await chromeFor(request, reply, deps), search, page));
+    });
+
+    app.get('/credit-notes/:id', one, async (request, reply) => {
+      const { companyId } = signedInUser(request);
+      const creditNote = await deps.records.creditNote(companyId, request.params.id);
+      if (!creditNote) throw notFound();
+      return sendPage(reply, creditNotePage(await chromeFor(request, reply, deps), creditNote));
     });
   };
 }

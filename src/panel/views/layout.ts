@@ -8,7 +8,7 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'organizations' | 'invoices';
+  active?: 'keys' | 'users' | 'organizations' | 'invoices' | 'credit-notes';
 }
 
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
@@ -18,6 +18,7 @@ const NAV: { id: NonNullable<Chrome['active']>; href: string; label: string }[] 
   { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
   { id: 'organizations', href: `${PANEL_PATH}/organizations`, label: 'Organizations' },
   { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
+  { id: 'credit-notes', href: `${PANEL_PATH}/credit-notes`, label: 'Credit notes' },
 ];
 
 export function notice(n: Notice | undefined | null): SafeHtml {

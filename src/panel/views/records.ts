@@ -43,7 +43,7 @@ ${page.items.length === 0
   <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Roles</th><th scope="col">Email</th><th scope="col">VAT ID</th><th scope="col">Country</th><th scope="col">Created</th></tr></thead>
   <tbody>${page.items.map(
     (o) => html`<tr>
-    <th scope="row">${o.name}${o.type_code === 'F' && (o.first_name || o.last_name) ? html`<br><small class="muted">${o.first_name} ${o.last_name}</small>` : ''}</th>
+    <th scope="row"><a href="${base}/${o.id}">${o.name}</a>${o.archived_at ? html` <span class="badge badge-archived">Archived</span>` : ''}${o.type_code === 'F' && (o.first_name || o.last_name) ? html`<br><small class="muted">${o.first_name} ${o.last_name}</small>` : ''}</th>
     <td>${o.type_code === 'F' ? 'Person' : 'Legal entity'}</td>
     <td>${[o.is_customer ? 'customer' : '', o.is_supplier ? 'supplier' : ''].filter(Boolean).join(', ')}</td>
     <td>${o.email ?? html`<span class="muted">—</span>`}</td>

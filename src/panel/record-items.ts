@@ -1,0 +1,96 @@
+import type { CreditNotesTable, InvoicesTable } from '../db/schema.js';
+import { minorUnitDigits } from '../money/currency.js';
+import { formatMoney } from '../money/money.js';
+import type { InvoiceStatus } from '../schemas/invoice.js';
+import { amountDueOf } from '../services/invoice-mapping.js';
+
+// The rows of the panel's lists: the few columns a list row needs, turned into what it shows.
+
+/** What an invoice row of a list needs, read from `invoices` (joined to its organization). */
+export const INVOICE_COLUMNS = [
+  'invoices.id',
+  'invoices.number',
+  'invoices.status',
+  'invoices.issue_date',
+  'invoices.due_date',
+  'invoices.currency',
+  'invoices.payable',
+  'invoices.buyer_snapshot',
+  'invoices.created_at',
+  'invoices.amount_paid',
+  'invoices.amount_credited',
+] as const;
+
+type InvoiceColumns = Pick<
+  InvoicesTable,
+  'id' | 'number' | 'status' | 'issue_date' | 'due_date' | 'currency' | 'payable' | 'buyer_snapshot' | 'created_at' | 'amount_paid' | 'amount_credited'
+> & { organization_name: string | null };
+
+export interface InvoiceListItem {
+  id: string;
+  /** Null for a draft. */
+  number: string | null;
+  status: InvoiceStatus;
+  /** The rule of the API's Invoice.isOverdue: issued, something due, due date before today (UTC). */
+  isOverdue: boolean;
+  issueDate: string | null;
+  dueDate: string | null;
+  /** payable − credited − paid, with the currency's digits, as the API shows it. */
+  amountDue: string;
+  currency: string;
+  payable: string;
+  buyerName: string;
+  createdAt: string;
+}
+
+export function invoiceItem(r: InvoiceColumns, today: string): InvoiceListItem {
+  const due = amountDueOf(r);
+  return {
+    id: r.id,
+    number: r.number,
+    status: r.status,
+    isOverdue: r.status === 'issued' && due.greaterThan(0) && r.due_date !== null && r.due_date < today,
+    issueDate: r.issue_date,
+    dueDate: r.due_date,
+    currency: r.currency,
+    payable: r.payable,
+    // A draft has no snapshot yet: it shows the organization as it is now.
+    buyerName: r.buyer_snapshot === null ? (r.organization_name ?? '') : ((JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? ''),
+    amountDue: formatMoney(due, minorUnitDigits(r.currency)),
+    createdAt: r.created_at,
+  };
+}
+
+/** What a credit-note row of a list needs, read from `credit_notes`. */
+export const CREDIT_NOTE_COLUMNS = ['id', 'number', 'invoice_id', 'invoice_number', 'issue_date', 'reason', 'currency', 'payable', 'buyer_snapshot', 'created_at'] as const;
+
+type CreditNoteColumns = Pick<CreditNotesTable, (typeof CREDIT_NOTE_COLUMNS)[number]>;
+
+export interface CreditNoteListItem {
+  id: string;
+  number: string;
+  invoiceId: string;
+  invoiceNumber: string;
+  issueDate: string;
+  reason: string;
+  /** The credit note's payable: what it takes off the invoice. */
+  amount: string;
+  currency: string;
+  buyerName: string;
+  createdAt: string;
+}
+
+export function creditNoteItem(r: CreditNoteColumns): CreditNoteListItem {
+  return {
+    id: r.id,
+    number: r.number,
+    invoiceId: r.invoice_id,
+    invoiceNumber: r.invoice_number,
+    issueDate: r.issue_date,
+    reason: r.reason,
+    amount: r.payable,
+    currency: r.currency,
+    buyerName: (JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? '',
+    createdAt: r.created_at,
+  };
+}
