@@ -305,7 +305,12 @@ export const StatusTransitionsSchema = Type.Object(
 export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
-    number: Nullable(Type.String({ examples: ['2026-00001'], description: 'Null for a draft: numbers are assigned when an invoice is issued.' })),
+    number: Nullable(
+      Type.String({
+        examples: ['2026-00001'],
+        description: 'Assigned when the invoice is issued. A draft has none (null), or the number it asked for, which is checked only when it is finalized.',
+      }),
+    ),
     status: InvoiceStatusSchema,
     organizationId: Type.String(),
     buyer: BuyerSnapshot,
