@@ -188,6 +188,27 @@ for (const dialect of DIALECTS) {
       expect(second.lines.map((l: { name: string; quantity: string }) => `${l.name} ${l.quantity}`)).toEqual(['Consulting 2', 'Books 3', 'Books -1']);
     });
 
+    it('voids an invoice with nothing due (a free sample) or less than nothing (a negative line outweighs the rest)', async () => {
+      const c = await company();
+      const free = await c.issue({ lines: [{ name: 'Free sample', quantity: '1', unitPrice: '0', vatRate: '19' }] });
+      expect(free).toMatchObject({ status: 'issued', amountDue: '0.00' });
+      const voidedFree = await c.post(`/invoice/${free.id}/void`);
+      expect(voidedFree.statusCode, voidedFree.body).toBe(200);
+      expect(voidedFree.json().data).toMatchObject({ status: 'void', amountCredited: '0.00', amountDue: '0.00' });
+      const zeroNote = (await t.get(`/credit-note/${voidedFree.json().data.creditNoteIds[0]}`, c.key)).json().data;
+      expect(zeroNote.totals.payable).toBe('0.00');
+
+      const negative = await c.issue({
+        lines: [
+          { name: 'Deposit returned', quantity: '-1', unitPrice: '100', vatRate: '19' },
+          { name: 'Cleaning', quantity: '1', unitPrice: '10', vatRate: '19' },
+        ],
+      });
+      expect(negative.amountDue).toBe('-107.10');
+      const voidedNegative = (await c.post(`/invoice/${negative.id}/void`)).json().data;
+      expect(voidedNegative).toMatchObject({ status: 'void', amountCredited: '-107.10', amountDue: '0.00' });
+    });
+
     it('refuses to void a draft, a void invoice and an invoice with payments', async () => {
       const c = await company();
       const draft = await c.issue({ status: 'draft' });

@@ -201,7 +201,9 @@ export class SettlementService {
       computed.totals.payable = formatMoney(plan.payableExactly, digits);
     }
     const payable = new Decimal(computed.totals.payable);
-    if (!payable.greaterThan(0)) {
+    // Voiding credits whatever remains, also nothing (a free sample) or less than nothing (an
+    // invoice whose negative lines outweigh the rest): the invoice is undone either way.
+    if (!voiding && !payable.greaterThan(0)) {
       return { ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'lines', code: 'not_positive', message: 'The credit note must credit an amount above zero.' }] };
     }
     const credited = new Decimal(invoice.amount_credited).plus(payable);
