@@ -33,6 +33,7 @@ import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plu
 import { readingRoutes } from './routes/reading/index.js';
 import { registerRepeatedKeyCheck } from './idempotency/http.js';
 import { idempotencyPurge } from './idempotency/purge.js';
+import { eventPurge } from './events/event-purge.js';
 import { panelPlugin } from './panel/plugin.js';
 
 export interface BuildAppOptions {
@@ -195,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   answerOtherMethods(app, routes, BASE_PATH);
   await app.register(docsPlugin);
   await app.register(idempotencyPurge, { idempotency: container.idempotency });
+  await app.register(eventPurge, { db: storage.db });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore });
   return app;

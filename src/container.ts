@@ -13,6 +13,7 @@ import { CreditNoteRepository } from './repositories/credit-note-repository.js';
 import { SettlementService } from './services/settlement-service.js';
 import { CompanyProfiles } from './services/company-profile.js';
 import { DocumentService } from './services/document-service.js';
+import { EventRecorder } from './events/event-recorder.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -24,6 +25,8 @@ export interface Container {
   settlement: SettlementService;
   companyProfiles: CompanyProfiles;
   documents: DocumentService;
+  /** Writes events (and their webhook deliveries) in the transactions of the changes. */
+  events: EventRecorder;
   organizationRepository: OrganizationRepository;
   idempotency: IdempotencyService;
   verifier: ApiKeyVerifier;
@@ -40,17 +43,19 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const organizationRepository = new OrganizationRepository(storage.db);
   const invoiceRepository = new InvoiceRepository(storage.db);
   const creditNoteRepository = new CreditNoteRepository(storage.db);
-  const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository);
+  const events = new EventRecorder();
+  const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
   return {
     storage,
     companies: new CompanyService(companyRepository),
     apiKeys: new ApiKeyService(apiKeyRepository, companyRepository),
-    organizations: new OrganizationService(organizationRepository),
+    organizations: new OrganizationService(storage.db, organizationRepository, events),
+    events,
     organizationRepository,
     invoices,
     companyProfiles: new CompanyProfiles(storage.db),
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository),
-    settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices),
+    settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     idempotency: new IdempotencyService(storage.db),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../src/auth/permissions.js';
+import { scopeFor } from '../src/services/scope.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 
@@ -137,7 +138,7 @@ for (const dialect of DIALECTS) {
       // Some rows share one creation instant: the id breaks the tie.
       const instant = new Date();
       for (let i = 0; i < 4; i++) {
-        const result = await t.container.organizations.create(companyId, { name: `Same instant ${i}`, isCustomer: true }, instant);
+        const result = await t.container.organizations.create(scopeFor(companyId), { name: `Same instant ${i}`, isCustomer: true }, instant);
         if (result.ok) before.push(result.value.id);
       }
       expect(before).toHaveLength(21);

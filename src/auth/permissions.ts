@@ -11,6 +11,8 @@ export const PERMISSIONS = {
   'organization.read': 'Read organizations (one by id, or lists)',
   'organization.update': 'Edit, archive and restore organizations',
   'company.read': "Read the company's seller profile",
+  'event.read': 'Read events (what changed, as it was answered)',
+  'webhook.manage': 'Create, change, delete and read webhook endpoints; resend events',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

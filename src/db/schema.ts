@@ -288,9 +288,73 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+export interface EventsTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  type: string;
+  request_id: string | null;
+  /** JSON: the resource as the API answered it at that moment. */
+  object: string;
+  created_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: string | null;
+  enabled: number;
+  disabled_reason: string | null;
+  /** AES-256-GCM sealed signing secret (see src/lib/sealed.ts); never in clear. */
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  company_id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  company_id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempted_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  succeeded: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   api_keys: ApiKeysTable;
   organizations: OrganizationsTable;
   invoices: InvoicesTable;

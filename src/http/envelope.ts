@@ -94,8 +94,13 @@ export function successBody<T>(request: FastifyRequest, message: string, data: T
  * with the same fields, in the same order, as the schema's serializer writes them.
  */
 export function pageEnvelopeJson(request: FastifyRequest, message: string, page: { itemsJson: string[]; nextCursor: string | null }): string {
+  return successEnvelopeJson(request, message, `{"items":[${page.itemsJson.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
+}
+
+/** The success envelope around data that is JSON text already. */
+export function successEnvelopeJson(request: FastifyRequest, message: string, dataJson: string): string {
   const { meta } = successBody(request, message, null);
-  return `{"success":true,"message":${JSON.stringify(message)},"data":{"items":[${page.itemsJson.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}},"meta":${JSON.stringify(meta)}}`;
+  return `{"success":true,"message":${JSON.stringify(message)},"data":${dataJson},"meta":${JSON.stringify(meta)}}`;
 }
 
 export function errorBody(requestId: string, code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {

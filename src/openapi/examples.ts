@@ -190,3 +190,21 @@ export const creditNote = {
   totals: { lineNetTotal: '19.99', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
   createdAt: '2026-03-03T10:00:00.000Z',
 };
+
+export const EVENT_ID = 'evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8c';
+
+export const paymentEvent = {
+  id: EVENT_ID,
+  type: 'payment.created',
+  createdAt: '2026-03-20T08:02:11.410Z',
+  requestId: 'req_2c7e9f1a-4b3d-4e8a-9c21-7d6f5e4a3b2c',
+  data: { object: { ...paidInvoice.payments[0]!, invoiceId: INVOICE_ID } },
+};
+
+export const invoicePaidEvent = {
+  id: 'evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8d',
+  type: 'invoice.paid',
+  createdAt: '2026-03-20T08:02:11.410Z',
+  requestId: 'req_2c7e9f1a-4b3d-4e8a-9c21-7d6f5e4a3b2c',
+  data: { object: paidInvoice },
+};

@@ -1,5 +1,5 @@
 import { API_MAJOR_VERSION, API_VERSION } from '../http/api-version.js';
-import { INVOICE_ID, ORGANIZATION_ID, company, creditNote, draftInvoice, invoice, organization, paidInvoice, voidedInvoice } from './examples.js';
+import { INVOICE_ID, ORGANIZATION_ID, company, creditNote, draftInvoice, invoice, invoicePaidEvent, organization, paidInvoice, paymentEvent, voidedInvoice } from './examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -120,6 +120,14 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /company': {
     operationId: 'getCompany',
     response: { success: true, message: 'Company found.', data: company, meta },
+  },
+  'GET /event': {
+    operationId: 'listEvents',
+    response: { success: true, message: 'Events listed.', data: { items: [invoicePaidEvent, paymentEvent], nextCursor: null }, meta },
+  },
+  'GET /event/{id}': {
+    operationId: 'getEvent',
+    response: { success: true, message: 'Event found.', data: paymentEvent, meta },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',

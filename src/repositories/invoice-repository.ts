@@ -167,17 +167,20 @@ export class InvoiceRepository {
 
   /** Deletes a draft and its lines; false when it is no draft (any more). */
   async deleteDraft(t: Kysely<Database>, companyId: string, id: string): Promise<boolean> {
-    const draft = await t
-      .selectFrom('invoices')
-      .select('id')
+    // Claim the draft first: the update locks its row (PostgreSQL) and checks its status in one
+    // statement, so a finalize racing this delete either waits for it or has already won, and
+    // the lines are never deleted from an invoice that was issued meanwhile.
+    const claimed = await t
+      .updateTable('invoices')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
       .where('company_id', '=', companyId)
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .executeTakeFirst();
-    if (!draft) return false;
+    if (Number(claimed.numUpdatedRows) !== 1) return false;
     await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', '=', id).execute();
-    const result = await t.deleteFrom('invoices').where('company_id', '=', companyId).where('id', '=', id).where('status', '=', 'draft').executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+    await t.deleteFrom('invoices').where('company_id', '=', companyId).where('id', '=', id).execute();
+    return true;
   }
 
   /**

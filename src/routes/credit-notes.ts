@@ -6,6 +6,7 @@ import { CreateCreditNoteBody, CreditNoteSchema } from '../schemas/credit-note.j
 import type { SettlementService } from '../services/settlement-service.js';
 import { refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import { scopeOf } from '../http/scope.js';
 
 export interface CreditNoteRoutesOptions {
   settlement: SettlementService;
@@ -33,7 +34,7 @@ export const creditNoteRoutes: FastifyPluginAsyncTypebox<CreditNoteRoutesOptions
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await settlement.credit(request.auth!.companyId, request.body, new Date(), trx);
+        const result = await settlement.credit(scopeOf(request), request.body, new Date(), trx);
         if (!result.ok) throw refusal(result);
         return { status: 201, body: successBody(request, `Credit note ${result.value.number} issued.`, result.value) };
       }),

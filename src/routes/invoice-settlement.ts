@@ -6,6 +6,7 @@ import { CreatePaymentBody, InvoiceSchema } from '../schemas/invoice.js';
 import type { SettlementService } from '../services/settlement-service.js';
 import { InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import { scopeOf } from '../http/scope.js';
 
 export interface SettlementRoutesOptions {
   settlement: SettlementService;
@@ -36,7 +37,7 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await settlement.pay(request.auth!.companyId, request.params.id, request.body, new Date(), trx);
+        const result = await settlement.pay(scopeOf(request), request.params.id, request.body, new Date(), trx);
         if (!result.ok) throw refusal(result, NO_INVOICE);
         return { status: 201, body: successBody(request, `Payment recorded on invoice ${result.value.number}.`, result.value) };
       }),
@@ -61,7 +62,7 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await settlement.void(request.auth!.companyId, request.params.id, new Date(), trx);
+        const result = await settlement.void(scopeOf(request), request.params.id, new Date(), trx);
         if (!result.ok) throw refusal(result, NO_INVOICE);
         return { status: 200, body: successBody(request, `Invoice ${result.value.number} voided.`, result.value) };
       }),

@@ -9,6 +9,7 @@ import { CreateInvoiceBody, EINVOICE_PROFILES, InvoiceSchema, UpdateInvoiceBody,
 import type { EinvoiceTarget, InvoiceService } from '../services/invoice-service.js';
 import { InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import { scopeOf } from '../http/scope.js';
 
 export interface InvoiceRoutesOptions {
   invoices: InvoiceService;
@@ -75,7 +76,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await invoices.create(request.auth!.companyId, request.body, new Date(), trx);
+        const result = await invoices.create(scopeOf(request), request.body, new Date(), trx);
         if (!result.ok) throw refusal(result);
         const message = result.value.status === 'draft' ? 'Draft invoice created.' : `Invoice ${result.value.number} created.`;
         return { status: 201, body: successBody(request, message, result.value) };
@@ -99,7 +100,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
       },
     },
     async (request) => {
-      const result = await invoices.update(request.auth!.companyId, request.params.id, request.body);
+      const result = await invoices.update(scopeOf(request), request.params.id, request.body);
       if (!result.ok) throw refusal(result, NO_INVOICE);
       return successBody(request, 'Draft invoice updated.', result.value);
     },
@@ -118,7 +119,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
       },
     },
     async (request) => {
-      const result = await invoices.delete(request.auth!.companyId, request.params.id);
+      const result = await invoices.delete(scopeOf(request), request.params.id);
       if (!result.ok) throw refusal(result, NO_INVOICE);
       return successBody(request, 'Draft invoice deleted.', { id: request.params.id, deleted: true as const });
     },
@@ -153,7 +154,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const options = readFinalizeOptions(request.body);
-        const result = await invoices.finalize(request.auth!.companyId, request.params.id, new Date(), trx, options);
+        const result = await invoices.finalize(scopeOf(request), request.params.id, new Date(), trx, options);
         if (!result.ok) throw refusal(result, NO_INVOICE);
         return { status: 200, body: successBody(request, `Invoice ${result.value.number} issued.`, result.value) };
       }),

@@ -9,6 +9,7 @@ import { mergeOrganization, type OrganizationService } from '../services/organiz
 import { CreateOrganizationBody, OrganizationSchema, UpdateOrganizationBody, type UpdateOrganizationInput } from '../schemas/organization.js';
 import { OrganizationIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import { scopeOf } from '../http/scope.js';
 
 export interface OrganizationRoutesOptions {
   organizations: OrganizationService;
@@ -47,7 +48,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await organizations.create(request.auth!.companyId, request.body, new Date(), trx);
+        const result = await organizations.create(scopeOf(request), request.body, new Date(), trx);
         if (!result.ok) throw new AppError(result.code);
         return { status: 201, body: successBody(request, 'Organization created.', result.value) };
       }),
@@ -82,7 +83,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
       },
     },
     async (request) => {
-      const result = await organizations.update(request.auth!.companyId, request.params.id, request.body);
+      const result = await organizations.update(scopeOf(request), request.params.id, request.body);
       if (!result.ok) throw refusal(result, 'No organization with this id.');
       return successBody(request, 'Organization updated.', result.value);
     },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
+import type { EventRecorder } from '../events/event-recorder.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
@@ -14,6 +15,7 @@ import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type I
 import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, yearOf } from './invoice-numbering.js';
 import { buyerOf, sellerOf } from './parties.js';
+import type { Scope } from './scope.js';
 
 // Invoices from creation to issue: created issued at once (numbered in the same transaction), or
 // as drafts that are edited, deleted or finalized. Everything that can refuse is checked before
@@ -70,6 +72,7 @@ export class InvoiceService {
     private readonly invoices: InvoiceRepository,
     private readonly organizations: OrganizationRepository,
     private readonly companies: CompanyRepository,
+    private readonly events: EventRecorder,
   ) {}
 
   /** The invoice as the API shows it, read in `trx` when given. */
@@ -115,7 +118,8 @@ export class InvoiceService {
    * `status: "draft"`. With `trx` (an idempotent request's transaction) every read and write runs
    * in it, and the caller commits.
    */
-  async create(companyId: string, input: CreateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+  async create(scope: Scope, input: CreateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+    const { companyId } = scope;
     const company = await this.company(companyId, trx);
     const { status, ...body } = input;
     const read = readInvoiceContent(body, { currency: company.currency });
@@ -168,12 +172,17 @@ export class InvoiceService {
     return inTransaction(this.db, trx, async (t) => {
       const inserted = await this.invoices.insert(t, row, lines, numbering);
       if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
-      return { ok: true, value: (await this.get(companyId, id, now, t))! };
+      const invoice = (await this.get(companyId, id, now, t))!;
+      await this.events.record(t, scope, 'invoice.created', invoice, now);
+      // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
+      if (!draft) await this.events.record(t, scope, 'invoice.finalized', invoice, now);
+      return { ok: true, value: invoice };
     });
   }
 
   /** PATCH /invoice/{id}: a draft's content, merged with what is sent; `lines` replace all lines. */
-  async update(companyId: string, id: string, patch: UpdateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+  async update(scope: Scope, id: string, patch: UpdateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+    const { companyId } = scope;
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoices.findById(companyId, id, trx);
@@ -212,7 +221,10 @@ export class InvoiceService {
           },
           computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId })),
         );
-        return done ? (await this.get(companyId, id, now, t))! : null;
+        if (!done) return null;
+        const invoice = (await this.get(companyId, id, now, t))!;
+        await this.events.record(t, scope, 'invoice.updated', invoice, now);
+        return invoice;
       });
       if (replaced) return { ok: true, value: replaced };
     }
@@ -220,11 +232,20 @@ export class InvoiceService {
   }
 
   /** DELETE /invoice/{id}: drafts only. */
-  async delete(companyId: string, id: string, trx?: Kysely<Database>): Promise<{ ok: true } | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_DRAFT' }> {
+  async delete(
+    scope: Scope,
+    id: string,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<{ ok: true } | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_DRAFT' }> {
+    const { companyId } = scope;
     return inTransaction(this.db, trx, async (t) => {
-      if (await this.invoices.deleteDraft(t, companyId, id)) return { ok: true };
-      const found = await this.invoices.findById(companyId, id, t);
-      return { ok: false, code: found ? 'INVOICE_NOT_DRAFT' : 'NOT_FOUND' };
+      // The draft as it was is the deleted event's object.
+      const draft = await this.get(companyId, id, now, t);
+      if (!draft) return { ok: false, code: 'NOT_FOUND' };
+      if (draft.status !== 'draft' || !(await this.invoices.deleteDraft(t, companyId, id))) return { ok: false, code: 'INVOICE_NOT_DRAFT' };
+      await this.events.record(t, scope, 'invoice.deleted', draft, now);
+      return { ok: true };
     });
   }
 
@@ -235,12 +256,13 @@ export class InvoiceService {
    * draft exactly one succeeds; the others find it issued.
    */
   async finalize(
-    companyId: string,
+    scope: Scope,
     id: string,
     now: Date = new Date(),
     trx?: Kysely<Database>,
     options: { validateFor?: EinvoiceTarget[] } = {},
   ): Promise<InvoiceResult> {
+    const { companyId } = scope;
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoices.findById(companyId, id, trx);
@@ -290,7 +312,9 @@ export class InvoiceService {
         if (issued === null) return null;
         // The draft was already marked issued in this transaction: a taken number undoes it all.
         if (!issued.ok) throw new NumberTaken();
-        return { ok: true as const, value: (await this.get(companyId, id, now, t))! };
+        const invoice = (await this.get(companyId, id, now, t))!;
+        await this.events.record(t, scope, 'invoice.finalized', invoice, now);
+        return { ok: true as const, value: invoice };
       }).catch((error: unknown) => {
         if (error instanceof NumberTaken) return { ok: false as const, code: 'INVOICE_NUMBER_CONFLICT' as const };
         throw error;

@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transactions.js';
+import type { EventRecorder } from '../events/event-recorder.js';
 import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from '../schemas/organization.js';
 import { organizationNameKey } from './organization-rules.js';
+import type { Scope } from './scope.js';
 
 export type { Organization };
 
@@ -114,49 +117,50 @@ function columnsOf(input: CreateOrganizationInput) {
 }
 
 export class OrganizationService {
-  constructor(private readonly organizations: OrganizationRepository) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly organizations: OrganizationRepository,
+    private readonly events: EventRecorder,
+  ) {}
 
   /**
    * Expects input that passed the spec rules and the schema; uniqueness is left to the database.
    * With `trx` the insert is part of the caller's transaction (an idempotent request's).
    */
-  async create(
-    companyId: string,
-    input: CreateOrganizationInput,
-    now: Date = new Date(),
-    trx?: Kysely<Database>,
-  ): Promise<CreateOrganizationResult> {
+  async create(scope: Scope, input: CreateOrganizationInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreateOrganizationResult> {
     const row: OrganizationRow = {
       id: newId('org'),
-      company_id: companyId,
+      company_id: scope.companyId,
       ...columnsOf(input),
       archived_at: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
-    const inserted = await this.organizations.insert(row, trx);
-    if (!inserted.ok) return { ok: false, code: 'NAME_CONFLICT' };
-    return { ok: true, value: organizationFromRow(row) };
+    return inTransaction(this.db, trx, async (t) => {
+      const inserted = await this.organizations.insert(row, t);
+      if (!inserted.ok) return { ok: false, code: 'NAME_CONFLICT' };
+      const organization = organizationFromRow(row);
+      await this.events.record(t, scope, 'organization.created', organization, now);
+      return { ok: true, value: organization };
+    });
   }
 
   /**
    * Applies a PATCH whose merged result passed the spec's rules and the schema: content, and
    * archiving. A rename onto another organization's name is refused by the unique index.
    */
-  async update(
-    companyId: string,
-    id: string,
-    patch: UpdateOrganizationInput,
-    now: Date = new Date(),
-    trx?: Kysely<Database>,
-  ): Promise<UpdateOrganizationResult> {
-    const row = await this.organizations.findById(companyId, id, trx);
-    if (!row) return { ok: false, code: 'NOT_FOUND' };
-    const merged = mergeOrganization(row, patch) as CreateOrganizationInput;
-    const archivedAt = patch.archived === undefined ? row.archived_at : patch.archived ? (row.archived_at ?? now.toISOString()) : null;
-    const next: OrganizationRow = { ...row, ...columnsOf(merged), archived_at: archivedAt, updated_at: now.toISOString() };
-    const updated = await this.organizations.update(next, trx);
-    if (!updated.ok) return { ok: false, code: updated.reason === 'name_conflict' ? 'NAME_CONFLICT' : 'NOT_FOUND' };
-    return { ok: true, value: organizationFromRow(next) };
+  async update(scope: Scope, id: string, patch: UpdateOrganizationInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<UpdateOrganizationResult> {
+    return inTransaction(this.db, trx, async (t) => {
+      const row = await this.organizations.findById(scope.companyId, id, t);
+      if (!row) return { ok: false, code: 'NOT_FOUND' };
+      const merged = mergeOrganization(row, patch) as CreateOrganizationInput;
+      const archivedAt = patch.archived === undefined ? row.archived_at : patch.archived ? (row.archived_at ?? now.toISOString()) : null;
+      const next: OrganizationRow = { ...row, ...columnsOf(merged), archived_at: archivedAt, updated_at: now.toISOString() };
+      const updated = await this.organizations.update(next, t);
+      if (!updated.ok) return { ok: false, code: updated.reason === 'name_conflict' ? 'NAME_CONFLICT' : 'NOT_FOUND' };
+      const organization = organizationFromRow(next);
+      await this.events.record(t, scope, 'organization.updated', organization, now);
+      return { ok: true, value: organization };
+    });
   }
 }

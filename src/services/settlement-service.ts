@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { PaymentEventObject } from '../events/event-schema.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import { minorUnitDigits } from '../money/currency.js';
@@ -17,6 +19,7 @@ import { computeContent, draftLineOf, type LineColumns } from './invoice-content
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
+import type { Scope } from './scope.js';
 
 // What happens to an issued invoice: payments, credit notes and voiding. Each one changes the
 // invoice's amounts and status with a compare-and-set in its own transaction, so racing ones
@@ -71,6 +74,7 @@ export class SettlementService {
     private readonly invoices: InvoiceRepository,
     private readonly creditNotes: CreditNoteRepository,
     private readonly invoiceService: InvoiceService,
+    private readonly events: EventRecorder,
   ) {}
 
   private async invoiceRow(companyId: string, id: string, trx?: Kysely<Database>): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
@@ -78,7 +82,8 @@ export class SettlementService {
   }
 
   /** POST /invoice/{id}/payment */
-  async pay(companyId: string, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
+  async pay(scope: Scope, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
+    const { companyId } = scope;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoiceRow(companyId, invoiceId, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
@@ -103,8 +108,9 @@ export class SettlementService {
       };
       const result = await inTransaction(this.db, trx, async (t) => {
         if (!(await this.invoices.settle(t, companyId, invoiceId, change))) return null;
+        const paymentId = newId('pay');
         await this.invoices.insertPayment(t, {
-          id: newId('pay'),
+          id: paymentId,
           company_id: companyId,
           invoice_id: invoiceId,
           livemode: invoice.livemode,
@@ -114,7 +120,11 @@ export class SettlementService {
           reference,
           created_at: at,
         });
-        return (await this.invoiceService.get(companyId, invoiceId, now, t))!;
+        const updated = (await this.invoiceService.get(companyId, invoiceId, now, t))!;
+        const payment: PaymentEventObject = { ...updated.payments.find((p) => p.id === paymentId)!, invoiceId };
+        await this.events.record(t, scope, 'payment.created', payment, now);
+        await this.recordStatusChange(t, scope, invoice.status, updated, now);
+        return updated;
       });
       if (result) return { ok: true, value: result };
     }
@@ -122,7 +132,8 @@ export class SettlementService {
   }
 
   /** POST /credit-note */
-  async credit(companyId: string, input: CreateCreditNoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreditNoteResult> {
+  async credit(scope: Scope, input: CreateCreditNoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreditNoteResult> {
+    const { companyId } = scope;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoiceRow(companyId, input.invoiceId, trx);
       if (!found) return { ok: false, code: 'INVOICE_NOT_FOUND' };
@@ -140,7 +151,7 @@ export class SettlementService {
       // Without lines the whole invoice is credited: its allowances and charges too.
       const adjustments = input.lines ? { allowances: [], charges: [] } : extrasOf(invoice);
       const plan: CreditPlan = { reason: input.reason.trim(), issueDate, note: input.note?.trim() || null, lines, adjustments };
-      const result = await this.issueCreditNote(companyId, invoice, plan, now, trx);
+      const result = await this.issueCreditNote(scope, invoice, plan, now, trx);
       if (result !== 'retry') return result;
     }
     throw new Error(`A credit note on ${input.invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
@@ -151,7 +162,8 @@ export class SettlementService {
    * remaining amount (a credit note with every invoice line, less the lines credited before) and
    * set void, in one transaction.
    */
-  async void(companyId: string, invoiceId: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<VoidResult> {
+  async void(scope: Scope, invoiceId: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<VoidResult> {
+    const { companyId } = scope;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoiceRow(companyId, invoiceId, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
@@ -171,7 +183,7 @@ export class SettlementService {
         adjustments: extrasOf(invoice),
         payableExactly: amountDueOf(invoice),
       };
-      const result = await this.issueCreditNote(companyId, invoice, plan, now, trx, true);
+      const result = await this.issueCreditNote(scope, invoice, plan, now, trx, true);
       if (result === 'retry') continue;
       if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
       return { ok: true, value: (await this.invoiceService.get(companyId, invoiceId, now, trx))! };
@@ -184,13 +196,14 @@ export class SettlementService {
    * one transaction; 'retry' when the invoice changed since it was read.
    */
   private async issueCreditNote(
-    companyId: string,
+    scope: Scope,
     invoice: InvoiceRow,
     plan: CreditPlan,
     now: Date,
     trx: Kysely<Database> | undefined,
     voiding = false,
   ): Promise<CreditNoteResult | 'retry'> {
+    const { companyId } = scope;
     const digits = minorUnitDigits(invoice.currency);
     const computed = computeContent(plan.lines, { digits, pricesIncludeTax: invoice.prices_include_tax === 1 }, adjustmentsOf(plan.adjustments));
     const invoiceExtras = extrasOf(invoice);
@@ -245,8 +258,20 @@ export class SettlementService {
       };
       const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
       await this.creditNotes.insert(t, row, lines);
-      return { ok: true as const, value: creditNoteFromRows(row, lines) };
+      const creditNote = creditNoteFromRows(row, lines);
+      await this.events.record(t, scope, 'credit-note.created', creditNote, now);
+      if (change.next.status !== invoice.status) {
+        await this.recordStatusChange(t, scope, invoice.status, (await this.invoiceService.get(companyId, invoice.id, now, t))!, now);
+      }
+      return { ok: true as const, value: creditNote };
     });
+  }
+
+  /** invoice.paid or invoice.voided, when a payment or credit note moved the invoice there. */
+  private async recordStatusChange(t: Kysely<Database>, scope: Scope, before: InvoiceRow['status'], after: Invoice, now: Date): Promise<void> {
+    if (after.status === before) return;
+    if (after.status === 'paid') await this.events.record(t, scope, 'invoice.paid', after, now);
+    else if (after.status === 'void') await this.events.record(t, scope, 'invoice.voided', after, now);
   }
 }
 

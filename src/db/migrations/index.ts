@@ -5,6 +5,7 @@ import * as panel from './0003-panel.js';
 import * as idempotency from './0004-idempotency.js';
 import * as lifecycle from './0005-lifecycle.js';
 import * as einvoiceData from './0006-einvoice-data.js';
+import * as eventsWebhooks from './0007-events-webhooks.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-idempotency': idempotency,
   '0005-lifecycle': lifecycle,
   '0006-einvoice-data': einvoiceData,
+  '0007-events-webhooks': eventsWebhooks,
 };

@@ -6,6 +6,8 @@ import { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
 import { creditNoteReadingRoutes } from './credit-notes.js';
+import { EventQueries } from './event-queries.js';
+import { eventReadingRoutes } from './events.js';
 import { InvoiceQueries } from './invoice-queries.js';
 import { invoiceReadingRoutes } from './invoices.js';
 import { OrganizationQueries } from './organization-queries.js';
@@ -26,7 +28,7 @@ export interface ReadingRoutesOptions {
 const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
-/** GET /organization[/{id}], GET /invoice[/{id}] and GET /credit-note[/{id}]. Register inside the base path. */
+/** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}] and GET /event[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, invoices, responseMaxBytes }) => {
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
@@ -36,4 +38,5 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (ap
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
   await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db, invoices), responseMaxBytes, largeReads });
   await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(db), responseMaxBytes, largeReads });
+  await app.register(eventReadingRoutes, { queries: new EventQueries(db), responseMaxBytes });
 };

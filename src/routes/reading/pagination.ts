@@ -89,7 +89,12 @@ export class PageBudget<T> {
 
   offer(item: T): boolean {
     if (this.full) return false;
-    const json = JSON.stringify(item);
+    return this.offerJson(JSON.stringify(item));
+  }
+
+  /** An item that is JSON text already (a stored event): taken as it is. */
+  offerJson(json: string): boolean {
+    if (this.full) return false;
     const size = Buffer.byteLength(json) + 1;
     if (this.count > 0 && this.used + size > this.maxBytes) {
       this.full = true;

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import type { Scope } from '../services/scope.js';
+import type { EventType } from './event-types.js';
+
+/** Whether an endpoint's list of event types (stored as JSON) takes events of `type`. */
+export function subscribes(events: readonly string[], type: string): boolean {
+  return events.includes('*') || events.includes(type);
+}
+
+/**
+ * Writes an event, and one pending delivery per enabled webhook endpoint that takes it, in the
+ * caller's transaction: the change, its event and its deliveries commit together or not at all.
+ */
+export class EventRecorder {
+  private readonly listeners = new Set<() => void>();
+
+  /** Called after an event with deliveries was written (not yet committed): a nudge, not a promise. */
+  onDeliveries(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async record(t: Kysely<Database>, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
+    const id = newId('evt');
+    const at = now.toISOString();
+    const livemode = scope.livemode ? 1 : 0;
+    await t
+      .insertInto('events')
+      .values({ id, company_id: scope.companyId, livemode, type, request_id: scope.requestId, object: JSON.stringify(object), created_at: at })
+      .execute();
+    const endpoints = await t
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'events'])
+      .where('company_id', '=', scope.companyId)
+      .where('livemode', '=', livemode)
+      .where('enabled', '=', 1)
+      .execute();
+    const wanting = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], type));
+    if (wanting.length > 0) {
+      await t
+        .insertInto('webhook_deliveries')
+        .values(
+          wanting.map((endpoint) => ({
+            id: newId('whd'),
+            company_id: scope.companyId,
+            endpoint_id: endpoint.id,
+            event_id: id,
+            status: 'pending' as const,
+            attempts: 0,
+            next_attempt_at: at,
+            lease_owner: null,
+            lease_expires_at: null,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+      for (const listener of this.listeners) listener();
+    }
+    return id;
+  }
+}
