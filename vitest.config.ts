@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // Servers and CLIs the tests start on PostgreSQL need a data key, as in production.
+    env: { DATA_ENCRYPTION_KEY: 'dGVzdC1vbmx5LWRhdGEta2V5LW5ldmVyLWluLXByb2Q=' },
   },
 });

@@ -34,6 +34,9 @@ import { readingRoutes } from './routes/reading/index.js';
 import { registerRepeatedKeyCheck } from './idempotency/http.js';
 import { idempotencyPurge } from './idempotency/purge.js';
 import { eventPurge } from './events/event-purge.js';
+import { resolveDataKeys } from './lib/data-keys.js';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
+import type { Resolve } from './webhooks/url-safety.js';
 import { panelPlugin } from './panel/plugin.js';
 
 export interface BuildAppOptions {
@@ -45,6 +48,8 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /** The stdout destination; made here (bounded, never blocking) when absent. */
   logDestination?: LogDestination;
+  /** How webhook hosts are resolved; the system's DNS when absent (tests play DNS with it). */
+  resolve?: Resolve;
 }
 
 declare module 'fastify' {
@@ -125,9 +130,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw error;
   }
 
+  let dataKeys: Buffer[];
+  try {
+    dataKeys = resolveDataKeys(config.dataEncryptionKeys, config.databaseUrl);
+  } catch (error) {
+    await release();
+    throw error;
+  }
   const container = createContainer(storage, {
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
+    dataKeys,
+    webhooks: {
+      allowPrivateUrls: config.webhookAllowPrivateUrls,
+      retryScheduleMs: config.webhookRetryScheduleMs,
+      maxConcurrent: config.webhookMaxConcurrent,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+      onError: (error, what) => app.log.error({ err: error }, `webhook delivery: ${what} failed`),
+      onDisabled: (endpointId) => app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
+    },
   });
   app.decorate('container', container);
 
@@ -190,6 +211,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         rendering: new ConcurrencyGate(2, 1000, () => new AppError('SERVICE_UNAVAILABLE', 'Too many documents are waiting to be rendered. Retry shortly.', { headers: { 'retry-after': '1' } })),
       });
       await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
+      await api.register(webhookEndpointRoutes, {
+        endpoints: container.webhookEndpoints,
+        repository: container.webhookEndpointRepository,
+        idempotency: container.idempotency,
+      });
     },
     { prefix: BASE_PATH },
   );
@@ -197,6 +223,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(docsPlugin);
   await app.register(idempotencyPurge, { idempotency: container.idempotency });
   await app.register(eventPurge, { db: storage.db });
+  // Deliveries start once the app is ready and stop (leases given back) before storage closes.
+  app.addHook('onReady', async () => container.deliveryWorker.start());
+  app.addHook('preClose', async () => container.deliveryWorker.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore });
   return app;

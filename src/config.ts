@@ -33,6 +33,14 @@ export interface Config {
   requestTimeoutMs: number;
   /** TRUST_PROXY: whose X-Forwarded-For/-Proto to believe: false (default), true, a hop count, or addresses/CIDRs. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  /** DATA_ENCRYPTION_KEY: keys sealing stored secrets, newest first; empty means "the key file beside the SQLite database". */
+  dataEncryptionKeys: Buffer[];
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: lets webhook endpoints be http and on private addresses (tests, closed networks). */
+  webhookAllowPrivateUrls: boolean;
+  /** WEBHOOK_RETRY_SCHEDULE_MS: the delays before each retry of a failed delivery. */
+  webhookRetryScheduleMs: number[];
+  /** WEBHOOK_MAX_CONCURRENT: deliveries in flight at once per instance. */
+  webhookMaxConcurrent: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +106,39 @@ function logLevel(env: Env): LogLevel {
   throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
 }
 
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: Standard Webhooks' suggested schedule, about 28 hours in all. */
+export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+function dataEncryptionKeys(env: Env): Buffer[] {
+  const raw = env.DATA_ENCRYPTION_KEY?.trim() ?? '';
+  if (raw === '') return [];
+  return raw.split(',').map((part) => {
+    const text = part.trim();
+    const key = Buffer.from(text, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== 32) {
+      throw new ConfigError('DATA_ENCRYPTION_KEY must be base64 of 32 random bytes (e.g. `openssl rand -base64 32`), or several such keys separated by commas, newest first');
+    }
+    return key;
+  });
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function retrySchedule(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE_MS?.trim() ?? '';
+  if (raw === '') return DEFAULT_RETRY_SCHEDULE_MS;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 20 || !parts.every((part) => /^\d{1,9}$/.test(part))) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (e.g. 5000,300000), got "${raw}"`);
+  }
+  return parts.map(Number);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST?.trim() || '127.0.0.1';
   return {
@@ -122,5 +163,9 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500, 120_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     trustProxy: trustProxy(env),
+    dataEncryptionKeys: dataEncryptionKeys(env),
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookRetryScheduleMs: retrySchedule(env),
+    webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
   };
 }

@@ -14,6 +14,13 @@ import { SettlementService } from './services/settlement-service.js';
 import { CompanyProfiles } from './services/company-profile.js';
 import { DocumentService } from './services/document-service.js';
 import { EventRecorder } from './events/event-recorder.js';
+import { Sealer } from './lib/sealer.js';
+import { DEFAULT_RETRY_SCHEDULE_MS } from './config.js';
+import { DeliveryRepository } from './webhooks/delivery-repository.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { EndpointRepository } from './webhooks/endpoint-repository.js';
+import { EndpointService } from './webhooks/endpoint-service.js';
+import { systemResolve, type Resolve } from './webhooks/url-safety.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -28,6 +35,13 @@ export interface Container {
   /** Writes events (and their webhook deliveries) in the transactions of the changes. */
   events: EventRecorder;
   organizationRepository: OrganizationRepository;
+  /** Seals secrets the service reads back (webhook signing secrets). */
+  sealer: Sealer;
+  webhookEndpoints: EndpointService;
+  webhookEndpointRepository: EndpointRepository;
+  deliveries: DeliveryRepository;
+  /** Sends due webhook deliveries; started by the app when it is ready, stopped at close. */
+  deliveryWorker: DeliveryWorker;
   idempotency: IdempotencyService;
   verifier: ApiKeyVerifier;
 }
@@ -35,6 +49,18 @@ export interface Container {
 export interface ContainerOptions {
   apiKeyCacheTtlMs: number;
   onBackgroundError?: (error: unknown) => void;
+  /** The data keys, newest first (see resolveDataKeys); none where nothing is sealed (the CLI). */
+  dataKeys?: Buffer[];
+  /** Webhook delivery settings; absent where nothing is delivered (the CLI). */
+  webhooks?: {
+    allowPrivateUrls: boolean;
+    retryScheduleMs: readonly number[];
+    maxConcurrent: number;
+    /** How host names are resolved (tests play DNS with it). */
+    resolve?: Resolve;
+    onError: (error: unknown, what: string) => void;
+    onDisabled?: (endpointId: string) => void;
+  };
 }
 
 export function createContainer(storage: Storage, options: ContainerOptions): Container {
@@ -44,6 +70,25 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const invoiceRepository = new InvoiceRepository(storage.db);
   const creditNoteRepository = new CreditNoteRepository(storage.db);
   const events = new EventRecorder();
+  const sealer = new Sealer(options.dataKeys ?? []);
+  const webhooks = options.webhooks ?? {
+    allowPrivateUrls: false,
+    retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
+    maxConcurrent: 1,
+    onError: (error: unknown) => options.onBackgroundError?.(error),
+  };
+  const resolve = webhooks.resolve ?? systemResolve;
+  const webhookEndpointRepository = new EndpointRepository(storage.db);
+  const deliveries = new DeliveryRepository(storage.db, storage.dialect);
+  const deliveryWorker = new DeliveryWorker(deliveries, sealer, {
+    maxConcurrent: webhooks.maxConcurrent,
+    retryScheduleMs: webhooks.retryScheduleMs,
+    allowPrivateUrls: webhooks.allowPrivateUrls,
+    resolve,
+    onError: webhooks.onError,
+    ...(webhooks.onDisabled ? { onDisabled: webhooks.onDisabled } : {}),
+  });
+  events.onDeliveries(() => deliveryWorker.nudge());
   const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
   return {
     storage,
@@ -56,7 +101,12 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     companyProfiles: new CompanyProfiles(storage.db),
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
-    idempotency: new IdempotencyService(storage.db),
+    sealer,
+    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, { allowPrivateUrls: webhooks.allowPrivateUrls, resolve }),
+    webhookEndpointRepository,
+    deliveries,
+    deliveryWorker,
+    idempotency: new IdempotencyService(storage.db, { sealer }),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,
       ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),

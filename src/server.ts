@@ -17,7 +17,17 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const app = await buildApp({ config });
+  let app;
+  try {
+    app = await buildApp({ config });
+  } catch (error) {
+    // A setting that only start-up can check (DATA_ENCRYPTION_KEY with PostgreSQL, a key file).
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

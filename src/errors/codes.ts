@@ -31,6 +31,7 @@ export const ERRORS = {
   INVOICE_ALREADY_VOID: { status: 409, message: 'The invoice is already void.' },
   INVOICE_NOT_CREDITABLE: { status: 409, message: 'Only issued or paid invoices can be credited.' },
   CREDIT_EXCEEDS_INVOICE: { status: 409, message: "The credit notes would credit more than the invoice's payable amount." },
+  WEBHOOK_ENDPOINT_LIMIT: { status: 409, message: 'The company has as many webhook endpoints as it may have (20): delete one first.' },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.',

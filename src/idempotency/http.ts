@@ -73,6 +73,7 @@ export async function answerIdempotently(
   reply: FastifyReply,
   idempotency: IdempotencyService,
   work: (trx: Kysely<Database> | undefined) => Promise<Answer>,
+  options: { sealed?: boolean } = {},
 ): Promise<FastifyReply> {
   const header = request.headers['idempotency-key'];
   const key = typeof header === 'string' ? header : undefined;
@@ -85,7 +86,7 @@ export async function answerIdempotently(
   // rethrown below so the error handler answers (and logs) it as usual.
   let refusal: AppError | undefined;
   const outcome = await idempotency.run(
-    { companyId: request.auth.companyId, key, digest: requestDigest(operationOf(request), request.body) },
+    { companyId: request.auth.companyId, key, digest: requestDigest(operationOf(request), request.body), ...(options.sealed ? { sealed: true } : {}) },
     async (trx) => {
       try {
         return await work(trx);

@@ -45,12 +45,12 @@ export class IdempotencyRepository {
     companyId: string,
     key: string,
     token: string,
-    answer: { status: number; body: unknown },
+    answer: { status: number; bodyText: string },
     trx: Kysely<Database> = this.db,
   ): Promise<boolean> {
     const result = await trx
       .updateTable('idempotency_keys')
-      .set({ state: 'done', status_code: answer.status, response_body: JSON.stringify(answer.body) })
+      .set({ state: 'done', status_code: answer.status, response_body: answer.bodyText })
       .where('company_id', '=', companyId)
       .where('idempotency_key', '=', key)
       .where('owner_token', '=', token)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { Sealer } from '../lib/sealer.js';
 import { IdempotencyRepository } from './idempotency-repository.js';
 
 // Idempotency for creating requests, with the database as the store (so it holds across
@@ -25,6 +26,8 @@ export interface IdempotencyScope {
   key: string;
   /** Digest of the operation and its body (see requestDigest). */
   digest: string;
+  /** The answer holds a secret (a webhook signing secret): it is stored sealed, never in clear. */
+  sealed?: boolean;
 }
 
 export interface Answer {
@@ -47,6 +50,8 @@ export interface IdempotencyOptions {
   ttlMs?: number;
   staleAfterMs?: number;
   clock?: () => Date;
+  /** Seals the answers of scopes marked `sealed`; without it such scopes are refused. */
+  sealer?: Sealer;
 }
 
 /** Thrown inside the transaction to roll back a refusal the work answered with. */
@@ -66,6 +71,7 @@ export class IdempotencyService {
   private readonly ttlMs: number;
   private readonly staleAfterMs: number;
   private readonly clock: () => Date;
+  private readonly sealer: Sealer | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -75,6 +81,21 @@ export class IdempotencyService {
     this.ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
     this.staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
     this.clock = options.clock ?? (() => new Date());
+    this.sealer = options.sealer;
+  }
+
+  /** The stored text of an answer: its JSON, sealed when the scope says so. */
+  private stored(scope: IdempotencyScope, answer: Answer): { status: number; bodyText: string } {
+    const json = JSON.stringify(answer.body);
+    if (!scope.sealed) return { status: answer.status, bodyText: json };
+    if (!this.sealer) throw new Error('An idempotent answer holding a secret needs a sealer');
+    return { status: answer.status, bodyText: this.sealer.seal(json) };
+  }
+
+  private replayed(text: string): unknown {
+    if (!Sealer.isSealed(text)) return JSON.parse(text) as unknown;
+    if (!this.sealer) throw new Error('A sealed idempotent answer needs a sealer');
+    return JSON.parse(this.sealer.open(text)) as unknown;
   }
 
   /**
@@ -108,7 +129,7 @@ export class IdempotencyService {
       }
       if (existing.request_digest !== digest) return { kind: 'key-reused' };
       if (existing.state === 'done') {
-        return { kind: 'replayed', answer: { status: existing.status_code!, body: JSON.parse(existing.response_body!) as unknown } };
+        return { kind: 'replayed', answer: { status: existing.status_code!, body: this.replayed(existing.response_body!) } };
       }
       const staleBefore = new Date(now.getTime() - this.staleAfterMs).toISOString();
       if (existing.locked_at <= staleBefore) {
@@ -129,7 +150,7 @@ export class IdempotencyService {
         const result = await work(trx);
         if (result.status < 200 || result.status >= 300) throw new Refusal(result);
         // Stored with the resource: both commit, or neither does.
-        if (!(await this.records.complete(companyId, key, token, result, trx))) throw new LostOwnership();
+        if (!(await this.records.complete(companyId, key, token, this.stored(scope, result), trx))) throw new LostOwnership();
         return result;
       });
       return { kind: 'ran', answer };
@@ -137,7 +158,7 @@ export class IdempotencyService {
       if (error instanceof LostOwnership) return { kind: 'in-progress', retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS };
       if (error instanceof Refusal) {
         // Rolled back: the refusal created nothing, so it is stored on its own.
-        if (isStoredStatus(error.answer.status)) await this.records.complete(companyId, key, token, error.answer);
+        if (isStoredStatus(error.answer.status)) await this.records.complete(companyId, key, token, this.stored(scope, error.answer));
         else await this.records.release(companyId, key, token);
         return { kind: 'ran', answer: error.answer };
       }

@@ -208,3 +208,18 @@ export const invoicePaidEvent = {
   requestId: 'req_2c7e9f1a-4b3d-4e8a-9c21-7d6f5e4a3b2c',
   data: { object: paidInvoice },
 };
+
+export const WEBHOOK_ENDPOINT_ID = 'we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f';
+
+export const webhookEndpoint = {
+  id: WEBHOOK_ENDPOINT_ID,
+  url: 'https://erp.example.com/hooks/invoicing',
+  events: ['invoice.finalized', 'invoice.paid', 'credit-note.created'],
+  description: 'ERP sync',
+  enabled: true,
+  disabledReason: null,
+  createdAt: '2026-03-01T12:00:00.000Z',
+  updatedAt: '2026-03-01T12:00:00.000Z',
+};
+
+export const webhookEndpointWithSecret = { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6sAmmJ3xXQc=' };

@@ -1,5 +1,5 @@
 import { API_MAJOR_VERSION, API_VERSION } from '../http/api-version.js';
-import { INVOICE_ID, ORGANIZATION_ID, company, creditNote, draftInvoice, invoice, invoicePaidEvent, organization, paidInvoice, paymentEvent, voidedInvoice } from './examples.js';
+import { INVOICE_ID, ORGANIZATION_ID, company, creditNote, draftInvoice, invoice, invoicePaidEvent, organization, paidInvoice, paymentEvent, voidedInvoice, webhookEndpoint, webhookEndpointWithSecret } from './examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -128,6 +128,37 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /event/{id}': {
     operationId: 'getEvent',
     response: { success: true, message: 'Event found.', data: paymentEvent, meta },
+  },
+  'POST /webhook-endpoint': {
+    operationId: 'createWebhookEndpoint',
+    requestBody: { url: webhookEndpoint.url, events: webhookEndpoint.events, description: 'ERP sync' },
+    response: { success: true, message: 'Webhook endpoint created. Store its secret now: it is not shown again.', data: webhookEndpointWithSecret, meta },
+  },
+  'GET /webhook-endpoint': {
+    operationId: 'listWebhookEndpoints',
+    response: { success: true, message: 'Webhook endpoints listed.', data: { items: [webhookEndpoint], nextCursor: null }, meta },
+  },
+  'GET /webhook-endpoint/{id}': {
+    operationId: 'getWebhookEndpoint',
+    response: { success: true, message: 'Webhook endpoint found.', data: webhookEndpoint, meta },
+  },
+  'PATCH /webhook-endpoint/{id}': {
+    operationId: 'updateWebhookEndpoint',
+    requestBody: { enabled: false },
+    response: { success: true, message: 'Webhook endpoint updated.', data: { ...webhookEndpoint, enabled: false, updatedAt: '2026-03-05T08:00:00.000Z' }, meta },
+  },
+  'DELETE /webhook-endpoint/{id}': {
+    operationId: 'deleteWebhookEndpoint',
+    response: { success: true, message: 'Webhook endpoint deleted.', data: { id: webhookEndpoint.id, deleted: true }, meta },
+  },
+  'POST /webhook-endpoint/{id}/rotate-secret': {
+    operationId: 'rotateWebhookSecret',
+    response: {
+      success: true,
+      message: 'Secret rotated. Store the new one now: it is not shown again.',
+      data: { ...webhookEndpointWithSecret, secret: 'whsec_q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c=', updatedAt: '2026-03-05T08:00:00.000Z' },
+      meta,
+    },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { PERMISSION_NAMES, type Permission } from '../../src/auth/permissions.js';
@@ -6,6 +7,7 @@ import type { Container } from '../../src/container.js';
 import type { DialectName } from '../../src/db/dialect.js';
 import type { Storage } from '../../src/db/database.js';
 import { BASE_PATH } from '../../src/http/api-version.js';
+import type { Resolve } from '../../src/webhooks/url-safety.js';
 import { createTestDatabase, type TestDatabase } from './dialects.js';
 import { addContractCheck } from './openapi-contract.js';
 
@@ -38,17 +40,24 @@ export const ALL_PERMISSIONS: Permission[] = PERMISSION_NAMES;
 export async function buildTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: { logStream?: NodeJS.WritableStream; resolve?: Resolve } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const config: Config = {
     ...loadConfig({}),
+    // SQLite makes its key file beside the test database; PostgreSQL needs the key given.
+    ...(dialect === 'postgres' ? { dataEncryptionKeys: [randomBytes(32)] } : {}),
     databaseUrl: database.url,
     logLevel: options.logStream ? 'info' : 'silent',
     ...overrides,
   };
   const storage = database.open({ busyTimeoutMs: config.databaseBusyTimeoutMs });
-  const app = await buildApp({ config, storage, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  const app = await buildApp({
+    config,
+    storage,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
   // Every response under the base path is checked against the OpenAPI document (one hook for the suite).
   const contract = addContractCheck(app);
   await app.ready();

@@ -5,6 +5,7 @@ import { EventSchema } from '../../events/event-schema.js';
 import { EVENT_TYPES, isEventType } from '../../events/event-types.js';
 import { SuccessEnvelope, pageEnvelopeJson, successEnvelopeJson } from '../../http/envelope.js';
 import { scopeOf } from '../../http/scope.js';
+import { EventIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { EventQueries } from './event-queries.js';
 import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
@@ -27,8 +28,6 @@ const ListEventsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const EventIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 function readType(type: string | undefined): string | undefined {
   if (type === undefined || isEventType(type)) return type;

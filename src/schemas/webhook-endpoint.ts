@@ -1,0 +1,69 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../events/event-types.js';
+import { Nullable } from './nullable.js';
+
+// A webhook endpoint: where events of the chosen types are POSTed, signed with its secret.
+
+const EventSelection = Type.Array(Type.Union([...EVENT_TYPES.map((type) => Type.Literal(type)), Type.Literal('*')]), {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length,
+  uniqueItems: true,
+  description: 'The event types to deliver, or ["*"] for all of them (also those added later).',
+  examples: [['invoice.finalized', 'invoice.paid']],
+});
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'An https URL whose host resolves to public addresses only.',
+  examples: ['https://erp.example.com/hooks/invoicing'],
+});
+
+export const CreateWebhookEndpointBody = Type.Object(
+  {
+    url: Url,
+    events: EventSelection,
+    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  },
+  { title: 'CreateWebhookEndpointInput', additionalProperties: false },
+);
+export type CreateWebhookEndpointInput = Static<typeof CreateWebhookEndpointBody>;
+
+export const UpdateWebhookEndpointBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(EventSelection),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    enabled: Type.Optional(Type.Boolean({ description: 'false stops deliveries (pending ones wait); true resumes them.' })),
+  },
+  { title: 'UpdateWebhookEndpointInput', additionalProperties: false },
+);
+export type UpdateWebhookEndpointInput = Static<typeof UpdateWebhookEndpointBody>;
+
+const endpointFields = {
+  id: Type.String({ examples: ['we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f'] }),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  description: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  disabledReason: Nullable(
+    Type.Literal('failing', { description: 'failing: every delivery failed for 5 days, so it was disabled; null when enabled or disabled by hand.' }),
+  ),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+};
+
+export const WebhookEndpointSchema = Type.Object(endpointFields, { title: 'WebhookEndpoint' });
+export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
+
+export const WebhookEndpointWithSecretSchema = Type.Object(
+  {
+    ...endpointFields,
+    secret: Type.String({
+      pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+      description: 'The signing secret: whsec_ and base64 of 32 random bytes. Shown only in this answer; store it now.',
+    }),
+  },
+  { title: 'WebhookEndpointWithSecret' },
+);
+export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecretSchema>;

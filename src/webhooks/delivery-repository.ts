@@ -1,0 +1,188 @@
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../db/dialect.js';
+import type { Database } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+
+/** A leased delivery with what its attempt needs: where, with which secrets, and what. */
+export interface DeliveryJob {
+  id: string;
+  companyId: string;
+  endpointId: string;
+  eventId: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  event: { id: string; type: string; created_at: string; request_id: string | null; object: string };
+}
+
+export interface AttemptRecord {
+  attemptedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  succeeded: boolean;
+  excerpt: string | null;
+  error: string | null;
+}
+
+export interface LeaseRequest {
+  owner: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  /** At most this many deliveries of one endpoint per lease. */
+  perEndpoint: number;
+  /** Endpoints that already have as many deliveries in flight here as they may. */
+  busyEndpoints: readonly string[];
+}
+
+/** Delivery rows: leasing due ones (one worker per attempt, across instances) and recording attempts. */
+export class DeliveryRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
+
+  /**
+   * Leases due deliveries of enabled endpoints: at most `perEndpoint` per endpoint (the earliest
+   * due), so that one slow endpoint cannot take every slot. On PostgreSQL the rows are locked
+   * with FOR UPDATE SKIP LOCKED, so that instances leasing at once take different rows; SQLite
+   * runs one write transaction at a time.
+   */
+  async lease(request: LeaseRequest): Promise<DeliveryJob[]> {
+    const now = request.now.toISOString();
+    const until = new Date(request.now.getTime() + request.leaseMs).toISOString();
+    const notBusy =
+      request.busyEndpoints.length === 0 ? sql`` : sql`and d.endpoint_id not in (${sql.join(request.busyEndpoints.map((id) => sql`${id}`))})`;
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const ids = await this.db.transaction().execute(async (t) => {
+      const picked = await sql<{ id: string }>`
+        select id from webhook_deliveries
+        where id in (
+          select id from (
+            select d.id, row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rn
+            from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+            where d.status = 'pending' and d.next_attempt_at <= ${now}
+              and (d.lease_expires_at is null or d.lease_expires_at <= ${now})
+              and e.enabled = 1 ${notBusy}
+          ) ranked where rn <= ${request.perEndpoint}
+        )
+        and status = 'pending' and (lease_expires_at is null or lease_expires_at <= ${now})
+        order by next_attempt_at, id
+        limit ${request.limit}
+        ${lock}`.execute(t);
+      const chosen = picked.rows.map((row) => row.id);
+      if (chosen.length === 0) return [];
+      await t.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', chosen).execute();
+      return chosen;
+    });
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .innerJoin('events as ev', 'ev.id', 'd.event_id')
+      .select([
+        'd.id',
+        'd.company_id',
+        'd.endpoint_id',
+        'd.event_id',
+        'd.attempts',
+        'e.url',
+        'e.secret_sealed',
+        'e.previous_secret_sealed',
+        'e.previous_secret_expires_at',
+        'ev.type',
+        'ev.created_at',
+        'ev.request_id',
+        'ev.object',
+      ])
+      .where('d.id', 'in', ids)
+      .where('d.lease_owner', '=', request.owner)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      companyId: row.company_id,
+      endpointId: row.endpoint_id,
+      eventId: row.event_id,
+      attempts: row.attempts,
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
+      event: { id: row.event_id, type: row.type, created_at: row.created_at, request_id: row.request_id, object: row.object },
+    }));
+  }
+
+  /**
+   * Records an attempt and its consequence in one transaction: the delivery succeeds, waits for
+   * its next attempt (`retryAt`), or fails for good (`retryAt` null); the endpoint's run of
+   * failures starts or ends, and an endpoint failing since before `disableBefore` is disabled.
+   */
+  async recordAttempt(job: DeliveryJob, owner: string, attempt: AttemptRecord, retryAt: Date | null, disableBefore: Date): Promise<{ disabled: boolean }> {
+    const at = attempt.attemptedAt;
+    return this.db.transaction().execute(async (t) => {
+      await t
+        .insertInto('webhook_attempts')
+        .values({
+          id: newId('wha'),
+          company_id: job.companyId,
+          delivery_id: job.id,
+          endpoint_id: job.endpointId,
+          event_id: job.eventId,
+          attempted_at: at,
+          duration_ms: attempt.durationMs,
+          status_code: attempt.statusCode,
+          succeeded: attempt.succeeded ? 1 : 0,
+          response_excerpt: attempt.excerpt,
+          error: attempt.error,
+        })
+        .execute();
+      const status = attempt.succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
+      await t
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          status,
+          attempts: eb('attempts', '+', 1),
+          next_attempt_at: retryAt ? retryAt.toISOString() : at,
+          lease_owner: null,
+          lease_expires_at: null,
+          updated_at: at,
+        }))
+        .where('id', '=', job.id)
+        .where('lease_owner', '=', owner)
+        .execute();
+      if (attempt.succeeded) {
+        await t.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', job.endpointId).where('failing_since', 'is not', null).execute();
+        return { disabled: false };
+      }
+      await t.updateTable('webhook_endpoints').set({ failing_since: at }).where('id', '=', job.endpointId).where('failing_since', 'is', null).execute();
+      const disabled = await t
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 0, disabled_reason: 'failing', updated_at: at })
+        .where('id', '=', job.endpointId)
+        .where('enabled', '=', 1)
+        .where('failing_since', '<=', disableBefore.toISOString())
+        .executeTakeFirst();
+      return { disabled: Number(disabled.numUpdatedRows) === 1 };
+    });
+  }
+
+  /** Gives leases back without an attempt (shutting down): the deliveries are due again at once. */
+  async release(ids: readonly string[], owner: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
+  }
+
+  /** A new delivery of an event to an endpoint (the panel's "resend"). */
+  async enqueue(companyId: string, endpointId: string, eventId: string, now: Date): Promise<string> {
+    const id = newId('whd');
+    const at = now.toISOString();
+    await this.db
+      .insertInto('webhook_deliveries')
+      .values({ id, company_id: companyId, endpoint_id: endpointId, event_id: eventId, status: 'pending', attempts: 0, next_attempt_at: at, lease_owner: null, lease_expires_at: null, created_at: at, updated_at: at })
+      .execute();
+    return id;
+  }
+}

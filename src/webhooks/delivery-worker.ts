@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Webhook } from 'standardwebhooks';
+import { eventJson } from '../events/event-json.js';
+import type { Sealer } from '../lib/sealer.js';
+import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
+import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
+import { checkEndpointUrl, type Resolve } from './url-safety.js';
+
+// The delivery worker of one instance: it leases due deliveries up to its concurrency, sends
+// each (signed, to a checked address), and records the attempt with what follows from it. A
+// lease outlives the longest attempt; a worker that dies (SIGKILL) lets its leases run out and
+// any instance, itself restarted included, takes the deliveries up again: at least once.
+
+/** Deliveries in flight to one endpoint from one instance: a slow endpoint keeps the rest moving. */
+export const PER_ENDPOINT_CONCURRENT = 4;
+/** How long a lease holds: longer than an attempt can take. */
+export const LEASE_MS = TOTAL_TIMEOUT_MS + 20_000;
+/** An endpoint whose deliveries have all failed for this long is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+const POLL_INTERVAL_MS = 1000;
+const NUDGE_DELAY_MS = 25;
+
+export interface WorkerOptions {
+  maxConcurrent: number;
+  retryScheduleMs: readonly number[];
+  allowPrivateUrls: boolean;
+  resolve: Resolve;
+  onError: (error: unknown, what: string) => void;
+  onDisabled?: (endpointId: string) => void;
+  clock?: () => Date;
+}
+
+/** ±10 %, so that retries of many deliveries failed together do not come back together. */
+export function withJitter(delayMs: number, random: () => number = Math.random): number {
+  return Math.round(delayMs * (0.9 + 0.2 * random()));
+}
+
+/** The webhook-signature header: one v1 signature per secret (two during a rotation's overlap). */
+export function signatureHeader(secrets: readonly string[], id: string, timestamp: Date, body: string): string {
+  return secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
+}
+
+export class DeliveryWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly inFlight = new Map<string, { endpointId: string; abort: AbortController }>();
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly clock: () => Date;
+  private interval: NodeJS.Timeout | undefined;
+  private nudgeTimer: NodeJS.Timeout | undefined;
+  private running = false;
+  private polling: Promise<void> | null = null;
+  private pollAgain = false;
+  private readonly settled = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly sealer: Sealer,
+    private readonly options: WorkerOptions,
+  ) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  get activeCount(): number {
+    return this.inFlight.size;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.interval = setInterval(() => this.poll(), POLL_INTERVAL_MS);
+    this.interval.unref();
+    this.nudge();
+  }
+
+  /** Something may be due: look soon (several nudges make one look). */
+  nudge(): void {
+    if (!this.running || this.nudgeTimer) return;
+    this.nudgeTimer = setTimeout(() => {
+      this.nudgeTimer = undefined;
+      this.poll();
+    }, NUDGE_DELAY_MS);
+    this.nudgeTimer.unref();
+  }
+
+  /** Stops leasing, aborts attempts in flight and gives their leases back (they are due again). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearInterval(this.interval);
+    clearTimeout(this.nudgeTimer);
+    await this.polling;
+    const leased = [...this.inFlight.keys()];
+    for (const { abort } of this.inFlight.values()) abort.abort();
+    await Promise.allSettled([...this.settled]);
+    await this.deliveries.release(leased, this.owner).catch((error: unknown) => this.options.onError(error, 'releasing leases at shutdown'));
+  }
+
+  private poll(): void {
+    if (!this.running) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = this.leaseAndSend()
+      .catch((error: unknown) => this.options.onError(error, 'leasing deliveries'))
+      .finally(() => {
+        this.polling = null;
+        if (this.pollAgain) {
+          this.pollAgain = false;
+          this.nudge();
+        }
+      });
+  }
+
+  private async leaseAndSend(): Promise<void> {
+    const free = this.options.maxConcurrent - this.inFlight.size;
+    if (free <= 0) return;
+    const busy = [...this.perEndpoint].filter(([, count]) => count >= PER_ENDPOINT_CONCURRENT).map(([id]) => id);
+    const jobs = await this.deliveries.lease({
+      owner: this.owner,
+      now: this.clock(),
+      leaseMs: LEASE_MS,
+      limit: free,
+      perEndpoint: PER_ENDPOINT_CONCURRENT,
+      busyEndpoints: busy,
+    });
+    const excess: string[] = [];
+    for (const job of jobs) {
+      const count = this.perEndpoint.get(job.endpointId) ?? 0;
+      if (!this.running || count >= PER_ENDPOINT_CONCURRENT) {
+        excess.push(job.id);
+        continue;
+      }
+      this.perEndpoint.set(job.endpointId, count + 1);
+      const abort = new AbortController();
+      this.inFlight.set(job.id, { endpointId: job.endpointId, abort });
+      const done: Promise<void> = this.attempt(job, abort.signal)
+        .catch((error: unknown) => this.options.onError(error, `delivering ${job.eventId}`))
+        .finally(() => {
+          this.inFlight.delete(job.id);
+          const left = (this.perEndpoint.get(job.endpointId) ?? 1) - 1;
+          if (left > 0) this.perEndpoint.set(job.endpointId, left);
+          else this.perEndpoint.delete(job.endpointId);
+          this.settled.delete(done);
+          this.nudge();
+        });
+      this.settled.add(done);
+    }
+    await this.deliveries.release(excess, this.owner);
+    // A full batch suggests more is due.
+    if (jobs.length === free) this.pollAgain = true;
+  }
+
+  private secretsOf(job: DeliveryJob, now: Date): string[] {
+    const secrets = [this.sealer.open(job.secretSealed)];
+    if (job.previousSecretSealed && job.previousSecretExpiresAt && job.previousSecretExpiresAt > now.toISOString()) {
+      secrets.push(this.sealer.open(job.previousSecretSealed));
+    }
+    return secrets;
+  }
+
+  private async attempt(job: DeliveryJob, signal: AbortSignal): Promise<void> {
+    const startedAt = this.clock();
+    const checked = await checkEndpointUrl(job.url, { allowPrivate: this.options.allowPrivateUrls, resolve: this.options.resolve });
+    let outcome: AttemptOutcome;
+    if (!checked.ok) {
+      outcome = { succeeded: false, statusCode: null, excerpt: null, error: `not sent: ${checked.message}`, durationMs: 0 };
+    } else {
+      const body = eventJson(job.event);
+      outcome = await send({
+        url: checked.url,
+        address: checked.address,
+        body,
+        signal,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'InvoicingAPI-Webhooks/1',
+          'webhook-id': job.eventId,
+          'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+          'webhook-signature': signatureHeader(this.secretsOf(job, startedAt), job.eventId, startedAt, body),
+        },
+      });
+    }
+    // Shutting down: no attempt is recorded; stop() gives the lease back.
+    if (signal.aborted) return;
+    const finished = this.clock();
+    const attemptsMade = job.attempts + 1;
+    const delay = this.options.retryScheduleMs[attemptsMade - 1];
+    const retryAt = outcome.succeeded || delay === undefined ? null : new Date(finished.getTime() + withJitter(delay));
+    const { disabled } = await this.deliveries.recordAttempt(
+      job,
+      this.owner,
+      {
+        attemptedAt: startedAt.toISOString(),
+        durationMs: outcome.durationMs,
+        statusCode: outcome.statusCode,
+        succeeded: outcome.succeeded,
+        excerpt: outcome.excerpt,
+        error: outcome.error,
+      },
+      retryAt,
+      new Date(finished.getTime() - DISABLE_AFTER_FAILING_MS),
+    );
+    if (disabled) this.options.onDisabled?.(job.endpointId);
+    // A retry due before the next regular look (short schedules, in tests) gets a look of its own.
+    if (retryAt && retryAt.getTime() - finished.getTime() < POLL_INTERVAL_MS) {
+      setTimeout(() => this.nudge(), retryAt.getTime() - finished.getTime()).unref();
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Database, WebhookEndpointsTable } from '../db/schema.js';
+import type { Scope } from '../services/scope.js';
+
+export type EndpointRow = WebhookEndpointsTable;
+
+type Owner = Pick<Scope, 'companyId' | 'livemode'>;
+
+/** Webhook endpoints, always scoped by company and mode. */
+export class EndpointRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private scoped(owner: Owner, trx: Kysely<Database> = this.db) {
+    return trx.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', owner.livemode ? 1 : 0);
+  }
+
+  async find(owner: Owner, id: string, trx?: Kysely<Database>): Promise<EndpointRow | undefined> {
+    return this.scoped(owner, trx).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Newest first, after the (createdAt, id) cursor when given. */
+  async list(owner: Owner, page: { limit: number; after?: { createdAt: string; id: string } }): Promise<EndpointRow[]> {
+    let query = this.scoped(owner);
+    const after = page.after;
+    if (after) {
+      query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  }
+
+  async count(owner: Owner, trx?: Kysely<Database>): Promise<number> {
+    const row = await (trx ?? this.db)
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', owner.livemode ? 1 : 0)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(row: EndpointRow, trx: Kysely<Database> = this.db): Promise<void> {
+    await trx.insertInto('webhook_endpoints').values(row).execute();
+  }
+
+  async update(owner: Owner, id: string, changes: Partial<Omit<EndpointRow, 'id' | 'company_id' | 'livemode' | 'created_at'>>, trx: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await trx
+      .updateTable('webhook_endpoints')
+      .set(changes)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', owner.livemode ? 1 : 0)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Deletes the endpoint with its deliveries and their attempts. */
+  async delete(owner: Owner, id: string, trx: Kysely<Database>): Promise<boolean> {
+    if (!(await this.find(owner, id, trx))) return false;
+    await trx.deleteFrom('webhook_attempts').where('endpoint_id', '=', id).execute();
+    await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+    await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+    return true;
+  }
+}

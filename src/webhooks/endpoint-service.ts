@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transactions.js';
+import type { ErrorDetail } from '../errors/app-error.js';
+import { newId } from '../lib/ids.js';
+import type { Sealer } from '../lib/sealer.js';
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
+import type { Scope } from '../services/scope.js';
+import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
+import { checkEndpointUrl, type Resolve } from './url-safety.js';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const PREVIOUS_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Endpoints per company (and mode): enough for every integration, few enough to bound fan-out. */
+export const MAX_ENDPOINTS = 20;
+
+export type EndpointResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'NOT_FOUND' | 'WEBHOOK_ENDPOINT_LIMIT' };
+
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export function endpointFromRow(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason === 'failing' ? 'failing' : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function trimmed(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  return text ? text : null;
+}
+
+/** ["*"] stands alone: a list with "*" and other types would mean the same as ["*"]. */
+function eventsProblem(events: readonly string[]): ErrorDetail | null {
+  return events.includes('*') && events.length > 1 ? { field: 'events', code: 'wildcard_not_alone', message: 'Send ["*"] alone, or a list of types.' } : null;
+}
+
+export class EndpointService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly endpoints: EndpointRepository,
+    private readonly sealer: Sealer,
+    private readonly options: { allowPrivateUrls: boolean; resolve: Resolve },
+  ) {}
+
+  private async urlProblem(url: string): Promise<ErrorDetail | null> {
+    const checked = await checkEndpointUrl(url, { allowPrivate: this.options.allowPrivateUrls, resolve: this.options.resolve });
+    return checked.ok ? null : { field: 'url', code: checked.code, message: checked.message };
+  }
+
+  async create(scope: Scope, input: CreateWebhookEndpointInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<EndpointResult<WebhookEndpointWithSecret>> {
+    const problems = [await this.urlProblem(input.url), eventsProblem(input.events)].filter((p): p is ErrorDetail => p !== null);
+    if (problems.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: problems };
+    const secret = newSigningSecret();
+    const at = now.toISOString();
+    const row: EndpointRow = {
+      id: newId('we'),
+      company_id: scope.companyId,
+      livemode: scope.livemode ? 1 : 0,
+      url: input.url,
+      events: JSON.stringify(input.events),
+      description: trimmed(input.description),
+      enabled: 1,
+      disabled_reason: null,
+      secret_sealed: this.sealer.seal(secret),
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      created_at: at,
+      updated_at: at,
+    };
+    return inTransaction(this.db, trx, async (t) => {
+      if ((await this.endpoints.count(scope, t)) >= MAX_ENDPOINTS) return { ok: false, code: 'WEBHOOK_ENDPOINT_LIMIT' };
+      await this.endpoints.insert(row, t);
+      return { ok: true, value: { ...endpointFromRow(row), secret } };
+    });
+  }
+
+  async get(scope: Scope, id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.endpoints.find(scope, id);
+    return row ? endpointFromRow(row) : undefined;
+  }
+
+  async update(scope: Scope, id: string, patch: UpdateWebhookEndpointInput, now: Date = new Date()): Promise<EndpointResult<WebhookEndpoint>> {
+    const row = await this.endpoints.find(scope, id);
+    if (!row) return { ok: false, code: 'NOT_FOUND' };
+    const problems = [patch.url === undefined ? null : await this.urlProblem(patch.url), patch.events ? eventsProblem(patch.events) : null].filter(
+      (p): p is ErrorDetail => p !== null,
+    );
+    if (problems.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: problems };
+    const changes: Partial<EndpointRow> = { updated_at: now.toISOString() };
+    if (patch.url !== undefined) changes.url = patch.url;
+    if (patch.events !== undefined) changes.events = JSON.stringify(patch.events);
+    if (patch.description !== undefined) changes.description = trimmed(patch.description);
+    if (patch.enabled !== undefined) {
+      changes.enabled = patch.enabled ? 1 : 0;
+      // Enabled again by hand: it starts with a clean record; disabled by hand: no reason shown.
+      changes.disabled_reason = null;
+      if (patch.enabled) changes.failing_since = null;
+    }
+    if (!(await this.endpoints.update(scope, id, changes))) return { ok: false, code: 'NOT_FOUND' };
+    return { ok: true, value: endpointFromRow({ ...row, ...changes }) };
+  }
+
+  async delete(scope: Scope, id: string): Promise<boolean> {
+    return this.db.transaction().execute((t) => this.endpoints.delete(scope, id, t));
+  }
+
+  /** A new secret; the old one keeps signing beside it for 24 hours. */
+  async rotateSecret(scope: Scope, id: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<EndpointResult<WebhookEndpointWithSecret>> {
+    return inTransaction(this.db, trx, async (t) => {
+      const row = await this.endpoints.find(scope, id, t);
+      if (!row) return { ok: false, code: 'NOT_FOUND' };
+      const secret = newSigningSecret();
+      const changes: Partial<EndpointRow> = {
+        secret_sealed: this.sealer.seal(secret),
+        previous_secret_sealed: row.secret_sealed,
+        previous_secret_expires_at: new Date(now.getTime() + PREVIOUS_SECRET_OVERLAP_MS).toISOString(),
+        updated_at: now.toISOString(),
+      };
+      await this.endpoints.update(scope, id, changes, t);
+      return { ok: true, value: { ...endpointFromRow({ ...row, ...changes }), secret } };
+    });
+  }
+}
