@@ -102,7 +102,11 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     sealer,
-    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, { allowPrivateUrls: webhooks.allowPrivateUrls, resolve }),
+    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, {
+      allowPrivateUrls: webhooks.allowPrivateUrls,
+      resolve,
+      onEnqueued: () => deliveryWorker.nudge(),
+    }),
     webhookEndpointRepository,
     deliveries,
     deliveryWorker,

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../src/http/api-version.js';
+import { scopeFor } from '../src/services/scope.js';
 import { PER_ENDPOINT_CONCURRENT } from '../src/webhooks/delivery-worker.js';
 import { RESPONSE_EXCERPT_BYTES } from '../src/webhooks/sender.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
@@ -239,6 +240,22 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 12; i++) await c.organization(`Shared ${i}`);
       await healthy.waitFor((got) => got.length === 12);
       expect(stuck.maxOpen).toBeLessThanOrEqual(PER_ENDPOINT_CONCURRENT);
+    });
+
+    it('resends one event as a new delivery with the same webhook-id, only for the company\'s own event and endpoint', async () => {
+      const c = await company();
+      const r = await receiver();
+      const endpoint = await c.endpoint(r.url);
+      await c.organization('Resent Buyer');
+      await r.waitFor((got) => got.length === 1);
+      const eventId = String(r.received[0]!.headers['webhook-id']);
+      const resent = await t.container.webhookEndpoints.resend(scopeFor(c.companyId), endpoint.id, eventId);
+      expect(resent.ok).toBe(true);
+      await r.waitFor((got) => got.length === 2);
+      expect(r.received[1]!.headers['webhook-id']).toBe(eventId);
+      expect(r.received[1]!.body).toBe(r.received[0]!.body);
+      const stranger = await company();
+      expect(await t.container.webhookEndpoints.resend(scopeFor(stranger.companyId), endpoint.id, eventId)).toEqual({ ok: false, code: 'NOT_FOUND' });
     });
 
     it('needs webhook.manage, and hides other companies\' endpoints', async () => {

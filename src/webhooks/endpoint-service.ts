@@ -7,6 +7,7 @@ import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
 import type { Scope } from '../services/scope.js';
+import type { DeliveryRepository } from './delivery-repository.js';
 import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
 
@@ -52,7 +53,8 @@ export class EndpointService {
     private readonly db: Kysely<Database>,
     private readonly endpoints: EndpointRepository,
     private readonly sealer: Sealer,
-    private readonly options: { allowPrivateUrls: boolean; resolve: Resolve },
+    private readonly deliveries: DeliveryRepository,
+    private readonly options: { allowPrivateUrls: boolean; resolve: Resolve; onEnqueued?: () => void },
   ) {}
 
   private async urlProblem(url: string): Promise<ErrorDetail | null> {
@@ -133,5 +135,24 @@ export class EndpointService {
       await this.endpoints.update(scope, id, changes, t);
       return { ok: true, value: { ...endpointFromRow({ ...row, ...changes }), secret } };
     });
+  }
+
+  /**
+   * Sends an event to an endpoint again, as a new delivery with its own retries (the panel's
+   * "resend"): the event must be the company's and still kept, the endpoint its own.
+   */
+  async resend(scope: Scope, endpointId: string, eventId: string, now: Date = new Date()): Promise<{ ok: true; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
+    const endpoint = await this.endpoints.find(scope, endpointId);
+    const event = await this.db
+      .selectFrom('events')
+      .select('id')
+      .where('company_id', '=', scope.companyId)
+      .where('livemode', '=', scope.livemode ? 1 : 0)
+      .where('id', '=', eventId)
+      .executeTakeFirst();
+    if (!endpoint || !event) return { ok: false, code: 'NOT_FOUND' };
+    const deliveryId = await this.deliveries.enqueue(scope.companyId, endpointId, eventId, now);
+    this.options.onEnqueued?.();
+    return { ok: true, deliveryId };
   }
 }
