@@ -1,5 +1,6 @@
 import type { Company } from '../schemas/company.js';
 import { readProfileChanges, type ProfileChanges, type ProfileProblem } from '../services/company-profile.js';
+import { groupedIban } from './iban.js';
 import type { FieldErrors } from './views/forms.js';
 
 // The Company page's form, apart from its markup: the profile as form values, form values as a
@@ -10,14 +11,14 @@ import type { FieldErrors } from './views/forms.js';
 /** The form's fields in the order the page shows them, so the first error is the first invalid field. */
 export const COMPANY_FIELDS = [
   'legalName',
+  'vatId',
+  'taxNumber',
+  'legalRegistrationId',
   'line1',
   'line2',
   'postalCode',
   'city',
   'countryCode',
-  'vatId',
-  'taxNumber',
-  'legalRegistrationId',
   'easScheme',
   'easIdentifier',
   'contactName',
@@ -53,7 +54,7 @@ export function formValuesOf(company: Company): CompanyFormValues {
     contactName: v(company.contact.name),
     contactPhone: v(company.contact.phone),
     contactEmail: v(company.contact.email),
-    iban: v(company.bankAccount?.iban),
+    iban: company.bankAccount ? groupedIban(company.bankAccount.iban) : '',
     bic: v(company.bankAccount?.bic),
     accountName: v(company.bankAccount?.accountName),
     paymentTerms: v(company.paymentTerms),

@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TOptional, type TString } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { COMPANY_FIELDS, formErrorsOf, formValuesOf, readCompanyForm, type CompanyFormValues } from '../company-form.js';
+import { COMPANY_FIELDS, formErrorsOf, formValuesOf, readCompanyForm, type CompanyFormField } from '../company-form.js';
 import { companyPage, type CompanyPageModel } from '../views/company.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 import { chromeFor, forbidden, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
@@ -11,10 +11,8 @@ import { chromeFor, forbidden, notFound, openAccess, requirePrivileged, sendPage
 const HISTORY_LIMIT = 50;
 
 // Generous bounds: the service enforces the real limits and answers them next to the field.
-const CompanyBody = Type.Object(
-  { _csrf: Type.Optional(Type.String()), ...Object.fromEntries(COMPANY_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 5000 }))])) },
-  { additionalProperties: false },
-);
+const formFields = Object.fromEntries(COMPANY_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 5000 }))])) as Record<CompanyFormField, TOptional<TString>>;
+const CompanyBody = Type.Object({ _csrf: Type.Optional(Type.String()), ...formFields }, { additionalProperties: false });
 const CompanyQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 
 const NOTICES: Record<string, Notice> = {
@@ -41,7 +39,7 @@ export function companyRoutes(deps: PanelDeps): FastifyPluginAsync {
 
     app.post('/company', { config: openAccess(), schema: { body: CompanyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const user = requirePrivileged(request, forbidden('Your role does not allow this. Owners and admins change the company profile.'));
-      const { _csrf: _, ...values } = request.body as CompanyFormValues & { _csrf?: string };
+      const { _csrf: _, ...values } = request.body;
       const read = readCompanyForm(values);
       if (!read.ok) return render(request, reply, { values, errors: read.errors }, 400);
 

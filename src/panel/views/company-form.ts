@@ -36,25 +36,24 @@ export function companyForm(csrf: string, values: CompanyFormValues, errors: Fie
   <form method="post" action="${PANEL_PATH}/company" novalidate class="company-form">
     ${csrfField(csrf)}
     <fieldset>
-      <legend>Legal name</legend>
+      <legend>Seller</legend>
       ${f('legalName', 'Legal name', { hint: 'As registered, e.g. "Acme Trading GmbH". Invoices show it as the seller, with the company name as trading name; empty means the company name.', autocomplete: 'organization' })}
-    </fieldset>
-    <fieldset>
-      <legend>Address</legend>
-      <div class="grid">${f('line1', 'Street and number', { autocomplete: 'address-line1' })}</div>
-      <div class="grid">${f('line2', 'Address line 2', { autocomplete: 'address-line2' })}</div>
-      <div class="grid">
-        <div>${f('postalCode', 'Postal code', { autocomplete: 'postal-code' })}</div>
-        <div>${f('city', 'City', { autocomplete: 'address-level2' })}</div>
-        <div>${f('countryCode', 'Country', { hint: 'Two letters (ISO 3166-1), e.g. DE.', autocomplete: 'country' })}</div>
-      </div>
-    </fieldset>
-    <fieldset>
-      <legend>Tax and registration</legend>
       <div class="grid">
         <div>${f('vatId', 'VAT id', { hint: 'With its country prefix, e.g. DE123456789.' })}</div>
         <div>${f('taxNumber', 'Tax number', { hint: 'The national tax number, if invoices must show it.' })}</div>
         <div>${f('legalRegistrationId', 'Legal registration id', { hint: 'E.g. the commercial register entry, HRB 12345.' })}</div>
+      </div>
+    </fieldset>
+    <fieldset>
+      <legend>Address</legend>
+      <div class="grid">
+        <div>${f('line1', 'Street and number', { autocomplete: 'address-line1' })}</div>
+        <div>${f('line2', 'Address line 2', { autocomplete: 'address-line2' })}</div>
+      </div>
+      <div class="grid">
+        <div>${f('postalCode', 'Postal code', { autocomplete: 'postal-code' })}</div>
+        <div>${f('city', 'City', { autocomplete: 'address-level2' })}</div>
+        <div>${f('countryCode', 'Country', { hint: 'Two letters (ISO 3166-1), e.g. DE.', autocomplete: 'country' })}</div>
       </div>
     </fieldset>
     <fieldset>

@@ -2,6 +2,7 @@ import type { CompaniesTable } from '../../db/schema.js';
 import { EAS } from '../../documents/schemes.js';
 import type { CompanyProfiles } from '../../services/company-profile.js';
 import { html, type SafeHtml } from '../html.js';
+import { groupedIban } from '../iban.js';
 import { time } from './forms.js';
 
 // The audit list of the Company page: every recorded profile change, newest first, with who
@@ -13,14 +14,14 @@ export type ProfileEvent = Awaited<ReturnType<CompanyProfiles['history']>>[numbe
 /** The recorded changes name table columns; these are the labels the form uses. */
 const COLUMN_LABELS: Partial<Record<keyof CompaniesTable, string>> = {
   legal_name: 'Legal name',
+  vat_id: 'VAT id',
+  tax_number: 'Tax number',
+  legal_registration_id: 'Legal registration id',
   address_line1: 'Street and number',
   address_line2: 'Address line 2',
   address_postal_code: 'Postal code',
   address_city: 'City',
   country_code: 'Country',
-  vat_id: 'VAT id',
-  tax_number: 'Tax number',
-  legal_registration_id: 'Legal registration id',
   electronic_address_scheme: 'Electronic address scheme',
   electronic_address_id: 'Electronic address identifier',
   contact_name: 'Contact name',
@@ -36,6 +37,7 @@ const ORDER = Object.keys(COLUMN_LABELS);
 
 function shown(column: string, value: string | null): SafeHtml {
   if (value === null || value === '') return html`<span class="muted">empty</span>`;
+  if (column === 'iban') return html`${groupedIban(value)}`;
   if (column === 'electronic_address_scheme' && EAS[value]) return html`${value} <small class="muted">(${EAS[value]})</small>`;
   return html`${value}`;
 }

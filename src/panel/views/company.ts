@@ -2,6 +2,7 @@ import { EAS } from '../../documents/schemes.js';
 import type { Company } from '../../schemas/company.js';
 import type { CompanyFormValues } from '../company-form.js';
 import { html, type SafeHtml } from '../html.js';
+import { groupedIban } from '../iban.js';
 import { isPrivileged, type PanelUser } from '../users.js';
 import { companyForm } from './company-form.js';
 import { profileHistory, type ProfileEvent } from './company-history.js';
@@ -44,7 +45,7 @@ function readOnlyProfile(c: Company): SafeHtml {
 </div>
 <div class="grid">
   ${section('Contact', [['Name', c.contact.name], ['Phone', c.contact.phone], ['Email', c.contact.email]])}
-  ${section('Bank account', [['IBAN', c.bankAccount?.iban], ['BIC', c.bankAccount?.bic], ['Account name', c.bankAccount?.accountName]])}
+  ${section('Bank account', [['IBAN', c.bankAccount ? groupedIban(c.bankAccount.iban) : null], ['BIC', c.bankAccount?.bic], ['Account name', c.bankAccount?.accountName]])}
 </div>
 ${section('Payment', [['Default payment terms', c.paymentTerms], ['SEPA creditor id', c.creditorId]])}
 <p class="muted">Your role (member) can see the profile; owners and admins change it.</p>

@@ -31,7 +31,7 @@ function header(chrome: Chrome): SafeHtml {
   const user = chrome.user;
   return html`<header class="container panel-header">
   <nav aria-label="Main">
-    <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company">${chrome.companyName}</span>` : ''}</li></ul>
+    <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company" title="${chrome.companyName}">${chrome.companyName}</span>` : ''}</li></ul>
     ${user
       ? html`<ul>
       ${NAV.map((item) => html`<li><a href="${item.href}"${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
