@@ -68,8 +68,8 @@ export class PanelHttpError extends Error {
   }
 }
 
-export function forbidden(): PanelHttpError {
-  return new PanelHttpError(403, 'Not allowed', 'Your role does not allow this. Owners and admins manage keys and users.');
+export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys and users.'): PanelHttpError {
+  return new PanelHttpError(403, 'Not allowed', explanation);
 }
 
 export function notFound(): PanelHttpError {
@@ -82,9 +82,10 @@ export function signedInUser(request: FastifyRequest): PanelUser {
   return user;
 }
 
-export function requirePrivileged(request: FastifyRequest): PanelUser {
+/** The signed-in owner or admin; anyone else gets `refusal` (a 403 saying what the role may not do). */
+export function requirePrivileged(request: FastifyRequest, refusal: PanelHttpError = forbidden()): PanelUser {
   const user = signedInUser(request);
-  if (!isPrivileged(user.role)) throw forbidden();
+  if (!isPrivileged(user.role)) throw refusal;
   return user;
 }
 

@@ -9,6 +9,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/store.j
 import { KeyEventLog } from './key-events.js';
 import { PanelRecords } from './records.js';
 import { authRoutes } from './routes/auth.js';
+import { companyRoutes } from './routes/company.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
@@ -171,6 +172,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     });
     await signedIn.register(keyRoutes(deps));
     await signedIn.register(userRoutes(deps));
+    await signedIn.register(companyRoutes(deps));
     await signedIn.register(recordRoutes(deps));
   });
 }

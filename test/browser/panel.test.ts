@@ -146,6 +146,41 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     await memberContext.close();
   });
 
+  it('changes the IBAN on the Company page and sees the change, marked, in the audit list', async () => {
+    await mainNav().getByRole('link', { name: 'Company' }).click();
+    await page.waitForURL('**/panel/company');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Company');
+    await page.getByLabel('Legal name').fill('Acme Trading GmbH');
+    await page.getByLabel('Street and number').fill('Friedrichstr. 100');
+    await page.getByLabel('Postal code').fill('10117');
+    await page.getByLabel('City').fill('Berlin');
+    await page.getByLabel('Country').fill('DE');
+    await page.getByLabel('Scheme').selectOption('9930');
+    await page.getByLabel('Identifier').fill('DE123456789');
+    await page.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.waitForURL('**/panel/company?done=saved');
+
+    // A wrong checksum comes back next to the field with what was typed; nothing is saved.
+    await page.getByLabel('IBAN').fill('DE02 1203 0000 0000 2020 52');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    expect(await page.locator('#iban-error').textContent()).toBe('Must be an IBAN with a valid checksum.');
+    expect(await page.getByLabel('IBAN').inputValue()).toBe('DE02 1203 0000 0000 2020 52');
+    await shot('company-error');
+
+    await page.getByLabel('IBAN').fill('DE02 1203 0000 0000 2020 51');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.waitForURL('**/panel/company?done=saved');
+    expect(await page.getByLabel('IBAN').inputValue()).toBe('DE02 1203 0000 0000 2020 51');
+    const newest = page.locator('.profile-history tbody').first();
+    expect(await newest.locator('td[rowspan]').nth(1).textContent()).toBe('owner@acme.example');
+    const ibanRow = newest.locator('tr.iban-change');
+    expect(await ibanRow.locator('.badge-alert').textContent()).toContain('bank account changed');
+    expect(await ibanRow.locator('td.change-value').allTextContents()).toEqual(['DE89 3704 0044 0532 0130 00', 'DE02 1203 0000 0000 2020 51']);
+    expect(await page.locator('.profile-history tbody').count()).toBe(2);
+    await shot('company');
+  });
+
   it('shows what the API created on the organizations page', async () => {
     await page.getByRole('link', { name: 'Organizations' }).click();
     expect(await page.locator('tbody tr').count()).toBe(1);

@@ -57,3 +57,12 @@ export function time(iso: string | null | undefined, empty = '—'): SafeHtml {
   const shown = iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '');
   return html`<time datetime="${iso}" title="${iso}">${shown}</time>`;
 }
+
+/** A multi-line field with the same label, error and hint wiring as `field`. */
+export function textareaField(o: Omit<FieldOptions, 'type' | 'autocomplete' | 'minlength'> & { rows?: number }): SafeHtml {
+  const error = o.errors?.[o.name];
+  const focus = o.autofocus || firstError(o.errors) === o.name;
+  return html`<label for="${o.name}">${o.label}${o.required ? '' : html` <span class="optional">(optional)</span>`}</label>
+<textarea id="${o.name}" name="${o.name}" rows="${o.rows ?? 3}"${o.required ? html` required` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${error ? html` aria-invalid="true"` : ''}${describedBy(o.name, o.errors, o.hint)}${focus ? html` autofocus` : ''}>${o.value ?? ''}</textarea>
+${fieldMessages(o.name, o.errors, o.hint)}`;
+}

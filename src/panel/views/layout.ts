@@ -8,7 +8,7 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'organizations' | 'invoices' | 'credit-notes';
+  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes';
 }
 
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
@@ -16,6 +16,7 @@ export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
 const NAV: { id: NonNullable<Chrome['active']>; href: string; label: string }[] = [
   { id: 'keys', href: `${PANEL_PATH}/keys`, label: 'API keys' },
   { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
+  { id: 'company', href: `${PANEL_PATH}/company`, label: 'Company' },
   { id: 'organizations', href: `${PANEL_PATH}/organizations`, label: 'Organizations' },
   { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
   { id: 'credit-notes', href: `${PANEL_PATH}/credit-notes`, label: 'Credit notes' },
@@ -30,7 +31,7 @@ function header(chrome: Chrome): SafeHtml {
   const user = chrome.user;
   return html`<header class="container panel-header">
   <nav aria-label="Main">
-    <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company">${chrome.companyName}</span>` : ''}</li></ul>
+    <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company" title="${chrome.companyName}">${chrome.companyName}</span>` : ''}</li></ul>
     ${user
       ? html`<ul>
       ${NAV.map((item) => html`<li><a href="${item.href}"${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
