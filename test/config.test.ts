@@ -51,8 +51,33 @@ describe('configuration', () => {
     ['DATABASE_URL', 'invoicing.db'],
     ['REDIS_URL', 'localhost:6379'],
     ['API_KEY_CACHE_TTL_MS', '60000'],
+    ['DATA_ENCRYPTION_KEY', 'c2hvcnQ='],
+    ['DATA_ENCRYPTION_KEY', 'not base64 at all, not at all, not at all!!'],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes'],
+    ['WEBHOOK_RETRY_SCHEDULE_MS', '5s,5m'],
+    ['WEBHOOK_RETRY_SCHEDULE_MS', '-1'],
+    ['WEBHOOK_MAX_CONCURRENT', '0'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('reads the webhook and data key variables: keys newest first, a schedule of delays', () => {
+    const newest = Buffer.alloc(32, 7);
+    const older = Buffer.alloc(32, 9);
+    const config = loadConfig({
+      DATA_ENCRYPTION_KEY: `${newest.toString('base64')}, ${older.toString('base64')}`,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE_MS: '100, 2000,0',
+      WEBHOOK_MAX_CONCURRENT: '5',
+    });
+    expect(config.dataEncryptionKeys).toEqual([newest, older]);
+    expect(config).toMatchObject({ webhookAllowPrivateUrls: true, webhookRetryScheduleMs: [100, 2000, 0], webhookMaxConcurrent: 5 });
+    expect(loadConfig({})).toMatchObject({
+      dataEncryptionKeys: [],
+      webhookAllowPrivateUrls: false,
+      webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      webhookMaxConcurrent: 20,
+    });
   });
 });
