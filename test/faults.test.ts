@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -235,7 +236,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL going away under load'
     const storage = openStorage(proxiedUrl, { poolMax: 4 });
     const { buildApp } = await import('../src/app.js');
     const { loadConfig } = await import('../src/config.js');
-    const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: proxiedUrl, logLevel: 'silent', rateLimitMax: 100_000 }, storage });
+    const app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: proxiedUrl, logLevel: 'silent', rateLimitMax: 100_000 }, storage });
     try {
       const company = await app.container.companies.create({ name: 'Outage GmbH' });
       if (!company.ok) throw new Error(company.detail);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -36,7 +37,7 @@ for (const dialect of DIALECTS) {
       const key = await cli(['key', 'create', '--company', String(company.id), '--name', 'erp', '--permissions', 'invoice.create,organization.create']);
 
       storage = db.open();
-      app = await buildApp({ config: { ...loadConfig({}), databaseUrl: db.url, logLevel: 'silent' }, storage });
+      app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: db.url, logLevel: 'silent' }, storage });
       const headers = { 'x-api-key': String(key.key) };
       const org = await app.inject({ method: 'POST', url: `${BASE_PATH}/organization`, headers, payload: { name: 'Buyer', isCustomer: true } });
       const res = await app.inject({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
     proxied.searchParams.set('application_name', APPLICATION_NAME);
     storage = openStorage(proxied.toString(), { poolMax: 5 });
     direct = database.open({ poolMax: 2 });
-    app = await buildApp({ config: { ...loadConfig({}), databaseUrl: database.url, logLevel: 'silent' }, storage });
+    app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: database.url, logLevel: 'silent' }, storage });
     await app.ready();
     const company = await app.container.companies.create({ name: 'Outage GmbH', currency: 'EUR' });
     if (!company.ok) throw new Error(company.detail);

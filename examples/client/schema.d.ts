@@ -424,6 +424,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events, newest first
+         * @description Every change made through the API writes an event in the same transaction. Events are kept 30 days. After downtime, page with createdAfter set to the newest event you processed.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List events, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListEvents"];
+        patch?: never;
+        trace?: never;
+    };
+    "/event/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one event
+         * @description An id of another company, or of an event older than 30 days, gets 404.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read one event (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetEvent"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints, newest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint; its signing secret is in this answer only
+         * @description The URL must be https and resolve to public addresses (400 VALIDATION_ERROR otherwise). Deliveries are signed per Standard Webhooks with the secret returned here, which is never shown again (rotate it to get a new one). At most 20 endpoints per company.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        /**
+         * List webhook endpoints, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListWebhookEndpoints"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoint/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one webhook endpoint (without its secret) */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its pending deliveries */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        /**
+         * Read one webhook endpoint (without its secret) (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetWebhookEndpoint"];
+        /**
+         * Change a webhook endpoint: url, events, description, enabled
+         * @description A new url is checked as at creation. `enabled: true` also re-enables an endpoint that was disabled for failing, with a clean record.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoint/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the old one keeps signing beside it for 24 hours
+         * @description Deliveries in the next 24 hours carry two signatures in webhook-signature (one per secret), so receivers can switch secrets without missing one.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -600,6 +719,23 @@ export interface components {
             method?: components["schemas"]["PaymentMethod"] | null;
             reference?: string | null;
         };
+        /** CreateWebhookEndpointInput */
+        CreateWebhookEndpointInput: {
+            /**
+             * @description An https URL whose host resolves to public addresses only.
+             * @example https://erp.example.com/hooks/invoicing
+             */
+            url: string;
+            /**
+             * @description The event types to deliver, or ["*"] for all of them (also those added later).
+             * @example [
+             *       "invoice.finalized",
+             *       "invoice.paid"
+             *     ]
+             */
+            events: ("organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "payment.created" | "credit-note.created" | "*")[];
+            description?: string | null;
+        };
         /**
          * CreditExceedsInvoiceError
          * @description The credit notes would credit more than the invoice's payable amount.
@@ -694,6 +830,20 @@ export interface components {
             data: components["schemas"]["DeletedInvoice"];
             meta: components["schemas"]["SuccessMeta"];
         };
+        /** DeletedWebhookEndpoint */
+        DeletedWebhookEndpoint: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** DeletedWebhookEndpointEnvelope */
+        DeletedWebhookEndpointEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["DeletedWebhookEndpoint"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
         /**
          * EinvoiceIncompleteError
          * @description The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.
@@ -758,6 +908,46 @@ export interface components {
             /** @example v1 */
             apiVersion: string;
         };
+        /**
+         * Event
+         * @description Something that changed, written in the same transaction as the change. Also the body of a webhook delivery.
+         */
+        Event: {
+            /** @example evt_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** Format: date-time */
+            createdAt: string;
+            requestId: string | null;
+            data: {
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created) or a CreditNote (credit-note.created). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"];
+            };
+        };
+        /** EventEnvelope */
+        EventEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["Event"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** EventPage */
+        EventPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["Event"][];
+            nextCursor: string | null;
+        };
+        /** EventPageEnvelope */
+        EventPageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["EventPage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** EventType */
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "payment.created" | "credit-note.created";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -788,7 +978,7 @@ export interface components {
             companyId?: string;
             /** @description The key's lookup prefix, when a valid key was sent. */
             keyPrefix?: string;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "event.read" | "webhook.manage")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -1344,6 +1534,23 @@ export interface components {
         /** PaymentMethod */
         PaymentMethod: "credit_transfer" | "card" | "cash" | "direct_debit" | "other";
         /**
+         * PaymentWithInvoice
+         * @description A payment, with the id of the invoice it was recorded against.
+         */
+        PaymentWithInvoice: {
+            /** @example pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            amount: components["schemas"]["Amount"];
+            /** Format: date */
+            date: string;
+            method: components["schemas"]["PaymentMethod"];
+            reference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            invoiceId: string;
+        };
+        /**
          * Percent
          * @description A percentage from 0 to 100 with up to 4 decimal places. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
          * @example 19
@@ -1503,6 +1710,25 @@ export interface components {
             /** @description true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it. */
             archived?: boolean;
         };
+        /** UpdateWebhookEndpointInput */
+        UpdateWebhookEndpointInput: {
+            /**
+             * @description An https URL whose host resolves to public addresses only.
+             * @example https://erp.example.com/hooks/invoicing
+             */
+            url?: string;
+            /**
+             * @description The event types to deliver, or ["*"] for all of them (also those added later).
+             * @example [
+             *       "invoice.finalized",
+             *       "invoice.paid"
+             *     ]
+             */
+            events?: ("organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "payment.created" | "credit-note.created" | "*")[];
+            description?: string | null;
+            /** @description false stops deliveries (pending ones wait); true resumes them. */
+            enabled?: boolean;
+        };
         /**
          * ValidationError
          * @description The request is not valid.
@@ -1534,6 +1760,81 @@ export interface components {
          * @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero.
          */
         VatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /** @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f */
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabledReason: "failing" | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** WebhookEndpointEnvelope */
+        WebhookEndpointEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["WebhookEndpoint"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * WebhookEndpointLimitError
+         * @description The company has as many webhook endpoints as it may have (20): delete one first.
+         */
+        WebhookEndpointLimitError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "WEBHOOK_ENDPOINT_LIMIT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** WebhookEndpointPage */
+        WebhookEndpointPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["WebhookEndpoint"][];
+            nextCursor: string | null;
+        };
+        /** WebhookEndpointPageEnvelope */
+        WebhookEndpointPageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["WebhookEndpointPage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** WebhookEndpointWithSecret */
+        WebhookEndpointWithSecret: {
+            /** @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f */
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabledReason: "failing" | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret: whsec_ and base64 of 32 random bytes. Shown only in this answer; store it now. */
+            secret: string;
+        };
+        /** WebhookEndpointWithSecretEnvelope */
+        WebhookEndpointWithSecretEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
     };
     responses: {
         /** @description Not served on this path with this method; `Allow` lists the methods it serves. Error codes: `METHOD_NOT_ALLOWED` (The method is not allowed on this resource.) */
@@ -3763,6 +4064,553 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*). */
+                type?: string;
+                /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
+                createdAfter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListEvents: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*). */
+                type?: string;
+                /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
+                createdAfter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The event id (evt_…).
+                 * @example evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The event id (evt_…).
+                 * @example evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `WEBHOOK_ENDPOINT_LIMIT` (The company has as many webhook endpoints as it may have (20): delete one first.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointLimitError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint id (we_…).
+                 * @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint id (we_…).
+                 * @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpointEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint id (we_…).
+                 * @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint id (we_…).
+                 * @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint id (we_…).
+                 * @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
