@@ -19,10 +19,10 @@ it('writes e-invoices of every format made through the API for the official vali
   const count = Number(process.env.EINVOICE_SAMPLES_COUNT ?? 300);
   const seed = Number(process.env.EINVOICE_SAMPLES_SEED ?? 20260301);
   const t = await buildTestApp('sqlite');
-  const summary: Record<string, { written: number; refused: Record<string, number> }> = {};
+  const summary: Record<string, { written: number; refusedDocuments: number; refused: Record<string, number> }> = {};
   const names = DOCUMENT_FORMATS.flatMap((f) => [f.name, `${f.name}-creditnote`]);
   for (const name of names) {
-    summary[name] = { written: 0, refused: {} };
+    summary[name] = { written: 0, refusedDocuments: 0, refused: {} };
     mkdirSync(join(dir, name), { recursive: true });
   }
   const done = () => names.every((name) => summary[name]!.written >= count);
@@ -45,6 +45,7 @@ it('writes e-invoices of every format made through the API for the official vali
             if (res.status === 422) {
               const error = JSON.parse(res.body).error as { code: string; details: { code: string }[] };
               if (error.code !== 'EINVOICE_INCOMPLETE') throw new Error(`${name}: ${res.body}`);
+              result.refusedDocuments++;
               for (const code of new Set(error.details.map((d) => d.code))) result.refused[code] = (result.refused[code] ?? 0) + 1;
               continue;
             }

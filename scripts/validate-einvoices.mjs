@@ -57,10 +57,12 @@ execFileSync('npx', ['vitest', 'run', '--config', api ? 'scripts/einvoice-api-sa
 const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 
 let fatalTotal = 0;
-for (const [format, { written, refused }] of Object.entries(summary)) {
+for (const [format, { written, refused, refusedDocuments }] of Object.entries(summary)) {
   const base = format.replace('-creditnote', '');
   const files = readdirSync(join(dir, format)).map((f) => join(dir, format, f));
-  const refusedText = Object.keys(refused).length ? ` (refused${api ? ' with 422, by rule' : ' by problemsFor'}: ${JSON.stringify(refused)})` : '';
+  const refusedText = Object.keys(refused).length
+    ? ` (refused${api ? ` with 422: ${refusedDocuments} documents, by rule` : ' by problemsFor'}: ${JSON.stringify(refused)})`
+    : '';
   say(`\n== ${format}: ${written} documents${refusedText}`);
   const xsd = format.startsWith('ubl') ? XSD.ubl(format) : XSD.cii();
   let xsdFailures = 0;
