@@ -5,6 +5,7 @@ import { DIALECTS } from './helpers/dialects.js';
 import { expectXmlIdentities } from './helpers/einvoice-identities.js';
 import { canValidate, validateAgainstXsd, XSD } from './helpers/einvoice-files.js';
 import { readCii, readUbl } from './helpers/einvoice-reading.js';
+import { legalRegistrationOf } from '../src/services/document-view.js';
 import { canInspectPdf, pdfAttachments, pdfText } from './helpers/pdf-tools.js';
 
 // E-invoices through the API: the seller profile, the buyer's electronic address, the EN 16931
@@ -247,6 +248,33 @@ for (const dialect of DIALECTS) {
       const ubl = (await s.send('GET', `/invoice/${invoice.id}/ubl`)).body;
       expect(ubl).toContain('Seller Software GmbH');
       expect(ubl).not.toContain('Renamed GmbH');
+    });
+
+    it("gives a Dutch seller's KVK number and a register id written <ICD>:<id> their ISO 6523 schemes, so Peppol's Dutch rules (NL-R-003, NL-R-005) pass", async () => {
+      const dutch = [
+        '--legal-name', 'Verkoper B.V.', '--line1', 'Damrak 1', '--city', 'Amsterdam', '--postal-code', '1012 LG', '--country', 'NL',
+        '--vat-id', 'NL123456789B01', '--legal-registration-id', '12345678', '--electronic-address', '0106:12345678',
+        '--contact-name', 'Anna', '--contact-phone', '+31 20 1234567', '--contact-email', 'ap@verkoper.example', '--iban', 'DE89370400440532013000',
+      ];
+      const s = await seller(dutch);
+      const buyer = (
+        await s.send('POST', '/organization', {
+          name: 'Koper B.V.', vatId: 'NL987654321B01', legalRegistrationId: '87654321',
+          address: { line1: 'Coolsingel 40', city: 'Rotterdam', postalCode: '3011 AD', countryCode: 'NL' },
+          electronicAddress: { scheme: '0106', identifier: '87654321' }, isCustomer: true,
+        })
+      ).json().data;
+      const invoice = (await t.post('/invoice', { organizationId: buyer.id, buyerReference: 'PO-1', lines: LINES }, s.key)).json().data;
+      const ubl = await s.send('GET', `/invoice/${invoice.id}/ubl`);
+      expect(ubl.statusCode, ubl.body).toBe(200);
+      expect(ubl.body).toContain('<cbc:CompanyID schemeID="0106">12345678</cbc:CompanyID>');
+      expect(ubl.body).toContain('<cbc:CompanyID schemeID="0106">87654321</cbc:CompanyID>');
+      // Elsewhere a register id without a scheme stays as given; "0208:…" names the Belgian scheme.
+      expect(legalRegistrationOf('HRB 4711', { vatId: 'DE811907980', countryCode: 'DE' })).toEqual({ id: 'HRB 4711', schemeId: null });
+      expect(legalRegistrationOf('12345678', { vatId: null, countryCode: 'DE' })).toEqual({ id: '12345678', schemeId: null });
+      expect(legalRegistrationOf('0208:0123456749', { vatId: 'BE0123456749', countryCode: 'BE' })).toEqual({ id: '0123456749', schemeId: '0208' });
+      expect(legalRegistrationOf('12345678901234567890', { vatId: null, countryCode: 'NL' })).toEqual({ id: '12345678901234567890', schemeId: '0190' });
+      expect(legalRegistrationOf('9999:x', { vatId: null, countryCode: 'NL' })).toEqual({ id: '9999:x', schemeId: null });
     });
 
     it("answers 404 for another company's documents", async () => {

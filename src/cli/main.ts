@@ -25,7 +25,7 @@ class CommandError extends Error {}
 const USAGE = `Usage:
   invoicing company create --name <name> [--currency <ISO 4217>] [--vat-id <id>] [--country <ISO 3166-1>] [--json]
   invoicing company update <companyId> [--legal-name] [--line1] [--line2] [--city] [--postal-code] [--country]
-      [--vat-id] [--tax-number] [--legal-registration-id] [--electronic-address <scheme>:<id>] [--contact-name]
+      [--vat-id] [--tax-number] [--legal-registration-id [<ICD>:]<id>] [--electronic-address <scheme>:<id>] [--contact-name]
       [--contact-phone] [--contact-email] [--iban] [--bic] [--account-name] [--payment-terms] [--creditor-id] [--json]
   invoicing key create --company <companyId> --name <label> --permissions <p1,p2> [--expires-at <ISO-8601>] [--json]
   invoicing key list --company <companyId> [--json]

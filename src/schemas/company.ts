@@ -21,7 +21,12 @@ export const CompanySchema = Type.Object(
     address: AddressSchema,
     vatId: NullableString,
     taxNumber: NullableString,
-    legalRegistrationId: NullableString,
+    legalRegistrationId: Nullable(
+      Type.String({
+        description:
+          'The company register number (EN 16931 BT-30). "<ICD scheme>:<id>" names its ISO 6523 scheme (0106:12345678); a Dutch company\'s eight-digit KVK or twenty-digit OIN number gets its scheme by itself (Peppol NL-R-003).',
+      }),
+    ),
     electronicAddress: Nullable(ElectronicAddressSchema),
     contact: ContactSchema,
     bankAccount: Nullable(BankAccountSchema),

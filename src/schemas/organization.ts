@@ -47,7 +47,10 @@ export const CreateOrganizationBody = Type.Object(
     taxNumber: OptionalText(32),
     address: Type.Optional(Nullable(AddressInput)),
     electronicAddress: Type.Optional(Nullable(ElectronicAddressInput)),
-    legalRegistrationId: OptionalText(100, { description: 'The company register number or other legal registration id (EN 16931 BT-47).' }),
+    legalRegistrationId: OptionalText(100, {
+      description:
+        'The company register number or other legal registration id (EN 16931 BT-47). "<ICD scheme>:<id>" names its ISO 6523 scheme (0106:12345678, 0208:0123456749); a Dutch party\'s eight-digit KVK or twenty-digit OIN number gets its scheme by itself.',
+    }),
   },
   { title: 'CreateOrganizationInput', additionalProperties: false },
 );

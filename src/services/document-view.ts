@@ -1,6 +1,7 @@
 import { documentViewFrom, problemsFor, type DocumentView, type Profile } from '../documents/index.js';
 import type { Problem } from '../documents/completeness.js';
-import type { PaymentMeans, Party, PostalAddress } from '../documents/model.js';
+import type { PaymentMeans, Party, PostalAddress, SchemedId } from '../documents/model.js';
+import { isIcdScheme } from '../documents/schemes.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { Decimal } from '../money/decimal.js';
 import { calculateInvoice } from '../money/invoice-calculation.js';
@@ -41,13 +42,28 @@ const address = (a: { line1: string | null; line2: string | null; city: string |
   countryCode: a?.countryCode ?? null,
 });
 
+/**
+ * A legal registration id (BT-30, BT-47) with its ISO 6523 scheme when one is known: given as
+ * "<ICD>:<id>" (0106:12345678, 0208:0123456749), or a Dutch party's KVK number (eight digits,
+ * 0106) or OIN (twenty digits, 0190), which Peppol wants schemed (NL-R-003, NL-R-005).
+ */
+export function legalRegistrationOf(value: string | null, party: { vatId: string | null; countryCode: string | null }): SchemedId | null {
+  if (!value) return null;
+  const schemed = /^(\d{4}):(.+)$/.exec(value);
+  if (schemed && isIcdScheme(schemed[1]!)) return { id: schemed[2]!.trim(), schemeId: schemed[1]! };
+  const country = party.vatId ? party.vatId.slice(0, 2).toUpperCase() : party.countryCode;
+  if (country === 'NL' && /^\d{8}$/.test(value)) return { id: value, schemeId: '0106' };
+  if (country === 'NL' && /^\d{20}$/.test(value)) return { id: value, schemeId: '0190' };
+  return { id: value, schemeId: null };
+}
+
 function sellerParty(seller: Seller): Party {
   const legalName = seller.legalName ?? seller.name;
   return {
     name: legalName,
     tradingName: legalName !== seller.name ? seller.name : null,
     identifier: null,
-    legalRegistrationId: seller.legalRegistrationId ? { id: seller.legalRegistrationId, schemeId: null } : null,
+    legalRegistrationId: legalRegistrationOf(seller.legalRegistrationId, { vatId: seller.vatId, countryCode: seller.address.countryCode }),
     vatId: seller.vatId,
     taxRegistrationId: seller.taxNumber,
     electronicAddress: seller.electronicAddress ? { id: seller.electronicAddress.identifier, schemeId: seller.electronicAddress.scheme } : null,
@@ -62,7 +78,7 @@ function buyerParty(buyer: Buyer): Party {
     name: buyer.name,
     tradingName: null,
     identifier: null,
-    legalRegistrationId: buyer.legalRegistrationId ? { id: buyer.legalRegistrationId, schemeId: null } : null,
+    legalRegistrationId: legalRegistrationOf(buyer.legalRegistrationId, { vatId: buyer.vatId, countryCode: buyer.address?.countryCode ?? null }),
     vatId: buyer.vatId,
     taxRegistrationId: null,
     electronicAddress: buyer.electronicAddress ? { id: buyer.electronicAddress.identifier, schemeId: buyer.electronicAddress.scheme } : null,
