@@ -154,14 +154,25 @@ async function main() {
 
   // Bootstrap through the service's own code: the admin CLI on the same database.
   const company = cli(env, 'company', 'create', '--name', 'Bench GmbH', '--vat-id', 'DE123456789', '--country', 'DE');
+  // A seller profile complete enough for a Peppol e-invoice.
+  cli(env, 'company', 'update', company.id, '--legal-name', 'Bench GmbH', '--line1', 'Friedrichstr. 100', '--city', 'Berlin', '--postal-code', '10117',
+    '--electronic-address', '9930:DE123456789', '--contact-name', 'Ada Bench', '--contact-phone', '+49 30 987654', '--contact-email', 'billing@bench.example',
+    '--iban', 'DE89370400440532013000', '--bic', 'COBADEFFXXX', '--payment-terms', 'Payable within 30 days.');
   const { PERMISSION_NAMES } = await import(join(ROOT, 'dist/auth/permissions.js'));
   const permissions = PERMISSION_NAMES.join(',');
   const { key } = cli(env, 'key', 'create', '--company', company.id, '--name', 'bench', '--permissions', permissions);
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
 
-  const buyer = await (await fetch(`${base}/organization`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench Buyer', isCustomer: true }) })).json();
+  const buyer = await (await fetch(`${base}/organization`, { method: 'POST', headers, body: JSON.stringify({
+    name: 'Bench Buyer',
+    isCustomer: true,
+    vatId: 'DE811907980',
+    address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' },
+    electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
+  }) })).json();
   const invoiceBody = {
     organizationId: buyer.data.id,
+    buyerReference: 'PO-4711',
     lines: [
       { name: 'Consulting', quantity: '7.5', unitPrice: '120.00', vatRate: '19' },
       { name: 'Travel', quantity: 1, unitPrice: '245.30', vatRate: '19' },

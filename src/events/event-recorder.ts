@@ -14,10 +14,10 @@ export function subscribes(events: readonly string[], type: string): boolean {
  * caller's transaction: the change, its event and its deliveries commit together or not at all.
  */
 export class EventRecorder {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(endpointIds: string[]) => void>();
 
   /** Called after an event with deliveries was written (not yet committed): a nudge, not a promise. */
-  onDeliveries(listener: () => void): () => void {
+  onDeliveries(listener: (endpointIds: string[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -57,7 +57,8 @@ export class EventRecorder {
           })),
         )
         .execute();
-      for (const listener of this.listeners) listener();
+      const endpointIds = wanting.map((endpoint) => endpoint.id);
+      for (const listener of this.listeners) listener(endpointIds);
     }
     return id;
   }

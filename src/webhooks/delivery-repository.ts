@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
@@ -47,37 +47,45 @@ export class DeliveryRepository {
 
   /**
    * Leases due deliveries of enabled endpoints: at most `perEndpoint` per endpoint (the earliest
-   * due), so that one slow endpoint cannot take every slot. On PostgreSQL the rows are locked
-   * with FOR UPDATE SKIP LOCKED, so that instances leasing at once take different rows; SQLite
-   * runs one write transaction at a time.
+   * due), endpoint by endpoint through the (endpoint, status, due) index, so that one endpoint's
+   * backlog neither takes every slot nor is scanned to find another's. Candidates are read
+   * without a lock (a look that finds nothing writes nothing); then, on PostgreSQL, they are
+   * locked with FOR UPDATE SKIP LOCKED and leased in one transaction, so instances leasing at once
+   * take different rows; on SQLite one conditional update leases those still free.
    */
   async lease(request: LeaseRequest): Promise<DeliveryJob[]> {
     const now = request.now.toISOString();
     const until = new Date(request.now.getTime() + request.leaseMs).toISOString();
     const notBusy =
-      request.busyEndpoints.length === 0 ? sql`` : sql`and d.endpoint_id not in (${sql.join(request.busyEndpoints.map((id) => sql`${id}`))})`;
-    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const ids = await this.db.transaction().execute(async (t) => {
-      const picked = await sql<{ id: string }>`
-        select id from webhook_deliveries
-        where id in (
-          select id from (
-            select d.id, row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rn
-            from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-            where d.status = 'pending' and d.next_attempt_at <= ${now}
-              and (d.lease_expires_at is null or d.lease_expires_at <= ${now})
-              and e.enabled = 1 ${notBusy}
-          ) ranked where rn <= ${request.perEndpoint}
-        )
-        and status = 'pending' and (lease_expires_at is null or lease_expires_at <= ${now})
-        order by next_attempt_at, id
-        limit ${request.limit}
-        ${lock}`.execute(t);
-      const chosen = picked.rows.map((row) => row.id);
-      if (chosen.length === 0) return [];
-      await t.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', chosen).execute();
-      return chosen;
-    });
+      request.busyEndpoints.length === 0 ? sql`` : sql`and e.id not in (${sql.join(request.busyEndpoints.map((id) => sql`${id}`))})`;
+    const candidates = await sql<{ id: string }>`
+      select d.id from webhook_endpoints e
+      join webhook_deliveries d on d.id in (
+        select d2.id from webhook_deliveries d2
+        where d2.endpoint_id = e.id and d2.status = 'pending' and d2.next_attempt_at <= ${now}
+          and (d2.lease_expires_at is null or d2.lease_expires_at <= ${now})
+        order by d2.next_attempt_at, d2.id
+        limit ${request.perEndpoint}
+      )
+      where e.enabled = 1 ${notBusy}
+      order by d.next_attempt_at, d.id
+      limit ${request.limit}`.execute(this.db);
+    const wanted = candidates.rows.map((row) => row.id);
+    if (wanted.length === 0) return [];
+    const free = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+      eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
+    let ids: string[];
+    if (this.dialect === 'postgres') {
+      ids = await this.db.transaction().execute(async (t) => {
+        const locked = await t.selectFrom('webhook_deliveries').select('id').where('id', 'in', wanted).where(free).forUpdate().skipLocked().execute();
+        const chosen = locked.map((row) => row.id);
+        if (chosen.length > 0) await t.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', chosen).execute();
+        return chosen;
+      });
+    } else {
+      await this.db.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', wanted).where(free).execute();
+      ids = wanted;
+    }
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('webhook_deliveries as d')

@@ -73,9 +73,14 @@ export class DeliveryWorker {
     this.nudge();
   }
 
-  /** Something may be due: look soon (several nudges make one look). */
-  nudge(): void {
+  /**
+   * Something may be due: look soon (several nudges make one look). New deliveries for endpoints
+   * that already have all their slots here wait for the regular look instead.
+   */
+  nudge(endpointIds?: readonly string[]): void {
     if (!this.running || this.nudgeTimer) return;
+    if (this.inFlight.size >= this.options.maxConcurrent) return;
+    if (endpointIds && endpointIds.every((id) => (this.perEndpoint.get(id) ?? 0) >= PER_ENDPOINT_CONCURRENT)) return;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
       this.poll();
