@@ -69,7 +69,7 @@ export class PanelHttpError extends Error {
 }
 
 export function forbidden(): PanelHttpError {
-  return new PanelHttpError(403, 'Not allowed', 'Your role does not allow this. Owners and admins manage keys and users.');
+  return new PanelHttpError(403, 'Not allowed', 'Your role does not allow this. Owners and admins manage keys, webhooks and users.');
 }
 
 export function notFound(): PanelHttpError {
