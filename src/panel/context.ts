@@ -68,7 +68,7 @@ export class PanelHttpError extends Error {
   }
 }
 
-export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys and users.'): PanelHttpError {
+export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys, webhooks and users.'): PanelHttpError {
   return new PanelHttpError(403, 'Not allowed', explanation);
 }
 

@@ -13,6 +13,7 @@ import { companyRoutes } from './routes/company.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { SessionStore } from './sessions.js';
 import { FirstRunSetup } from './setup.js';
 import { UserService } from './users.js';
@@ -174,6 +175,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(userRoutes(deps));
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(recordRoutes(deps));
+    await signedIn.register(webhookRoutes(deps));
   });
 }
 

@@ -1,4 +1,4 @@
-// The copy button of the one-time key display. Without JavaScript the key is still selectable.
+// The copy button of the one-time key and secret displays. Without JavaScript the text is still selectable.
 document.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-copy-target]') : null;
   if (!button) return;
@@ -6,6 +6,7 @@ document.addEventListener('click', (event) => {
   const status = document.getElementById('copy-status');
   if (!source) return;
   const text = source.textContent.trim();
+  const what = button.getAttribute('data-copy-what') || 'key';
   const selectIt = () => {
     const range = document.createRange();
     range.selectNodeContents(source);
@@ -16,11 +17,11 @@ document.addEventListener('click', (event) => {
   const done = (message) => { if (status) status.textContent = message; };
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(text).then(
-      () => { button.textContent = 'Copied'; done('The key is on your clipboard.'); },
-      () => { selectIt(); done('Copying was blocked: the key is selected, press Ctrl+C (Cmd+C).'); },
+      () => { button.textContent = 'Copied'; done(`The ${what} is on your clipboard.`); },
+      () => { selectIt(); done(`Copying was blocked: the ${what} is selected, press Ctrl+C (Cmd+C).`); },
     );
   } else {
     selectIt();
-    done('The key is selected: press Ctrl+C (Cmd+C) to copy it.');
+    done(`The ${what} is selected: press Ctrl+C (Cmd+C) to copy it.`);
   }
 });

@@ -8,13 +8,14 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes';
+  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes' | 'webhooks';
 }
 
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
 
 const NAV: { id: NonNullable<Chrome['active']>; href: string; label: string }[] = [
   { id: 'keys', href: `${PANEL_PATH}/keys`, label: 'API keys' },
+  { id: 'webhooks', href: `${PANEL_PATH}/webhooks`, label: 'Webhooks' },
   { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
   { id: 'company', href: `${PANEL_PATH}/company`, label: 'Company' },
   { id: 'organizations', href: `${PANEL_PATH}/organizations`, label: 'Organizations' },
