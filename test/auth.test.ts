@@ -3,6 +3,7 @@ import { PERMISSION_NAMES, type Permission } from '../src/auth/permissions.js';
 import type { RegisteredRoute } from '../src/http/method-not-allowed.js';
 import { BASE_PATH, buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { MODES } from './helpers/modes.js';
 import { cliJson } from './helpers/servers.js';
 
 // One shared suite of authentication checks, run against every route that needs a key.
@@ -16,8 +17,8 @@ function protectedRoutes(t: TestApp): (RegisteredRoute & { permission: Permissio
   return t.app.registeredRoutes.flatMap((r) => (r.access?.kind === 'key' && r.method !== 'HEAD' ? [{ ...r, permission: r.access.permission }] : []));
 }
 
-for (const dialect of DIALECTS) {
-  describe(`authentication on ${dialect}`, () => {
+for (const dialect of DIALECTS) for (const mode of MODES) {
+  describe(`authentication on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
     let companyId: string;
 
@@ -55,14 +56,14 @@ for (const dialect of DIALECTS) {
           });
         };
 
-        const holder = await t.createKey(companyId, [route.permission]);
+        const holder = await t.createKey(companyId, [route.permission], { mode });
         const wrongSecret = `${holder.key.slice(0, -4)}AAAA` === holder.key ? `${holder.key.slice(0, -4)}BBBB` : `${holder.key.slice(0, -4)}AAAA`;
-        const revoked = await t.createKey(companyId, [route.permission]);
+        const revoked = await t.createKey(companyId, [route.permission], { mode });
         await t.container.apiKeys.revoke(revoked.id);
-        const expired = await t.createKey(companyId, [route.permission]);
+        const expired = await t.createKey(companyId, [route.permission], { mode });
         await t.storage.db.updateTable('api_keys').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', expired.id).execute();
         const other = PERMISSION_NAMES.filter((p) => p !== route.permission);
-        const lacking = await t.createKey(companyId, other.length > 0 ? other : ['invoice.create']);
+        const lacking = await t.createKey(companyId, other.length > 0 ? other : ['invoice.create'], { mode });
 
         await expect401({}, 'no key');
         await expect401({ 'x-api-key': 'not-a-key' }, 'malformed key');
@@ -87,7 +88,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('decides 401 and 403 before looking at the body', async () => {
-      const lacking = await t.createKey(companyId, ['invoice.create']);
+      const lacking = await t.createKey(companyId, ['invoice.create'], { mode });
       const noKey = await t.request({ method: 'POST', url: `${BASE_PATH}/organization`, payload: '{broken', headers: { 'content-type': 'application/json' } });
       expect(noKey.statusCode).toBe(401);
       const forbidden = await t.request({
@@ -100,7 +101,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('records last use without writing on every request', async () => {
-      const { key, id } = await t.createKey(companyId, ['organization.create']);
+      const { key, id } = await t.createKey(companyId, ['organization.create'], { mode });
       const lastUsed = async () =>
         (await t.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow()).last_used_at;
       expect(await lastUsed()).toBeNull();
@@ -117,14 +118,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('never stores the raw key, only its prefix and SHA-256 digest', async () => {
-      const { key, id } = await t.createKey(companyId, ['organization.create']);
+      const { key, id } = await t.createKey(companyId, ['organization.create'], { mode });
       const row = await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain(key.split('_')[3]);
       expect(row.key_digest).toMatch(/^[0-9a-f]{64}$/);
     });
 
     it('refuses a key revoked from the CLI in another process within 5 seconds', async () => {
-      const { key, id } = await t.createKey(companyId, ['organization.create']);
+      const { key, id } = await t.createKey(companyId, ['organization.create'], { mode });
       expect((await t.get('', key)).statusCode).toBe(200);
       const revoked = await cliJson<{ status: string }>(['key', 'revoke', id], { DATABASE_URL: t.database.url });
       expect(revoked.status).toBe('revoked');

@@ -6,6 +6,7 @@ import type { IdempotencyService } from '../src/idempotency/idempotency-service.
 import { idempotencyPurge } from '../src/idempotency/purge.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { MODES, numberPrefix } from './helpers/modes.js';
 
 const ORGANIZATION_OPERATION = `POST ${BASE_PATH}/organization`;
 let keys = 0;
@@ -39,15 +40,15 @@ describe('the purge timer', () => {
   });
 });
 
-for (const dialect of DIALECTS) {
-  describe(`Idempotency-Key on ${dialect}`, () => {
+for (const dialect of DIALECTS) for (const mode of MODES) {
+  describe(`Idempotency-Key on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
     let key: string;
     let companyId: string;
 
     beforeAll(async () => {
       t = await buildTestApp(dialect);
-      ({ key, companyId } = await t.tenant(['organization.create', 'invoice.create', 'organization.read']));
+      ({ key, companyId } = await t.tenant(['organization.create', 'invoice.create', 'organization.read'], { mode }));
     });
     afterAll(async () => t.close());
     afterEach(() => {
@@ -57,7 +58,7 @@ for (const dialect of DIALECTS) {
     const organizationsNamed = async (name: string) =>
       (await t.storage.db.selectFrom('organizations').select('id').where('name', '=', name).execute()).length;
     const record = async (idempotencyKey: string, company = companyId) =>
-      t.storage.db.selectFrom('idempotency_keys').selectAll().where('company_id', '=', company).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+      t.storage.db.selectFrom('idempotency_records').selectAll().where('company_id', '=', company).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
     const postOrganization = (body: unknown, idempotencyKey: string, as = key) => t.post('/organization', body, as, { 'idempotency-key': idempotencyKey });
     const buyer = async () => (await t.post('/organization', { name: `Buyer ${newKey()}`, isCustomer: true }, key)).json().data.id as string;
 
@@ -94,8 +95,8 @@ for (const dialect of DIALECTS) {
       const count = await t.storage.db.selectFrom('invoices').select('id').where('organization_id', '=', organizationId).execute();
       expect(count).toHaveLength(1);
       const next = await t.post('/invoice', body, key);
-      const [year, counter] = (first.json().data.number as string).split('-');
-      expect(next.json().data.number).toBe(`${year}-${String(Number(counter) + 1).padStart(5, '0')}`);
+      const [year, counter] = (first.json().data.number as string).slice(numberPrefix(mode).length).split('-');
+      expect(next.json().data.number).toBe(`${numberPrefix(mode)}${year}-${String(Number(counter) + 1).padStart(5, '0')}`);
     });
 
     it('answers 422 IDEMPOTENCY_KEY_REUSED to the same key with another body or on another endpoint, creating nothing', async () => {
@@ -116,7 +117,7 @@ for (const dialect of DIALECTS) {
 
     it('scopes keys to the company: the same key in another company is another request', async () => {
       const idempotencyKey = newKey();
-      const other = await t.tenant(['organization.create']);
+      const other = await t.tenant(['organization.create'], { mode });
       expect((await postOrganization({ name: 'Scoped Ltd', isCustomer: true }, idempotencyKey)).statusCode).toBe(201);
       const theirs = await postOrganization({ name: 'Scoped Ltd', isCustomer: true }, idempotencyKey, other.key);
       expect(theirs.statusCode).toBe(201);
@@ -151,9 +152,10 @@ for (const dialect of DIALECTS) {
       const body = { name: 'Still Running', isCustomer: true };
       const now = new Date().toISOString();
       await t.storage.db
-        .insertInto('idempotency_keys')
+        .insertInto('idempotency_records')
         .values({
           company_id: companyId,
+          livemode: mode === 'live' ? 1 : 0,
           idempotency_key: idempotencyKey,
           request_digest: requestDigest(ORGANIZATION_OPERATION, body),
           state: 'running',
@@ -178,9 +180,10 @@ for (const dialect of DIALECTS) {
       const body = { name: 'Crashed Before', isCustomer: true };
       const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
       await t.storage.db
-        .insertInto('idempotency_keys')
+        .insertInto('idempotency_records')
         .values({
           company_id: companyId,
+          livemode: mode === 'live' ? 1 : 0,
           idempotency_key: idempotencyKey,
           request_digest: requestDigest(ORGANIZATION_OPERATION, body),
           state: 'running',
@@ -229,7 +232,7 @@ for (const dialect of DIALECTS) {
       expect(corrected.headers['idempotent-replayed']).toBeUndefined();
 
       // 401 and 403 are decided before anything runs.
-      const { key: readOnly } = await t.tenant(['organization.read']);
+      const { key: readOnly } = await t.tenant(['organization.read'], { mode });
       expect((await postOrganization({ name: 'Fixed Later', isCustomer: true }, idempotencyKey, 'inv_live_AAAAAAAA_bbbbbbbbbbbbbbbbbbbbbbbb')).statusCode).toBe(401);
       expect((await postOrganization({ name: 'Fixed Later', isCustomer: true }, idempotencyKey, readOnly)).statusCode).toBe(403);
       expect(await record(idempotencyKey)).toBeUndefined();
@@ -281,19 +284,19 @@ for (const dialect of DIALECTS) {
       expect(Date.parse(record24h!.expires_at) - Date.parse(record24h!.created_at)).toBe(24 * 60 * 60 * 1000);
 
       const past = new Date(Date.now() - 1000).toISOString();
-      await t.storage.db.updateTable('idempotency_keys').set({ expires_at: past }).where('idempotency_key', '=', idempotencyKey).execute();
+      await t.storage.db.updateTable('idempotency_records').set({ expires_at: past }).where('idempotency_key', '=', idempotencyKey).execute();
       const reused = await postOrganization({ name: 'Yesterday Two', isCustomer: true }, idempotencyKey);
       expect(reused.statusCode).toBe(201);
       expect(reused.headers['idempotent-replayed']).toBeUndefined();
 
-      await t.storage.db.updateTable('idempotency_keys').set({ expires_at: past }).where('idempotency_key', '=', idempotencyKey).execute();
+      await t.storage.db.updateTable('idempotency_records').set({ expires_at: past }).where('idempotency_key', '=', idempotencyKey).execute();
       expect(await t.container.idempotency.purgeExpired()).toBeGreaterThanOrEqual(1);
       expect(await record(idempotencyKey)).toBeUndefined();
       expect(await record(kept)).toBeDefined();
     });
   });
 
-  describe(`Idempotency-Key and rate limits on ${dialect}`, () => {
+  describe(`Idempotency-Key and rate limits on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
     beforeAll(async () => {
       t = await buildTestApp(dialect, { rateLimitMax: 2 });
@@ -301,13 +304,13 @@ for (const dialect of DIALECTS) {
     afterAll(async () => t.close());
 
     it('does not store a 429: nothing is recorded for its key, so a retry after the window runs afresh', async () => {
-      const { key, companyId } = await t.tenant(['organization.create']);
+      const { key, companyId } = await t.tenant(['organization.create'], { mode });
       const idempotencyKey = newKey();
       expect((await t.get('', key)).statusCode).toBe(200);
       expect((await t.get('', key)).statusCode).toBe(200);
       const limited = await t.post('/organization', { name: 'Limited', isCustomer: true }, key, { 'idempotency-key': idempotencyKey });
       expect(limited.statusCode).toBe(429);
-      const stored = await t.storage.db.selectFrom('idempotency_keys').selectAll().where('company_id', '=', companyId).execute();
+      const stored = await t.storage.db.selectFrom('idempotency_records').selectAll().where('company_id', '=', companyId).execute();
       expect(stored).toEqual([]);
     });
   });

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './helpers/dialects.js';
+import { MODES } from './helpers/modes.js';
 import { BASE_PATH, buildTestApp, type TestApp } from './helpers/build.js';
 
 type Body = Record<string, unknown>;
 
 const line = (overrides: Body = {}): Body => ({ name: 'Item', quantity: '1', unitPrice: '10', vatRate: '19', ...overrides });
 
-for (const dialect of DIALECTS) {
-  describe(`POST /invoice refusals on ${dialect}`, () => {
+for (const dialect of DIALECTS) for (const mode of MODES) {
+  describe(`POST /invoice refusals on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
     let key: string;
     let buyerId: string;
@@ -17,7 +18,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       t = await buildTestApp(dialect);
-      ({ key } = await t.tenant());
+      ({ key } = await t.tenant(undefined, { mode }));
       buyerId = (await t.post('/organization', { name: 'Buyer', isCustomer: true }, key)).json().data.id;
     });
     afterAll(async () => t.close());
@@ -29,7 +30,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 403 to a key without invoice.create before looking at the body', async () => {
-      const { key: orgOnly } = await t.tenant(['organization.create']);
+      const { key: orgOnly } = await t.tenant(['organization.create'], { mode });
       const res = await t.post('/invoice', { nonsense: true }, orgOnly);
       expect(res.statusCode).toBe(403);
       expect(res.json().error.code).toBe('FORBIDDEN');
@@ -119,7 +120,7 @@ for (const dialect of DIALECTS) {
 
     it('answers 400 ORGANIZATION_NOT_FOUND alike for a missing organization and for one of another company', async () => {
       const missing = await t.post('/invoice', body({ organizationId: 'org_does-not-exist' }), key);
-      const other = await t.tenant();
+      const other = await t.tenant(undefined, { mode });
       const foreignOrg = (await t.post('/organization', { name: 'Foreign', isCustomer: true }, other.key)).json().data.id;
       const foreign = await t.post('/invoice', body({ organizationId: foreignOrg }), key);
       for (const res of [missing, foreign]) {
@@ -129,7 +130,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("does not let company B's key invoice company A's organization, nor take A's numbers", async () => {
-      const b = await t.tenant();
+      const b = await t.tenant(undefined, { mode });
       const res = await t.post('/invoice', body({ number: 'TENANT-1' }), b.key);
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('ORGANIZATION_NOT_FOUND');
@@ -142,7 +143,7 @@ for (const dialect of DIALECTS) {
       const again = await t.post('/invoice', body({ number: 'DUP-1' }), key);
       expect(again.statusCode).toBe(409);
       expect(again.json().error.code).toBe('INVOICE_NUMBER_CONFLICT');
-      const other = await t.tenant();
+      const other = await t.tenant(undefined, { mode });
       const otherBuyer = (await t.post('/organization', { name: 'Other buyer', isCustomer: true }, other.key)).json().data.id;
       const elsewhere = await t.post('/invoice', body({ organizationId: otherBuyer, number: 'DUP-1' }), other.key);
       expect(elsewhere.statusCode).toBe(201);

@@ -1,3 +1,4 @@
+import { scopeFor } from '../src/services/scope.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvoiceRepository } from '../src/repositories/invoice-repository.js';
 import { DIALECTS } from './helpers/dialects.js';
@@ -44,7 +45,7 @@ for (const dialect of DIALECTS) {
       expect(await c.numberOf()).toBe('2026-00001');
       expect(await c.numberOf({ number: '2026-00002' })).toBe('2026-00002');
       expect(await c.numberOf({ number: 'CUSTOM-7' })).toBe('CUSTOM-7');
-      expect(await new InvoiceRepository(t.storage.db).lastNumberValue(c.companyId, 2026)).toBe(1);
+      expect(await new InvoiceRepository(t.storage.db).lastNumberValue(scopeFor(c.companyId), 2026)).toBe(1);
       expect(await c.numberOf()).toBe('2026-00003');
       expect(await c.numberOf()).toBe('2026-00004');
     });
@@ -75,8 +76,8 @@ for (const dialect of DIALECTS) {
           throw new Error('a failure after the number was taken');
         }),
       ).rejects.toThrow('a failure after the number was taken');
-      expect(await repository.lastNumberValue(c.companyId, 2026)).toBe(1);
-      expect(await repository.findById(c.companyId, 'inv_rollback')).toBeUndefined();
+      expect(await repository.lastNumberValue(scopeFor(c.companyId), 2026)).toBe(1);
+      expect(await repository.findById(scopeFor(c.companyId), 'inv_rollback')).toBeUndefined();
       expect(await c.numberOf()).toBe('2026-00002');
     });
 
@@ -121,7 +122,7 @@ for (const dialect of DIALECTS) {
         .sort();
       expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `2026-${String(i + 1).padStart(5, '0')}`));
       expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(Math.ceil(50 / 7));
-      expect(await new InvoiceRepository(t.storage.db).lastNumberValue(c.companyId, 2026)).toBe(50);
+      expect(await new InvoiceRepository(t.storage.db).lastNumberValue(scopeFor(c.companyId), 2026)).toBe(50);
     });
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, BASE_PATH, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { MODES, numberPrefix } from './helpers/modes.js';
 
 // Drafts: created without a number, edited, deleted, finalized. Numbers are taken only when an
 // invoice is issued, so drafts never leave gaps; an issued invoice is never edited or deleted.
@@ -10,8 +11,8 @@ type Body = Record<string, unknown>;
 const LINE = { name: 'Consulting', quantity: '2', unitPrice: '50', vatRate: '19' };
 const today = () => new Date().toISOString().slice(0, 10);
 
-for (const dialect of DIALECTS) {
-  describe(`drafts and finalizing on ${dialect}`, () => {
+for (const dialect of DIALECTS) for (const mode of MODES) {
+  describe(`drafts and finalizing on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
 
     beforeAll(async () => {
@@ -20,7 +21,7 @@ for (const dialect of DIALECTS) {
     afterAll(async () => t.close());
 
     async function company() {
-      const { companyId, key } = await t.tenant();
+      const { companyId, key } = await t.tenant(undefined, { mode });
       const buyer = (await t.post('/organization', { name: 'Draft Buyer', isCustomer: true, vatId: 'DE811907980' }, key)).json().data;
       const send = (method: 'PATCH' | 'DELETE' | 'POST', path: string, body?: Body) =>
         t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, ...(body ? { payload: body } : {}) });
@@ -44,7 +45,7 @@ for (const dialect of DIALECTS) {
       expect(draft).toMatchObject({ status: 'draft', number: null, issueDate: null, dueDate: null, amountDue: '119.00', isOverdue: false });
       expect(draft.totals).toMatchObject({ taxExclusive: '100.00', taxTotal: '19.00', payable: '119.00' });
       expect(draft.statusTransitions).toEqual({ finalizedAt: null, paidAt: null, voidedAt: null });
-      expect((await c.issue()).number).toBe(`${today().slice(0, 4)}-00001`);
+      expect((await c.issue()).number).toBe(`${numberPrefix(mode)}${today().slice(0, 4)}-00001`);
     });
 
     it('shows a draft with its buyer as the organization is now, and issues it with the snapshot of that moment', async () => {
@@ -112,7 +113,7 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode, res.body).toBe(200);
       const issued = res.json().data;
       const due = new Date(Date.parse(today()) + 30 * 86_400_000).toISOString().slice(0, 10);
-      expect(issued).toMatchObject({ status: 'issued', number: `${today().slice(0, 4)}-00001`, issueDate: today(), dueDate: due });
+      expect(issued).toMatchObject({ status: 'issued', number: `${numberPrefix(mode)}${today().slice(0, 4)}-00001`, issueDate: today(), dueDate: due });
       expect(Date.parse(issued.statusTransitions.finalizedAt)).toBeGreaterThan(Date.now() - 60_000);
       expect(issued.totals).toEqual(draft.totals);
       expect(issued.lines).toEqual(draft.lines);
@@ -129,7 +130,7 @@ for (const dialect of DIALECTS) {
       expect(conflict.json().error.code).toBe('INVOICE_NUMBER_CONFLICT');
       expect((await t.get(`/invoice/${second.id}`, c.key)).json().data.status).toBe('draft');
       // The refused finalize gave its sequence number back: none was taken.
-      expect((await c.issue({ issueDate: '2030-05-02' })).number).toBe('2030-00001');
+      expect((await c.issue({ issueDate: '2030-05-02' })).number).toBe(`${numberPrefix(mode)}2030-00001`);
     });
 
     it('refuses to finalize a draft whose due date is now before today', async () => {
@@ -148,7 +149,7 @@ for (const dialect of DIALECTS) {
       expect(answers.filter((a) => a.statusCode === 409).every((a) => a.json().error.code === 'INVOICE_NOT_DRAFT')).toBe(true);
       expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(9);
       const list = (await t.get('/invoice?status=issued', c.key)).json().data.items;
-      expect(list.map((i: { number: string }) => i.number)).toEqual([`${today().slice(0, 4)}-00001`]);
+      expect(list.map((i: { number: string }) => i.number)).toEqual([`${numberPrefix(mode)}${today().slice(0, 4)}-00001`]);
     });
 
     it('gives 50 parallel finalizes 00001 to 00050 while drafts are created and deleted in between', async () => {
@@ -163,7 +164,7 @@ for (const dialect of DIALECTS) {
         .slice(0, 50)
         .map((r) => (r as Awaited<ReturnType<typeof c.finalize>>).json().data.number as string)
         .sort();
-      expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `2031-${String(i + 1).padStart(5, '0')}`));
+      expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `${numberPrefix(mode)}2031-${String(i + 1).padStart(5, '0')}`));
     });
 
     it('refuses a draft or an invoice for an archived organization, and finalizing a draft whose buyer was archived since', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, BASE_PATH, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
+import { MODES, numberPrefix } from './helpers/modes.js';
 
 // Payments, credit notes and voiding: amounts stay exact (amountDue = payable − credited − paid),
 // statuses follow the rules, and racing changes never overpay or over-credit.
@@ -13,8 +14,8 @@ const LINES = [
 ];
 const year = () => new Date().toISOString().slice(0, 4);
 
-for (const dialect of DIALECTS) {
-  describe(`payments, credit notes and voiding on ${dialect}`, () => {
+for (const dialect of DIALECTS) for (const mode of MODES) {
+  describe(`payments, credit notes and voiding on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
 
     beforeAll(async () => {
@@ -23,7 +24,7 @@ for (const dialect of DIALECTS) {
     afterAll(async () => t.close());
 
     async function company(currency = 'EUR') {
-      const { companyId, key } = await t.tenant();
+      const { companyId, key } = await t.tenant(undefined, { mode });
       const buyer = (await t.post('/organization', { name: 'Paying Buyer', isCustomer: true }, key)).json().data;
       const post = (path: string, body?: Body, headers: Record<string, string> = {}) =>
         t.request({ method: 'POST', url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key, ...headers }, ...(body ? { payload: body } : {}) });
@@ -109,7 +110,7 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode, res.body).toBe(201);
       const note = res.json().data;
       expect(note).toMatchObject({
-        number: `CN-${year()}-00001`,
+        number: `${numberPrefix(mode)}CN-${year()}-00001`,
         invoiceId: invoice.id,
         invoiceNumber: invoice.number,
         reason: 'Returned goods',
@@ -125,7 +126,7 @@ for (const dialect of DIALECTS) {
       expect(after.statusTransitions.voidedAt).not.toBeNull();
       expect((await t.get(`/credit-note/${note.id}`, c.key)).json().data).toEqual(note);
       // The invoice's own sequence is untouched.
-      expect((await c.issue()).number).toBe(`${year()}-00002`);
+      expect((await c.issue()).number).toBe(`${numberPrefix(mode)}${year()}-00002`);
     });
 
     it('credits part of an invoice: the invoice stays issued with less due; a paid invoice credited owes a refund', async () => {
@@ -136,7 +137,7 @@ for (const dialect of DIALECTS) {
       expect(await c.get(invoice.id)).toMatchObject({ status: 'issued', amountCredited: '10.70', amountDue: '140.40' });
       expect((await c.pay(invoice.id, '140.40')).json().data).toMatchObject({ status: 'paid', amountDue: '0.00' });
       const refund = (await c.credit(invoice.id, { lines: [{ name: 'Books', quantity: '1', unitPrice: '10', vatRate: '7' }] })).json().data;
-      expect(refund.number).toBe(`CN-${year()}-00002`);
+      expect(refund.number).toBe(`${numberPrefix(mode)}CN-${year()}-00002`);
       expect(await c.get(invoice.id)).toMatchObject({ status: 'paid', amountCredited: '21.40', amountDue: '-10.70' });
     });
 
@@ -165,7 +166,7 @@ for (const dialect of DIALECTS) {
       // 59.50 each: two fit into 151.10.
       expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(2);
       const numbers = answers.filter((a) => a.statusCode === 201).map((a) => a.json().data.number).sort();
-      expect(numbers).toEqual([`CN-${year()}-00001`, `CN-${year()}-00002`]);
+      expect(numbers).toEqual([`${numberPrefix(mode)}CN-${year()}-00001`, `${numberPrefix(mode)}CN-${year()}-00002`]);
       expect(await c.get(invoice.id)).toMatchObject({ status: 'issued', amountCredited: '119.00', amountDue: '32.10' });
     });
 

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './helpers/dialects.js';
+import { MODES } from './helpers/modes.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 
-for (const dialect of DIALECTS) {
-  describe(`POST /organization on ${dialect}`, () => {
+for (const dialect of DIALECTS) for (const mode of MODES) {
+  describe(`POST /organization on ${dialect} with ${mode} keys`, () => {
     let t: TestApp;
     let key: string;
     let companyId: string;
 
     beforeAll(async () => {
       t = await buildTestApp(dialect);
-      ({ key, companyId } = await t.tenant(['organization.create']));
+      ({ key, companyId } = await t.tenant(['organization.create'], { mode }));
     });
     afterAll(async () => t.close());
 

@@ -91,7 +91,7 @@ for (const dialect of DIALECTS) {
 
       const secrets = [first.json().data.secret, rotated.secret].map((s: string) => s.slice('whsec_'.length));
       const endpointRows = JSON.stringify(await t.storage.db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', c.companyId).execute());
-      const idempotencyRows = JSON.stringify(await t.storage.db.selectFrom('idempotency_keys').selectAll().where('company_id', '=', c.companyId).execute());
+      const idempotencyRows = JSON.stringify(await t.storage.db.selectFrom('idempotency_records').selectAll().where('company_id', '=', c.companyId).execute());
       for (const secret of secrets) {
         expect(endpointRows).not.toContain(secret);
         expect(idempotencyRows).not.toContain(secret);

@@ -758,6 +758,8 @@ export interface components {
         CreditNote: {
             /** @example cn_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             /** @example CN-2026-00001 */
             number: string;
             invoiceId: string;
@@ -915,6 +917,8 @@ export interface components {
         Event: {
             /** @example evt_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             type: components["schemas"]["EventType"];
             /** Format: date-time */
             createdAt: string;
@@ -978,6 +982,8 @@ export interface components {
             companyId?: string;
             /** @description The key's lookup prefix, when a valid key was sent. */
             keyPrefix?: string;
+            /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
+            livemode?: boolean;
             permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "event.read" | "webhook.manage")[];
         };
         /** HealthEnvelope */
@@ -1070,6 +1076,8 @@ export interface components {
         Invoice: {
             /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             number: string | null;
             status: components["schemas"]["InvoiceStatus"];
             organizationId: string;
@@ -1392,6 +1400,8 @@ export interface components {
         Organization: {
             /** @example org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             name: string;
             typeCode: "F" | "P";
             firstName: string | null;
@@ -1484,6 +1494,8 @@ export interface components {
         Payment: {
             /** @example pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             amount: components["schemas"]["Amount"];
             /** Format: date */
             date: string;
@@ -1540,6 +1552,8 @@ export interface components {
         PaymentWithInvoice: {
             /** @example pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             amount: components["schemas"]["Amount"];
             /** Format: date */
             date: string;
@@ -1764,6 +1778,8 @@ export interface components {
         WebhookEndpoint: {
             /** @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             url: string;
             events: string[];
             description: string | null;
@@ -1815,6 +1831,8 @@ export interface components {
         WebhookEndpointWithSecret: {
             /** @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f */
             id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
             url: string;
             events: string[];
             description: string | null;

@@ -1,13 +1,14 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 
-// Key format: inv_<environment>_<lookup>_<secret>. The lookup part finds the row; only
-// sha256(whole key) is stored, so a database leak reveals no usable key.
+// Key format: inv_<environment>_<lookup>_<secret>, the environment being live or test. The lookup
+// part finds the row; only sha256(whole key) is stored, so a database leak reveals no usable key.
 export const KEY_PRODUCT_PREFIX = 'inv';
-export const KEY_ENVIRONMENT = 'live';
+export type KeyMode = 'live' | 'test';
+export const KEY_MODES: readonly KeyMode[] = ['live', 'test'];
 const LOOKUP_LENGTH = 8;
 const SECRET_LENGTH = 24;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = /^inv_live_([0-9A-Za-z]{8})_[0-9A-Za-z]{24}$/;
+const KEY_PATTERN = /^inv_(live|test)_([0-9A-Za-z]{8})_[0-9A-Za-z]{24}$/;
 
 function randomBase62(length: number): string {
   let out = '';
@@ -22,15 +23,20 @@ export interface GeneratedKey {
   digest: string;
 }
 
-export function generateApiKey(): GeneratedKey {
+export function generateApiKey(mode: KeyMode = 'live'): GeneratedKey {
   const lookupPrefix = randomBase62(LOOKUP_LENGTH);
-  const key = `${KEY_PRODUCT_PREFIX}_${KEY_ENVIRONMENT}_${lookupPrefix}_${randomBase62(SECRET_LENGTH)}`;
+  const key = `${KEY_PRODUCT_PREFIX}_${mode}_${lookupPrefix}_${randomBase62(SECRET_LENGTH)}`;
   return { key, lookupPrefix, digest: digestApiKey(key) };
 }
 
 /** The lookup prefix of a well-formed key, or null for anything else. */
 export function lookupPrefixOf(raw: string): string | null {
-  return KEY_PATTERN.exec(raw)?.[1] ?? null;
+  return KEY_PATTERN.exec(raw)?.[2] ?? null;
+}
+
+/** The mode a well-formed key says it is of, or null for anything else. */
+export function modeOf(raw: string): KeyMode | null {
+  return (KEY_PATTERN.exec(raw)?.[1] as KeyMode | undefined) ?? null;
 }
 
 export function digestApiKey(key: string): string {

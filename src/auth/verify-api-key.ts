@@ -1,10 +1,12 @@
 import type { ApiKeyRepository, ApiKeyRow } from '../repositories/api-key-repository.js';
 import { parsePermissions } from '../services/api-key-service.js';
-import { digestApiKey, digestsEqual, lookupPrefixOf } from './api-key.js';
+import { digestApiKey, digestsEqual, lookupPrefixOf, modeOf } from './api-key.js';
 import type { Permission } from './permissions.js';
 
 export interface AuthContext {
   companyId: string;
+  /** A live key (true) works on live data; a test key (false) on its company's test sandbox only. */
+  livemode: boolean;
   keyId: string;
   keyPrefix: string;
   permissions: ReadonlySet<Permission>;
@@ -76,13 +78,16 @@ export class ApiKeyVerifier {
     const digest = digestApiKey(rawKey);
     if (!row) return { ok: false, reason: 'unknown' };
     if (!digestsEqual(digest, row.key_digest)) return { ok: false, reason: 'wrong_secret' };
+    // The digest covers the environment part, so this holds for every stored key; it is checked
+    // anyway, since the mode decides which data the key reaches.
+    if ((modeOf(rawKey) === 'live') !== (row.livemode === 1)) return { ok: false, reason: 'wrong_secret' };
     if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
     const now = this.now();
     if (row.expires_at !== null && Date.parse(row.expires_at) <= now) return { ok: false, reason: 'expired' };
     this.touch(row.id, now);
     return {
       ok: true,
-      context: { companyId: row.company_id, keyId: row.id, keyPrefix: row.lookup_prefix, permissions: entry.permissions },
+      context: { companyId: row.company_id, livemode: row.livemode === 1, keyId: row.id, keyPrefix: row.lookup_prefix, permissions: entry.permissions },
     };
   }
 

@@ -7,6 +7,7 @@ import type { ApiKeySummary } from '../services/api-key-service.js';
 import type { ProfileChanges, ProfileField } from '../services/company-profile.js';
 import { FirstRunSetup, setupLinkMessage, setupPath } from '../panel/setup.js';
 import { isRole, UserService } from '../panel/users.js';
+import { resetTestData } from '../services/test-data.js';
 
 // The admin CLI: `invoicing <noun> <verb> [options]`. It uses the same DATABASE_URL as the
 // server. Errors go to stderr with exit code 1 (2 for usage); --json prints one JSON object.
@@ -27,7 +28,8 @@ const USAGE = `Usage:
   invoicing company update <companyId> [--legal-name] [--line1] [--line2] [--city] [--postal-code] [--country]
       [--vat-id] [--tax-number] [--legal-registration-id [<ICD>:]<id>] [--electronic-address <scheme>:<id>] [--contact-name]
       [--contact-phone] [--contact-email] [--iban] [--bic] [--account-name] [--payment-terms] [--creditor-id] [--json]
-  invoicing key create --company <companyId> --name <label> --permissions <p1,p2> [--expires-at <ISO-8601>] [--json]
+  invoicing company reset-test-data <companyId> [--json]
+  invoicing key create --company <companyId> --name <label> --permissions <p1,p2> [--mode live|test] [--expires-at <ISO-8601>] [--json]
   invoicing key list --company <companyId> [--json]
   invoicing key revoke <keyId> [--json]
   invoicing user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]
@@ -47,6 +49,7 @@ const OPTIONS = {
   company: { type: 'string' },
   permissions: { type: 'string' },
   'expires-at': { type: 'string' },
+  mode: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
   'password-stdin': { type: 'boolean' },
@@ -98,8 +101,8 @@ function required(value: string | undefined, flag: string): string {
 
 function keyTable(keys: ApiKeySummary[]): string {
   if (keys.length === 0) return 'No keys.';
-  const rows = keys.map((k) => [k.id, k.prefix, k.name, k.status, k.permissions.join(','), k.expiresAt ?? '-', k.lastUsedAt ?? '-']);
-  const header = ['ID', 'PREFIX', 'NAME', 'STATUS', 'PERMISSIONS', 'EXPIRES', 'LAST USED'];
+  const rows = keys.map((k) => [k.id, k.prefix, k.mode, k.name, k.status, k.permissions.join(','), k.expiresAt ?? '-', k.lastUsedAt ?? '-']);
+  const header = ['ID', 'PREFIX', 'MODE', 'NAME', 'STATUS', 'PERMISSIONS', 'EXPIRES', 'LAST USED'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
@@ -132,7 +135,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     throw error;
   }
   const command = `${noun} ${verb ?? ''}`.trim();
-  const known = ['company create', 'company update', 'key create', 'key list', 'key revoke', 'user create', 'setup-link', 'migrate'];
+  const known = ['company create', 'company update', 'company reset-test-data', 'key create', 'key list', 'key revoke', 'user create', 'setup-link', 'migrate'];
   if (!known.includes(command)) {
     io.stderr(`Unknown command: ${command}\n\n${USAGE}\n`);
     return 2;
@@ -187,8 +190,21 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         print(result.value, `Updated company ${companyId}. The change is in the company's audit list.`);
         return 0;
       }
+      case 'company reset-test-data': {
+        const companyId = required(rest[0], 'companyId (positional)');
+        if (!(await container.companies.find(companyId))) throw new CommandError(`No company with id ${companyId}`);
+        const deleted = await resetTestData(storage.db, companyId);
+        print(
+          { companyId, deleted },
+          `Deleted the test data of ${companyId}: ${deleted.organizations} organizations, ${deleted.invoices} invoices, ${deleted.creditNotes} credit notes, ${deleted.payments} payments, ${deleted.events} events. Test numbers start again at 00001; live data is untouched.`,
+        );
+        return 0;
+      }
       case 'key create': {
+        const mode = values.mode ?? 'live';
+        if (mode !== 'live' && mode !== 'test') throw new UsageError(`--mode must be live or test, got "${mode}"`);
         const result = await container.apiKeys.create({
+          mode,
           companyId: required(values.company, 'company'),
           name: required(values.name, 'name'),
           permissions: required(values.permissions, 'permissions').split(',').map((p) => p.trim()).filter(Boolean),
@@ -199,7 +215,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         const k = result.value;
         print(
           k,
-          `Created key ${k.id} (${k.name}) with permissions ${k.permissions.join(', ')}.\n\n  ${k.key}\n\n` +
+          `Created ${k.mode} key ${k.id} (${k.name}) with permissions ${k.permissions.join(', ')}.\n\n  ${k.key}\n\n` +
             'This is the only time the full key is shown. Store it in a secret manager now.',
         );
         return 0;

@@ -69,13 +69,17 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** 1: a live key (inv_live_…); 0: a test key (inv_test_…), which sees only its company's test data. */
+  livemode: number;
 }
 
 export interface OrganizationsTable {
   id: string;
   company_id: string;
+  /** 1: live data; 0: the company's test sandbox. */
+  livemode: number;
   name: string;
-  /** Trimmed, NFC-normalised, case-folded name; unique per company. */
+  /** Trimmed, NFC-normalised, case-folded name; unique per company and mode. */
   name_key: string;
   type_code: string;
   first_name: string | null;
@@ -273,8 +277,10 @@ export interface ApiKeyEventsTable {
   at: string;
 }
 
-export interface IdempotencyKeysTable {
+export interface IdempotencyRecordsTable {
   company_id: string;
+  /** 1 for requests with live keys, 0 for test keys: the same key in each mode is another record. */
+  livemode: number;
   idempotency_key: string;
   /** sha256 hex of the canonical JSON of the operation and its body. */
   request_digest: string;
@@ -367,5 +373,5 @@ export interface Database {
   user_sessions: UserSessionsTable;
   setup_tokens: SetupTokensTable;
   api_key_events: ApiKeyEventsTable;
-  idempotency_keys: IdempotencyKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
 }

@@ -3,6 +3,7 @@ import { CreditNoteSchema } from '../schemas/credit-note.js';
 import { InvoiceSchema, PaymentSchema } from '../schemas/invoice.js';
 import { Nullable } from '../schemas/nullable.js';
 import { OrganizationSchema } from '../schemas/organization.js';
+import { Livemode } from '../schemas/values.js';
 import { EVENT_TYPES } from './event-types.js';
 
 /** payment.created's object: the payment as the invoice lists it, and which invoice it pays. */
@@ -20,6 +21,7 @@ export const EventTypeSchema = Type.Union(
 export const EventSchema = Type.Object(
   {
     id: Type.String({ examples: ['evt_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    livemode: Livemode,
     type: EventTypeSchema,
     createdAt: Type.String({ format: 'date-time' }),
     requestId: Nullable(Type.String({ description: 'The request that made the change; null for changes made outside the API.' })),

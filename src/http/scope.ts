@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '../services/scope.js';
 
-/** The scope of a request that passed the key check: its key's company, and the request's id. */
+/** The scope of a request that passed the key check: its key's company and mode, and the request's id. */
 export function scopeOf(request: FastifyRequest): Scope {
   const auth = request.auth;
   if (!auth) throw new Error(`scopeOf(${request.method} ${request.url}) without an authenticated key`);
-  return { companyId: auth.companyId, livemode: true, requestId: request.id };
+  return { companyId: auth.companyId, livemode: auth.livemode, requestId: request.id };
 }

@@ -86,7 +86,7 @@ export async function answerIdempotently(
   // rethrown below so the error handler answers (and logs) it as usual.
   let refusal: AppError | undefined;
   const outcome = await idempotency.run(
-    { companyId: request.auth.companyId, key, digest: requestDigest(operationOf(request), request.body), ...(options.sealed ? { sealed: true } : {}) },
+    { companyId: request.auth.companyId, livemode: request.auth.livemode, key, digest: requestDigest(operationOf(request), request.body), ...(options.sealed ? { sealed: true } : {}) },
     async (trx) => {
       try {
         return await work(trx);

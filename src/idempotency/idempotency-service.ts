@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { Sealer } from '../lib/sealer.js';
-import { IdempotencyRepository } from './idempotency-repository.js';
+import { IdempotencyRepository, type RecordId } from './idempotency-repository.js';
 
 // Idempotency for creating requests, with the database as the store (so it holds across
 // instances, on SQLite and PostgreSQL):
@@ -21,9 +21,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const STALE_AFTER_MS = 60_000;
 export const CONFLICT_RETRY_AFTER_SECONDS = 1;
 
-export interface IdempotencyScope {
-  companyId: string;
-  key: string;
+export interface IdempotencyScope extends RecordId {
   /** Digest of the operation and its body (see requestDigest). */
   digest: string;
   /** The answer holds a secret (a webhook signing secret): it is stored sealed, never in clear. */
@@ -103,12 +101,14 @@ export class IdempotencyService {
    * writes in, and returns the answer; a 2xx answer is stored in that transaction.
    */
   async run(scope: IdempotencyScope, work: (trx: Kysely<Database>) => Promise<Answer>): Promise<IdempotentOutcome> {
-    const { companyId, key, digest } = scope;
+    const { companyId, livemode, key, digest } = scope;
+    const id: RecordId = { companyId, livemode, key };
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const now = this.clock();
       const token = randomUUID();
       const claimed = await this.records.claim({
         company_id: companyId,
+        livemode: livemode ? 1 : 0,
         idempotency_key: key,
         request_digest: digest,
         state: 'running',
@@ -121,10 +121,10 @@ export class IdempotencyService {
       });
       if (claimed) return this.execute(scope, token, work);
 
-      const existing = await this.records.find(companyId, key);
+      const existing = await this.records.find(id);
       if (!existing) continue; // released between our insert and our read: try again
       if (existing.expires_at <= now.toISOString()) {
-        await this.records.deleteIfExpired(companyId, key, now.toISOString());
+        await this.records.deleteIfExpired(id, now.toISOString());
         continue;
       }
       if (existing.request_digest !== digest) return { kind: 'key-reused' };
@@ -133,7 +133,7 @@ export class IdempotencyService {
       }
       const staleBefore = new Date(now.getTime() - this.staleAfterMs).toISOString();
       if (existing.locked_at <= staleBefore) {
-        if (await this.records.takeOver(companyId, key, existing.owner_token, token, now.toISOString())) {
+        if (await this.records.takeOver(id, existing.owner_token, token, now.toISOString())) {
           return this.execute(scope, token, work);
         }
         continue;
@@ -144,13 +144,13 @@ export class IdempotencyService {
   }
 
   private async execute(scope: IdempotencyScope, token: string, work: (trx: Kysely<Database>) => Promise<Answer>): Promise<IdempotentOutcome> {
-    const { companyId, key } = scope;
+    const id: RecordId = { companyId: scope.companyId, livemode: scope.livemode, key: scope.key };
     try {
       const answer = await this.db.transaction().execute(async (trx) => {
         const result = await work(trx);
         if (result.status < 200 || result.status >= 300) throw new Refusal(result);
         // Stored with the resource: both commit, or neither does.
-        if (!(await this.records.complete(companyId, key, token, this.stored(scope, result), trx))) throw new LostOwnership();
+        if (!(await this.records.complete(id, token, this.stored(scope, result), trx))) throw new LostOwnership();
         return result;
       });
       return { kind: 'ran', answer };
@@ -158,13 +158,13 @@ export class IdempotencyService {
       if (error instanceof LostOwnership) return { kind: 'in-progress', retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS };
       if (error instanceof Refusal) {
         // Rolled back: the refusal created nothing, so it is stored on its own.
-        if (isStoredStatus(error.answer.status)) await this.records.complete(companyId, key, token, this.stored(scope, error.answer));
-        else await this.records.release(companyId, key, token);
+        if (isStoredStatus(error.answer.status)) await this.records.complete(id, token, this.stored(scope, error.answer));
+        else await this.records.release(id, token);
         return { kind: 'ran', answer: error.answer };
       }
       // A failure (5xx): nothing is stored. Should the release fail too, the marker turns stale
       // and the next retry takes it over.
-      await this.records.release(companyId, key, token).catch(() => {});
+      await this.records.release(id, token).catch(() => {});
       throw error;
     }
   }

@@ -7,6 +7,7 @@ export const CREDIT_NOTE_ID = 'cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f';
 
 export const organization = {
   id: ORGANIZATION_ID,
+  livemode: true,
   name: 'Acme Trading GmbH',
   typeCode: 'P',
   firstName: null,
@@ -107,6 +108,7 @@ const line = {
 
 export const invoice = {
   id: INVOICE_ID,
+  livemode: true,
   number: '2026-00042',
   status: 'issued',
   organizationId: ORGANIZATION_ID,
@@ -156,7 +158,7 @@ export const paidInvoice = {
   amountPaid: '71.36',
   amountDue: '0.00',
   payments: [
-    { id: 'pay_01956b02-6c1e-7a3b-8d4f-1e2a3b4c5d6e', amount: '71.36', date: '2026-03-20', method: 'credit_transfer', reference: 'SEPA 4711', createdAt: '2026-03-20T08:02:11.410Z' },
+    { id: 'pay_01956b02-6c1e-7a3b-8d4f-1e2a3b4c5d6e', livemode: true, amount: '71.36', date: '2026-03-20', method: 'credit_transfer', reference: 'SEPA 4711', createdAt: '2026-03-20T08:02:11.410Z' },
   ],
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: '2026-03-20T08:02:11.410Z', voidedAt: null },
 };
@@ -172,6 +174,7 @@ export const voidedInvoice = {
 
 export const creditNote = {
   id: CREDIT_NOTE_ID,
+  livemode: true,
   number: 'CN-2026-00007',
   invoiceId: INVOICE_ID,
   invoiceNumber: '2026-00042',
@@ -195,6 +198,7 @@ export const EVENT_ID = 'evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8c';
 
 export const paymentEvent = {
   id: EVENT_ID,
+  livemode: true,
   type: 'payment.created',
   createdAt: '2026-03-20T08:02:11.410Z',
   requestId: 'req_2c7e9f1a-4b3d-4e8a-9c21-7d6f5e4a3b2c',
@@ -203,6 +207,7 @@ export const paymentEvent = {
 
 export const invoicePaidEvent = {
   id: 'evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8d',
+  livemode: true,
   type: 'invoice.paid',
   createdAt: '2026-03-20T08:02:11.410Z',
   requestId: 'req_2c7e9f1a-4b3d-4e8a-9c21-7d6f5e4a3b2c',
@@ -213,6 +218,7 @@ export const WEBHOOK_ENDPOINT_ID = 'we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f';
 
 export const webhookEndpoint = {
   id: WEBHOOK_ENDPOINT_ID,
+  livemode: true,
   url: 'https://erp.example.com/hooks/invoicing',
   events: ['invoice.finalized', 'invoice.paid', 'credit-note.created'],
   description: 'ERP sync',

@@ -34,6 +34,7 @@ const EXTRAS: Record<string, OperationExtras> = {
         version: API_VERSION,
         companyId: 'cmp_01956a30-1b2c-7d3e-8f40-5a6b7c8d9e0f',
         keyPrefix: 'AbCdEfGh',
+        livemode: true,
         permissions: ['invoice.create', 'invoice.read', 'organization.create', 'organization.read'],
       },
       meta,

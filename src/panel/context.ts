@@ -12,6 +12,8 @@ import { PANEL_PATH, type Chrome } from './views/layout.js';
 // What every panel route shares: its services, the cookie rules and the request's session.
 
 export const SESSION_COOKIE = 'invoicing_session';
+/** Which world the panel shows: absent (live) or 'test' (see mode.ts). */
+export const MODE_COOKIE = 'invoicing_mode';
 
 export interface SignInLimits {
   /** Sign-in attempts per client address per window, successful or not. */
@@ -92,7 +94,8 @@ export function requirePrivileged(request: FastifyRequest, refusal: PanelHttpErr
 export async function chromeFor(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps): Promise<Chrome & { user: PanelUser }> {
   const user = signedInUser(request);
   const company = await deps.container.companies.find(user.companyId);
-  return { user, companyName: company?.name ?? '', csrf: csrfToken(request, reply) };
+  const livemode = request.cookies[MODE_COOKIE] !== 'test';
+  return { user, companyName: company?.name ?? '', csrf: csrfToken(request, reply), livemode, path: request.url };
 }
 
 export function sendPage(reply: FastifyReply, page: string, status = 200): FastifyReply {

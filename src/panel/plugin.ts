@@ -14,6 +14,7 @@ import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { testModeRoutes } from './routes/test-mode.js';
 import { SessionStore } from './sessions.js';
 import { FirstRunSetup } from './setup.js';
 import { UserService } from './users.js';
@@ -176,6 +177,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(recordRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
+    await signedIn.register(testModeRoutes(deps));
   });
 }
 

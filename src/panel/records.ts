@@ -9,6 +9,7 @@ import { todayUtc } from '../services/invoice-input.js';
 import type { InvoiceService } from '../services/invoice-service.js';
 import { organizationNameKey } from '../services/organization-rules.js';
 import { CREDIT_NOTE_COLUMNS, creditNoteItem, INVOICE_COLUMNS, invoiceItem, type CreditNoteListItem, type InvoiceListItem } from './record-items.js';
+import { modeColumn, type Owner } from '../services/scope.js';
 
 // Read-only queries behind the panel's record pages. Every query is scoped by company.
 
@@ -58,8 +59,8 @@ export class PanelRecords {
     this.creditNoteRows = new CreditNoteRepository(db);
   }
 
-  async organizations(companyId: string, search: string, page: number): Promise<Page<OrganizationsTable>> {
-    let query = this.db.selectFrom('organizations').where('company_id', '=', companyId);
+  async organizations(owner: Owner, search: string, page: number): Promise<Page<OrganizationsTable>> {
+    let query = this.db.selectFrom('organizations').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
     const key = organizationNameKey(search);
     if (key !== '') query = query.where(sql<boolean>`name_key like ${containsPattern(key)} escape '\\'`);
     const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
@@ -68,18 +69,19 @@ export class PanelRecords {
     return { items, page: w.page, pages: w.pages, total: w.total };
   }
 
-  async organization(companyId: string, id: string): Promise<OrganizationsTable | undefined> {
-    return this.organizationRows.findById(companyId, id);
+  async organization(owner: Owner, id: string): Promise<OrganizationsTable | undefined> {
+    return this.organizationRows.findById(owner, id);
   }
 
   /** Invoices newest first: searchable by number or by the buyer's current name, or one buyer's. */
-  async invoices(companyId: string, filter: InvoiceFilter, page: number, now: Date = new Date()): Promise<Page<InvoiceListItem>> {
+  async invoices(owner: Owner, filter: InvoiceFilter, page: number, now: Date = new Date()): Promise<Page<InvoiceListItem>> {
     let query = this.db
       .selectFrom('invoices')
       .leftJoin('organizations', (join) =>
-        join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', companyId),
+        join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', owner.companyId),
       )
-      .where('invoices.company_id', '=', companyId);
+      .where('invoices.company_id', '=', owner.companyId)
+      .where('invoices.livemode', '=', modeColumn(owner));
     if (filter.organizationId !== undefined) query = query.where('invoices.organization_id', '=', filter.organizationId);
     if (filter.search) {
       const numberPattern = containsPattern(filter.search.toLowerCase());
@@ -101,13 +103,13 @@ export class PanelRecords {
     return { items: rows.map((r) => invoiceItem(r, today)), page: w.page, pages: w.pages, total: w.total };
   }
 
-  async invoice(companyId: string, id: string): Promise<Invoice | undefined> {
-    return this.invoiceService.get(companyId, id);
+  async invoice(owner: Owner, id: string): Promise<Invoice | undefined> {
+    return this.invoiceService.get(owner, id);
   }
 
   /** Credit notes newest first, searchable by their number or the credited invoice's. */
-  async creditNotes(companyId: string, search: string, page: number): Promise<Page<CreditNoteListItem>> {
-    let query = this.db.selectFrom('credit_notes').where('company_id', '=', companyId);
+  async creditNotes(owner: Owner, search: string, page: number): Promise<Page<CreditNoteListItem>> {
+    let query = this.db.selectFrom('credit_notes').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
     if (search !== '') {
       const pattern = containsPattern(search.toLowerCase());
       query = query.where(sql<boolean>`(lower(number) like ${pattern} escape '\\' or lower(invoice_number) like ${pattern} escape '\\')`);
@@ -119,11 +121,12 @@ export class PanelRecords {
   }
 
   /** The credit notes of one invoice, oldest first (the order of the invoice's creditNoteIds). */
-  async creditNotesOf(companyId: string, invoiceId: string): Promise<CreditNoteListItem[]> {
+  async creditNotesOf(owner: Owner, invoiceId: string): Promise<CreditNoteListItem[]> {
     const rows = await this.db
       .selectFrom('credit_notes')
       .select(CREDIT_NOTE_COLUMNS)
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('invoice_id', '=', invoiceId)
       .orderBy('created_at')
       .orderBy('id')
@@ -131,8 +134,8 @@ export class PanelRecords {
     return rows.map(creditNoteItem);
   }
 
-  async creditNote(companyId: string, id: string): Promise<CreditNote | undefined> {
-    const found = await this.creditNoteRows.findById(companyId, id);
+  async creditNote(owner: Owner, id: string): Promise<CreditNote | undefined> {
+    const found = await this.creditNoteRows.findById(owner, id);
     return found ? creditNoteFromRows(found.creditNote, found.lines) : undefined;
   }
 }

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import { preparedInsert } from '../db/prepared-query.js';
 import type { CreditNoteLinesTable, CreditNotesTable, Database } from '../db/schema.js';
+import { modeColumn, type Owner } from '../services/scope.js';
 
 export type CreditNoteRow = CreditNotesTable;
 export type CreditNoteLineRow = CreditNoteLinesTable;
 
 const LINES_PER_STATEMENT = 100;
 
-/** Credit notes and their lines; every statement names the company. */
+/** Credit notes and their lines; every statement names the company (and the mode, for credit notes). */
 export class CreditNoteRepository {
   private readonly insertLines;
 
@@ -20,13 +21,19 @@ export class CreditNoteRepository {
     for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
   }
 
-  async findById(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<{ creditNote: CreditNoteRow; lines: CreditNoteLineRow[] } | undefined> {
-    const creditNote = await trx.selectFrom('credit_notes').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<{ creditNote: CreditNoteRow; lines: CreditNoteLineRow[] } | undefined> {
+    const creditNote = await trx
+      .selectFrom('credit_notes')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!creditNote) return undefined;
-    return { creditNote, lines: (await this.linesOf(companyId, [id], trx)).get(id) ?? [] };
+    return { creditNote, lines: (await this.linesOf(owner.companyId, [id], trx)).get(id) ?? [] };
   }
 
-  /** The lines of these credit notes, in order. */
+  /** The lines of these credit notes (found in the right mode before), in order. */
   async linesOf(companyId: string, creditNoteIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, CreditNoteLineRow[]>> {
     const byNote = new Map<string, CreditNoteLineRow[]>();
     if (creditNoteIds.length === 0) return byNote;
@@ -43,12 +50,13 @@ export class CreditNoteRepository {
   }
 
   /** Every line of every credit note of an invoice: what voiding must not credit twice. */
-  async linesOfInvoice(companyId: string, invoiceId: string, trx: Kysely<Database> = this.db): Promise<CreditNoteLineRow[]> {
+  async linesOfInvoice(owner: Owner, invoiceId: string, trx: Kysely<Database> = this.db): Promise<CreditNoteLineRow[]> {
     return trx
       .selectFrom('credit_note_lines')
       .innerJoin('credit_notes', 'credit_notes.id', 'credit_note_lines.credit_note_id')
       .selectAll('credit_note_lines')
-      .where('credit_notes.company_id', '=', companyId)
+      .where('credit_notes.company_id', '=', owner.companyId)
+      .where('credit_notes.livemode', '=', modeColumn(owner))
       .where('credit_notes.invoice_id', '=', invoiceId)
       .orderBy('credit_notes.created_at')
       .orderBy('credit_note_lines.credit_note_id')

@@ -2,6 +2,7 @@ import type { Kysely, OnConflictBuilder } from 'kysely';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
 import type { Database, InvoiceLinesTable, InvoicesTable, PaymentsTable } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
+import { modeColumn, type Owner } from '../services/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
 
 export type InvoiceRow = InvoicesTable;
@@ -32,7 +33,8 @@ export interface SettlementChange {
 const LINES_PER_STATEMENT = 100;
 
 /**
- * Invoices, their lines and payments; every statement names the company. Changes that race
+ * Invoices, their lines and payments; every statement names the company and the mode (live or
+ * test) of the data it reaches; lines, reached through their invoice, name the company. Changes that race
  * (finalizing a draft, editing it, paying or crediting an invoice) are compare-and-set updates:
  * the row changes only if it is still as it was read, so of two racing changes exactly one wins
  * (on PostgreSQL the second waits for the first's row lock, then finds the row changed).
@@ -51,8 +53,13 @@ export class InvoiceRepository {
         .onConflict((oc: OnConflictBuilder<Database, 'invoices'>) => oc.columns(['company_id', 'livemode', 'number']).doNothing())
         .returning('id'),
     );
-    this.selectById = prepareQuery<{ companyId: string; id: string }, InvoiceRow>(db, (d, param) =>
-      d.selectFrom('invoices').selectAll().where('company_id', '=', param('companyId')).where('id', '=', param('id')),
+    this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, InvoiceRow>(db, (d, param) =>
+      d
+        .selectFrom('invoices')
+        .selectAll()
+        .where('company_id', '=', param('companyId'))
+        .where('livemode', '=', param('livemode'))
+        .where('id', '=', param('id')),
     );
     this.selectLines = prepareQuery<{ companyId: string; id: string }, InvoiceLineRow>(db, (d, param) =>
       d
@@ -96,21 +103,22 @@ export class InvoiceRepository {
     return rows.length > 0;
   }
 
-  async findById(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
-    const invoice = (await this.selectById({ companyId, id }, trx)).rows[0];
+  async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
+    const invoice = (await this.selectById({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx)).rows[0];
     if (!invoice) return undefined;
-    const lines = (await this.selectLines({ companyId, id }, trx)).rows;
+    const lines = (await this.selectLines({ companyId: owner.companyId, id }, trx)).rows;
     return { invoice, lines };
   }
 
   /** The payments of these invoices, oldest first per invoice. */
-  async paymentsOf(companyId: string, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, PaymentRow[]>> {
+  async paymentsOf(owner: Owner, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, PaymentRow[]>> {
     const byInvoice = new Map<string, PaymentRow[]>();
     if (invoiceIds.length === 0) return byInvoice;
     const rows = await trx
       .selectFrom('payments')
       .selectAll()
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('invoice_id', 'in', invoiceIds)
       .orderBy('invoice_id')
       .orderBy('created_at')
@@ -121,13 +129,14 @@ export class InvoiceRepository {
   }
 
   /** The ids of the credit notes of these invoices, oldest first per invoice. */
-  async creditNoteIdsOf(companyId: string, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, string[]>> {
+  async creditNoteIdsOf(owner: Owner, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, string[]>> {
     const byInvoice = new Map<string, string[]>();
     if (invoiceIds.length === 0) return byInvoice;
     const rows = await trx
       .selectFrom('credit_notes')
       .select(['id', 'invoice_id'])
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('invoice_id', 'in', invoiceIds)
       .orderBy('invoice_id')
       .orderBy('created_at')
@@ -143,7 +152,7 @@ export class InvoiceRepository {
    */
   async replaceDraft(
     t: Kysely<Database>,
-    companyId: string,
+    owner: Owner,
     id: string,
     expectedVersion: number,
     fields: Omit<Partial<InvoiceRow>, 'id' | 'company_id' | 'status' | 'version' | 'number'>,
@@ -152,34 +161,36 @@ export class InvoiceRepository {
     const result = await t
       .updateTable('invoices')
       .set({ ...fields, version: expectedVersion + 1 })
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .where('version', '=', expectedVersion)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     if (lines) {
-      await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', '=', id).execute();
+      await t.deleteFrom('invoice_lines').where('company_id', '=', owner.companyId).where('invoice_id', '=', id).execute();
       await this.insertLinesOf(t, lines);
     }
     return true;
   }
 
   /** Deletes a draft and its lines; false when it is no draft (any more). */
-  async deleteDraft(t: Kysely<Database>, companyId: string, id: string): Promise<boolean> {
+  async deleteDraft(t: Kysely<Database>, owner: Owner, id: string): Promise<boolean> {
     // Claim the draft first: the update locks its row (PostgreSQL) and checks its status in one
     // statement, so a finalize racing this delete either waits for it or has already won, and
     // the lines are never deleted from an invoice that was issued meanwhile.
     const claimed = await t
       .updateTable('invoices')
       .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return false;
-    await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', '=', id).execute();
-    await t.deleteFrom('invoices').where('company_id', '=', companyId).where('id', '=', id).execute();
+    await t.deleteFrom('invoice_lines').where('company_id', '=', owner.companyId).where('invoice_id', '=', id).execute();
+    await t.deleteFrom('invoices').where('company_id', '=', owner.companyId).where('id', '=', id).execute();
     return true;
   }
 
@@ -190,7 +201,7 @@ export class InvoiceRepository {
    */
   async issueDraft(
     t: Kysely<Database>,
-    companyId: string,
+    owner: Owner,
     id: string,
     expectedVersion: number,
     fields: IssueFields,
@@ -199,14 +210,15 @@ export class InvoiceRepository {
     const claimed = await t
       .updateTable('invoices')
       .set({ ...fields, status: 'issued', draft_number: null, version: expectedVersion + 1 })
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .where('version', '=', expectedVersion)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return null;
     const setNumber = (number: string) => () =>
-      t.updateTable('invoices').set({ number }).where('company_id', '=', companyId).where('id', '=', id).execute().then(() => undefined);
+      t.updateTable('invoices').set({ number }).where('company_id', '=', owner.companyId).where('id', '=', id).execute().then(() => undefined);
     if (numbering.kind === 'given') {
       return (await writeUnlessTaken(t, setNumber(numbering.number))) ? { ok: true, number: numbering.number } : { ok: false, reason: 'number_taken' };
     }
@@ -217,11 +229,12 @@ export class InvoiceRepository {
   }
 
   /** Applies a payment's or credit note's effect if the invoice is still as it was read; false otherwise. */
-  async settle(t: Kysely<Database>, companyId: string, id: string, change: SettlementChange): Promise<boolean> {
+  async settle(t: Kysely<Database>, owner: Owner, id: string, change: SettlementChange): Promise<boolean> {
     const result = await t
       .updateTable('invoices')
       .set(change.next)
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
       .where('status', '=', change.expected.status)
       .where('amount_paid', '=', change.expected.amount_paid)
@@ -235,7 +248,7 @@ export class InvoiceRepository {
   }
 
   /** The last value handed out by a sequence for the year; 0 when none was. */
-  lastNumberValue(companyId: string, year: number, trx: Kysely<Database> = this.db, sequence = 'invoice'): Promise<number> {
-    return this.sequences.last(trx, { companyId, livemode: 1, sequence, year });
+  lastNumberValue(owner: Owner, year: number, trx: Kysely<Database> = this.db, sequence = 'invoice'): Promise<number> {
+    return this.sequences.last(trx, { companyId: owner.companyId, livemode: modeColumn(owner), sequence, year });
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
+import { modeColumn, type Owner } from '../services/scope.js';
 
 export type OrganizationRow = OrganizationsTable;
 
@@ -14,12 +15,17 @@ export class OrganizationRepository {
 
   constructor(private readonly db: Kysely<Database>) {
     this.insertRows = preparedInsert(db, 'organizations');
-    this.selectById = prepareQuery<{ companyId: string; id: string }, OrganizationRow>(db, (d, param) =>
-      d.selectFrom('organizations').selectAll().where('company_id', '=', param('companyId')).where('id', '=', param('id')),
+    this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, OrganizationRow>(db, (d, param) =>
+      d
+        .selectFrom('organizations')
+        .selectAll()
+        .where('company_id', '=', param('companyId'))
+        .where('livemode', '=', param('livemode'))
+        .where('id', '=', param('id')),
     );
   }
 
-  /** Inserts the row; the unique index on (company_id, name_key) decides name conflicts. */
+  /** Inserts the row; the unique index on (company_id, livemode, name_key) decides name conflicts. */
   async insert(row: OrganizationRow, trx: Kysely<Database> = this.db): Promise<InsertOrganizationResult> {
     try {
       await this.insertRows([row], trx);
@@ -30,11 +36,17 @@ export class OrganizationRepository {
     }
   }
 
-  /** Writes the row's content; the unique index on (company_id, name_key) decides a rename's conflict. */
+  /** Writes the row's content; the unique index on (company_id, livemode, name_key) decides a rename's conflict. */
   async update(row: OrganizationRow, trx: Kysely<Database> = this.db): Promise<UpdateOrganizationResult> {
-    const { id, company_id: companyId, created_at: _created, ...columns } = row;
+    const { id, company_id: companyId, livemode, created_at: _created, ...columns } = row;
     try {
-      const result = await trx.updateTable('organizations').set(columns).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      const result = await trx
+        .updateTable('organizations')
+        .set(columns)
+        .where('company_id', '=', companyId)
+        .where('livemode', '=', livemode)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1 ? { ok: true } : { ok: false, reason: 'not_found' };
     } catch (error) {
       // On PostgreSQL the transaction is now aborted: the caller answers 409 and rolls it back.
@@ -43,7 +55,7 @@ export class OrganizationRepository {
     }
   }
 
-  async findById(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
-    return (await this.selectById({ companyId, id }, trx)).rows[0];
+  async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
+    return (await this.selectById({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx)).rows[0];
   }
 }

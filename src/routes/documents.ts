@@ -6,6 +6,8 @@ import type { ConcurrencyGate } from '../lib/concurrency-gate.js';
 import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
 import { CreditNoteIdParams, InvoiceIdParams, refusal } from './ids.js';
 import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import type { FastifyRequest } from 'fastify';
+import { scopeOf } from '../http/scope.js';
 
 // GET /invoice/{id}/ubl|cii|pdf and GET /credit-note/{id}/ubl|cii|pdf. The document itself is
 // the answer (not the envelope), with its Content-Type and a filename carrying its number;
@@ -67,8 +69,8 @@ const TARGETS: Target[] = [
 
 export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService; rendering: ConcurrencyGate }> = async (app, { documents, rendering }) => {
   for (const target of TARGETS) {
-    const send = async (request: { auth: { companyId: string } | null; params: { id: string } }, render: RenderRequest) => {
-      const result = await rendering.run(() => documents.render(target.kind, request.auth!.companyId, request.params.id, render));
+    const send = async (request: FastifyRequest & { params: { id: string } }, render: RenderRequest) => {
+      const result = await rendering.run(() => documents.render(target.kind, scopeOf(request), request.params.id, render));
       if (!result.ok) throw refusal(result, target.notFound);
       return result;
     };

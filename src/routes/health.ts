@@ -13,6 +13,7 @@ const HealthSchema = Type.Object(
     version: Type.String({ examples: [API_VERSION] }),
     companyId: Type.Optional(Type.String({ description: 'Present when a valid key was sent.' })),
     keyPrefix: Type.Optional(Type.String({ description: "The key's lookup prefix, when a valid key was sent." })),
+    livemode: Type.Optional(Type.Boolean({ description: 'When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox.' })),
     permissions: Type.Optional(Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))), { uniqueItems: true })),
   },
   { title: 'Health' },
@@ -60,6 +61,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ storage: Storage }> = asy
             version: API_VERSION,
             companyId: auth.companyId,
             keyPrefix: auth.keyPrefix,
+            livemode: auth.livemode,
             permissions: [...auth.permissions].sort(),
           }
         : { status: 'ok' as const, version: API_VERSION };

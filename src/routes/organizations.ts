@@ -74,7 +74,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
       // schema looks at types and formats.
       preValidation: async (request) => {
         const { id } = request.params as { id: string };
-        const stored = await repository.findById(request.auth!.companyId, id);
+        const stored = await repository.findById(scopeOf(request), id);
         if (!stored) throw new AppError('NOT_FOUND', 'No organization with this id.');
         const body = request.body;
         if (typeof body !== 'object' || body === null || Array.isArray(body)) return;

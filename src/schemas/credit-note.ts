@@ -11,7 +11,7 @@ import {
   VatBreakdownSchema,
 } from './invoice.js';
 import { Nullable } from './nullable.js';
-import { DateInput, DateOutput } from './values.js';
+import { DateInput, DateOutput, Livemode } from './values.js';
 
 // A credit note corrects an issued invoice (EN 16931 BT-3 381, with the invoice as the preceding
 // invoice, BG-3): a document of its own, with a number of its own sequence (CN-YYYY-NNNNN) and
@@ -46,6 +46,7 @@ const NullableString = Nullable(Type.String());
 export const CreditNoteSchema = Type.Object(
   {
     id: Type.String({ examples: ['cn_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    livemode: Livemode,
     number: Type.String({ examples: ['CN-2026-00001'] }),
     invoiceId: Type.String(),
     invoiceNumber: Type.String({ description: 'The number of the credited invoice (EN 16931 BT-25).' }),

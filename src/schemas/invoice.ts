@@ -3,7 +3,7 @@ import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
 import { Nullable } from './nullable.js';
-import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput } from './values.js';
+import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput, Livemode } from './values.js';
 
 // The invoice of POST /invoice, modelled on EN 16931 (the semantic model behind Peppol BIS 3,
 // XRechnung and Factur-X). The schema checks shapes; exact decimal values, dates against each
@@ -271,6 +271,7 @@ export const PaymentMethodSchema = Type.Union(
 export const PaymentSchema = Type.Object(
   {
     id: Type.String({ examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    livemode: Livemode,
     amount: Amount,
     date: DateOutput(),
     method: PaymentMethodSchema,
@@ -305,6 +306,7 @@ export const StatusTransitionsSchema = Type.Object(
 export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    livemode: Livemode,
     number: Nullable(
       Type.String({
         examples: ['2026-00001'],

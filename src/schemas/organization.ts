@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './nullable.js';
 import { AddressSchema, ElectronicAddressSchema } from './parties.js';
+import { Livemode } from './values.js';
 
 const OptionalText = (maxLength: number, extra: Record<string, unknown> = {}) =>
   Type.Optional(Nullable(Type.String({ maxLength, ...extra })));
@@ -82,6 +83,7 @@ const NullableString = Nullable(Type.String());
 export const OrganizationSchema = Type.Object(
   {
     id: Type.String({ examples: ['org_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    livemode: Livemode,
     name: Type.String(),
     typeCode: OrganizationTypeCode,
     firstName: NullableString,

@@ -93,3 +93,6 @@ export const DateOutput = (description?: string) =>
  */
 export const DateInput = (description: string) =>
   DocumentedAs(Type.String({ format: 'date' }), Type.String({ format: 'date', pattern: DATE_1900_TO_9999, description }));
+
+/** Which world a resource lives in: live data, or the company's test sandbox. */
+export const Livemode = Type.Boolean({ description: 'true: live data; false: the test sandbox that inv_test_ keys work in.' });

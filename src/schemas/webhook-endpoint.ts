@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/event-types.js';
 import { Nullable } from './nullable.js';
+import { Livemode } from './values.js';
 
 // A webhook endpoint: where events of the chosen types are POSTed, signed with its secret.
 
@@ -42,6 +43,7 @@ export type UpdateWebhookEndpointInput = Static<typeof UpdateWebhookEndpointBody
 
 const endpointFields = {
   id: Type.String({ examples: ['we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f'] }),
+  livemode: Livemode,
   url: Type.String(),
   events: Type.Array(Type.String()),
   description: Nullable(Type.String()),

@@ -1,4 +1,4 @@
-import { generateApiKey } from '../auth/api-key.js';
+import { generateApiKey, type KeyMode } from '../auth/api-key.js';
 import { isPermission, type Permission } from '../auth/permissions.js';
 import { newId } from '../lib/ids.js';
 import type { ApiKeyRepository, ApiKeyRow } from '../repositories/api-key-repository.js';
@@ -12,6 +12,8 @@ export interface ApiKeySummary {
   companyId: string;
   name: string;
   prefix: string;
+  /** live keys work on live data, test keys (inv_test_…) on the company's test sandbox. */
+  mode: KeyMode;
   permissions: Permission[];
   status: ApiKeyStatus;
   createdAt: string;
@@ -32,6 +34,8 @@ export interface CreateApiKeyInput {
   permissions: string[];
   expiresAt?: string | null;
   createdBy?: string | null;
+  /** live (default) or test. */
+  mode?: KeyMode;
 }
 
 export type CreateApiKeyResult =
@@ -55,6 +59,7 @@ export function summarizeKey(row: ApiKeyRow, now: Date = new Date()): ApiKeySumm
     companyId: row.company_id,
     name: row.name,
     prefix: row.lookup_prefix,
+    mode: row.livemode === 1 ? 'live' : 'test',
     permissions: parsePermissions(row.permissions),
     status: statusOfKey(row, now),
     createdAt: row.created_at,
@@ -98,7 +103,8 @@ export class ApiKeyService {
     if (!(await this.companies.findById(input.companyId))) {
       return { ok: false, reason: 'company_not_found', detail: `No company with id ${input.companyId}` };
     }
-    const generated = generateApiKey();
+    const mode = input.mode ?? 'live';
+    const generated = generateApiKey(mode);
     const row: ApiKeyRow = {
       id: newId('key'),
       company_id: input.companyId,
@@ -111,6 +117,7 @@ export class ApiKeyService {
       expires_at: expiresAt,
       revoked_at: null,
       last_used_at: null,
+      livemode: mode === 'live' ? 1 : 0,
     };
     await this.keys.insert(row);
     return { ok: true, value: { ...summarizeKey(row, now), key: generated.key } };

@@ -9,6 +9,7 @@ import { linesFromRows, totalsFromRow, type StoredVatBreakdown } from './invoice
 export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[]): CreditNote {
   return {
     id: row.id,
+    livemode: row.livemode === 1,
     number: row.number,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,

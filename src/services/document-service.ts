@@ -11,6 +11,7 @@ import { documentViewOf, einvoiceProblems, type DocumentSource } from './documen
 import { draftLineOf } from './invoice-content.js';
 import { todayUtc } from './invoice-input.js';
 import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from './parties.js';
+import type { Owner } from './scope.js';
 
 // The documents of an invoice or credit note: UBL (Peppol BIS 3, XRechnung), CII (Factur-X
 // EN 16931, XRechnung) and the PDF/A-3 with its CII embedded. A document is rendered from what
@@ -38,8 +39,8 @@ export class DocumentService {
   ) {}
 
   /** What an invoice's documents are made of: its stored content, or a draft's as it is now. */
-  async invoiceSource(companyId: string, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
-    const found = await this.invoices.findById(companyId, id, trx);
+  async invoiceSource(owner: Owner, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
+    const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const row = found.invoice;
     const draft = row.status === 'draft';
@@ -47,7 +48,7 @@ export class DocumentService {
     let buyer = draft ? null : buyerFromSnapshot(row.buyer_snapshot!);
     let extras = extrasOf(row);
     if (draft) {
-      const [company, organization] = await Promise.all([this.company(companyId, trx), this.organizations.findById(companyId, row.organization_id, trx)]);
+      const [company, organization] = await Promise.all([this.company(owner.companyId, trx), this.organizations.findById(owner, row.organization_id, trx)]);
       seller = sellerOf(company);
       buyer = buyerOf(organization!);
       extras = withCompanyDefaults(extras, company, row.currency);
@@ -73,8 +74,8 @@ export class DocumentService {
     };
   }
 
-  async creditNoteSource(companyId: string, id: string, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
-    const found = await this.creditNotes.findById(companyId, id, trx);
+  async creditNoteSource(owner: Owner, id: string, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
+    const found = await this.creditNotes.findById(owner, id, trx);
     if (!found) return undefined;
     const row = found.creditNote;
     return {
@@ -104,8 +105,8 @@ export class DocumentService {
     return company;
   }
 
-  async render(kind: DocumentKind, companyId: string, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
-    const source = kind === 'invoice' ? await this.invoiceSource(companyId, id, now) : await this.creditNoteSource(companyId, id);
+  async render(kind: DocumentKind, owner: Owner, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
+    const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
     if (!source) return { ok: false, code: 'NOT_FOUND' };
     const view = documentViewOf(source);
     const base = `${kind}-${safeName(source.number)}`;

@@ -102,6 +102,9 @@ function paymentMeansOf(source: DocumentSource): PaymentMeans | null {
 }
 
 /** The EN 16931 view of a document, with the amounts it was stored with. */
+/** The first note of every test-mode document. */
+export const TEST_NOTE = 'TEST DOCUMENT: made in test mode, not a valid invoice.';
+
 export function documentViewOf(source: DocumentSource): DocumentView {
   const digits = minorUnitDigits(source.currency);
   const input = {
@@ -112,7 +115,9 @@ export function documentViewOf(source: DocumentSource): DocumentView {
     currency: { code: source.currency, minorDigits: digits },
     buyerReference: source.buyerReference,
     purchaseOrderReference: source.purchaseOrderReference,
-    note: source.note,
+    // A test document says so where every reader of an e-invoice looks, its note (BT-22), besides
+    // its TEST-… number; the PDF also carries a TEST mark on every page.
+    note: source.test ? [TEST_NOTE, source.note].filter(Boolean).join('\n') : source.note,
     paymentTerms: source.extras.paymentTerms,
     deliveryDate: source.extras.deliveryDate,
     invoicePeriod: source.extras.invoicePeriod ? { startDate: source.extras.invoicePeriod.start, endDate: source.extras.invoicePeriod.end } : null,

@@ -75,6 +75,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
   if (draft && !extras.current) throw new Error(`The draft ${row.id} needs its current buyer and seller to be shown`);
   return {
     id: row.id,
+    livemode: row.livemode === 1,
     number: draft ? row.draft_number : row.number,
     status: row.status,
     organizationId: row.organization_id,
@@ -97,6 +98,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     isOverdue: row.status === 'issued' && amountDue.greaterThan(0) && row.due_date !== null && row.due_date < extras.today,
     payments: extras.payments.map((p) => ({
       id: p.id,
+      livemode: p.livemode === 1,
       amount: money(p.amount),
       date: p.date,
       method: p.method as Invoice['payments'][number]['method'],

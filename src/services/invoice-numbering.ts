@@ -5,6 +5,11 @@ export function formatInvoiceNumber(year: number, value: number): string {
   return `${year}-${String(value).padStart(5, '0')}`;
 }
 
+/** Test mode's numbers (TEST-2026-00001): a counter of their own, never the live one. */
+export function formatTestInvoiceNumber(year: number, value: number): string {
+  return `TEST-${formatInvoiceNumber(year, value)}`;
+}
+
 export function yearOf(isoDate: string): number {
   return Number(isoDate.slice(0, 4));
 }

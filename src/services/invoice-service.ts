@@ -13,9 +13,9 @@ import { documentViewOf, einvoiceProblems } from './document-view.js';
 import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
 import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
-import { formatInvoiceNumber, yearOf } from './invoice-numbering.js';
+import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
 import { buyerOf, sellerOf } from './parties.js';
-import type { Scope } from './scope.js';
+import { modeColumn, type Owner, type Scope } from './scope.js';
 
 // Invoices from creation to issue: created issued at once (numbered in the same transaction), or
 // as drafts that are edited, deleted or finalized. Everything that can refuse is checked before
@@ -76,14 +76,14 @@ export class InvoiceService {
   ) {}
 
   /** The invoice as the API shows it, read in `trx` when given. */
-  async get(companyId: string, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Invoice | undefined> {
-    const found = await this.invoices.findById(companyId, id, trx);
+  async get(owner: Owner, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Invoice | undefined> {
+    const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const [payments, creditNotes] = await Promise.all([
-      this.invoices.paymentsOf(companyId, [id], trx),
-      this.invoices.creditNoteIdsOf(companyId, [id], trx),
+      this.invoices.paymentsOf(owner, [id], trx),
+      this.invoices.creditNoteIdsOf(owner, [id], trx),
     ]);
-    const current = found.invoice.status === 'draft' ? await this.currentParties(companyId, found.invoice.organization_id, trx) : undefined;
+    const current = found.invoice.status === 'draft' ? await this.currentParties(owner, found.invoice.organization_id, trx) : undefined;
     return invoiceFromRows(found.invoice, found.lines, {
       payments: payments.get(id) ?? [],
       creditNoteIds: creditNotes.get(id) ?? [],
@@ -93,9 +93,9 @@ export class InvoiceService {
   }
 
   /** A draft's buyer and seller as they are now. */
-  async currentParties(companyId: string, organizationId: string, trx: Kysely<Database> = this.db) {
-    const [organization, company] = await Promise.all([this.organizations.findById(companyId, organizationId, trx), this.companies.findById(companyId, trx)]);
-    if (!organization || !company) throw new Error(`The buyer or company of a draft of ${companyId} is gone`);
+  async currentParties(owner: Owner, organizationId: string, trx: Kysely<Database> = this.db) {
+    const [organization, company] = await Promise.all([this.organizations.findById(owner, organizationId, trx), this.companies.findById(owner.companyId, trx)]);
+    if (!organization || !company) throw new Error(`The buyer or company of a draft of ${owner.companyId} is gone`);
     return { buyer: buyerOf(organization), seller: sellerOf(company) };
   }
 
@@ -106,8 +106,8 @@ export class InvoiceService {
   }
 
   /** The buyer of a new invoice or draft: an organization of the company, not archived. */
-  private async buyer(companyId: string, organizationId: string, trx?: Kysely<Database>): Promise<OrganizationRow | InvoiceFailure> {
-    const organization = await this.organizations.findById(companyId, organizationId, trx);
+  private async buyer(owner: Owner, organizationId: string, trx?: Kysely<Database>): Promise<OrganizationRow | InvoiceFailure> {
+    const organization = await this.organizations.findById(owner, organizationId, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
     if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
     return organization;
@@ -125,7 +125,7 @@ export class InvoiceService {
     const read = readInvoiceContent(body, { currency: company.currency });
     if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
     const content = read.value;
-    const organization = await this.buyer(companyId, content.organizationId, trx);
+    const organization = await this.buyer(scope, content.organizationId, trx);
     if ('ok' in organization) return organization;
 
     const draft = status === 'draft';
@@ -163,16 +163,16 @@ export class InvoiceService {
       paid_at: null,
       voided_at: null,
       version: 1,
-      livemode: 1,
+      livemode: modeColumn(scope),
       created_at: at,
       updated_at: at,
     };
-    const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(companyId, content.number, dates.issueDate!);
+    const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(scope, content.number, dates.issueDate!);
     const lines = computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId }));
     return inTransaction(this.db, trx, async (t) => {
       const inserted = await this.invoices.insert(t, row, lines, numbering);
       if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
-      const invoice = (await this.get(companyId, id, now, t))!;
+      const invoice = (await this.get(scope, id, now, t))!;
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
       if (!draft) await this.events.record(t, scope, 'invoice.finalized', invoice, now);
@@ -185,7 +185,7 @@ export class InvoiceService {
     const { companyId } = scope;
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoices.findById(companyId, id, trx);
+      const found = await this.invoices.findById(scope, id, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       if (found.invoice.status !== 'draft') return { ok: false, code: 'INVOICE_NOT_DRAFT' };
       const merged: InvoiceContentInput = { ...contentInputOf(found.invoice, found.lines), ...withoutUndefined(patch) };
@@ -195,14 +195,14 @@ export class InvoiceService {
       if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
       const content = read.value;
       if (content.organizationId !== found.invoice.organization_id || patch.organizationId !== undefined) {
-        const organization = await this.buyer(companyId, content.organizationId, trx);
+        const organization = await this.buyer(scope, content.organizationId, trx);
         if ('ok' in organization) return organization;
       }
       const computed = computeContent(content.lines, content, adjustmentsOf(content));
       const replaced = await inTransaction(this.db, trx, async (t) => {
         const done = await this.invoices.replaceDraft(
           t,
-          companyId,
+          scope,
           id,
           found.invoice.version,
           {
@@ -222,7 +222,7 @@ export class InvoiceService {
           computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId })),
         );
         if (!done) return null;
-        const invoice = (await this.get(companyId, id, now, t))!;
+        const invoice = (await this.get(scope, id, now, t))!;
         await this.events.record(t, scope, 'invoice.updated', invoice, now);
         return invoice;
       });
@@ -238,12 +238,11 @@ export class InvoiceService {
     now: Date = new Date(),
     trx?: Kysely<Database>,
   ): Promise<{ ok: true } | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_DRAFT' }> {
-    const { companyId } = scope;
     return inTransaction(this.db, trx, async (t) => {
       // The draft as it was is the deleted event's object.
-      const draft = await this.get(companyId, id, now, t);
+      const draft = await this.get(scope, id, now, t);
       if (!draft) return { ok: false, code: 'NOT_FOUND' };
-      if (draft.status !== 'draft' || !(await this.invoices.deleteDraft(t, companyId, id))) return { ok: false, code: 'INVOICE_NOT_DRAFT' };
+      if (draft.status !== 'draft' || !(await this.invoices.deleteDraft(t, scope, id))) return { ok: false, code: 'INVOICE_NOT_DRAFT' };
       await this.events.record(t, scope, 'invoice.deleted', draft, now);
       return { ok: true };
     });
@@ -265,11 +264,11 @@ export class InvoiceService {
     const { companyId } = scope;
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoices.findById(companyId, id, trx);
+      const found = await this.invoices.findById(scope, id, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const draft = found.invoice;
       if (draft.status !== 'draft') return { ok: false, code: 'INVOICE_NOT_DRAFT' };
-      const organization = await this.buyer(companyId, draft.organization_id, trx);
+      const organization = await this.buyer(scope, draft.organization_id, trx);
       if ('ok' in organization) return organization;
       const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
       if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
@@ -294,7 +293,7 @@ export class InvoiceService {
       const result = await inTransaction(this.db, trx, async (t) => {
         const issued = await this.invoices.issueDraft(
           t,
-          companyId,
+          scope,
           id,
           draft.version,
           {
@@ -307,12 +306,12 @@ export class InvoiceService {
             finalized_at: at,
             updated_at: at,
           },
-          numberingOf(companyId, draft.draft_number, dates.issueDate) as Exclude<Numbering, { kind: 'none' }>,
+          numberingOf(scope, draft.draft_number, dates.issueDate) as Exclude<Numbering, { kind: 'none' }>,
         );
         if (issued === null) return null;
         // The draft was already marked issued in this transaction: a taken number undoes it all.
         if (!issued.ok) throw new NumberTaken();
-        const invoice = (await this.get(companyId, id, now, t))!;
+        const invoice = (await this.get(scope, id, now, t))!;
         await this.events.record(t, scope, 'invoice.finalized', invoice, now);
         return { ok: true as const, value: invoice };
       }).catch((error: unknown) => {
@@ -358,9 +357,13 @@ function gapsFor(
   return einvoiceProblems(view, targets);
 }
 
-function numberingOf(companyId: string, number: string | null, issueDate: string): Numbering {
+function numberingOf(owner: Owner, number: string | null, issueDate: string): Numbering {
   return number === null
-    ? { kind: 'sequence', key: { companyId, livemode: 1, sequence: 'invoice', year: yearOf(issueDate) }, format: formatInvoiceNumber }
+    ? {
+        kind: 'sequence',
+        key: { companyId: owner.companyId, livemode: modeColumn(owner), sequence: 'invoice', year: yearOf(issueDate) },
+        format: owner.livemode ? formatInvoiceNumber : formatTestInvoiceNumber,
+      }
     : { kind: 'given', number };
 }
 

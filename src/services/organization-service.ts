@@ -6,7 +6,7 @@ import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from '../schemas/organization.js';
 import { organizationNameKey } from './organization-rules.js';
-import type { Scope } from './scope.js';
+import { modeColumn, type Scope } from './scope.js';
 
 export type { Organization };
 
@@ -30,6 +30,7 @@ export function organizationFromRow(row: OrganizationRow): Organization {
   ].some((v) => v !== null);
   return {
     id: row.id,
+    livemode: row.livemode === 1,
     name: row.name,
     typeCode: row.type_code as 'F' | 'P',
     firstName: row.first_name,
@@ -131,6 +132,7 @@ export class OrganizationService {
     const row: OrganizationRow = {
       id: newId('org'),
       company_id: scope.companyId,
+      livemode: modeColumn(scope),
       ...columnsOf(input),
       archived_at: null,
       created_at: now.toISOString(),
@@ -151,7 +153,7 @@ export class OrganizationService {
    */
   async update(scope: Scope, id: string, patch: UpdateOrganizationInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<UpdateOrganizationResult> {
     return inTransaction(this.db, trx, async (t) => {
-      const row = await this.organizations.findById(scope.companyId, id, t);
+      const row = await this.organizations.findById(scope, id, t);
       if (!row) return { ok: false, code: 'NOT_FOUND' };
       const merged = mergeOrganization(row, patch) as CreateOrganizationInput;
       const archivedAt = patch.archived === undefined ? row.archived_at : patch.archived ? (row.archived_at ?? now.toISOString()) : null;

@@ -14,3 +14,11 @@ export interface Scope {
 export function scopeFor(companyId: string, options: { livemode?: boolean; requestId?: string | null } = {}): Scope {
   return { companyId, livemode: options.livemode ?? true, requestId: options.requestId ?? null };
 }
+
+/** Whose data a read or write touches: a company, in one of its two worlds. */
+export type Owner = Pick<Scope, 'companyId' | 'livemode'>;
+
+/** The stored form of a mode (1 live, 0 test). */
+export function modeColumn(owner: Pick<Scope, 'livemode'>): number {
+  return owner.livemode ? 1 : 0;
+}

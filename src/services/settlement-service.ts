@@ -19,7 +19,7 @@ import { computeContent, draftLineOf, type LineColumns } from './invoice-content
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
-import type { Scope } from './scope.js';
+import { modeColumn, type Owner, type Scope } from './scope.js';
 
 // What happens to an issued invoice: payments, credit notes and voiding. Each one changes the
 // invoice's amounts and status with a compare-and-set in its own transaction, so racing ones
@@ -77,15 +77,15 @@ export class SettlementService {
     private readonly events: EventRecorder,
   ) {}
 
-  private async invoiceRow(companyId: string, id: string, trx?: Kysely<Database>): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
-    return this.invoices.findById(companyId, id, trx);
+  private async invoiceRow(owner: Owner, id: string, trx?: Kysely<Database>): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
+    return this.invoices.findById(owner, id, trx);
   }
 
   /** POST /invoice/{id}/payment */
   async pay(scope: Scope, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
     const { companyId } = scope;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoiceRow(companyId, invoiceId, trx);
+      const found = await this.invoiceRow(scope, invoiceId, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status === 'draft' || invoice.status === 'void') return { ok: false, code: 'INVOICE_NOT_PAYABLE' };
@@ -107,7 +107,7 @@ export class SettlementService {
         next: { amount_paid: plainDecimal(paid), amount_credited: invoice.amount_credited, ...settledStatus(invoice, paid, new Decimal(invoice.amount_credited), at), updated_at: at },
       };
       const result = await inTransaction(this.db, trx, async (t) => {
-        if (!(await this.invoices.settle(t, companyId, invoiceId, change))) return null;
+        if (!(await this.invoices.settle(t, scope, invoiceId, change))) return null;
         const paymentId = newId('pay');
         await this.invoices.insertPayment(t, {
           id: paymentId,
@@ -120,7 +120,7 @@ export class SettlementService {
           reference,
           created_at: at,
         });
-        const updated = (await this.invoiceService.get(companyId, invoiceId, now, t))!;
+        const updated = (await this.invoiceService.get(scope, invoiceId, now, t))!;
         const payment: PaymentEventObject = { ...updated.payments.find((p) => p.id === paymentId)!, invoiceId };
         await this.events.record(t, scope, 'payment.created', payment, now);
         await this.recordStatusChange(t, scope, invoice.status, updated, now);
@@ -133,9 +133,8 @@ export class SettlementService {
 
   /** POST /credit-note */
   async credit(scope: Scope, input: CreateCreditNoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreditNoteResult> {
-    const { companyId } = scope;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoiceRow(companyId, input.invoiceId, trx);
+      const found = await this.invoiceRow(scope, input.invoiceId, trx);
       if (!found) return { ok: false, code: 'INVOICE_NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status !== 'issued' && invoice.status !== 'paid') return { ok: false, code: 'INVOICE_NOT_CREDITABLE' };
@@ -163,16 +162,15 @@ export class SettlementService {
    * set void, in one transaction.
    */
   async void(scope: Scope, invoiceId: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<VoidResult> {
-    const { companyId } = scope;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoiceRow(companyId, invoiceId, trx);
+      const found = await this.invoiceRow(scope, invoiceId, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status === 'draft') return { ok: false, code: 'INVOICE_NOT_ISSUED' };
       if (invoice.status === 'void') return { ok: false, code: 'INVOICE_ALREADY_VOID' };
       if (!new Decimal(invoice.amount_paid).isZero()) return { ok: false, code: 'INVOICE_HAS_PAYMENTS' };
 
-      const credited = await this.creditNotes.linesOfInvoice(companyId, invoiceId, trx);
+      const credited = await this.creditNotes.linesOfInvoice(scope, invoiceId, trx);
       const lines = [...found.lines.map((line) => draftLineOf(line)), ...credited.map((line) => draftLineOf(line, true))];
       const plan: CreditPlan = {
         reason: `Invoice ${invoice.number} voided.`,
@@ -186,7 +184,7 @@ export class SettlementService {
       const result = await this.issueCreditNote(scope, invoice, plan, now, trx, true);
       if (result === 'retry') continue;
       if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
-      return { ok: true, value: (await this.invoiceService.get(companyId, invoiceId, now, trx))! };
+      return { ok: true, value: (await this.invoiceService.get(scope, invoiceId, now, trx))! };
     }
     throw new Error(`Voiding ${invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
   }
@@ -231,9 +229,10 @@ export class SettlementService {
     };
     const id = newId('cn');
     return inTransaction(this.db, trx, async (t) => {
-      if (!(await this.invoices.settle(t, companyId, invoice.id, change))) return 'retry';
+      if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
       const year = Number(plan.issueDate.slice(0, 4));
-      const number = formatCreditNoteNumber(year, await this.sequences.next(t, { companyId, livemode: invoice.livemode, sequence: 'credit-note', year }));
+      const value = await this.sequences.next(t, { companyId, livemode: modeColumn(scope), sequence: 'credit-note', year });
+      const number = scope.livemode ? formatCreditNoteNumber(year, value) : `TEST-${formatCreditNoteNumber(year, value)}`;
       const row: CreditNoteRow = {
         id,
         company_id: companyId,
@@ -261,7 +260,7 @@ export class SettlementService {
       const creditNote = creditNoteFromRows(row, lines);
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
       if (change.next.status !== invoice.status) {
-        await this.recordStatusChange(t, scope, invoice.status, (await this.invoiceService.get(companyId, invoice.id, now, t))!, now);
+        await this.recordStatusChange(t, scope, invoice.status, (await this.invoiceService.get(scope, invoice.id, now, t))!, now);
       }
       return { ok: true as const, value: creditNote };
     });

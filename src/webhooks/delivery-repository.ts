@@ -15,7 +15,7 @@ export interface DeliveryJob {
   secretSealed: string;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: string | null;
-  event: { id: string; type: string; created_at: string; request_id: string | null; object: string };
+  event: { id: string; livemode: number; type: string; created_at: string; request_id: string | null; object: string };
 }
 
 export interface AttemptRecord {
@@ -101,6 +101,7 @@ export class DeliveryRepository {
         'e.secret_sealed',
         'e.previous_secret_sealed',
         'e.previous_secret_expires_at',
+        'ev.livemode',
         'ev.type',
         'ev.created_at',
         'ev.request_id',
@@ -119,7 +120,7 @@ export class DeliveryRepository {
       secretSealed: row.secret_sealed,
       previousSecretSealed: row.previous_secret_sealed,
       previousSecretExpiresAt: row.previous_secret_expires_at,
-      event: { id: row.event_id, type: row.type, created_at: row.created_at, request_id: row.request_id, object: row.object },
+      event: { id: row.event_id, livemode: row.livemode, type: row.type, created_at: row.created_at, request_id: row.request_id, object: row.object },
     }));
   }
 

@@ -28,6 +28,7 @@ export function newSigningSecret(): string {
 export function endpointFromRow(row: EndpointRow): WebhookEndpoint {
   return {
     id: row.id,
+    livemode: row.livemode === 1,
     url: row.url,
     events: JSON.parse(row.events) as string[],
     description: row.description,

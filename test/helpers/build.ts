@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import type { KeyMode } from '../../src/auth/api-key.js';
 import { PERMISSION_NAMES, type Permission } from '../../src/auth/permissions.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Container } from '../../src/container.js';
@@ -22,9 +23,9 @@ export interface TestApp {
   /** A new company; each call makes another tenant. */
   createCompany(name?: string, currency?: string): Promise<string>;
   /** A new key of the company with the given permissions; returns the full key. */
-  createKey(companyId: string, permissions: Permission[], options?: { expiresAt?: string }): Promise<{ key: string; id: string; prefix: string }>;
-  /** A company with one key holding every given permission. */
-  tenant(permissions?: Permission[]): Promise<{ companyId: string; key: string }>;
+  createKey(companyId: string, permissions: Permission[], options?: { expiresAt?: string; mode?: KeyMode }): Promise<{ key: string; id: string; prefix: string }>;
+  /** A company with one key holding every given permission (a live key unless `mode` says test). */
+  tenant(permissions?: Permission[], options?: { mode?: KeyMode }): Promise<{ companyId: string; key: string }>;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
   post(path: string, body: unknown, key?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -69,7 +70,7 @@ export async function buildTestApp(
     return result.value.id;
   };
   const createKey: TestApp['createKey'] = async (companyId, permissions, keyOptions = {}) => {
-    const result = await container.apiKeys.create({ companyId, name: 'test key', permissions, expiresAt: keyOptions.expiresAt ?? null });
+    const result = await container.apiKeys.create({ companyId, name: 'test key', permissions, expiresAt: keyOptions.expiresAt ?? null, mode: keyOptions.mode ?? 'live' });
     if (!result.ok) throw new Error(result.detail);
     return { key: result.value.key, id: result.value.id, prefix: result.value.prefix };
   };
@@ -88,9 +89,9 @@ export async function buildTestApp(
     config,
     createCompany,
     createKey,
-    async tenant(permissions = ALL_PERMISSIONS) {
+    async tenant(permissions = ALL_PERMISSIONS, tenantOptions = {}) {
       const companyId = await createCompany(`Tenant ${Math.random().toString(36).slice(2, 8)}`);
-      const { key } = await createKey(companyId, permissions);
+      const { key } = await createKey(companyId, permissions, tenantOptions);
       return { companyId, key };
     },
     request,

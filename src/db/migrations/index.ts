@@ -6,6 +6,7 @@ import * as idempotency from './0004-idempotency.js';
 import * as lifecycle from './0005-lifecycle.js';
 import * as einvoiceData from './0006-einvoice-data.js';
 import * as eventsWebhooks from './0007-events-webhooks.js';
+import * as testMode from './0008-test-mode.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-lifecycle': lifecycle,
   '0006-einvoice-data': einvoiceData,
   '0007-events-webhooks': eventsWebhooks,
+  '0008-test-mode': testMode,
 };

@@ -13,6 +13,7 @@ const CreateKeyBody = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 1000 })),
     permissions: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })])),
     expiresOn: Type.Optional(Type.String({ maxLength: 40 })),
+    mode: Type.Optional(Type.String({ maxLength: 10 })),
   },
   { additionalProperties: false },
 );
@@ -58,7 +59,12 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
     app.post('/keys', { config: openAccess(), schema: { body: CreateKeyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const user = requirePrivileged(request);
       const now = new Date();
-      const values: CreateKeyValues = { name: request.body.name ?? '', permissions: asList(request.body.permissions), expiresOn: request.body.expiresOn ?? '' };
+      const values: CreateKeyValues = {
+        name: request.body.name ?? '',
+        permissions: asList(request.body.permissions),
+        expiresOn: request.body.expiresOn ?? '',
+        mode: request.body.mode ?? 'live',
+      };
       const errors: FieldErrors = {};
       const name = values.name!.trim();
       if (name === '') errors.name = 'Give the key a name.';
@@ -67,9 +73,11 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
       else if (!values.permissions!.every(isPermission)) errors.permissions = 'Choose permissions from the list.';
       const expiry = expiryFrom(values.expiresOn!, now);
       if (!expiry.ok) errors.expiresOn = expiry.error;
+      if (values.mode !== 'live' && values.mode !== 'test') errors.mode = 'Choose a live or a test key.';
       if (Object.keys(errors).length > 0 || !expiry.ok) return renderList(request, reply, { values, errors }, 400);
 
-      const result = await apiKeys.create({ companyId: user.companyId, name, permissions: values.permissions!, expiresAt: expiry.value, createdBy: user.id }, now);
+      const mode = values.mode === 'test' ? 'test' : 'live';
+      const result = await apiKeys.create({ companyId: user.companyId, name, permissions: values.permissions!, expiresAt: expiry.value, createdBy: user.id, mode }, now);
       if (!result.ok) return renderList(request, reply, { values, errors: { name: result.detail } }, 400);
       const key = result.value;
       await deps.keyEvents.record(user, 'create', key, now);

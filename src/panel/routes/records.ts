@@ -7,7 +7,8 @@ import { invoicePage } from '../views/invoice.js';
 import { invoicesPage } from '../views/invoices.js';
 import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
-import { chromeFor, notFound, openAccess, sendPage, signedInUser, type PanelDeps } from '../context.js';
+import { chromeFor, notFound, openAccess, sendPage, type PanelDeps } from '../context.js';
+import { panelOwner } from '../mode.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const ListQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), page: Type.Optional(Type.String({ maxLength: 10 })) });
@@ -15,7 +16,8 @@ const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 
 
 /**
  * Read-only views of what the API created, for every role. Every query takes the signed-in
- * user's company, so another company's id answers 404 like an unknown one.
+ * user's company in the world the panel shows, so another company's id (or a test id while live
+ * data is shown) answers 404 like an unknown one.
  */
 export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
   return async (scope) => {
@@ -24,45 +26,41 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
     const one = { config: openAccess(), schema: { params: IdParams } };
 
     app.get('/organizations', list, async (request, reply) => {
-      const user = signedInUser(request);
       const search = (request.query.q ?? '').trim();
-      const page = await deps.records.organizations(user.companyId, search, pageNumber(request.query.page));
+      const page = await deps.records.organizations(panelOwner(request), search, pageNumber(request.query.page));
       return sendPage(reply, organizationsPage(await chromeFor(request, reply, deps), search, page));
     });
 
     app.get('/organizations/:id', { config: openAccess(), schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-      const { companyId } = signedInUser(request);
-      const organization = await deps.records.organization(companyId, request.params.id);
+      const owner = panelOwner(request);
+      const organization = await deps.records.organization(owner, request.params.id);
       if (!organization) throw notFound();
-      const invoices = await deps.records.invoices(companyId, { organizationId: organization.id }, pageNumber(request.query.page));
+      const invoices = await deps.records.invoices(owner, { organizationId: organization.id }, pageNumber(request.query.page));
       return sendPage(reply, organizationPage(await chromeFor(request, reply, deps), organization, invoices));
     });
 
     app.get('/invoices', list, async (request, reply) => {
-      const user = signedInUser(request);
       const search = (request.query.q ?? '').trim();
-      const page = await deps.records.invoices(user.companyId, { search }, pageNumber(request.query.page));
+      const page = await deps.records.invoices(panelOwner(request), { search }, pageNumber(request.query.page));
       return sendPage(reply, invoicesPage(await chromeFor(request, reply, deps), search, page));
     });
 
     app.get('/invoices/:id', one, async (request, reply) => {
-      const { companyId } = signedInUser(request);
-      const invoice = await deps.records.invoice(companyId, request.params.id);
+      const owner = panelOwner(request);
+      const invoice = await deps.records.invoice(owner, request.params.id);
       if (!invoice) throw notFound();
-      const creditNotes = await deps.records.creditNotesOf(companyId, invoice.id);
+      const creditNotes = await deps.records.creditNotesOf(owner, invoice.id);
       return sendPage(reply, invoicePage(await chromeFor(request, reply, deps), invoice, creditNotes));
     });
 
     app.get('/credit-notes', list, async (request, reply) => {
-      const user = signedInUser(request);
       const search = (request.query.q ?? '').trim();
-      const page = await deps.records.creditNotes(user.companyId, search, pageNumber(request.query.page));
+      const page = await deps.records.creditNotes(panelOwner(request), search, pageNumber(request.query.page));
       return sendPage(reply, creditNotesPage(await chromeFor(request, reply, deps), search, page));
     });
 
     app.get('/credit-notes/:id', one, async (request, reply) => {
-      const { companyId } = signedInUser(request);
-      const creditNote = await deps.records.creditNote(companyId, request.params.id);
+      const creditNote = await deps.records.creditNote(panelOwner(request), request.params.id);
       if (!creditNote) throw notFound();
       return sendPage(reply, creditNotePage(await chromeFor(request, reply, deps), creditNote));
     });

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isEventType, type EventType } from '../../events/event-types.js';
-import { scopeFor, type Scope } from '../../services/scope.js';
+import type { Scope } from '../../services/scope.js';
+import { panelScope } from '../mode.js';
 import { endpointFromRow, MAX_ENDPOINTS } from '../../webhooks/endpoint-service.js';
 import { WebhookAttemptLog } from '../webhook-attempts.js';
 import type { FieldErrors } from '../views/forms.js';
@@ -52,7 +53,7 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
     const attempts = new WebhookAttemptLog(deps.container.storage.db);
 
     /** The panel acts on the company's live data, as the API does. */
-    const scopeOf = (request: FastifyRequest): Scope => scopeFor(signedInUser(request).companyId, { requestId: request.id });
+    const scopeOf = (request: FastifyRequest): Scope => panelScope(request);
 
     async function renderList(request: FastifyRequest, reply: FastifyReply, extra: { values?: CreateEndpointValues; errors?: FieldErrors; notice?: Notice } = {}, status = 200) {
       // The service caps a company at MAX_ENDPOINTS; the margin shows any that a race let past it.

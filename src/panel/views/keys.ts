@@ -10,6 +10,8 @@ export interface CreateKeyValues {
   name?: string;
   permissions?: string[];
   expiresOn?: string;
+  /** live (default) or test. */
+  mode?: string;
 }
 
 export interface KeysPageModel {
@@ -48,6 +50,12 @@ function createForm(csrf: string, values: CreateKeyValues, errors: FieldErrors |
       ${fieldMessages('permissions', errors)}
     </fieldset>
     ${field({ name: 'expiresOn', label: 'Expires on (UTC)', type: 'date', value: values.expiresOn, errors, hint: 'The key stops working at the start of this day. Leave empty for no expiry.' })}
+    <fieldset${describedBy('mode', errors)}>
+      <legend>Mode</legend>
+      <label><input type="radio" name="mode" value="live"${values.mode !== 'test' ? html` checked` : ''}> Live key (<code>inv_live_…</code>): real invoices, your real numbers</label>
+      <label><input type="radio" name="mode" value="test"${values.mode === 'test' ? html` checked` : ''}> Test key (<code>inv_test_…</code>): a sandbox of its own, numbered TEST-…, for building and testing integrations</label>
+      ${fieldMessages('mode', errors)}
+    </fieldset>
     <button type="submit">Create key</button>
   </form>
 </article>`;
@@ -60,12 +68,13 @@ function keyTable(user: PanelUser, keys: ApiKeySummary[], creators: Map<string, 
   }
   const privileged = isPrivileged(user.role);
   return html`<div class="table-scroll"><table class="striped">
-  <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
+  <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Mode</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>
   ${keys.map(
     (k) => html`<tr data-key-id="${k.id}">
     <th scope="row">${k.name}</th>
     <td><code>${k.prefix}</code></td>
+    <td><span class="badge badge-mode-${k.mode}">${k.mode}</span></td>
     <td>${k.permissions.map((p) => html`<code class="perm">${p}</code> `)}</td>
     <td>${time(k.createdAt)}<br><small class="muted">by ${creatorOf(k.createdBy, creators)}</small></td>
     <td>${time(k.lastUsedAt, 'never')}</td>

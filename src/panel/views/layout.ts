@@ -9,6 +9,10 @@ export interface Chrome {
   companyName?: string;
   csrf: string;
   active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes' | 'webhooks';
+  /** Which world the data pages show: live (default) or the test sandbox. */
+  livemode?: boolean;
+  /** The page's own path, to come back to after switching worlds. */
+  path?: string;
 }
 
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
@@ -38,6 +42,13 @@ function header(chrome: Chrome): SafeHtml {
       ${NAV.map((item) => html`<li><a href="${item.href}"${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
     </ul>
     <ul>
+      <li><form method="post" action="${PANEL_PATH}/mode" class="inline mode-switch">
+        <input type="hidden" name="_csrf" value="${chrome.csrf}">
+        <input type="hidden" name="return" value="${chrome.path ?? PANEL_PATH}">
+        <input type="hidden" name="mode" value="${chrome.livemode === false ? 'live' : 'test'}">
+        <button type="submit" class="${chrome.livemode === false ? 'test-on' : 'secondary outline'} small" aria-pressed="${chrome.livemode === false ? 'true' : 'false'}"
+          title="${chrome.livemode === false ? 'Showing test data: switch to live data' : 'Showing live data: switch to test data'}">Test data</button>
+      </form></li>
       <li class="whoami"><span>${user.email}</span> <span class="role role-${user.role}">${user.role}</span></li>
       <li><form method="post" action="${PANEL_PATH}/sign-out" class="inline">
         <input type="hidden" name="_csrf" value="${chrome.csrf}">
@@ -64,6 +75,9 @@ export function layout(title: string, chrome: Chrome, body: SafeHtml): string {
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 ${header(chrome)}
+${chrome.user && chrome.livemode === false
+    ? html`<div class="container test-banner" role="status"><strong>Test data.</strong> You are looking at your company's test sandbox: what <code>inv_test_</code> keys created. Nothing here is a real invoice or counts in your books. <a href="${PANEL_PATH}/test-data">Delete all test data</a></div>`
+    : ''}
 <main class="container" id="main" tabindex="-1">
 ${body}
 </main>

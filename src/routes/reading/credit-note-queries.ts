@@ -3,11 +3,12 @@ import type { Database } from '../../db/schema.js';
 import { CreditNoteRepository } from '../../repositories/credit-note-repository.js';
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { creditNoteFromRows } from '../../services/credit-note-mapping.js';
+import { modeColumn, type Owner } from '../../services/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 const CHUNK = 10;
 
-/** Read side of credit notes; every query is scoped by company. */
+/** Read side of credit notes; every query is scoped by company and mode. */
 export class CreditNoteQueries {
   private readonly creditNotes: CreditNoteRepository;
 
@@ -15,14 +16,14 @@ export class CreditNoteQueries {
     this.creditNotes = new CreditNoteRepository(db);
   }
 
-  async findById(companyId: string, id: string): Promise<CreditNote | undefined> {
-    const found = await this.creditNotes.findById(companyId, id);
+  async findById(owner: Owner, id: string): Promise<CreditNote | undefined> {
+    const found = await this.creditNotes.findById(owner, id);
     return found ? creditNoteFromRows(found.creditNote, found.lines) : undefined;
   }
 
   /** A page of credit notes, newest first, within `maxBytes` (lines loaded a few notes at a time). */
-  async list(companyId: string, filter: { invoiceId?: string }, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
-    let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', companyId);
+  async list(owner: Owner, filter: { invoiceId?: string }, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
+    let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
     if (filter.invoiceId !== undefined) query = query.where('invoice_id', '=', filter.invoiceId);
     const after = page.after;
     if (after) {
@@ -36,7 +37,7 @@ export class CreditNoteQueries {
     for (let start = 0; start < candidates.length && !budget.full; start += CHUNK) {
       const chunk = candidates.slice(start, start + CHUNK);
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const lines = await this.creditNotes.linesOf(companyId, chunk.map((row) => row.id));
+      const lines = await this.creditNotes.linesOf(owner.companyId, chunk.map((row) => row.id));
       for (const row of chunk) if (!budget.offer(creditNoteFromRows(row, lines.get(row.id) ?? []))) break;
     }
     return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
+import { scopeOf } from '../../http/scope.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import { CreditNoteSchema } from '../../schemas/credit-note.js';
@@ -38,7 +39,7 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
       const { limit = DEFAULT_LIMIT, cursor, invoiceId } = request.query;
       const page = await largeReads.run(() =>
         queries.list(
-          request.auth!.companyId,
+          scopeOf(request),
           { invoiceId },
           { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
         ),
@@ -62,7 +63,7 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const creditNote = await largeReads.run(() => queries.findById(request.auth!.companyId, request.params.id));
+      const creditNote = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!creditNote) throw new AppError('NOT_FOUND', 'No credit note with this id.');
       return successBody(request, 'Credit note found.', creditNote);
     },

@@ -19,7 +19,7 @@ export class EventQueries {
   async findJson(scope: Pick<Scope, 'companyId' | 'livemode'>, id: string): Promise<string | undefined> {
     const row = await this.db
       .selectFrom('events')
-      .select(['id', 'type', 'created_at', 'request_id', 'object'])
+      .select(['id', 'livemode', 'type', 'created_at', 'request_id', 'object'])
       .where('company_id', '=', scope.companyId)
       .where('livemode', '=', scope.livemode ? 1 : 0)
       .where('id', '=', id)
@@ -31,7 +31,7 @@ export class EventQueries {
   async list(scope: Pick<Scope, 'companyId' | 'livemode'>, filter: EventFilter, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
     let query = this.db
       .selectFrom('events')
-      .select(['id', 'type', 'created_at', 'request_id', 'object'])
+      .select(['id', 'livemode', 'type', 'created_at', 'request_id', 'object'])
       .where('company_id', '=', scope.companyId)
       .where('livemode', '=', scope.livemode ? 1 : 0);
     const type = filter.type;

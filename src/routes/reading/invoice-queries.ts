@@ -6,6 +6,7 @@ import { todayUtc } from '../../services/invoice-input.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import { buyerOf, sellerOf, type Buyer, type Seller } from '../../services/parties.js';
+import { modeColumn, type Owner } from '../../services/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 /** Invoices whose lines are loaded by the first query while a page fills, and at most by one query. */
@@ -25,7 +26,7 @@ export interface InvoiceFilter {
 }
 
 /**
- * Read side of invoices; every query is scoped by company. Rows become the API's invoice through
+ * Read side of invoices; every query is scoped by company and mode. Rows become the API's invoice through
  * the same mapping POST /invoice answers with, so what is read back equals what was returned.
  */
 export class InvoiceQueries {
@@ -38,8 +39,8 @@ export class InvoiceQueries {
     this.invoices = new InvoiceRepository(db);
   }
 
-  findById(companyId: string, id: string): Promise<Invoice | undefined> {
-    return this.service.get(companyId, id);
+  findById(owner: Owner, id: string): Promise<Invoice | undefined> {
+    return this.service.get(owner, id);
   }
 
   /**
@@ -48,12 +49,13 @@ export class InvoiceQueries {
    * budget, so memory stays bounded however large the invoices are.
    */
   async list(
-    companyId: string,
+    owner: Owner,
     filter: InvoiceFilter,
     page: { limit: number; after?: Cursor; maxBytes: number },
     now: Date = new Date(),
   ): Promise<SerializedPage> {
-    let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId);
+    const { companyId } = owner;
+    let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('livemode', '=', modeColumn(owner));
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.number !== undefined) query = query.where('number', '=', filter.number);
     if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
@@ -83,10 +85,10 @@ export class InvoiceQueries {
       const ids = chunk.map((row) => row.id);
       const [linesOf, payments, creditNotes] = await Promise.all([
         this.linesOf(companyId, ids),
-        this.invoices.paymentsOf(companyId, ids),
-        this.invoices.creditNoteIdsOf(companyId, ids),
+        this.invoices.paymentsOf(owner, ids),
+        this.invoices.creditNoteIdsOf(owner, ids),
       ]);
-      const current = await this.currentPartiesOf(companyId, chunk);
+      const current = await this.currentPartiesOf(owner, chunk);
       for (const row of chunk) {
         const invoice = invoiceFromRows(row, linesOf.get(row.id) ?? [], {
           payments: payments.get(row.id) ?? [],
@@ -101,13 +103,19 @@ export class InvoiceQueries {
   }
 
   /** The current buyer (by organization) and seller of the drafts among `rows`. */
-  private async currentPartiesOf(companyId: string, rows: InvoiceRow[]): Promise<Map<string, { buyer: Buyer; seller: Seller }>> {
+  private async currentPartiesOf(owner: Owner, rows: InvoiceRow[]): Promise<Map<string, { buyer: Buyer; seller: Seller }>> {
     const organizationIds = [...new Set(rows.filter((row) => row.status === 'draft').map((row) => row.organization_id))];
     const parties = new Map<string, { buyer: Buyer; seller: Seller }>();
     if (organizationIds.length === 0) return parties;
     const [organizations, company] = await Promise.all([
-      this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId).where('id', 'in', organizationIds).execute(),
-      this.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('company_id', '=', owner.companyId)
+        .where('livemode', '=', modeColumn(owner))
+        .where('id', 'in', organizationIds)
+        .execute(),
+      this.db.selectFrom('companies').selectAll().where('id', '=', owner.companyId).executeTakeFirstOrThrow(),
     ]);
     for (const organization of organizations) parties.set(organization.id, { buyer: buyerOf(organization), seller: sellerOf(company) });
     return parties;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
+import { scopeOf } from '../../http/scope.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import { INVOICE_STATUSES, InvoiceSchema } from '../../schemas/invoice.js';
 import { InvoiceIdParams } from '../ids.js';
@@ -44,7 +45,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       const { limit = DEFAULT_LIMIT, cursor, organizationId, number, issueDateFrom, issueDateTo, status, overdue } = request.query;
       const page = await largeReads.run(() =>
         queries.list(
-          request.auth!.companyId,
+          scopeOf(request),
           { organizationId, number, issueDateFrom, issueDateTo, status, overdue },
           { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
         ),
@@ -68,7 +69,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const invoice = await largeReads.run(() => queries.findById(request.auth!.companyId, request.params.id));
+      const invoice = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!invoice) throw new AppError('NOT_FOUND', 'No invoice with this id.');
       return successBody(request, 'Invoice found.', invoice);
     },

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { OrganizationRow } from '../../repositories/organization-repository.js';
 import { organizationFromRow, type Organization } from '../../services/organization-service.js';
+import { modeColumn, type Owner } from '../../services/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface OrganizationFilter {
@@ -20,21 +21,27 @@ function foldedPrefix(prefix: string): string {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Read side of organizations; every query is scoped by company. */
+/** Read side of organizations; every query is scoped by company and mode. */
 export class OrganizationQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async findById(companyId: string, id: string): Promise<Organization | undefined> {
-    const row = await this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  async findById(owner: Owner, id: string): Promise<Organization | undefined> {
+    const row = await this.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? organizationFromRow(row) : undefined;
   }
 
   async list(
-    companyId: string,
+    owner: Owner,
     filter: OrganizationFilter,
     page: { limit: number; after?: Cursor; maxBytes: number },
   ): Promise<SerializedPage> {
-    let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', companyId);
+    let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
     if (filter.namePrefix !== undefined) {
       // SQLite's LIKE has no escape character unless one is named; PostgreSQL's is the same one.
       const pattern = `${escapeLike(foldedPrefix(filter.namePrefix))}%`;

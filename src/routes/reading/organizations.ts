@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
+import { scopeOf } from '../../http/scope.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import { OrganizationSchema } from '../../schemas/organization.js';
 import { OrganizationIdParams } from '../ids.js';
@@ -36,7 +37,7 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
     async (request, reply) => {
       const { limit = DEFAULT_LIMIT, cursor, name, isCustomer, isSupplier, archived = false } = request.query;
       const page = await queries.list(
-        request.auth!.companyId,
+        scopeOf(request),
         { namePrefix: name, isCustomer, isSupplier, archived },
         { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
       );
@@ -59,7 +60,7 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
       },
     },
     async (request) => {
-      const organization = await queries.findById(request.auth!.companyId, request.params.id);
+      const organization = await queries.findById(scopeOf(request), request.params.id);
       if (!organization) throw new AppError('NOT_FOUND', 'No organization with this id.');
       return successBody(request, 'Organization found.', organization);
     },
