@@ -1,8 +1,7 @@
-import { create } from 'xmlbuilder2';
 import type { DocumentAllowanceCharge, DocumentLine, DocumentView, Party, PaymentMeans, PostalAddress } from './model.js';
 import { isIban } from './identifiers.js';
 import { BUSINESS_PROCESS, CUSTOMIZATION_ID } from './profiles.js';
-import { group, isZeroAmount, leaf, serialize, XML_DECLARATION, type XmlNode } from './xml.js';
+import { group, isZeroAmount, leaf, serialize, xmlDocument, type XmlNode } from './xml.js';
 
 // The view as UN/CEFACT Cross Industry Invoice D16B, as Factur-X 1.07 / ZUGFeRD 2.3 profile
 // EN 16931 uses it (guideline urn:cen.eu:en16931:2017), or XRechnung 3.0. Elements follow the
@@ -144,7 +143,7 @@ function line(node: XmlNode, l: DocumentLine): void {
 
 export function renderCiiDocument(view: DocumentView, profile: CiiProfile): string {
   const currency = view.currency.code;
-  const root = create(XML_DECLARATION).ele(NS.rsm, 'rsm:CrossIndustryInvoice', {
+  const root = xmlDocument('rsm:CrossIndustryInvoice', {
     'xmlns:rsm': NS.rsm,
     'xmlns:ram': NS.ram,
     'xmlns:udt': NS.udt,

@@ -1,7 +1,6 @@
-import { create } from 'xmlbuilder2';
 import type { DocumentAllowanceCharge, DocumentLine, DocumentView, Party, PaymentMeans, PostalAddress, VatBreakdownEntry } from './model.js';
 import { BUSINESS_PROCESS, CUSTOMIZATION_ID } from './profiles.js';
-import { group, isZeroAmount, leaf, serialize, XML_DECLARATION, type XmlNode } from './xml.js';
+import { group, isZeroAmount, leaf, serialize, xmlDocument, type XmlNode } from './xml.js';
 
 // The view as UBL 2.1 Invoice or CreditNote, per the EN 16931 UBL binding with Peppol BIS
 // Billing 3.0 (and XRechnung 3.0) identifiers. Elements are written in UBL schema order; every
@@ -148,7 +147,7 @@ export function renderUblDocument(view: DocumentView, profile: UblProfile): stri
   const kind = view.typeCode === '381' ? 'CreditNote' : 'Invoice';
   const currency = view.currency.code;
   const money = { currencyID: currency };
-  const root = create(XML_DECLARATION).ele(NS[kind], kind, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+  const root = xmlDocument(kind, { xmlns: NS[kind], 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
 
   leaf(root, 'cbc:CustomizationID', CUSTOMIZATION_ID[profile]);
   leaf(root, 'cbc:ProfileID', BUSINESS_PROCESS[profile]);

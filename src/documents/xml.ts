@@ -1,15 +1,76 @@
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-
-// The two small habits both mappers share: an optional element is written only when it has a
-// value (empty elements fail PEPPOL-EN16931-R008), and children are added in schema order.
-
-export type XmlNode = XMLBuilder;
+// How both mappers write XML: a light element tree, serialised in one pass. Optional elements
+// are written only when they have a value (empty elements fail PEPPOL-EN16931-R008), children in
+// schema order.
+//
+// Why not xmlbuilder2, which wrote these documents before: its DOM (a full WHATWG node tree with
+// namespace bookkeeping) took 1.1 ms for a 5-line invoice and its streaming builder 5 ms, against
+// 0.15 ms for the whole GET of the invoice; this tree writes the byte-identical document
+// (checked over the random views of test/documents) several times faster. The mappers only need
+// elements, attributes and text, so that is all it has.
 
 /**
- * XML 1.0 cannot hold every character text may hold (control characters, U+FFFE, lone
- * surrogates): they are dropped, so that no name or note makes a document unreadable.
+ * XML 1.0 cannot hold every character text may hold (control characters other than tab, LF and
+ * CR; U+FFFE and U+FFFF; lone surrogates): they are dropped, so that no name or note makes a
+ * document unreadable.
  */
-export const XML_DECLARATION = { version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' } as const;
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const TEXT_SPECIAL = /[&<>]/g;
+const ATTRIBUTE_SPECIAL = /[&<"\t\n\r]/g;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
+const entity = (c: string) => ENTITIES[c]!;
+
+function escapeText(text: string): string {
+  return text.replace(NOT_XML, '').replace(TEXT_SPECIAL, entity);
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(NOT_XML, '').replace(ATTRIBUTE_SPECIAL, entity);
+}
+
+/** An element: its name, attributes, and children (elements or escaped text) in order. */
+export class XmlNode {
+  private readonly children: (XmlNode | string)[] = [];
+
+  constructor(
+    private readonly name: string,
+    private readonly attributes?: Record<string, string>,
+  ) {}
+
+  /** Appends a child element and returns it. */
+  ele(name: string, attributes?: Record<string, string>): XmlNode {
+    const child = new XmlNode(name, attributes);
+    this.children.push(child);
+    return child;
+  }
+
+  /** Appends text and returns this element. */
+  txt(text: string): XmlNode {
+    this.children.push(escapeText(text));
+    return this;
+  }
+
+  /** @internal */
+  write(out: string[]): void {
+    let open = `<${this.name}`;
+    if (this.attributes) for (const [key, value] of Object.entries(this.attributes)) open += ` ${key}="${escapeAttribute(value)}"`;
+    if (this.children.length === 0) {
+      out.push(`${open}/>`);
+      return;
+    }
+    out.push(`${open}>`);
+    for (const child of this.children) {
+      if (typeof child === 'string') out.push(child);
+      else child.write(out);
+    }
+    out.push(`</${this.name}>`);
+  }
+}
+
+/** The root element of a new document. */
+export function xmlDocument(name: string, attributes: Record<string, string>): XmlNode {
+  return new XmlNode(name, attributes);
+}
 
 /** Adds <name>text</name> unless text is null or blank; returns the parent. */
 export function leaf(parent: XmlNode, name: string, text: string | null | undefined, attributes?: Record<string, string>): XmlNode {
@@ -24,9 +85,11 @@ export function group(parent: XmlNode, name: string, fill: (node: XmlNode) => vo
   return parent;
 }
 
-/** Serialises without pretty-printing: smaller, and whitespace never changes a value. */
+/** Serialises without pretty-printing, after the XML declaration: smaller, and whitespace never changes a value. */
 export function serialize(root: XmlNode): string {
-  return root.end({ prettyPrint: false, headless: false });
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  root.write(out);
+  return out.join('');
 }
 
 /** "0", "0.00", "-0.000": an amount text that is zero. */
