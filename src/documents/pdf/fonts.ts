@@ -7,7 +7,7 @@ import { woffToSfnt } from './woff.js';
 // installs with npm only, so no system font is ever used. Each face is read, unwrapped and
 // parsed once per process; pdfkit subsets it into each document. Shaping a word (OpenType
 // features, kerning) costs more than everything else in a PDF, and invoices repeat their words,
-// so shaped words are kept across documents too.
+// so shaped words are kept across documents too, as are decoded glyph outlines.
 
 export type FontFace = 'regular' | 'bold';
 
@@ -55,8 +55,27 @@ function withShapingCache(font: fontkit.Font): fontkit.Font {
     }
     return new ShapedRun(run.glyphs, run.positions.map((p) => ({ ...p })));
   };
-  // Everything else (metrics, glyphs, subsetting) is the parsed font's own.
-  return Object.create(font, { layout: { value: layout } }) as fontkit.Font;
+  // Subsetting (each PDF embeds the glyphs it uses) decodes every used glyph's outline again, to
+  // learn whether it is composite: a third of a PDF's time. A static font's outlines never
+  // change, so each glyph decodes once per process.
+  const decodedOnce = new WeakSet<object>();
+  const wrapper: fontkit.Font = Object.create(font, {
+    layout: { value: layout },
+    getGlyph: {
+      value: (id: number, characters?: number[]) => {
+        const glyph = font.getGlyph.call(wrapper, id, characters) as (Glyph & { _decode?: () => unknown }) | null;
+        if (glyph && typeof glyph._decode === 'function' && !decodedOnce.has(glyph)) {
+          decodedOnce.add(glyph);
+          const decode = glyph._decode.bind(glyph);
+          let decoded: { value: unknown } | undefined;
+          glyph._decode = () => (decoded ??= { value: decode() }).value;
+        }
+        return glyph;
+      },
+    },
+  });
+  // Everything else (metrics, subsetting) is the parsed font's own.
+  return wrapper;
 }
 
 export function font(face: FontFace): fontkit.Font {
