@@ -28,6 +28,7 @@ for (const dialect of DIALECTS) {
         version: 'v1.0.0',
         companyId,
         keyPrefix: prefix,
+        livemode: true,
         permissions: ['invoice.create', 'organization.create'],
       });
       expect(res.body).not.toContain(key.split('_')[3]);

@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) for (const mode of MODES) {
       expect(first.statusCode, first.body).toBe(201);
       expect(first.json().data).toMatchObject({ status: 'issued', amountPaid: '100.10', amountDue: '51.00', statusTransitions: { paidAt: null } });
       expect(first.json().data.payments).toEqual([
-        { id: expect.stringMatching(/^pay_/), amount: '100.10', date: '2026-05-01', method: 'card', reference: 'SEPA 1', createdAt: expect.any(String) },
+        { id: expect.stringMatching(/^pay_/), amount: '100.10', date: '2026-05-01', method: 'card', reference: 'SEPA 1', createdAt: expect.any(String), livemode: mode === 'live' },
       ]);
       const rest = (await c.pay(invoice.id, 51)).json().data;
       expect(rest).toMatchObject({ status: 'paid', amountPaid: PAYABLE, amountDue: '0.00', isOverdue: false });

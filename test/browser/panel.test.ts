@@ -102,7 +102,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   it('lists the key and its audit trail, then revokes it after a confirmation; the API refuses it', async () => {
     await page.goto(`${origin}/panel/keys`);
     const row = page.locator('tr', { hasText: 'ERP sync (production)' });
-    expect(await row.locator('.badge').textContent()).toBe('active');
+    expect(await row.locator('.badge-active').textContent()).toBe('active');
     expect(await page.locator('.activity').textContent()).toContain('owner@acme.example created key ERP sync (production)');
     await shot('keys');
     await row.getByRole('link', { name: /Revoke/ }).click();
@@ -110,7 +110,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     await shot('revoke-confirm');
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.waitForURL('**/panel/keys?done=revoked');
-    expect(await page.locator('tr', { hasText: 'ERP sync (production)' }).locator('.badge').textContent()).toBe('revoked');
+    expect(await page.locator('tr', { hasText: 'ERP sync (production)' }).locator('.badge-revoked').textContent()).toBe('revoked');
 
     const refused = await createOrganization(key, 'After revoke');
     expect(refused.status).toBe(401);

@@ -49,7 +49,7 @@ function header(chrome: Chrome): SafeHtml {
         <button type="submit" class="${chrome.livemode === false ? 'test-on' : 'secondary outline'} small" aria-pressed="${chrome.livemode === false ? 'true' : 'false'}"
           title="${chrome.livemode === false ? 'Showing test data: switch to live data' : 'Showing live data: switch to test data'}">Test data</button>
       </form></li>
-      <li class="whoami"><span>${user.email}</span> <span class="role role-${user.role}">${user.role}</span></li>
+      <li class="whoami"><span>${user.email}</span> <span class="role role-${user.role}" title="${user.email}">${user.role}</span></li>
       <li><form method="post" action="${PANEL_PATH}/sign-out" class="inline">
         <input type="hidden" name="_csrf" value="${chrome.csrf}">
         <button type="submit" class="secondary outline small">Sign out</button>
