@@ -4,6 +4,7 @@
 // is reported as a ratio to its baseline, so figures compare across machines and runs.
 //
 //   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=50 npm run bench
+//   BENCH_SCENARIOS='invoice, hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made)
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,7 +34,11 @@ const P99_TARGET_MS = 20;
 // The service runs with the node flags of `npm start`, so the bench measures what operators run.
 const START_FLAGS = (/^node (.*?)\s*dist\/server\.js$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)?.[1] ?? '')
   .split(' ')
-  .filter(Boolean);
+  .filter(Boolean)
+  // Extra flags for the service only, e.g. BENCH_SERVER_FLAGS=--cpu-prof to profile what a scenario costs.
+  .concat((process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean));
+// BENCH_SCENARIOS='health;invoice' runs only those (and what they compare to).
+const ONLY = process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(';').map((s) => s.trim())) : null;
 const RSS_TARGET_MB = 150;
 
 const children = [];
@@ -209,7 +214,7 @@ async function main() {
     ...(invoice
       ? [{ name: 'invoice, hanging webhook', compareTo: 'invoice', before: hangingEndpoint, url: `${base}/invoice`, method: 'POST', headers, body: 'invoice', invoiceBody }]
       : []),
-  ];
+  ].filter((s, _, all) => !ONLY || ONLY.has(s.name) || all.some((o) => ONLY.has(o.name) && o.compareTo === s.name));
 
   // Each scenario is measured right after its baseline, so that both see the same machine: on a
   // small shared machine throughput drifts by tens of percent between minutes.

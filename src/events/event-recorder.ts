@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { prepareQuery, preparedInsert, type PreparedQuery } from '../db/prepared-query.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import type { Scope } from '../services/scope.js';
@@ -15,6 +16,23 @@ export function subscribes(events: readonly string[], type: string): boolean {
  */
 export class EventRecorder {
   private readonly listeners = new Set<(endpointIds: string[]) => void>();
+  // Every change writes an event: its three statements are compiled once, not per request.
+  private readonly insertEvent: ReturnType<typeof preparedInsert>;
+  private readonly insertDeliveries: ReturnType<typeof preparedInsert>;
+  private readonly selectEndpoints: PreparedQuery<{ companyId: string; livemode: number }, { id: string; events: string }>;
+
+  constructor(db: Kysely<Database>) {
+    this.insertEvent = preparedInsert(db, 'events');
+    this.insertDeliveries = preparedInsert(db, 'webhook_deliveries');
+    this.selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { id: string; events: string }>(db, (d, param) =>
+      d
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'events'])
+        .where('company_id', '=', param('companyId'))
+        .where('livemode', '=', param('livemode'))
+        .where('enabled', '=', sql.lit(1)),
+    );
+  }
 
   /** Called after an event with deliveries was written (not yet committed): a nudge, not a promise. */
   onDeliveries(listener: (endpointIds: string[]) => void): () => void {
@@ -26,37 +44,26 @@ export class EventRecorder {
     const id = newId('evt');
     const at = now.toISOString();
     const livemode = scope.livemode ? 1 : 0;
-    await t
-      .insertInto('events')
-      .values({ id, company_id: scope.companyId, livemode, type, request_id: scope.requestId, object: JSON.stringify(object), created_at: at })
-      .execute();
-    const endpoints = await t
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'events'])
-      .where('company_id', '=', scope.companyId)
-      .where('livemode', '=', livemode)
-      .where('enabled', '=', 1)
-      .execute();
+    await this.insertEvent([{ id, company_id: scope.companyId, livemode, type, request_id: scope.requestId, object: JSON.stringify(object), created_at: at }], t);
+    const endpoints = (await this.selectEndpoints({ companyId: scope.companyId, livemode }, t)).rows;
     const wanting = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], type));
     if (wanting.length > 0) {
-      await t
-        .insertInto('webhook_deliveries')
-        .values(
-          wanting.map((endpoint) => ({
-            id: newId('whd'),
-            company_id: scope.companyId,
-            endpoint_id: endpoint.id,
-            event_id: id,
-            status: 'pending' as const,
-            attempts: 0,
-            next_attempt_at: at,
-            lease_owner: null,
-            lease_expires_at: null,
-            created_at: at,
-            updated_at: at,
-          })),
-        )
-        .execute();
+      await this.insertDeliveries(
+        wanting.map((endpoint) => ({
+          id: newId('whd'),
+          company_id: scope.companyId,
+          endpoint_id: endpoint.id,
+          event_id: id,
+          status: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: at,
+          lease_owner: null,
+          lease_expires_at: null,
+          created_at: at,
+          updated_at: at,
+        })),
+        t,
+      );
       const endpointIds = wanting.map((endpoint) => endpoint.id);
       for (const listener of this.listeners) listener(endpointIds);
     }
