@@ -153,7 +153,7 @@ for (const dialect of DIALECTS) {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('Visible to members');
       expect(page.body).not.toContain('Create key');
-      expect(page.body).not.toContain('action="/panel/keys"');
+      expect(page.body).not.toContain('method="post" action="/panel/keys"');
       expect(page.body).not.toContain('/revoke"');
 
       const before = (await t.storage.db.selectFrom('api_keys').selectAll().execute()).length;
