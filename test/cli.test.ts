@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
+import { ApiKeyVerifier } from '../src/auth/verify-api-key.js';
+import { ApiKeyRepository } from '../src/repositories/api-key-repository.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
 
@@ -328,6 +330,29 @@ for (const dialect of DIALECTS) {
       expect(immediate.previous.status).toBe('revoked');
       expect(await works(now.key)).toBe(401);
       expect(await works(immediate.key)).toBe(200);
+    });
+
+    it("lets a server's key cache honour the old key's new expiry: refused when the overlap ends, and a roll seen within the cache TTL", async () => {
+      let clock = Date.now();
+      const verifier = (cacheTtlMs: number) => new ApiKeyVerifier(new ApiKeyRepository(t.storage.db), { cacheTtlMs, now: () => clock });
+
+      // A row cached after the roll carries the new expiry: no new lookup is needed to refuse the key.
+      const old = await newKey('Cached after roll');
+      await json('key', 'roll', old.id, '--overlap', '1');
+      const longCache = verifier(3 * 3_600_000);
+      expect((await longCache.verify(old.key)).ok).toBe(true);
+      clock += 3_600_000 + 1000;
+      expect(longCache.fresh(old.prefix)).toBeDefined();
+      expect(await longCache.verify(old.key)).toEqual({ ok: false, reason: 'expired' });
+
+      // A row cached before the roll is trusted for the TTL only (here 5 s), then read again.
+      clock = Date.now();
+      const before = await newKey('Cached before roll');
+      const server = verifier(5000);
+      expect((await server.verify(before.key)).ok).toBe(true);
+      await json('key', 'roll', before.id, '--overlap', '0');
+      clock += 5000;
+      expect(await server.verify(before.key)).toEqual({ ok: false, reason: 'revoked' });
     });
 
     it('refuses to roll a revoked, an expired or an already rolled key, and an unknown id', async () => {
