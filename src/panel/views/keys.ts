@@ -71,7 +71,7 @@ function searchForm(search: KeySearch): SafeHtml {
   const filtered = Boolean(search.query || search.status || search.mode);
   return html`<form method="get" action="${PANEL_PATH}/keys" role="search" class="key-search">
   <div class="grid">
-    <div>${field({ name: 'q', label: 'Name or prefix', type: 'search', value: search.query ?? '', maxlength: 200 })}</div>
+    <div>${field({ name: 'q', label: 'Search', type: 'search', value: search.query ?? '', maxlength: 200, hint: 'Part of a key’s label or its prefix.' })}</div>
     <div><label for="status">Status</label>
       <select id="status" name="status">${option('', 'Any status', search.status)}${option('active', 'Active', search.status)}${option('revoked', 'Revoked', search.status)}${option('expired', 'Expired', search.status)}</select></div>
     <div><label for="mode">Mode</label>
