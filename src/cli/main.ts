@@ -112,7 +112,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     throw error;
   }
   const json = values.json === true;
-  const storage = openStorage(config.databaseUrl, { poolMax: 2, busyTimeoutMs: config.databaseBusyTimeoutMs });
+  let storage;
+  try {
+    storage = openStorage(config.databaseUrl, { poolMax: 2, busyTimeoutMs: config.databaseBusyTimeoutMs });
+  } catch (error) {
+    return fail(error);
+  }
   try {
     const applied = await migrateToLatest(storage.db);
     const context: CommandContext = {
