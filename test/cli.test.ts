@@ -380,6 +380,18 @@ for (const dialect of DIALECTS) {
       expect(await count()).toBe(keysBefore);
     });
 
+    it('rolls a key once when two rolls of it race, and keeps no second successor', async () => {
+      const key = await newKey('Raced');
+      const actor = { userId: null, label: 'CLI' };
+      const results = await Promise.all(Array.from({ length: 4 }, () => t.container.apiKeys.roll(key.id, { overlapHours: 1, actor })));
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.reason)).toEqual(['already_rolled', 'already_rolled', 'already_rolled']);
+      const named = await t.storage.db.selectFrom('api_keys').select('id').where('name', '=', 'Raced').execute();
+      expect(named).toHaveLength(2);
+      const rolls = await t.storage.db.selectFrom('api_key_events').select('id').where('api_key_id', '=', key.id).where('action', '=', 'roll').execute();
+      expect(rolls).toHaveLength(1);
+    });
+
     it('renames a key, which keeps working, and refuses empty names and unknown ids', async () => {
       const key = await newKey('Old label');
       const renamed = await json('key', 'rename', key.id, '--name', '  New label  ');
