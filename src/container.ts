@@ -93,7 +93,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   return {
     storage,
     companies: new CompanyService(companyRepository),
-    apiKeys: new ApiKeyService(apiKeyRepository, companyRepository),
+    apiKeys: new ApiKeyService(storage.db, apiKeyRepository, companyRepository),
     organizations: new OrganizationService(storage.db, organizationRepository, events),
     events,
     organizationRepository,

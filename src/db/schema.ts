@@ -71,6 +71,8 @@ export interface ApiKeysTable {
   last_used_at: string | null;
   /** 1: a live key (inv_live_…); 0: a test key (inv_test_…), which sees only its company's test data. */
   livemode: number;
+  /** The key that replaced this one when it was rolled (a key is rolled once), else null. */
+  replaced_by: string | null;
 }
 
 export interface OrganizationsTable {
@@ -271,9 +273,12 @@ export interface ApiKeyEventsTable {
   api_key_id: string;
   key_prefix: string;
   key_name: string;
-  action: 'create' | 'revoke';
+  action: 'create' | 'revoke' | 'roll' | 'rename';
   actor_user_id: string | null;
+  /** The user's email at the time, or "CLI". */
   actor_label: string;
+  /** JSON: { previousName } for a rename, { successorId, successorPrefix, oldKeyUntil } for a roll. */
+  detail: string | null;
   at: string;
 }
 

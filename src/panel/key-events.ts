@@ -1,36 +1,35 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyEventsTable, Database } from '../db/schema.js';
-import { uuidv7 } from '../lib/ids.js';
-import type { PanelUser } from './users.js';
+import type { Database } from '../db/schema.js';
 
-// The audit trail of key changes made in the panel: who, when, what, which key.
+// The activity of a company's keys, as the key service records it for the panel and the CLI
+// alike: who (an email, or "CLI"), when, what, which key.
 
-export interface KeyEvent {
-  action: 'create' | 'revoke';
+interface EventBase {
   keyId: string;
   keyPrefix: string;
+  /** The key's name at the time (after a rename: the new name). */
   keyName: string;
   actor: string;
   at: string;
 }
 
+export type KeyEvent =
+  | (EventBase & { action: 'create' | 'revoke' })
+  | (EventBase & { action: 'rename'; previousName: string })
+  | (EventBase & { action: 'roll'; successorPrefix: string; oldKeyUntil: string });
+
+function detailOf(json: string | null): Record<string, unknown> {
+  if (json === null) return {};
+  const parsed: unknown = JSON.parse(json);
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 export class KeyEventLog {
   constructor(private readonly db: Kysely<Database>) {}
-
-  async record(actor: PanelUser, action: KeyEvent['action'], key: { id: string; prefix: string; name: string }, at: Date = new Date()): Promise<void> {
-    const row: ApiKeyEventsTable = {
-      id: `kev_${uuidv7(at.getTime())}`,
-      company_id: actor.companyId,
-      api_key_id: key.id,
-      key_prefix: key.prefix,
-      key_name: key.name,
-      action,
-      actor_user_id: actor.id,
-      actor_label: actor.email,
-      at: at.toISOString(),
-    };
-    await this.db.insertInto('api_key_events').values(row).execute();
-  }
 
   async recent(companyId: string, limit = 50): Promise<KeyEvent[]> {
     const rows = await this.db
@@ -41,7 +40,18 @@ export class KeyEventLog {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ action: r.action, keyId: r.api_key_id, keyPrefix: r.key_prefix, keyName: r.key_name, actor: r.actor_label, at: r.at }));
+    return rows.map((r): KeyEvent => {
+      const base = { keyId: r.api_key_id, keyPrefix: r.key_prefix, keyName: r.key_name, actor: r.actor_label, at: r.at };
+      const detail = detailOf(r.detail);
+      switch (r.action) {
+        case 'rename':
+          return { ...base, action: 'rename', previousName: text(detail.previousName) };
+        case 'roll':
+          return { ...base, action: 'roll', successorPrefix: text(detail.successorPrefix), oldKeyUntil: text(detail.oldKeyUntil) };
+        default:
+          return { ...base, action: r.action };
+      }
+    });
   }
 
   /** Emails of the company's users by id, to show who created a key. */

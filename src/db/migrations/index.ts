@@ -7,6 +7,7 @@ import * as lifecycle from './0005-lifecycle.js';
 import * as einvoiceData from './0006-einvoice-data.js';
 import * as eventsWebhooks from './0007-events-webhooks.js';
 import * as testMode from './0008-test-mode.js';
+import * as keyActivity from './0009-key-activity.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-einvoice-data': einvoiceData,
   '0007-events-webhooks': eventsWebhooks,
   '0008-test-mode': testMode,
+  '0009-key-activity': keyActivity,
 };

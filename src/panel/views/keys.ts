@@ -1,5 +1,6 @@
 import { PERMISSIONS, type Permission } from '../../auth/permissions.js';
 import type { ApiKeySummary } from '../../services/api-key-service.js';
+import type { KeySearch } from '../../services/api-key-search.js';
 import { html, type SafeHtml } from '../html.js';
 import type { KeyEvent } from '../key-events.js';
 import { isPrivileged, type PanelUser } from '../users.js';
@@ -15,7 +16,11 @@ export interface CreateKeyValues {
 }
 
 export interface KeysPageModel {
+  /** The keys that match the search. */
   keys: ApiKeySummary[];
+  /** All of the company's keys (to tell "none yet" from "none match", and to name successors). */
+  allKeys: ApiKeySummary[];
+  search: KeySearch;
   events: KeyEvent[];
   creators: Map<string, string>;
   values?: CreateKeyValues;
@@ -61,13 +66,41 @@ function createForm(csrf: string, values: CreateKeyValues, errors: FieldErrors |
 </article>`;
 }
 
-function keyTable(user: PanelUser, keys: ApiKeySummary[], creators: Map<string, string>): SafeHtml {
-  if (keys.length === 0) {
+function searchForm(search: KeySearch): SafeHtml {
+  const option = (value: string, label: string, chosen: string | undefined) => html`<option value="${value}"${chosen === value ? html` selected` : ''}>${label}</option>`;
+  const filtered = Boolean(search.query || search.status || search.mode);
+  return html`<form method="get" action="${PANEL_PATH}/keys" role="search" class="key-search">
+  <div class="grid">
+    <div>${field({ name: 'q', label: 'Search', type: 'search', value: search.query ?? '', maxlength: 200, hint: 'Part of a key’s label or its prefix.' })}</div>
+    <div><label for="status">Status</label>
+      <select id="status" name="status">${option('', 'Any status', search.status)}${option('active', 'Active', search.status)}${option('revoked', 'Revoked', search.status)}${option('expired', 'Expired', search.status)}</select></div>
+    <div><label for="mode">Mode</label>
+      <select id="mode" name="mode">${option('', 'Live and test', search.mode)}${option('live', 'Live', search.mode)}${option('test', 'Test', search.mode)}</select></div>
+  </div>
+  <div class="actions"><button type="submit" class="secondary">Search keys</button>${filtered ? html` <a href="${PANEL_PATH}/keys">Show all keys</a>` : ''}</div>
+</form>`;
+}
+
+function keyActions(k: ApiKeySummary): SafeHtml {
+  const name = html`<span class="visually-hidden"> ${k.name}</span>`;
+  const rename = html`<a href="${PANEL_PATH}/keys/${k.id}/rename">Rename${name}</a>`;
+  // A revoked or expired key can no longer be revoked or rolled; a rolled key not rolled again.
+  if (k.status !== 'active') return rename;
+  const roll = k.replacedBy === null ? html` · <a href="${PANEL_PATH}/keys/${k.id}/roll">Roll${name}</a>` : '';
+  return html`${rename}${roll} · <a href="${PANEL_PATH}/keys/${k.id}/revoke" class="danger-link">Revoke${name}</a>`;
+}
+
+function keyTable(user: PanelUser, model: KeysPageModel): SafeHtml {
+  const { keys, allKeys, creators } = model;
+  if (allKeys.length === 0) {
     return html`<div class="empty-state"><p><strong>No API keys yet.</strong></p>
 <p>${isPrivileged(user.role) ? 'Create one below to let an application call the API.' : 'An owner or admin of your company can create one.'}</p></div>`;
   }
+  if (keys.length === 0) return html`${searchForm(model.search)}<p class="empty-state" role="status"><strong>No key matches this search.</strong></p>`;
   const privileged = isPrivileged(user.role);
-  return html`<div class="table-scroll"><table class="striped">
+  const prefixes = new Map(allKeys.map((k) => [k.id, k.prefix]));
+  return html`${searchForm(model.search)}<div class="table-scroll"><table class="striped">
+  <caption class="visually-hidden">${keys.length === allKeys.length ? `${keys.length} keys` : `${keys.length} of ${allKeys.length} keys`}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Mode</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>
   ${keys.map(
@@ -79,22 +112,34 @@ function keyTable(user: PanelUser, keys: ApiKeySummary[], creators: Map<string, 
     <td>${time(k.createdAt)}<br><small class="muted">by ${creatorOf(k.createdBy, creators)}</small></td>
     <td>${time(k.lastUsedAt, 'never')}</td>
     <td>${time(k.expiresAt, 'never')}</td>
-    <td>${statusBadge(k.status)}</td>
-    ${privileged ? html`<td>${k.status === 'revoked' ? '' : html`<a href="${PANEL_PATH}/keys/${k.id}/revoke" class="danger-link">Revoke<span class="visually-hidden"> ${k.name}</span></a>`}</td>` : ''}
+    <td>${statusBadge(k.status)}${k.replacedBy ? html`<br><small class="muted">rolled to <code>${prefixes.get(k.replacedBy) ?? k.replacedBy}</code></small>` : ''}</td>
+    ${privileged ? html`<td>${keyActions(k)}</td>` : ''}
   </tr>`,
   )}
   </tbody>
 </table></div>`;
 }
 
+function eventText(e: KeyEvent): SafeHtml {
+  const key = html`<strong>${e.keyName}</strong> (<code>${e.keyPrefix}</code>)`;
+  switch (e.action) {
+    case 'create':
+      return html`created key ${key}`;
+    case 'revoke':
+      return html`revoked key ${key}`;
+    case 'rename':
+      return html`renamed key <strong>${e.previousName}</strong> to ${key}`;
+    case 'roll':
+      return html`rolled key ${key} to <code>${e.successorPrefix}</code>; the old key works until ${time(e.oldKeyUntil)}`;
+  }
+}
+
 function activity(events: KeyEvent[]): SafeHtml {
   return html`<section aria-labelledby="activity-heading">
   <h2 id="activity-heading">Activity</h2>
   ${events.length === 0
-    ? html`<p class="muted">No key has been created or revoked from the panel yet.</p>`
-    : html`<ul class="activity">${events.map(
-        (e) => html`<li>${time(e.at)} — <strong>${e.actor}</strong> ${e.action === 'create' ? 'created' : 'revoked'} key <strong>${e.keyName}</strong> (<code>${e.keyPrefix}</code>)</li>`,
-      )}</ul>`}
+    ? html`<p class="muted">No key has been created, changed or revoked yet.</p>`
+    : html`<ul class="activity">${events.map((e) => html`<li>${time(e.at)} — <strong>${e.actor}</strong> ${eventText(e)}</li>`)}</ul>`}
 </section>`;
 }
 
@@ -105,18 +150,32 @@ export function keysPage(chrome: Chrome & { user: PanelUser }, model: KeysPageMo
     { ...chrome, active: 'keys' },
     html`<hgroup><h1>API keys</h1><p>Settings · keys let your applications call the API. The full key is shown once, when it is created.</p></hgroup>
 ${notice(model.notice)}
-${keyTable(chrome.user, model.keys, model.creators)}
-${privileged ? createForm(chrome.csrf, model.values ?? {}, model.errors) : html`<p class="muted">Your role (member) can see keys but not create or revoke them.</p>`}
+${keyTable(chrome.user, model)}
+${privileged ? createForm(chrome.csrf, model.values ?? {}, model.errors) : html`<p class="muted">Your role (member) can see keys but not create, change or revoke them.</p>`}
 ${activity(model.events)}`,
   );
 }
 
-export function revealPage(chrome: Chrome & { user: PanelUser }, revealed: { key: string; summary: ApiKeySummary } | null): string {
+export interface RevealedKey {
+  key: string;
+  summary: ApiKeySummary;
+  /** For a rolled key: the key it replaces, as it is now. */
+  replaces?: ApiKeySummary;
+}
+
+function replacedNote(old: ApiKeySummary | undefined): SafeHtml {
+  if (!old) return html``;
+  if (old.status !== 'active') return html`<p>It replaces key <code>${old.prefix}</code>, which is refused from now on.</p>`;
+  return html`<p>It replaces key <code>${old.prefix}</code>, which keeps working until ${time(old.expiresAt)}. Deploy the new key before then.</p>`;
+}
+
+export function revealPage(chrome: Chrome & { user: PanelUser }, revealed: RevealedKey | null): string {
   const body = revealed
     ? html`<article class="reveal">
   <header><h1>Your new API key</h1></header>
   <p class="notice notice-warning" role="alert"><strong>Copy this key now. It will not be shown again.</strong> We store only a hash of it; if you lose it, revoke it and create another.</p>
   <p>Key <strong>${revealed.summary.name}</strong> with ${revealed.summary.permissions.join(', ')}:</p>
+  ${replacedNote(revealed.replaces)}
   <div class="secret-row">
     <code id="new-key" class="secret">${revealed.key}</code>
     <button type="button" class="secondary" data-copy-target="new-key" autofocus>Copy key</button>
@@ -131,22 +190,4 @@ export function revealPage(chrome: Chrome & { user: PanelUser }, revealed: { key
   <p><a href="${PANEL_PATH}/keys">Back to API keys</a></p>
 </article>`;
   return layout('New API key', { ...chrome, active: 'keys' }, body);
-}
-
-export function revokeConfirmPage(chrome: Chrome & { user: PanelUser }, key: ApiKeySummary): string {
-  return layout(
-    'Revoke key',
-    { ...chrome, active: 'keys' },
-    html`<article class="narrow">
-  <header><h1>Revoke “${key.name}”?</h1></header>
-  <p>Key <code>${key.prefix}</code> (${key.permissions.join(', ')}) stops working immediately: every request with it is refused with 401. This cannot be undone.</p>
-  <form method="post" action="${PANEL_PATH}/keys/${key.id}/revoke">
-    ${csrfField(chrome.csrf)}
-    <div class="actions">
-      <button type="submit" class="danger">Revoke key</button>
-      <a href="${PANEL_PATH}/keys" role="button" class="secondary outline">Cancel</a>
-    </div>
-  </form>
-</article>`,
-  );
 }
