@@ -106,7 +106,7 @@ interface FileRun {
 async function startFileRun(): Promise<FileRun> {
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-docs-'));
   const databaseUrl = `sqlite:${join(dir, 'invoicing.db')}`;
-  const server = await startServer({ DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, { quiet: true });
+  const server = await startServer({ DATABASE_URL: databaseUrl }, { quiet: true });
   const origin = new URL(server.baseUrl).origin;
   const key = await claimAndCreateKey(server, origin);
   const state = join(dir, 'state.sh');
