@@ -104,6 +104,7 @@ interface FileRun {
 }
 
 async function startFileRun(): Promise<FileRun> {
+  if (spawnSync('jq', ['--version']).error) throw new Error('the docs examples pick fields with jq: install it (apt-get install jq)');
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-docs-'));
   const databaseUrl = `sqlite:${join(dir, 'invoicing.db')}`;
   const server = await startServer({ DATABASE_URL: databaseUrl }, { quiet: true });
