@@ -120,6 +120,8 @@ async function startFileRun(): Promise<FileRun> {
     BASE: server.baseUrl,
     KEY: key,
     INVOICING_ROOT: ROOT,
+    // the CLI seals secrets with the same data key as the server it works beside
+    ...(process.env.DATA_ENCRYPTION_KEY ? { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY } : {}),
   };
   return { server, dir, env, state };
 }
