@@ -7,10 +7,8 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SRC = join(ROOT, 'src');
-const DIST = join(ROOT, 'dist');
 /** Files whose change alters every output. */
-const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((name) => join(ROOT, name));
+const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function mtimeOf(path) {
   try {
@@ -29,20 +27,22 @@ function* sourcesUnder(folder) {
 }
 
 /** The first reason the build is stale, or null when every output is at least as new as its inputs. */
-export function staleReason() {
-  const server = mtimeOf(join(DIST, 'server.js'));
+export function staleReason(root = ROOT) {
+  const src = join(root, 'src');
+  const dist = join(root, 'dist');
+  const server = mtimeOf(join(dist, 'server.js'));
   if (server === null) return 'dist/server.js does not exist';
   let oldestOutput = server;
-  for (const source of sourcesUnder(SRC)) {
-    const output = join(DIST, relative(SRC, source)).replace(/\.ts$/, '.js');
+  for (const source of sourcesUnder(src)) {
+    const output = join(dist, relative(src, source)).replace(/\.ts$/, '.js');
     const outputTime = mtimeOf(output);
-    if (outputTime === null) return `${relative(ROOT, output)} does not exist`;
-    if (mtimeOf(source) > outputTime) return `${relative(ROOT, source)} changed after it was built`;
+    if (outputTime === null) return `${relative(root, output)} does not exist`;
+    if (mtimeOf(source) > outputTime) return `${relative(root, source)} changed after it was built`;
     oldestOutput = Math.min(oldestOutput, outputTime);
   }
   for (const config of CONFIGS) {
-    const configTime = mtimeOf(config);
-    if (configTime !== null && configTime > oldestOutput) return `${relative(ROOT, config)} changed after the build`;
+    const configTime = mtimeOf(join(root, config));
+    if (configTime !== null && configTime > oldestOutput) return `${config} changed after the build`;
   }
   return null;
 }
