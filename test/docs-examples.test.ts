@@ -107,7 +107,7 @@ async function startFileRun(): Promise<FileRun> {
   if (spawnSync('jq', ['--version']).error) throw new Error('the docs examples pick fields with jq: install it (apt-get install jq)');
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-docs-'));
   const databaseUrl = `sqlite:${join(dir, 'invoicing.db')}`;
-  const server = await startServer({ DATABASE_URL: databaseUrl }, { quiet: true });
+  const server = await startServer({ DATABASE_URL: databaseUrl }, { quiet: true, timeoutMs: 45_000 });
   const origin = new URL(server.baseUrl).origin;
   const key = await claimAndCreateKey(server, origin);
   const state = join(dir, 'state.sh');
@@ -171,7 +171,7 @@ describe('the examples of README.md and docs/', () => {
       beforeAll(async () => {
         run = await startFileRun();
         origin = new URL(run.server.baseUrl).origin;
-      }, 60_000);
+      }, 90_000);
       afterAll(async () => {
         await run?.server.stop();
         if (run) rmSync(run.dir, { recursive: true, force: true });
