@@ -12,7 +12,7 @@ import { startServer, type ServerProcess } from './helpers/servers.js';
 // show. The convention is in test/helpers/docs-examples.ts and docs/README.md.
 //
 // Each file starts where the README quickstart leaves a reader: the instance was claimed on the
-// setup page and a live key with every permission was created in the panel (done here over HTTP,
+// setup page and a live key "ERP integration" with every permission was made in the panel (done here over HTTP,
 // as the browser would), so BASE and KEY are set and the key belongs to the setup's company.
 // `npx invoicing` runs the clone's CLI on the same database.
 
@@ -84,7 +84,7 @@ async function claimAndCreateKey(server: ServerProcess, origin: string): Promise
   if (setup.status !== 303) throw new Error(`setup answered ${setup.status}: ${setup.body.slice(0, 500)}`);
   await browser.get('/panel/keys');
   const created = await browser.post('/panel/keys', [
-    ['name', 'Quickstart'],
+    ['name', 'ERP integration'],
     ['mode', 'live'],
     ['expiresOn', ''],
     ...Object.keys(PERMISSIONS).map((p): [string, string] => ['permissions', p]),
