@@ -12,8 +12,9 @@ import { startServer, type ServerProcess } from './helpers/servers.js';
 // show. The convention is in test/helpers/docs-examples.ts and docs/README.md.
 //
 // Each file starts where the README quickstart leaves a reader: the instance was claimed on the
-// setup page and a live key "ERP integration" with every permission was made in the panel (done here over HTTP,
-// as the browser would), so BASE and KEY are set and the key belongs to the setup's company.
+// setup page and a live key "ERP integration" with every permission was made in the panel (done
+// here over HTTP, as the browser would), so BASE and KEY are set and the key belongs to the
+// setup's company.
 // `npx invoicing` runs the clone's CLI on the same database.
 
 const ROOT = resolve(import.meta.dirname, '..');
