@@ -185,6 +185,17 @@ describe('the examples of README.md and docs/', () => {
     });
   }
 
+  it('opens the README with the two commands a newcomer needs, and keeps it a front door of about 200 lines', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const first = readme.split('\n').slice(0, 6).join('\n');
+    expect(first).toMatch(/^npm ci && npm start\b/m);
+    expect(first).toMatch(/^npm test\b/m);
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    for (const file of DOC_FILES) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), `${file}: the API is ours, no issue numbers or "the spec"`).not.toMatch(/\bissues? \d|\bthe spec\b/i);
+    }
+  });
+
   it('keeps the examples that opt out of running few, and every other sh block runs', () => {
     const skipped = DOC_FILES.flatMap((file) => optedOut(readFileSync(join(ROOT, file), 'utf8')).map((b) => `${file}:${b.line}`));
     const running = DOC_FILES.reduce((n, file) => n + shellExamples(readFileSync(join(ROOT, file), 'utf8')).length, 0);
