@@ -29,7 +29,7 @@ import { creditNoteRoutes } from './routes/credit-notes.js';
 import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
-import { docsPlugin, openApiDocumentRoute, registerOpenApi } from './openapi/plugin.js';
+import { docsPlugin, openApiDocumentRoute, registerOpenApi, rootOpenApiRedirect } from './openapi/plugin.js';
 import { readingRoutes } from './routes/reading/index.js';
 import { registerRepeatedKeyCheck } from './idempotency/http.js';
 import { idempotencyPurge } from './idempotency/purge.js';
@@ -221,6 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   answerOtherMethods(app, routes, BASE_PATH);
   await app.register(docsPlugin);
+  await app.register(rootOpenApiRedirect);
   await app.register(idempotencyPurge, { idempotency: container.idempotency });
   await app.register(eventPurge, { db: storage.db });
   // Deliveries start once the app is ready and stop (leases given back) before storage closes.

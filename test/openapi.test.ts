@@ -320,6 +320,17 @@ describe('the docs page', () => {
     expect(shown.json()).toEqual(served.json());
   });
 
+  it('redirects /openapi.json at the root, beside /docs and /metrics, to the document under the base path', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const answer = await t.request({ method, url: '/openapi.json' });
+      expect(answer.statusCode, method).toBe(301);
+      expect(answer.headers.location, method).toBe(`${BASE_PATH}/openapi.json`);
+    }
+    const followed = await t.request({ method: 'GET', url: `${BASE_PATH}/openapi.json` });
+    expect(followed.statusCode).toBe(200);
+    expect(followed.json()).toMatchObject({ openapi: '3.1.0' });
+  });
+
   it('declares access none on the docs routes, which live outside the base path', () => {
     const docs = t.app.registeredRoutes.filter((r) => r.url === '/docs' || r.url.startsWith('/docs/'));
     expect(docs.length).toBeGreaterThan(2);

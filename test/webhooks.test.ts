@@ -10,7 +10,7 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 type Body = Record<string, unknown>;
 
-// Deliveries to real HTTP receivers on loopback (WEBHOOK_ALLOW_PRIVATE_URLS=true, as the README
+// Deliveries to real HTTP receivers on loopback (WEBHOOK_ALLOW_PRIVATE_URLS=true, as docs/webhooks.md
 // says to do for tests), with a retry schedule of milliseconds instead of hours.
 const RETRY_SCHEDULE_MS = [50, 50, 50, 50];
 

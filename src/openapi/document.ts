@@ -62,7 +62,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         title: 'Invoicing API',
         version: API_VERSION.slice(1),
         description: DESCRIPTION,
-        // A placeholder address (README, "Reading back, idempotency and the OpenAPI document"):
+        // A placeholder address (docs/api.md, "The OpenAPI document"):
         // replace it with the real support address before publishing the document.
         contact: { name: 'Invoicing API support', email: 'support@invoicing.example' },
         // package.json is private and names no license: the API and its document are proprietary.

@@ -3,6 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { errorResponses } from '../routes/schema-helpers.js';
+import { BASE_PATH } from '../http/api-version.js';
 import { DOCS_PATH, OPENAPI_PATH, swaggerOptions } from './document.js';
 
 /**
@@ -63,4 +64,14 @@ export const docsPlugin: FastifyPluginAsync = async (app) => {
     uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
     theme: { title: 'Invoicing API' },
   });
+};
+
+/**
+ * `/openapi.json` at the root, beside `/docs` and `/metrics`, where tools and people look first:
+ * a permanent redirect to the document under the base path, which stays its one address.
+ */
+export const rootOpenApiRedirect: FastifyPluginAsync = async (app) => {
+  app.get(OPENAPI_PATH, { config: { access: { kind: 'none' } } }, async (_request, reply) =>
+    reply.redirect(`${BASE_PATH}${OPENAPI_PATH}`, 301),
+  );
 };
