@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Permission } from '../src/auth/permissions.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { claimInstance, PanelClient, revealedKey, signedInAs } from './panel-client.js';
@@ -21,7 +22,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await buildTestApp(dialect);
       ({ owner, companyId } = await claimInstance(t.app));
-      const permissions = ['organization.create', 'invoice.create', 'invoice.read', 'organization.read'];
+      const permissions = ['organization.create', 'invoice.create', 'invoice.read', 'organization.read'] satisfies Permission[];
       live = (await t.createKey(companyId, permissions, { mode: 'live' })).key;
       test = (await t.createKey(companyId, permissions, { mode: 'test' })).key;
       for (const [key, name] of [[live, 'Live Buyer GmbH'], [test, 'Sandbox Buyer GmbH']] as const) {

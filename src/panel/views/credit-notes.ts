@@ -1,5 +1,7 @@
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { html } from '../html.js';
+import { amount } from './format.js';
+import { scrollTable } from './table.js';
 import type { CreditNoteListItem, Page } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
@@ -17,7 +19,7 @@ ${searchForm(base, search, 'Search credit notes by their number or the invoice n
 ${page.items.length === 0
   ? emptyState(search, 'credit notes', 'They appear here when an application credits or voids an invoice with one of your keys.')
   : html`<p class="muted">${page.total} ${page.total === 1 ? 'credit note' : 'credit notes'}</p>
-<div class="table-scroll"><table class="striped credit-notes">
+${scrollTable('Credit notes', html`<table class="striped credit-notes">
   <thead><tr><th scope="col">Number</th><th scope="col">Invoice</th><th scope="col">Buyer</th><th scope="col" class="nowrap">Issue date</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${page.items.map(
     (n) => html`<tr>
@@ -26,10 +28,10 @@ ${page.items.length === 0
     <td>${n.buyerName}</td>
     <td class="nowrap">${n.issueDate}</td>
     <td>${n.reason}</td>
-    <td class="num">${n.amount} ${n.currency}</td>
+    <td class="num">${amount(n.amount, n.currency)}</td>
   </tr>`,
   )}</tbody>
-</table></div>
+</table>`)}
 ${pager(base, search, page)}`}`,
   );
 }
@@ -47,7 +49,7 @@ ${facts([['Reason', note.reason], ['Note', note.note]])}
   ${party('Buyer', note.buyer)}
   ${party('Seller', note.seller)}
 </div>
-${linesTable(note.lines)}
+${linesTable(note.lines, note.currency)}
 ${vatAndTotals(note, 'Total credited')}
 <p class="muted">Created ${time(note.createdAt)} · id <code>${note.id}</code></p>`,
   );

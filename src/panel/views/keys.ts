@@ -67,7 +67,7 @@ function keyTable(user: PanelUser, keys: ApiKeySummary[], creators: Map<string, 
 <p>${isPrivileged(user.role) ? 'Create one below to let an application call the API.' : 'An owner or admin of your company can create one.'}</p></div>`;
   }
   const privileged = isPrivileged(user.role);
-  return html`<div class="table-scroll"><table class="striped">
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="API keys"><table class="striped">
   <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Mode</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>
   ${keys.map(
