@@ -28,7 +28,7 @@ function rowText(body: string, needle: string): string {
 
 /** The value beside a row heading of a two-column table (the amounts, the totals). */
 function amountRow(body: string, label: string): string | undefined {
-  const match = new RegExp(`<th scope="row">(?:<strong>)?${label}(?:</strong>)?</th><td class="num">(?:<strong>)?([^<]+)<`).exec(body);
+  const match = new RegExp(`<th scope="row">(?:<strong>)?${label}(?:</strong>)?</th><td class="num">(?:<strong>)?(?:<span class="amount">)?([^<]+)<`).exec(body);
   return match?.[1];
 }
 
@@ -172,8 +172,8 @@ for (const dialect of DIALECTS) {
       expect(body).toContain('&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co');
       expect(body).not.toContain('<i>Lifecycle</i>');
       expect(body).toContain('Owner Co');
-      expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 C62 10 — S 7 % 10.00');
-      expect(rowText(body, '<td>S</td><td class="num">7 %</td>')).toBe('S 7 % 10.00 0.70');
+      expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 C62 10.00 EUR — S 7 % 10.00 EUR');
+      expect(rowText(body, 'data-vat-category="S">S</abbr></td><td class="num">7 %</td>')).toBe('S 7 % 10.00 EUR 0.70 EUR');
       expect(amountRow(body, 'Total credited')).toBe('10.70 EUR');
     });
 

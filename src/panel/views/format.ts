@@ -19,7 +19,11 @@ function fractionDigits(value: string): number {
   return dot < 0 ? 0 : value.length - dot - 1;
 }
 
-/** "1242130.86" in EUR → "€1,242,130.86"; anything that is not a plain decimal is shown as it is. */
+/**
+ * "1242130.86" in EUR → "1,242,130.86 EUR": the locale's separators, the currency's minor digits
+ * (at least), and the ISO code after the number as the API and the documents write it — a symbol
+ * would be ambiguous ($ is a dozen currencies). Anything that is not a plain decimal shows as it is.
+ */
 export function formatAmount(amount: string, currency: string): string {
   if (!DECIMAL.test(amount) || !/^[A-Z]{3}$/.test(currency)) return `${amount} ${currency}`;
   let digits: number;
@@ -28,15 +32,17 @@ export function formatAmount(amount: string, currency: string): string {
   } catch {
     return `${amount} ${currency}`;
   }
-  const format = new Intl.NumberFormat(PANEL_LOCALE, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return format.format(amount as `${number}`);
+  return `${withDigits(amount, digits)} ${currency}`;
+}
+
+function withDigits(value: string, digits: number): string {
+  return new Intl.NumberFormat(PANEL_LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value as `${number}`);
 }
 
 /** A quantity or rate with thousands separators and all its digits: "1500.125" → "1,500.125". */
 export function formatDecimal(value: string): string {
   if (!DECIMAL.test(value)) return value;
-  const digits = fractionDigits(value);
-  return new Intl.NumberFormat(PANEL_LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value as `${number}`);
+  return withDigits(value, fractionDigits(value));
 }
 
 /** An amount in a table cell or total: right-aligned by its cell, never wrapped. */
