@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
       const res = await owner.get(`/panel/invoices/${ids.partial}`);
       expect(res.statusCode).toBe(200);
       const body = res.body;
-      expect(body).toContain(`<h1>Invoice ${numbers.partial}</h1>`);
+      expect(body).toContain(`<h1>Invoice <span class="doc-number">${numbers.partial}</span></h1>`);
       expect(body).toContain('<span class="badge badge-issued">Issued</span>');
       expect(body).not.toContain('badge-overdue');
       expect(amountRow(body, 'Payable')).toBe('151.10 EUR');
@@ -166,8 +166,8 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(200);
       const body = res.body;
       expect(creditNote.number).toBe(`CN-${year}-00001`);
-      expect(body).toContain(`<h1>Credit note ${creditNote.number}</h1>`);
-      expect(body).toContain(`Credits invoice <a href="/panel/invoices/${ids.partial}" class="credited-invoice">${numbers.partial}</a>`);
+      expect(body).toContain(`<h1>Credit note <span class="doc-number">${creditNote.number}</span></h1>`);
+      expect(body).toContain(`Credits invoice <a href="/panel/invoices/${ids.partial}" class="credited-invoice doc-number">${numbers.partial}</a>`);
       expect(body).toContain('<dt>Reason</dt><dd>Returned &lt;b&gt;one&lt;/b&gt; book</dd>');
       expect(body).toContain('&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co');
       expect(body).not.toContain('<i>Lifecycle</i>');

@@ -152,6 +152,5 @@ for (const dialect of DIALECTS) {
       expect(res.body).toContain('<input type="hidden" name="return" value="/panel/webhooks/we_123">');
       expect(res.body).not.toContain('name="restore"');
     });
-
   });
 }

@@ -42,8 +42,8 @@ export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: Credi
     `Credit note ${note.number}`,
     { ...chrome, active: 'credit-notes' },
     html`<nav aria-label="Breadcrumb"><ul><li><a href="${PANEL_PATH}/credit-notes">Credit notes</a></li><li>${note.number}</li></ul></nav>
-<hgroup><h1>Credit note ${note.number}</h1>
-<p>Credits invoice <a href="${invoiceHref}" class="credited-invoice">${note.invoiceNumber}</a> · issued ${note.issueDate} · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
+<hgroup><h1>Credit note <span class="doc-number">${note.number}</span></h1>
+<p>Credits invoice <a href="${invoiceHref}" class="credited-invoice doc-number">${note.invoiceNumber}</a> · <span class="nowrap">issued ${note.issueDate}</span> · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
 ${facts([['Reason', note.reason], ['Note', note.note]])}
 <div class="grid parties">
   ${party('Buyer', note.buyer)}

@@ -27,14 +27,17 @@ function draftNumber(invoice: Invoice): string {
 
 function heading(invoice: Invoice): SafeHtml {
   const draft = invoice.status === 'draft';
+  // Each fact stays on one line (a date never breaks at its hyphens); the list wraps between them.
   const dates = [
     invoice.issueDate ? `Issued ${invoice.issueDate}` : 'Issue date set when finalized',
     invoice.dueDate ? `due ${invoice.dueDate}` : '',
     invoice.currency,
     invoice.pricesIncludeTax ? 'prices include VAT' : '',
-  ].filter(Boolean);
-  return html`<hgroup><h1>${draft ? 'Draft invoice' : `Invoice ${invoice.number}`}</h1>
-<p>${statusBadges(invoice.status, invoice.isOverdue)}${draft ? html` <strong class="draft-number">${draftNumber(invoice)}</strong>` : ''} · ${dates.join(' · ')}</p></hgroup>`;
+  ]
+    .filter(Boolean)
+    .map((fact, i) => html`${i ? ' · ' : ''}<span class="nowrap">${fact}</span>`);
+  return html`<hgroup><h1>${draft ? 'Draft invoice' : html`Invoice <span class="doc-number">${invoice.number}</span>`}</h1>
+<p>${statusBadges(invoice.status, invoice.isOverdue)}${draft ? html` <strong class="draft-number">${draftNumber(invoice)}</strong>` : ''} · ${dates}</p></hgroup>`;
 }
 
 function amounts(invoice: Invoice): SafeHtml {
