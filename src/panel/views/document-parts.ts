@@ -20,7 +20,7 @@ function addressOf(p: Party): SafeHtml {
 /** A buyer or seller block; `href` links the name (to the buyer's organization page). */
 export function party(title: string, p: Party, href?: string): SafeHtml {
   const name = href ? html`<a href="${href}">${p.name}</a>` : p.name;
-  return html`<div><h3>${title}</h3><p><strong>${name}</strong>${p.vatId ? html`<br>VAT ID ${p.vatId}` : ''}${addressOf(p)}</p></div>`;
+  return html`<div><h2 class="party-title">${title}</h2><p><strong>${name}</strong>${p.vatId ? html`<br>VAT ID ${p.vatId}` : ''}${addressOf(p)}</p></div>`;
 }
 
 export function linesTable(lines: Invoice['lines'], currency: string): SafeHtml {

@@ -61,7 +61,7 @@ function attemptTable(chrome: Chrome & { user: PanelUser }, endpointId: string, 
     return html`<div class="empty-state"><p><strong>No delivery attempts yet.</strong></p><p>Each attempt to send an event to this endpoint appears here.</p></div>`;
   }
   const privileged = isPrivileged(chrome.user.role);
-  return html`${scrollTable('Delivery attempts', html`<table class="striped attempts">
+  return html`${scrollTable('Delivery attempts, newest first', html`<table class="striped attempts">
   <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Answer</th><th scope="col" class="num">Duration</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>
   ${attempts.map(
