@@ -144,6 +144,15 @@ for (const dialect of DIALECTS) {
       expect(profile?.legalName ?? null).not.toBe('Typed Before Expiry GmbH');
     });
 
+    it('sends a post from a browser that never signed in to the plain sign-in page, keeping nothing', async () => {
+      const client = new PanelClient(t.app);
+      await client.get('/panel/sign-in');
+      const res = await client.post('/panel/users', { email: 'anon@example.com', role: 'admin', password: 'a secret password' });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/panel/sign-in');
+      expect(await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'anon@example.com').execute()).toHaveLength(0);
+    });
+
     it('returns a webhook endpoint action sent too late to the endpoint page', async () => {
       const client = await signedInOwner();
       await expire(client);

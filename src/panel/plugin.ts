@@ -177,6 +177,8 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
       // A cookie whose session is gone means it expired (or was ended): say so. No cookie at all
       // is a first visit, which needs no excuse. Either way sign-in leads back here.
       if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(signInFor(request.url, request.cookies[SESSION_COOKIE] !== undefined), 303);
+      // A post without any session cookie comes from nobody signed in: there is nothing to keep.
+      if (request.cookies[SESSION_COOKIE] === undefined) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
       // A form sent after the session ended: it is not carried out; sign-in is shown in its place,
       // keeping the form's page and its non-secret values (see return-to.ts).
       const page = formPageOf(request);
