@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_NAMES } from '../../src/auth/permissions.js';
 import { tokenHash } from '../../src/panel/sessions.js';
+import { FirstRunSetup, setupPath } from '../../src/panel/setup.js';
 import { ALL_PERMISSIONS, buildTestApp, type TestApp } from '../helpers/build.js';
 import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 import { addEndpoint } from '../helpers/panel-webhooks.js';
@@ -47,6 +48,14 @@ async function pageOverflow(page: Page): Promise<{ scrollWidth: number; innerWid
   });
 }
 
+/** What is wrong with the page as it stands: axe violations, and a page wider than the window. */
+async function pageProblems(page: Page, label: string): Promise<string[]> {
+  const problems = (await axeViolations(page)).map((v) => `${label}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`);
+  const { scrollWidth, innerWidth, culprits } = await pageOverflow(page);
+  if (scrollWidth > innerWidth) problems.push(`${label}: the page is ${scrollWidth} px wide in a ${innerWidth} px window, widened by ${culprits.join(', ')}`);
+  return problems;
+}
+
 describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280 px', () => {
   let t: TestApp;
   let browser: Browser;
@@ -54,11 +63,24 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
   let owner: PanelClient;
   let companyId: string;
   const ids: Record<string, string> = {};
+  const setupProblems: Record<number, string[]> = {};
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     t = await buildTestApp('sqlite', { webhookAllowPrivateUrls: true });
     origin = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+    browser = await launchChromium();
+    // The setup page exists only while the instance is unclaimed: it is checked before the claim.
+    const token = (await new FirstRunSetup(t.storage.db).issueToken())!;
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${origin}${setupPath(token)}`);
+      setupProblems[width] = await pageProblems(page, 'setup');
+      await page.getByRole('button', { name: 'Create company and owner' }).click();
+      setupProblems[width]!.push(...(await pageProblems(page, 'setup with errors')));
+      await context.close();
+    }
     ({ owner, companyId } = await claimInstance(t.app, OWNER));
 
     // Five keys with long names and many permissions: the table that used to be cut at 1280 px.
@@ -99,7 +121,6 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     await post(`/invoice/${invoice.id}/payment`, { amount: '100000.00', method: 'credit_transfer', reference: 'Bank 4711', date: '2026-05-04' });
     ids.creditNote = (await post('/credit-note', { invoiceId: invoice.id, reason: 'Two days were not needed', lines: [{ name: 'Reverse-charge service', quantity: '2', unitCode: 'DAY', unitPrice: '800', vatRate: '0', vatCategory: 'AE', exemptionReason: 'Reverse charge' }] })).id;
 
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -120,11 +141,13 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
 
   const pages = () => [
     '/panel/keys',
+    '/panel/keys/new',
     `/panel/keys/${ids.key}/revoke`,
     '/panel/users',
     '/panel/company',
     '/panel/webhooks',
     `/panel/webhooks/${ids.endpoint}`,
+    `/panel/webhooks/${ids.endpoint}/secret`,
     `/panel/webhooks/${ids.endpoint}/rotate`,
     `/panel/webhooks/${ids.endpoint}/delete`,
     '/panel/organizations',
@@ -138,14 +161,22 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     '/panel/no-such-page',
   ];
 
+  it('has an axe check that does find violations and overflow when they are there', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    await page.setContent('<html><body><img src="x.png"><div style="width: 600px">wide</div></body></html>');
+    const problems = await pageProblems(page, 'broken');
+    expect(problems.some((p) => p.includes('image-alt'))).toBe(true);
+    expect(problems.some((p) => p.includes('the page is 6'))).toBe(true);
+    await context.close();
+  });
+
   for (const width of WIDTHS) {
     it(`passes axe-core with no violation and never scrolls sideways on every page at ${width} px`, async () => {
       const { context, page } = await signedInPage(width);
-      const problems: string[] = [];
+      const problems: string[] = [...setupProblems[width]!];
       const check = async (label: string) => {
-        for (const v of await axeViolations(page)) problems.push(`${label}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`);
-        const { scrollWidth, innerWidth, culprits } = await pageOverflow(page);
-        if (scrollWidth > innerWidth) problems.push(`${label}: the page is ${scrollWidth} px wide in a ${innerWidth} px window, widened by ${culprits.join(', ')}`);
+        problems.push(...(await pageProblems(page, label)));
       };
       for (const path of pages()) {
         await page.goto(`${origin}${path}`);
@@ -159,6 +190,11 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       await page.goto(`${origin}/panel/account`);
       await page.getByRole('button', { name: 'Change password' }).click();
       await check('account form with errors');
+      await page.goto(`${origin}/panel/company`);
+      await page.getByLabel('IBAN').fill('DE02 1203 0000 0000 2020 52');
+      await page.getByLabel('Country').fill('Germany');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await check('company form with errors');
       await page.getByRole('button', { name: 'Test data' }).click();
       await page.goto(`${origin}/panel/invoices`);
       await check('invoices in test mode');
@@ -169,10 +205,11 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       const signIn = await anonymous.newPage();
       for (const path of ['/panel/sign-in', '/panel/sign-in?return=%2Fpanel%2Fusers&expired=1', '/panel/setup?token=dead']) {
         await signIn.goto(`${origin}${path}`);
-        for (const v of await axeViolations(signIn)) problems.push(`${path}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`);
-        const { scrollWidth, innerWidth, culprits } = await pageOverflow(signIn);
-        if (scrollWidth > innerWidth) problems.push(`${path}: the page is ${scrollWidth} px wide in a ${innerWidth} px window, widened by ${culprits.join(', ')}`);
+        problems.push(...(await pageProblems(signIn, path)));
       }
+      await signIn.goto(`${origin}/panel/sign-in`);
+      await signIn.getByRole('button', { name: 'Sign in' }).click();
+      problems.push(...(await pageProblems(signIn, 'sign-in with errors')));
       await anonymous.close();
       expect(problems).toEqual([]);
     });
