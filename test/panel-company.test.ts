@@ -240,7 +240,7 @@ for (const dialect of DIALECTS) {
       const res = await anonymous.post('/panel/company', { ...PROFILE, iban: 'GB33BUKB20201555555555' });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/panel/sign-in');
-      expect((await anonymous.get('/panel/company')).headers.location).toBe('/panel/sign-in');
+      expect((await anonymous.get('/panel/company')).headers.location).toBe('/panel/sign-in?return=%2Fpanel%2Fcompany');
       expect(await companyRow()).toEqual(row);
     });
 

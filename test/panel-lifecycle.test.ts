@@ -28,7 +28,7 @@ function rowText(body: string, needle: string): string {
 
 /** The value beside a row heading of a two-column table (the amounts, the totals). */
 function amountRow(body: string, label: string): string | undefined {
-  const match = new RegExp(`<th scope="row">(?:<strong>)?${label}(?:</strong>)?</th><td class="num">(?:<strong>)?([^<]+)<`).exec(body);
+  const match = new RegExp(`<th scope="row">(?:<strong>)?${label}(?:</strong>)?</th><td class="num">(?:<strong>)?(?:<span class="amount">)?([^<]+)<`).exec(body);
   return match?.[1];
 }
 
@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
       const res = await owner.get(`/panel/invoices/${ids.partial}`);
       expect(res.statusCode).toBe(200);
       const body = res.body;
-      expect(body).toContain(`<h1>Invoice ${numbers.partial}</h1>`);
+      expect(body).toContain(`<h1>Invoice <span class="doc-number">${numbers.partial}</span></h1>`);
       expect(body).toContain('<span class="badge badge-issued">Issued</span>');
       expect(body).not.toContain('badge-overdue');
       expect(amountRow(body, 'Payable')).toBe('151.10 EUR');
@@ -166,14 +166,14 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(200);
       const body = res.body;
       expect(creditNote.number).toBe(`CN-${year}-00001`);
-      expect(body).toContain(`<h1>Credit note ${creditNote.number}</h1>`);
-      expect(body).toContain(`Credits invoice <a href="/panel/invoices/${ids.partial}" class="credited-invoice">${numbers.partial}</a>`);
+      expect(body).toContain(`<h1>Credit note <span class="doc-number">${creditNote.number}</span></h1>`);
+      expect(body).toContain(`Credits invoice <a href="/panel/invoices/${ids.partial}" class="credited-invoice doc-number">${numbers.partial}</a>`);
       expect(body).toContain('<dt>Reason</dt><dd>Returned &lt;b&gt;one&lt;/b&gt; book</dd>');
       expect(body).toContain('&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co');
       expect(body).not.toContain('<i>Lifecycle</i>');
       expect(body).toContain('Owner Co');
-      expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 C62 10 — S 7 % 10.00');
-      expect(rowText(body, '<td>S</td><td class="num">7 %</td>')).toBe('S 7 % 10.00 0.70');
+      expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 C62 10.00 EUR — S 7 % 10.00 EUR');
+      expect(rowText(body, 'data-vat-category="S">S</abbr></td><td class="num">7 %</td>')).toBe('S 7 % 10.00 EUR 0.70 EUR');
       expect(amountRow(body, 'Total credited')).toBe('10.70 EUR');
     });
 

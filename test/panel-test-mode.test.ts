@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Permission } from '../src/auth/permissions.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { claimInstance, PanelClient, revealedKey, signedInAs } from './panel-client.js';
-import type { Permission } from '../src/auth/permissions.js';
 
 // The panel's live/test switch, its banner, test keys made in the panel, and deleting test data.
 
@@ -22,7 +22,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await buildTestApp(dialect);
       ({ owner, companyId } = await claimInstance(t.app));
-      const permissions: Permission[] = ['organization.create', 'invoice.create', 'invoice.read', 'organization.read'];
+      const permissions = ['organization.create', 'invoice.create', 'invoice.read', 'organization.read'] satisfies Permission[];
       live = (await t.createKey(companyId, permissions, { mode: 'live' })).key;
       test = (await t.createKey(companyId, permissions, { mode: 'test' })).key;
       for (const [key, name] of [[live, 'Live Buyer GmbH'], [test, 'Sandbox Buyer GmbH']] as const) {

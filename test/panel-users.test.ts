@@ -102,7 +102,7 @@ for (const dialect of DIALECTS) {
       await boss.signIn('a1@example.com');
       await boss.get('/panel/users');
       expect((await boss.post(`/panel/users/${await idOf('leaver@example.com')}/deactivate`)).statusCode).toBe(303);
-      expect((await victim.get('/panel/keys')).headers.location).toBe('/panel/sign-in');
+      expect((await victim.get('/panel/keys')).headers.location).toBe('/panel/sign-in?return=%2Fpanel%2Fkeys&expired=1');
       expect((await new PanelClient(t.app).signIn('leaver@example.com')).statusCode).toBe(401);
       expect((await boss.post(`/panel/users/${await idOf('leaver@example.com')}/activate`)).statusCode).toBe(303);
       expect((await new PanelClient(t.app).signIn('leaver@example.com')).statusCode).toBe(303);

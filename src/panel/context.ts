@@ -70,6 +70,15 @@ export class PanelHttpError extends Error {
   }
 }
 
+/** Too many sign-in (or password) attempts: a 429 page with Retry-After. */
+export function tooManyAttempts(resetAt: number, title = 'Too many sign-in attempts'): PanelHttpError {
+  const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  return new PanelHttpError(429, title, `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
+}
+
+/** Failed sign-ins and wrong current passwords count against one budget per account (by email). */
+export const ACCOUNT_ATTEMPTS = 'panel-sign-in:account';
+
 export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys, webhooks and users.'): PanelHttpError {
   return new PanelHttpError(403, 'Not allowed', explanation);
 }

@@ -8,6 +8,7 @@ import { AppError } from '../errors/app-error.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/store.js';
 import { KeyEventLog } from './key-events.js';
 import { PanelRecords } from './records.js';
+import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { companyRoutes } from './routes/company.js';
 import { keyRoutes } from './routes/keys.js';
@@ -18,6 +19,8 @@ import { testModeRoutes } from './routes/test-mode.js';
 import { SessionStore } from './sessions.js';
 import { FirstRunSetup } from './setup.js';
 import { UserService } from './users.js';
+import { EXPIRED_NOTICE, formPageOf, keptValues, signInFor } from './return-to.js';
+import { signInPage } from './views/auth.js';
 import { errorPage } from './views/error.js';
 import { PANEL_PATH, type Chrome } from './views/layout.js';
 import { csrfToken, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
@@ -107,7 +110,7 @@ function renderError(error: unknown, request: FastifyRequest, reply: FastifyRepl
   }
   if (status >= 500) request.log.error({ err: error }, 'panel request failed');
   else request.log.info({ status, err: error instanceof Error ? error.message : String(error) }, 'panel request refused');
-  if (status === 401) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
+  if (status === 401) return reply.redirect(signInFor(request.url, Boolean(request.cookies?.[SESSION_COOKIE])), 303);
   return sendPage(reply, errorPage(status, title, explanation, chromeOf(request, reply), request.id), status);
 }
 
@@ -170,7 +173,17 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
   // Everything below needs a signed-in user; without one the browser goes to the sign-in page.
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', async (request, reply) => {
-      if (!request.panelSession) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
+      if (request.panelSession) return;
+      // A cookie whose session is gone means it expired (or was ended): say so. No cookie at all
+      // is a first visit, which needs no excuse. Either way sign-in leads back here.
+      if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(signInFor(request.url, request.cookies[SESSION_COOKIE] !== undefined), 303);
+      // A post without any session cookie comes from nobody signed in: there is nothing to keep.
+      if (request.cookies[SESSION_COOKIE] === undefined) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
+      // A form sent after the session ended: it is not carried out; sign-in is shown in its place,
+      // keeping the form's page and its non-secret values (see return-to.ts).
+      const page = formPageOf(request);
+      const carry = { returnTo: page, restore: keptValues(page, request.body) };
+      return sendPage(reply, signInPage(csrfToken(request, reply), {}, undefined, EXPIRED_NOTICE, carry), 401);
     });
     await signedIn.register(keyRoutes(deps));
     await signedIn.register(userRoutes(deps));
@@ -178,6 +191,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(recordRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
     await signedIn.register(testModeRoutes(deps));
+    await signedIn.register(accountRoutes(deps));
   });
 }
 

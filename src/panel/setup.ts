@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { isCurrencyCode } from '../services/company-service.js';
 import { tokenHash } from './sessions.js';
-import { UserService, type PanelUser, type UserField } from './users.js';
+import { UserService, userInputProblems, type PanelUser, type UserField } from './users.js';
 
 // First run, as Jupyter does it: while no user exists, each start issues a random token and
 // prints a setup URL carrying it. Only its hash is stored. Claiming consumes every token, so the
@@ -21,10 +21,23 @@ export interface SetupInput {
 }
 
 export type SetupField = UserField | 'companyName' | 'currency';
+export interface SetupProblem {
+  field: SetupField;
+  detail: string;
+}
 export type SetupResult =
   | { ok: true; user: PanelUser }
   | { ok: false; reason: 'invalid_token' }
-  | { ok: false; reason: 'invalid_input'; field: SetupField; detail: string };
+  | { ok: false; reason: 'invalid_input'; problems: SetupProblem[] };
+
+/** Every problem of the setup form's fields at once (the token is checked by `claim`). */
+export function setupProblems(input: Omit<SetupInput, 'token'>): SetupProblem[] {
+  const problems: SetupProblem[] = [];
+  const companyName = input.companyName.trim();
+  if (companyName === '' || companyName.length > 200) problems.push({ field: 'companyName', detail: 'Enter the company name (at most 200 characters).' });
+  if (!isCurrencyCode(input.currency.trim().toUpperCase())) problems.push({ field: 'currency', detail: 'Enter an ISO 4217 currency code such as EUR.' });
+  return [...problems, ...userInputProblems({ email: input.email, role: 'owner', password: input.password })];
+}
 
 class Rollback extends Error {
   constructor(readonly result: SetupResult) {
@@ -59,12 +72,10 @@ export class FirstRunSetup {
 
   /** Creates the company and its owner and burns the tokens, all or nothing. */
   async claim(input: SetupInput, now: Date = new Date()): Promise<SetupResult> {
+    const problems = setupProblems(input);
+    if (problems.length > 0) return { ok: false, reason: 'invalid_input', problems };
     const companyName = input.companyName.trim();
-    if (companyName === '' || companyName.length > 200) {
-      return { ok: false, reason: 'invalid_input', field: 'companyName', detail: 'Enter the company name (at most 200 characters).' };
-    }
     const currency = input.currency.trim().toUpperCase();
-    if (!isCurrencyCode(currency)) return { ok: false, reason: 'invalid_input', field: 'currency', detail: 'Enter an ISO 4217 currency code such as EUR.' };
     try {
       return await this.db.transaction().execute(async (trx) => {
         // Deleting the presented token first makes two concurrent claims race on one row.
@@ -81,7 +92,7 @@ export class FirstRunSetup {
           .values({ id: companyId, name: companyName, currency, vat_id: null, country_code: null, created_at: now.toISOString() })
           .execute();
         const created = await users.create({ companyId, email: input.email, role: 'owner', password: input.password }, now, trx);
-        if (!created.ok) throw new Rollback({ ok: false, reason: 'invalid_input', field: created.field, detail: created.detail });
+        if (!created.ok) throw new Rollback({ ok: false, reason: 'invalid_input', problems: created.problems });
         await trx.deleteFrom('setup_tokens').execute();
         return { ok: true, user: created.value } as const;
       });

@@ -50,7 +50,32 @@ export interface CreateUserInput {
 }
 
 export type UserField = 'email' | 'password' | 'role' | 'company';
-export type CreateUserResult = { ok: true; value: PanelUser } | { ok: false; field: UserField; detail: string };
+export interface UserProblem {
+  field: UserField;
+  detail: string;
+}
+/** On failure `field` and `detail` name the first problem; `problems` holds every one, for a form to show at once. */
+export type CreateUserResult = { ok: true; value: PanelUser } | { ok: false; field: UserField; detail: string; problems: UserProblem[] };
+
+/** Every problem of a new account's fields that can be seen without the database. */
+export function userInputProblems(input: { email: string; role: unknown; password: string }): UserProblem[] {
+  const problems: UserProblem[] = [];
+  const emailError = emailProblem(normalizeEmail(input.email));
+  if (emailError) problems.push({ field: 'email', detail: emailError });
+  if (!isRole(input.role)) problems.push({ field: 'role', detail: 'Choose owner, admin or member.' });
+  const passwordError = passwordProblem(input.password);
+  if (passwordError) problems.push({ field: 'password', detail: passwordError });
+  return problems;
+}
+
+function refused(problems: UserProblem[]): CreateUserResult {
+  return { ok: false, field: problems[0]!.field, detail: problems[0]!.detail, problems };
+}
+
+export type PasswordField = 'currentPassword' | 'newPassword' | 'newPasswordConfirm';
+export type ChangePasswordResult =
+  | { ok: true; sessionsEnded: number }
+  | { ok: false; currentWrong: boolean; problems: { field: PasswordField; detail: string }[] };
 
 export type ChangeUserResult =
   | { ok: true; value: PanelUser }
@@ -67,13 +92,10 @@ export class UserService {
   /** Validates and inserts; `trx` lets the first-run setup create company and owner atomically. */
   async create(input: CreateUserInput, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<CreateUserResult> {
     const email = normalizeEmail(input.email);
-    const emailError = emailProblem(email);
-    if (emailError) return { ok: false, field: 'email', detail: emailError };
-    if (!isRole(input.role)) return { ok: false, field: 'role', detail: 'Choose owner, admin or member.' };
-    const passwordError = passwordProblem(input.password);
-    if (passwordError) return { ok: false, field: 'password', detail: passwordError };
+    const problems = userInputProblems(input);
+    if (problems.length > 0) return refused(problems);
     const company = await trx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
-    if (!company) return { ok: false, field: 'company', detail: `No company with id ${input.companyId}` };
+    if (!company) return refused([{ field: 'company', detail: `No company with id ${input.companyId}` }]);
     const row: UsersTable = {
       id: newId('usr'),
       company_id: input.companyId,
@@ -86,7 +108,7 @@ export class UserService {
     try {
       await trx.insertInto('users').values(row).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) return { ok: false, field: 'email', detail: 'An account with this email already exists.' };
+      if (isUniqueViolation(error)) return refused([{ field: 'email', detail: 'An account with this email already exists.' }]);
       throw error;
     }
     return { ok: true, value: toUser(row) };
@@ -107,6 +129,32 @@ export class UserService {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
     return row && matches && row.active === 1 ? toUser(row) : null;
+  }
+
+  /**
+   * A user's own password change: the current password must be right and the new one valid, and
+   * every problem is reported at once. On success every other session of the user ends (a
+   * stolen session does not survive the change); `keepSessionId` is the one doing it.
+   */
+  async changePassword(userId: string, input: { current: string; next: string; confirm: string }, keepSessionId: string): Promise<ChangePasswordResult> {
+    const problems: { field: PasswordField; detail: string }[] = [];
+    const row = await this.db.selectFrom('users').select(['password_hash', 'active']).where('id', '=', userId).executeTakeFirst();
+    // Checked even when the new password is refused, so the answer lists everything; the
+    // caller counts a wrong current password against the account like a failed sign-in.
+    const currentWrong = input.current === '' || !(await verifyPassword(input.current, row?.password_hash ?? (await decoyHash()))) || row?.active !== 1;
+    if (input.current === '') problems.push({ field: 'currentPassword', detail: 'Enter your current password.' });
+    else if (currentWrong) problems.push({ field: 'currentPassword', detail: 'This is not your current password.' });
+    const nextProblem = passwordProblem(input.next);
+    if (nextProblem) problems.push({ field: 'newPassword', detail: nextProblem });
+    else if (input.next === input.current && !currentWrong) problems.push({ field: 'newPassword', detail: 'Choose a password different from the current one.' });
+    if (input.confirm !== input.next) problems.push({ field: 'newPasswordConfirm', detail: 'The two new passwords differ.' });
+    if (problems.length > 0) return { ok: false, currentWrong, problems };
+    const hash = await hashPassword(input.next);
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+      const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).executeTakeFirst();
+      return { ok: true, sessionsEnded: Number(ended.numDeletedRows) };
+    });
   }
 
   async changeRole(actor: PanelUser, userId: string, role: UserRole): Promise<ChangeUserResult> {

@@ -58,7 +58,8 @@ export class EndpointService {
     private readonly options: { allowPrivateUrls: boolean; resolve: Resolve; onEnqueued?: () => void },
   ) {}
 
-  private async urlProblem(url: string): Promise<ErrorDetail | null> {
+  /** Whether the URL may receive events (public so a form can report it beside its other fields). */
+  async urlProblem(url: string): Promise<ErrorDetail | null> {
     const checked = await checkEndpointUrl(url, { allowPrivate: this.options.allowPrivateUrls, resolve: this.options.resolve });
     return checked.ok ? null : { field: 'url', code: checked.code, message: checked.message };
   }

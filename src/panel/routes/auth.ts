@@ -2,15 +2,23 @@ import { Type } from '@sinclair/typebox';
 import { AttemptLimiter } from '../../rate-limit/attempt-limiter.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { afterSignIn, EXPIRED_NOTICE, MAX_RESTORE_LENGTH, safePanelPath } from '../return-to.js';
 import { SESSION_TTL_MS } from '../sessions.js';
+import { setupProblems, type SetupProblem } from '../setup.js';
 import { normalizeEmail } from '../users.js';
 import { setupInvalidPage, setupPage, signInPage } from '../views/auth.js';
 import type { FieldErrors } from '../views/forms.js';
 import { PANEL_PATH } from '../views/layout.js';
-import { cookieOptions, csrfToken, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps } from '../context.js';
+import { ACCOUNT_ATTEMPTS, cookieOptions, csrfToken, openAccess, sendPage, SESSION_COOKIE, tooManyAttempts, type PanelDeps } from '../context.js';
 
 const SignInBody = Type.Object(
-  { _csrf: Type.Optional(Type.String()), email: Type.Optional(Type.String({ maxLength: 500 })), password: Type.Optional(Type.String({ maxLength: 1000 })) },
+  {
+    _csrf: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String({ maxLength: 500 })),
+    password: Type.Optional(Type.String({ maxLength: 1000 })),
+    return: Type.Optional(Type.String({ maxLength: 2000 })),
+    restore: Type.Optional(Type.String({ maxLength: MAX_RESTORE_LENGTH })),
+  },
   { additionalProperties: false },
 );
 const SetupQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
@@ -26,11 +34,25 @@ const SetupBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const SignInQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
+const SignInQuery = Type.Object({
+  done: Type.Optional(Type.String({ maxLength: 40 })),
+  return: Type.Optional(Type.String({ maxLength: 2000 })),
+  expired: Type.Optional(Type.String({ maxLength: 10 })),
+});
+
+function setupErrors(problems: SetupProblem[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const p of problems) errors[p.field === 'company' ? 'companyName' : p.field] ??= p.detail;
+  return errors;
+}
+
+const COOKIE_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
 
 async function startSession(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, userId: string): Promise<void> {
   const { token } = await deps.sessions.create(userId);
-  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(SESSION_TTL_MS / 1000) });
+  // The cookie outlives its session by a while: a browser that still sends a dead token is one
+  // whose session expired, and the panel can say so instead of a bare sign-in page.
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor((SESSION_TTL_MS + COOKIE_GRACE_MS) / 1000) });
 }
 
 /** First-run setup, sign-in and sign-out: the pages that work without a session. */
@@ -38,7 +60,7 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const limits = deps.signInLimits;
-    const accountAttempts = new AttemptLimiter(deps.rateLimitStore, { name: 'panel-sign-in:account', limit: limits.failuresPerAccount, windowMs: limits.windowMs });
+    const accountAttempts = new AttemptLimiter(deps.rateLimitStore, { name: ACCOUNT_ATTEMPTS, limit: limits.failuresPerAccount, windowMs: limits.windowMs });
 
     app.get('/setup', { config: openAccess(), schema: { querystring: SetupQuery } }, async (request, reply) => {
       const token = request.query.token ?? '';
@@ -52,14 +74,14 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
       const values = { companyName: body.companyName ?? '', currency: body.currency ?? 'EUR', email: body.email ?? '' };
       const password = body.password ?? '';
       if (!(await deps.setup.isValid(token))) return sendPage(reply, setupInvalidPage(csrfToken(request, reply)), 404);
-      if (password !== (body.passwordConfirm ?? '')) {
-        return sendPage(reply, setupPage(csrfToken(request, reply), token, values, { passwordConfirm: 'The two passwords differ.' }), 400);
-      }
+      // Every problem of the form in one answer, each under its field.
+      const errors = setupErrors(setupProblems({ ...values, password }));
+      if (password !== (body.passwordConfirm ?? '')) errors.passwordConfirm = 'The two passwords differ.';
+      if (Object.keys(errors).length > 0) return sendPage(reply, setupPage(csrfToken(request, reply), token, values, errors), 400);
       const result = await deps.setup.claim({ token, ...values, password });
       if (!result.ok) {
         if (result.reason === 'invalid_token') return sendPage(reply, setupInvalidPage(csrfToken(request, reply)), 404);
-        const errors: FieldErrors = { [result.field === 'company' ? 'companyName' : result.field]: result.detail };
-        return sendPage(reply, setupPage(csrfToken(request, reply), token, values, errors), 400);
+        return sendPage(reply, setupPage(csrfToken(request, reply), token, values, setupErrors(result.problems)), 400);
       }
       request.log.info({ userId: result.user.id, companyId: result.user.companyId }, 'instance claimed through first-run setup');
       await startSession(request, reply, deps, result.user.id);
@@ -67,25 +89,24 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
     });
 
     app.get('/sign-in', { config: openAccess(), schema: { querystring: SignInQuery } }, async (request, reply) => {
-      if (request.panelSession) return reply.redirect(`${PANEL_PATH}/keys`, 303);
+      const returnTo = safePanelPath(request.query.return) ?? undefined;
+      if (request.panelSession) return reply.redirect(returnTo ?? `${PANEL_PATH}/keys`, 303);
       const unclaimed = (await deps.users.countUsers()) === 0;
       const message = unclaimed
         ? { kind: 'info' as const, text: 'This instance has no users yet. Open the one-time setup link the server printed when it started.' }
         : request.query.done === 'signed-out'
           ? { kind: 'success' as const, text: 'You are signed out.' }
-          : undefined;
-      return sendPage(reply, signInPage(csrfToken(request, reply), {}, undefined, message));
+          : request.query.expired === '1'
+            ? EXPIRED_NOTICE
+            : undefined;
+      return sendPage(reply, signInPage(csrfToken(request, reply), {}, undefined, message, { returnTo }));
     });
 
     app.post('/sign-in', { config: openAccess(), schema: { body: SignInBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const email = normalizeEmail(request.body.email ?? '');
       const password = request.body.password ?? '';
-      const tooMany = (resetAt: number) => {
-        const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-        return new PanelHttpError(429, 'Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, {
-          'retry-after': String(retryAfter),
-        });
-      };
+      const carry = { returnTo: safePanelPath(request.body.return) ?? undefined, restore: request.body.restore };
+      const tooMany = (resetAt: number) => tooManyAttempts(resetAt);
       // Every attempt counts against the address, atomically. Failures count against the account:
       // an attempt reserves its slot before the password is hashed (see attempt-limiter.ts), so
       // of N parallel wrong passwords exactly the limit are checked and answered 401.
@@ -94,7 +115,7 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
       const errors: FieldErrors = {};
       if (email === '') errors.email = 'Enter your email address.';
       if (password === '') errors.password = 'Enter your password.';
-      if (errors.email || errors.password) return sendPage(reply, signInPage(csrfToken(request, reply), { email }, errors), 401);
+      if (errors.email || errors.password) return sendPage(reply, signInPage(csrfToken(request, reply), { email }, errors, undefined, carry), 401);
       const attempt = await accountAttempts.begin(email);
       if ('kind' in attempt) throw tooMany(attempt.resetAt);
       let user;
@@ -108,12 +129,12 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
         const outcome = await attempt.failed();
         if (outcome.kind === 'over') throw tooMany(outcome.resetAt);
         request.log.info({ reason: 'bad credentials' }, 'panel sign-in refused');
-        return sendPage(reply, signInPage(csrfToken(request, reply), { email }, { password: 'The email or password is not right.' }), 401);
+        return sendPage(reply, signInPage(csrfToken(request, reply), { email }, { password: 'The email or password is not right.' }, undefined, carry), 401);
       }
       await attempt.succeeded();
       if (request.panelToken) await deps.sessions.destroy(request.panelToken);
       await startSession(request, reply, deps, user.id);
-      return reply.redirect(`${PANEL_PATH}/keys`, 303);
+      return reply.redirect(afterSignIn(carry.returnTo, carry.restore) ?? `${PANEL_PATH}/keys`, 303);
     });
 
     app.post('/sign-out', { config: openAccess(), preHandler: scope.csrfProtection }, async (request, reply) => {

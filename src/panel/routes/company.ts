@@ -1,7 +1,8 @@
 import { Type, type TOptional, type TString } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { COMPANY_FIELDS, formErrorsOf, formValuesOf, readCompanyForm, type CompanyFormField } from '../company-form.js';
+import { COMPANY_FIELDS, formErrorsOf, formValuesOf, readCompanyForm, type CompanyFormField, type CompanyFormValues } from '../company-form.js';
+import { restoredValues, RESTORED_NOTICE } from '../return-to.js';
 import { companyPage, type CompanyPageModel } from '../views/company.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 import { chromeFor, forbidden, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
@@ -33,9 +34,19 @@ export function companyRoutes(deps: PanelDeps): FastifyPluginAsync {
       return sendPage(reply, companyPage(await chromeFor(request, reply, deps), model), status);
     }
 
-    app.get('/company', { config: openAccess(), schema: { querystring: CompanyQuery } }, async (request, reply) =>
-      render(request, reply, { notice: NOTICES[request.query.done ?? ''] }),
-    );
+    app.get('/company', { config: openAccess(), schema: { querystring: CompanyQuery } }, async (request, reply) => {
+      // Back from signing in again after the form was sent too late: the typed values return.
+      const restored = restoredValues(request.query, COMPANY_FIELDS);
+      if (restored) {
+        const { companyId } = signedInUser(request);
+        const company = await profiles.get(companyId);
+        if (!company) throw notFound();
+        const values: CompanyFormValues = { ...formValuesOf(company) };
+        for (const f of COMPANY_FIELDS) if (typeof restored[f] === 'string') values[f] = restored[f];
+        return render(request, reply, { values, notice: RESTORED_NOTICE });
+      }
+      return render(request, reply, { notice: NOTICES[request.query.done ?? ''] });
+    });
 
     app.post('/company', { config: openAccess(), schema: { body: CompanyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const user = requirePrivileged(request, forbidden('Your role does not allow this. Owners and admins change the company profile.'));

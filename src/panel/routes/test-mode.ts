@@ -5,6 +5,7 @@ import { resetTestData } from '../../services/test-data.js';
 import { chromeFor, cookieOptions, forbidden, MODE_COOKIE, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
 import { testDataPage } from '../views/test-data.js';
 import { PANEL_PATH } from '../views/layout.js';
+import { safePanelPath } from '../return-to.js';
 
 // The live/test switch, and deleting a company's test data (owners and admins).
 
@@ -14,8 +15,7 @@ const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 
 
 /** Back to a panel page only: never to another site (an open redirect), never into the API. */
 function safeReturn(path: string | undefined): string {
-  if (!path || !path.startsWith(`${PANEL_PATH}`) || path.startsWith('//') || /[\r\n\\]/.test(path)) return PANEL_PATH;
-  return path;
+  return safePanelPath(path) ?? PANEL_PATH;
 }
 
 export function testModeRoutes(deps: PanelDeps): FastifyPluginAsync {

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { isRole, type ChangeUserResult } from '../users.js';
+import { isRole, userInputProblems, type ChangeUserResult } from '../users.js';
+import { restoredValues, RESTORED_NOTICE } from '../return-to.js';
 import type { FieldErrors } from '../views/forms.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 import { grantableRoles, usersPage, type UsersPageModel } from '../views/users.js';
@@ -45,20 +46,28 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
       return render(request, reply, { notice: { kind: 'error', text: result.detail } }, status);
     }
 
-    app.get('/users', { config: openAccess(), schema: { querystring: UsersQuery } }, async (request, reply) =>
-      render(request, reply, { notice: NOTICES[request.query.done ?? ''] }),
-    );
+    app.get('/users', { config: openAccess(), schema: { querystring: UsersQuery } }, async (request, reply) => {
+      // Back from signing in again after a form was sent too late: the typed values return.
+      const restored = restoredValues(request.query, ['email', 'role']);
+      if (restored) {
+        const values = { email: String(restored.email ?? ''), role: String(restored.role ?? 'member') };
+        return render(request, reply, { values, notice: RESTORED_NOTICE });
+      }
+      return render(request, reply, { notice: NOTICES[request.query.done ?? ''] });
+    });
 
     app.post('/users', { config: openAccess(), schema: { body: CreateUserBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const actor = requirePrivileged(request);
       const values = { email: request.body.email ?? '', role: request.body.role ?? 'member' };
-      if (!isRole(values.role) || !grantableRoles(actor).includes(values.role)) {
-        if (isRole(values.role)) throw forbidden();
-        return render(request, reply, { values, errors: { role: 'Choose a role from the list.' } }, 400);
-      }
-      const result = await deps.users.create({ companyId: actor.companyId, email: values.email, role: values.role, password: request.body.password ?? '' });
+      const password = request.body.password ?? '';
+      if (isRole(values.role) && !grantableRoles(actor).includes(values.role)) throw forbidden();
+      // Every problem of the form in one answer, each under its field.
+      const errors: FieldErrors = {};
+      for (const p of userInputProblems({ email: values.email, role: values.role, password })) errors[p.field] = p.field === 'role' ? 'Choose a role from the list.' : p.detail;
+      if (Object.keys(errors).length > 0 || !isRole(values.role)) return render(request, reply, { values, errors }, 400);
+      const result = await deps.users.create({ companyId: actor.companyId, email: values.email, role: values.role, password });
       if (!result.ok) {
-        const errors: FieldErrors = { [result.field]: result.detail };
+        for (const p of result.problems) errors[p.field] = p.detail;
         return render(request, reply, { values, errors }, result.detail.includes('already exists') ? 409 : 400);
       }
       request.log.info({ userId: result.value.id, role: result.value.role }, 'panel user created');

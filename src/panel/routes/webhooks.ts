@@ -6,6 +6,7 @@ import type { Scope } from '../../services/scope.js';
 import { panelScope } from '../mode.js';
 import { endpointFromRow, MAX_ENDPOINTS } from '../../webhooks/endpoint-service.js';
 import { WebhookAttemptLog } from '../webhook-attempts.js';
+import { restoredValues, RESTORED_NOTICE } from '../return-to.js';
 import type { FieldErrors } from '../views/forms.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 import { deleteConfirmPage, webhookEndpointPage } from '../views/webhook-endpoint.js';
@@ -67,9 +68,15 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
       return endpoint;
     }
 
-    app.get('/webhooks', { config: openAccess(), schema: { querystring: DoneQuery } }, async (request, reply) =>
-      renderList(request, reply, { notice: NOTICES[request.query.done ?? ''] }),
-    );
+    app.get('/webhooks', { config: openAccess(), schema: { querystring: DoneQuery } }, async (request, reply) => {
+      // Back from signing in again after the form was sent too late: the typed values return.
+      const restored = restoredValues(request.query, ['url', 'events', 'description']);
+      if (restored) {
+        const values: CreateEndpointValues = { url: String(restored.url ?? ''), events: asList(restored.events), description: String(restored.description ?? '') };
+        return renderList(request, reply, { values, notice: RESTORED_NOTICE });
+      }
+      return renderList(request, reply, { notice: NOTICES[request.query.done ?? ''] });
+    });
 
     app.post('/webhooks', { config: openAccess(), schema: { body: CreateEndpointBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       requirePrivileged(request);
@@ -81,7 +88,12 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
       const events = eventsFrom(values.events!);
       if (!events.ok) errors.events = events.error;
       if (description.length > 500) errors.description = 'Use at most 500 characters.';
-      if (Object.keys(errors).length > 0 || !events.ok) return renderList(request, reply, { values, errors }, 400);
+      if (Object.keys(errors).length > 0 || !events.ok) {
+        // Every problem at once: the address is checked even when the form fails elsewhere.
+        const urlProblem = url === '' ? null : await endpoints.urlProblem(url);
+        if (urlProblem) errors.url = urlProblem.message;
+        return renderList(request, reply, { values, errors }, 400);
+      }
 
       const result = await endpoints.create(scopeOf(request), { url, events: events.events, description: description === '' ? null : description });
       if (!result.ok) {

@@ -3,15 +3,24 @@ import { MIN_PASSWORD_LENGTH } from '../password.js';
 import { csrfField, field, formErrorSummary, type FieldErrors } from './forms.js';
 import { layout, notice, PANEL_PATH, type Notice } from './layout.js';
 
-export function signInPage(csrf: string, values: { email?: string }, errors?: FieldErrors, message?: Notice): string {
+/** What sign-in carries through to the page after it: that page, and the values its form takes back. */
+export interface SignInCarry {
+  returnTo?: string;
+  restore?: string;
+}
+
+export function signInPage(csrf: string, values: { email?: string }, errors?: FieldErrors, message?: Notice, carry: SignInCarry = {}): string {
   return layout(
     'Sign in',
     { csrf },
     html`<article class="narrow">
   <header><h1>Sign in</h1><p>Manage your company's API keys and users.</p></header>
   ${notice(message)}
+  ${formErrorSummary(errors)}
   <form method="post" action="${PANEL_PATH}/sign-in" novalidate>
     ${csrfField(csrf)}
+    ${carry.returnTo ? html`<input type="hidden" name="return" value="${carry.returnTo}">` : ''}
+    ${carry.restore ? html`<input type="hidden" name="restore" value="${carry.restore}">` : ''}
     ${field({ name: 'email', label: 'Email', type: 'email', value: values.email, errors, required: true, autocomplete: 'username', autofocus: !values.email })}
     ${field({ name: 'password', label: 'Password', type: 'password', errors, required: true, autocomplete: 'current-password', autofocus: Boolean(values.email) && !errors })}
     <button type="submit">Sign in</button>

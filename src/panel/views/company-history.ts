@@ -2,6 +2,7 @@ import type { CompaniesTable } from '../../db/schema.js';
 import { EAS } from '../../documents/schemes.js';
 import type { CompanyProfiles } from '../../services/company-profile.js';
 import { html, type SafeHtml } from '../html.js';
+import { scrollTable } from './table.js';
 import { groupedIban } from '../iban.js';
 import { time } from './forms.js';
 
@@ -73,9 +74,9 @@ export function profileHistory(events: ProfileEvent[], limit: number): SafeHtml 
   ${events.length === 0
     ? html`<p class="muted">The profile has not been changed yet.</p>`
     : html`<p class="muted">${events.length >= limit ? `The latest ${limit} changes` : 'Every change'}, newest first, with each field before and after.</p>
-<div class="table-scroll"><table class="profile-history">
+${scrollTable('Profile changes', html`<table class="profile-history">
   <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
   ${events.map(eventRows)}
-</table></div>`}
+</table>`)}`}
 </section>`;
 }

@@ -1,5 +1,7 @@
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { html } from '../html.js';
+import { amount } from './format.js';
+import { scrollTable } from './table.js';
 import type { CreditNoteListItem, Page } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
@@ -17,7 +19,7 @@ ${searchForm(base, search, 'Search credit notes by their number or the invoice n
 ${page.items.length === 0
   ? emptyState(search, 'credit notes', 'They appear here when an application credits or voids an invoice with one of your keys.')
   : html`<p class="muted">${page.total} ${page.total === 1 ? 'credit note' : 'credit notes'}</p>
-<div class="table-scroll"><table class="striped credit-notes">
+${scrollTable('Credit notes', html`<table class="striped credit-notes">
   <thead><tr><th scope="col">Number</th><th scope="col">Invoice</th><th scope="col">Buyer</th><th scope="col" class="nowrap">Issue date</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${page.items.map(
     (n) => html`<tr>
@@ -26,10 +28,10 @@ ${page.items.length === 0
     <td>${n.buyerName}</td>
     <td class="nowrap">${n.issueDate}</td>
     <td>${n.reason}</td>
-    <td class="num">${n.amount} ${n.currency}</td>
+    <td class="num">${amount(n.amount, n.currency)}</td>
   </tr>`,
   )}</tbody>
-</table></div>
+</table>`)}
 ${pager(base, search, page)}`}`,
   );
 }
@@ -40,14 +42,14 @@ export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: Credi
     `Credit note ${note.number}`,
     { ...chrome, active: 'credit-notes' },
     html`<nav aria-label="Breadcrumb"><ul><li><a href="${PANEL_PATH}/credit-notes">Credit notes</a></li><li>${note.number}</li></ul></nav>
-<hgroup><h1>Credit note ${note.number}</h1>
-<p>Credits invoice <a href="${invoiceHref}" class="credited-invoice">${note.invoiceNumber}</a> · issued ${note.issueDate} · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
+<hgroup><h1>Credit note <span class="doc-number">${note.number}</span></h1>
+<p>Credits invoice <a href="${invoiceHref}" class="credited-invoice doc-number">${note.invoiceNumber}</a> · <span class="nowrap">issued ${note.issueDate}</span> · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
 ${facts([['Reason', note.reason], ['Note', note.note]])}
 <div class="grid parties">
   ${party('Buyer', note.buyer)}
   ${party('Seller', note.seller)}
 </div>
-${linesTable(note.lines)}
+${linesTable(note.lines, note.currency)}
 ${vatAndTotals(note, 'Total credited')}
 <p class="muted">Created ${time(note.createdAt)} · id <code>${note.id}</code></p>`,
   );

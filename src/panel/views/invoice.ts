@@ -1,5 +1,7 @@
 import type { Invoice } from '../../schemas/invoice.js';
 import { html, type SafeHtml } from '../html.js';
+import { amount } from './format.js';
+import { scrollTable } from './table.js';
 import type { CreditNoteListItem } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
@@ -25,14 +27,17 @@ function draftNumber(invoice: Invoice): string {
 
 function heading(invoice: Invoice): SafeHtml {
   const draft = invoice.status === 'draft';
+  // Each fact stays on one line (a date never breaks at its hyphens); the list wraps between them.
   const dates = [
     invoice.issueDate ? `Issued ${invoice.issueDate}` : 'Issue date set when finalized',
     invoice.dueDate ? `due ${invoice.dueDate}` : '',
     invoice.currency,
     invoice.pricesIncludeTax ? 'prices include VAT' : '',
-  ].filter(Boolean);
-  return html`<hgroup><h1>${draft ? 'Draft invoice' : `Invoice ${invoice.number}`}</h1>
-<p>${statusBadges(invoice.status, invoice.isOverdue)}${draft ? html` <strong class="draft-number">${draftNumber(invoice)}</strong>` : ''} · ${dates.join(' · ')}</p></hgroup>`;
+  ]
+    .filter(Boolean)
+    .map((fact, i) => html`${i ? ' · ' : ''}<span class="nowrap">${fact}</span>`);
+  return html`<hgroup><h1>${draft ? 'Draft invoice' : html`Invoice <span class="doc-number">${invoice.number}</span>`}</h1>
+<p>${statusBadges(invoice.status, invoice.isOverdue)}${draft ? html` <strong class="draft-number">${draftNumber(invoice)}</strong>` : ''} · ${dates}</p></hgroup>`;
 }
 
 function amounts(invoice: Invoice): SafeHtml {
@@ -40,10 +45,10 @@ function amounts(invoice: Invoice): SafeHtml {
   const refund = invoice.amountDue.startsWith('-');
   return html`<section><h2>Amounts</h2>
 <table class="amounts"><tbody>
-  <tr><th scope="row">Payable</th><td class="num">${invoice.totals.payable} ${c}</td></tr>
-  <tr><th scope="row">Credited</th><td class="num">${invoice.amountCredited} ${c}</td></tr>
-  <tr><th scope="row">Paid</th><td class="num">${invoice.amountPaid} ${c}</td></tr>
-  <tr class="amount-due"><th scope="row"><strong>Amount due</strong></th><td class="num"><strong>${invoice.amountDue} ${c}</strong></td></tr>
+  <tr><th scope="row">Payable</th><td class="num">${amount(invoice.totals.payable, c)}</td></tr>
+  <tr><th scope="row">Credited</th><td class="num">${amount(invoice.amountCredited, c)}</td></tr>
+  <tr><th scope="row">Paid</th><td class="num">${amount(invoice.amountPaid, c)}</td></tr>
+  <tr class="amount-due"><th scope="row"><strong>Amount due</strong></th><td class="num"><strong>${amount(invoice.amountDue, c)}</strong></td></tr>
 </tbody></table>
 ${refund ? html`<p class="muted">More was paid than is now owed: the buyer is due a refund.</p>` : ''}</section>`;
 }
@@ -63,23 +68,23 @@ function history(invoice: Invoice): SafeHtml {
 function payments(invoice: Invoice): SafeHtml {
   if (invoice.payments.length === 0) return html`<h2>Payments</h2><p class="muted">No payments recorded.</p>`;
   return html`<h2>Payments</h2>
-<div class="table-scroll"><table class="striped payments">
+${scrollTable('Payments', html`<table class="striped payments">
   <thead><tr><th scope="col">Date</th><th scope="col">Method</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${invoice.payments.map(
-    (p) => html`<tr><td class="nowrap">${p.date}</td><td>${METHOD_LABELS[p.method]}</td><td>${p.reference ?? html`<span class="muted">—</span>`}</td><td class="num">${p.amount} ${invoice.currency}</td></tr>`,
+    (p) => html`<tr><td class="nowrap">${p.date}</td><td>${METHOD_LABELS[p.method]}</td><td>${p.reference ?? html`<span class="muted">—</span>`}</td><td class="num">${amount(p.amount, invoice.currency)}</td></tr>`,
   )}</tbody>
-</table></div>`;
+</table>`)}`;
 }
 
 function creditNotes(notes: CreditNoteListItem[]): SafeHtml {
   if (notes.length === 0) return html`<h2>Credit notes</h2><p class="muted">No credit notes.</p>`;
   return html`<h2>Credit notes</h2>
-<div class="table-scroll"><table class="striped credit-notes">
+${scrollTable('Credit notes', html`<table class="striped credit-notes">
   <thead><tr><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${notes.map(
-    (n) => html`<tr><th scope="row" class="nowrap"><a href="${PANEL_PATH}/credit-notes/${n.id}">${n.number}</a></th><td class="nowrap">${n.issueDate}</td><td>${n.reason}</td><td class="num">${n.amount} ${n.currency}</td></tr>`,
+    (n) => html`<tr><th scope="row" class="nowrap"><a href="${PANEL_PATH}/credit-notes/${n.id}">${n.number}</a></th><td class="nowrap">${n.issueDate}</td><td>${n.reason}</td><td class="num">${amount(n.amount, n.currency)}</td></tr>`,
   )}</tbody>
-</table></div>`;
+</table>`)}`;
 }
 
 export function invoicePage(chrome: Chrome & { user: PanelUser }, invoice: Invoice, notes: CreditNoteListItem[]): string {
@@ -99,7 +104,7 @@ ${heading(invoice)}
   ${party('Seller', invoice.seller)}
 </div>
 ${facts([['Buyer reference', invoice.buyerReference], ['Purchase order', invoice.purchaseOrderReference], ['Note', invoice.note]])}
-${linesTable(invoice.lines)}
+${linesTable(invoice.lines, invoice.currency)}
 ${vatAndTotals(invoice)}
 ${draft ? '' : html`${payments(invoice)}${creditNotes(notes)}`}
 <p class="muted">id <code>${invoice.id}</code></p>`,

@@ -1,4 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
+import { amount } from './format.js';
+import { scrollTable } from './table.js';
 import type { InvoiceListItem, Page } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { time } from './forms.js';
@@ -9,7 +11,7 @@ import { invoiceLabel, statusBadges } from './status.js';
 /** A table of invoices, each row linking to its page; an organization's own list leaves out the buyer. */
 export function invoiceTable(items: InvoiceListItem[], options: { withBuyer: boolean }): SafeHtml {
   const buyer = options.withBuyer;
-  return html`<div class="table-scroll"><table class="striped invoices">
+  return html`${scrollTable('Invoices', html`<table class="striped invoices">
   <thead><tr><th scope="col">Number</th>${buyer ? html`<th scope="col">Buyer</th>` : ''}<th scope="col">Status</th><th scope="col" class="nowrap">Issue date</th><th scope="col" class="nowrap">Due date</th><th scope="col" class="num">Payable</th><th scope="col" class="num">Amount due</th>${buyer ? html`<th scope="col">Created</th>` : ''}</tr></thead>
   <tbody>${items.map(
     (i) => html`<tr>
@@ -18,12 +20,12 @@ export function invoiceTable(items: InvoiceListItem[], options: { withBuyer: boo
     <td class="nowrap">${statusBadges(i.status, i.isOverdue)}</td>
     <td class="nowrap">${i.issueDate ?? html`<span class="muted">—</span>`}</td>
     <td class="nowrap">${i.dueDate ?? html`<span class="muted">—</span>`}</td>
-    <td class="num">${i.payable} ${i.currency}</td>
-    <td class="num">${i.amountDue} ${i.currency}</td>
+    <td class="num">${amount(i.payable, i.currency)}</td>
+    <td class="num">${amount(i.amountDue, i.currency)}</td>
     ${buyer ? html`<td>${time(i.createdAt)}</td>` : ''}
   </tr>`,
   )}</tbody>
-</table></div>`;
+</table>`)}`;
 }
 
 export function invoicesPage(chrome: Chrome & { user: PanelUser }, search: string, page: Page<InvoiceListItem>): string {

@@ -99,7 +99,7 @@ function keyTable(user: PanelUser, model: KeysPageModel): SafeHtml {
   if (keys.length === 0) return html`${searchForm(model.search)}<p class="empty-state" role="status"><strong>No key matches this search.</strong></p>`;
   const privileged = isPrivileged(user.role);
   const prefixes = new Map(allKeys.map((k) => [k.id, k.prefix]));
-  return html`${searchForm(model.search)}<div class="table-scroll"><table class="striped">
+  return html`${searchForm(model.search)}<div class="table-scroll" tabindex="0" role="region" aria-label="API keys"><table class="striped">
   <caption class="visually-hidden">${keys.length === allKeys.length ? `${keys.length} keys` : `${keys.length} of ${allKeys.length} keys`}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Mode</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>

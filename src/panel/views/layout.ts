@@ -8,7 +8,7 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes' | 'webhooks';
+  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes' | 'webhooks' | 'account';
   /** Which world the data pages show: live (default) or the test sandbox. */
   livemode?: boolean;
   /** The page's own path, to come back to after switching worlds. */
@@ -17,7 +17,7 @@ export interface Chrome {
 
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
 
-const NAV: { id: NonNullable<Chrome['active']>; href: string; label: string }[] = [
+const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string; label: string }[] = [
   { id: 'keys', href: `${PANEL_PATH}/keys`, label: 'API keys' },
   { id: 'webhooks', href: `${PANEL_PATH}/webhooks`, label: 'Webhooks' },
   { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
@@ -49,7 +49,7 @@ function header(chrome: Chrome): SafeHtml {
         <button type="submit" class="${chrome.livemode === false ? 'test-on' : 'secondary outline'} small" aria-pressed="${chrome.livemode === false ? 'true' : 'false'}"
           title="${chrome.livemode === false ? 'Showing test data: switch to live data' : 'Showing live data: switch to test data'}">Test data</button>
       </form></li>
-      <li class="whoami"><span>${user.email}</span> <span class="role role-${user.role}" title="${user.email}">${user.role}</span></li>
+      <li class="whoami"><a href="${PANEL_PATH}/account"${chrome.active === 'account' ? html` aria-current="page"` : ''} title="Your account and password">${user.email}</a> <span class="role role-${user.role}">${user.role}</span></li>
       <li><form method="post" action="${PANEL_PATH}/sign-out" class="inline">
         <input type="hidden" name="_csrf" value="${chrome.csrf}">
         <button type="submit" class="secondary outline small">Sign out</button>

@@ -1,5 +1,6 @@
 import type { OrganizationsTable } from '../../db/schema.js';
 import { html, type SafeHtml } from '../html.js';
+import { scrollTable } from './table.js';
 import type { Page } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { time } from './forms.js';
@@ -39,7 +40,7 @@ ${searchForm(base, search, 'Search organizations by name', 'Search by name')}
 ${page.items.length === 0
   ? emptyState(search, 'organizations', 'They appear here when an application calls POST /organization with one of your keys.')
   : html`<p class="muted">${page.total} ${page.total === 1 ? 'organization' : 'organizations'}</p>
-<div class="table-scroll"><table class="striped">
+${scrollTable('Organizations', html`<table class="striped">
   <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Roles</th><th scope="col">Email</th><th scope="col">VAT ID</th><th scope="col">Country</th><th scope="col">Created</th></tr></thead>
   <tbody>${page.items.map(
     (o) => html`<tr>
@@ -52,7 +53,7 @@ ${page.items.length === 0
     <td>${time(o.created_at)}</td>
   </tr>`,
   )}</tbody>
-</table></div>
+</table>`)}
 ${pager(base, search, page)}`}`,
   );
 }

@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../html.js';
+import { scrollTable } from './table.js';
 import { MIN_PASSWORD_LENGTH } from '../password.js';
 import { isPrivileged, type PanelUser, type UserRole } from '../users.js';
 import { csrfField, describedBy, field, fieldMessages, firstError, formErrorSummary, time, type FieldErrors } from './forms.js';
@@ -57,10 +58,10 @@ export function usersPage(chrome: Chrome & { user: PanelUser }, model: UsersPage
     { ...chrome, active: 'users' },
     html`<hgroup><h1>Users</h1><p>Owners and admins create and revoke keys and manage users; members see the key list only.</p></hgroup>
 ${notice(model.notice)}
-<div class="table-scroll"><table class="striped">
+${scrollTable('Users', html`<table class="striped">
   <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Added</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>${model.users.map((u) => userRow(actor, u, chrome.csrf))}</tbody>
-</table></div>
+</table>`)}
 ${privileged
   ? html`<article id="create-user">
   <header><h2>Add a user</h2></header>

@@ -1,5 +1,6 @@
 import type { WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
+import { scrollTable } from './table.js';
 import { isPrivileged, type PanelUser } from '../users.js';
 import { ATTEMPTS_SHOWN, type AttemptListItem } from '../webhook-attempts.js';
 import { csrfField, time } from './forms.js';
@@ -60,7 +61,7 @@ function attemptTable(chrome: Chrome & { user: PanelUser }, endpointId: string, 
     return html`<div class="empty-state"><p><strong>No delivery attempts yet.</strong></p><p>Each attempt to send an event to this endpoint appears here.</p></div>`;
   }
   const privileged = isPrivileged(chrome.user.role);
-  return html`<div class="table-scroll"><table class="striped attempts">
+  return html`${scrollTable('Delivery attempts, newest first', html`<table class="striped attempts">
   <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Answer</th><th scope="col" class="num">Duration</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>
   ${attempts.map(
@@ -74,7 +75,7 @@ function attemptTable(chrome: Chrome & { user: PanelUser }, endpointId: string, 
   </tr>`,
   )}
   </tbody>
-</table></div>`;
+</table>`)}`;
 }
 
 export function webhookEndpointPage(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoint, attempts: AttemptListItem[], pageNotice?: Notice): string {

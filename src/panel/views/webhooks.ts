@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '../../events/event-types.js';
 import type { WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
+import { scrollTable } from './table.js';
 import { isPrivileged, type PanelUser } from '../users.js';
 import { csrfField, describedBy, field, fieldMessages, firstError, formErrorSummary, time, type FieldErrors } from './forms.js';
 import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.js';
@@ -43,7 +44,7 @@ function endpointTable(user: PanelUser, endpoints: WebhookEndpoint[]): SafeHtml 
     return html`<div class="empty-state"><p><strong>No webhook endpoints yet.</strong></p>
 <p>${isPrivileged(user.role) ? 'Add one below to have events sent to your systems as they happen.' : 'An owner or admin of your company can add one.'}</p></div>`;
   }
-  return html`<div class="table-scroll"><table class="striped webhooks">
+  return html`${scrollTable('Webhook endpoints', html`<table class="striped webhooks">
   <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Description</th><th scope="col">Created</th><th scope="col">Status</th></tr></thead>
   <tbody>
   ${endpoints.map(
@@ -56,7 +57,7 @@ function endpointTable(user: PanelUser, endpoints: WebhookEndpoint[]): SafeHtml 
   </tr>`,
   )}
   </tbody>
-</table></div>`;
+</table>`)}`;
 }
 
 const EVENTS_HINT = '“All events” wins over single types when both are ticked.';
