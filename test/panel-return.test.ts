@@ -125,6 +125,27 @@ for (const dialect of DIALECTS) {
       expect(form.body).toMatch(/<option value="admin" selected>admin<\/option>/);
     });
 
+    it('brings the create-key form back with its name, permissions, expiry and mode after the session expired, and creates no key meanwhile', async () => {
+      const client = await signedInOwner();
+      await client.get('/panel/keys');
+      await expire(client);
+      const before = (await t.storage.db.selectFrom('api_keys').select('id').execute()).length;
+      const res = await client.post('/panel/keys', { name: 'Late Sync', permissions: ['invoice.read', 'organization.read'], expiresOn: '2099-01-31', mode: 'test' });
+      expect(res.statusCode).toBe(401);
+      expect((await t.storage.db.selectFrom('api_keys').select('id').execute()).length).toBe(before);
+      const restore = /name="restore" value="([^"]+)"/.exec(res.body)![1]!.replaceAll('&amp;', '&');
+      const signIn = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD, return: '/panel/keys', restore });
+      expect(signIn.headers.location).toBe('/panel/keys?restored=1&name=Late+Sync&permissions=invoice.read&permissions=organization.read&expiresOn=2099-01-31&mode=test');
+      const form = await client.get(signIn.headers.location as string);
+      expect(form.body).toContain('What you typed before your session expired is back in the form');
+      expect(form.body).toMatch(/name="name"[^>]*value="Late Sync"/);
+      expect(form.body).toMatch(/value="invoice.read" checked/);
+      expect(form.body).toMatch(/value="organization.read" checked/);
+      expect(form.body).not.toMatch(/value="invoice.create" checked/);
+      expect(form.body).toMatch(/value="2099-01-31"/);
+      expect(form.body).toMatch(/value="test" checked/);
+    });
+
     it('brings the Company form back with what was typed, and keeps nothing the page does not take', async () => {
       const client = await signedInOwner();
       await client.get('/panel/company');

@@ -13,11 +13,15 @@ import { PANEL_PATH } from './views/layout.js';
 // as the query string of the form's page, which fills them in again. Passwords, tokens and
 // anything not in RESTORABLE are never kept: a query string ends up in history and logs.
 
+/** The create-key form's fields: none is a secret (the key is made by the server). */
+export const KEY_FORM_FIELDS = ['name', 'permissions', 'expiresOn', 'mode'] as const;
+
 /** The pages whose forms take typed values back, and the fields they take. */
 const RESTORABLE: Record<string, readonly string[]> = {
   [`${PANEL_PATH}/users`]: ['email', 'role'],
   [`${PANEL_PATH}/company`]: COMPANY_FIELDS,
   [`${PANEL_PATH}/webhooks`]: ['url', 'events', 'description'],
+  [`${PANEL_PATH}/keys`]: KEY_FORM_FIELDS,
 };
 
 /** The kept values must fit a URL comfortably; past this only the page is kept. */

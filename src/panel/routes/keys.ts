@@ -10,6 +10,7 @@ import { keysPage, revealPage, type CreateKeyValues } from '../views/keys.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 import type { PanelUser } from '../users.js';
 import { asList, chromeFor, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
+import { KEY_FORM_FIELDS, restoredValues, RESTORED_NOTICE } from '../return-to.js';
 
 const CreateKeyBody = Type.Object(
   {
@@ -100,6 +101,17 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
     }
 
     app.get('/keys', { config: openAccess(), schema: { querystring: KeysQuery } }, async (request, reply) => {
+      // Back from signing in again after the create form was sent too late: the typed values return.
+      const restored = restoredValues(request.query, KEY_FORM_FIELDS);
+      if (restored) {
+        const values: CreateKeyValues = {
+          name: String(restored.name ?? ''),
+          permissions: asList(restored.permissions),
+          expiresOn: String(restored.expiresOn ?? ''),
+          mode: restored.mode === 'test' ? 'test' : 'live',
+        };
+        return renderList(request, reply, { values, notice: RESTORED_NOTICE });
+      }
       const { q, status, mode } = request.query;
       const search: KeySearch = {
         ...(q ? { query: q } : {}),
