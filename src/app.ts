@@ -119,6 +119,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   app.addHook('onClose', release);
   if (destination) app.addHook('onClose', async () => destination.flush(LOG_FLUSH_AT_CLOSE_MS));
+  // A missing data key is a configuration error: it stops start-up before the database is touched.
+  let dataKeys: Buffer[];
+  try {
+    dataKeys = resolveDataKeys(config.dataEncryptionKeys, config.databaseUrl);
+  } catch (error) {
+    await release();
+    throw error;
+  }
   try {
     await migrateWhenReachable(storage.db, {
       waitMs: config.databaseStartupWaitMs,
@@ -130,13 +138,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw error;
   }
 
-  let dataKeys: Buffer[];
-  try {
-    dataKeys = resolveDataKeys(config.dataEncryptionKeys, config.databaseUrl);
-  } catch (error) {
-    await release();
-    throw error;
-  }
   const container = createContainer(storage, {
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
