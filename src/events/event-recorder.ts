@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { prepareQuery, preparedInsert, type PreparedQuery } from '../db/prepared-query.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
-import type { Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../services/scope.js';
 import type { EventType } from './event-types.js';
 
 /** Whether an endpoint's list of event types (stored as JSON) takes events of `type`. */
@@ -43,7 +43,7 @@ export class EventRecorder {
   async record(t: Kysely<Database>, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
     const id = newId('evt');
     const at = now.toISOString();
-    const livemode = scope.livemode ? 1 : 0;
+    const livemode = modeColumn(scope);
     await this.insertEvent([{ id, company_id: scope.companyId, livemode, type, request_id: scope.requestId, object: JSON.stringify(object), created_at: at }], t);
     const endpoints = (await this.selectEndpoints({ companyId: scope.companyId, livemode }, t)).rows;
     const wanting = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], type));

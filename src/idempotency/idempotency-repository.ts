@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, IdempotencyRecordsTable } from '../db/schema.js';
+import { modeColumn } from '../services/scope.js';
 
 export type IdempotencyRow = IdempotencyRecordsTable;
 
@@ -18,7 +19,7 @@ export class IdempotencyRepository {
     const q = query as unknown as {
       where(column: string, op: string, value: unknown): typeof q;
     };
-    return q.where('company_id', '=', id.companyId).where('livemode', '=', id.livemode ? 1 : 0).where('idempotency_key', '=', id.key) as unknown as Q;
+    return q.where('company_id', '=', id.companyId).where('livemode', '=', modeColumn(id)).where('idempotency_key', '=', id.key) as unknown as Q;
   }
 
   /** Inserts the running marker unless the company already has a record for the key in this mode. */

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { Sealer } from '../lib/sealer.js';
 import { IdempotencyRepository, type RecordId } from './idempotency-repository.js';
+import { modeColumn } from '../services/scope.js';
 
 // Idempotency for creating requests, with the database as the store (so it holds across
 // instances, on SQLite and PostgreSQL):
@@ -108,7 +109,7 @@ export class IdempotencyService {
       const token = randomUUID();
       const claimed = await this.records.claim({
         company_id: companyId,
-        livemode: livemode ? 1 : 0,
+        livemode: modeColumn({ livemode }),
         idempotency_key: key,
         request_digest: digest,
         state: 'running',

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, WebhookEndpointsTable } from '../db/schema.js';
-import type { Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../services/scope.js';
 
 export type EndpointRow = WebhookEndpointsTable;
 
@@ -11,7 +11,7 @@ export class EndpointRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private scoped(owner: Owner, trx: Kysely<Database> = this.db) {
-    return trx.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', owner.livemode ? 1 : 0);
+    return trx.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
   }
 
   async find(owner: Owner, id: string, trx?: Kysely<Database>): Promise<EndpointRow | undefined> {
@@ -33,7 +33,7 @@ export class EndpointRepository {
       .selectFrom('webhook_endpoints')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('company_id', '=', owner.companyId)
-      .where('livemode', '=', owner.livemode ? 1 : 0)
+      .where('livemode', '=', modeColumn(owner))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -47,7 +47,7 @@ export class EndpointRepository {
       .updateTable('webhook_endpoints')
       .set(changes)
       .where('company_id', '=', owner.companyId)
-      .where('livemode', '=', owner.livemode ? 1 : 0)
+      .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;

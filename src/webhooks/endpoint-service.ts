@@ -6,7 +6,7 @@ import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
-import type { Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../services/scope.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
@@ -72,7 +72,7 @@ export class EndpointService {
     const row: EndpointRow = {
       id: newId('we'),
       company_id: scope.companyId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: modeColumn(scope),
       url: input.url,
       events: JSON.stringify(input.events),
       description: trimmed(input.description),
@@ -149,7 +149,7 @@ export class EndpointService {
       .selectFrom('events')
       .select('id')
       .where('company_id', '=', scope.companyId)
-      .where('livemode', '=', scope.livemode ? 1 : 0)
+      .where('livemode', '=', modeColumn(scope))
       .where('id', '=', eventId)
       .executeTakeFirst();
     if (!endpoint || !event) return { ok: false, code: 'NOT_FOUND' };

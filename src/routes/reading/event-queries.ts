@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { eventJson } from '../../events/event-json.js';
-import type { Scope } from '../../services/scope.js';
+import { modeColumn, type Scope } from '../../services/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface EventFilter {
@@ -21,7 +21,7 @@ export class EventQueries {
       .selectFrom('events')
       .select(['id', 'livemode', 'type', 'created_at', 'request_id', 'object'])
       .where('company_id', '=', scope.companyId)
-      .where('livemode', '=', scope.livemode ? 1 : 0)
+      .where('livemode', '=', modeColumn(scope))
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? eventJson(row) : undefined;
@@ -33,7 +33,7 @@ export class EventQueries {
       .selectFrom('events')
       .select(['id', 'livemode', 'type', 'created_at', 'request_id', 'object'])
       .where('company_id', '=', scope.companyId)
-      .where('livemode', '=', scope.livemode ? 1 : 0);
+      .where('livemode', '=', modeColumn(scope));
     const type = filter.type;
     if (type?.endsWith('.*')) query = query.where('type', 'like', `${type.slice(0, -1)}%`);
     else if (type !== undefined) query = query.where('type', '=', type);
