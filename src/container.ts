@@ -69,7 +69,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const organizationRepository = new OrganizationRepository(storage.db);
   const invoiceRepository = new InvoiceRepository(storage.db);
   const creditNoteRepository = new CreditNoteRepository(storage.db);
-  const events = new EventRecorder(storage.db);
+  const events = new EventRecorder(storage.db, storage.dialect);
   const sealer = new Sealer(options.dataKeys ?? []);
   const webhooks = options.webhooks ?? {
     allowPrivateUrls: false,

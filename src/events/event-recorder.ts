@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../db/dialect.js';
 import { prepareQuery, preparedInsert, type PreparedQuery } from '../db/prepared-query.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
@@ -10,9 +11,24 @@ export function subscribes(events: readonly string[], type: string): boolean {
   return events.includes('*') || events.includes(type);
 }
 
+type Table = keyof Database & string;
+
+/** A change that is one INSERT of one row: on PostgreSQL it joins its event's statement. */
+export interface InsertChange {
+  table: Table;
+  row: object;
+}
+
 /**
  * Writes an event, and one pending delivery per enabled webhook endpoint that takes it, in the
  * caller's transaction: the change, its event and its deliveries commit together or not at all.
+ *
+ * On PostgreSQL every statement is a round trip to the server, and on a create those, not the
+ * work, are most of what a request waits for. There the event and its deliveries are one
+ * statement (data-modifying CTEs), and a change that is a single INSERT can join it
+ * (`recordWithInsert`): one atomic statement, no BEGIN and COMMIT around it. A delivery's id is
+ * then made in SQL from its event's id (the same UUIDv7 time and prefix, the last 48 bits from a
+ * digest of event and endpoint), so that ids stay time-ordered and unique per (event, endpoint).
  */
 export class EventRecorder {
   private readonly listeners = new Set<(endpointIds: string[]) => void>();
@@ -21,7 +37,12 @@ export class EventRecorder {
   private readonly insertDeliveries: ReturnType<typeof preparedInsert>;
   private readonly selectEndpoints: PreparedQuery<{ companyId: string; livemode: number }, { id: string; events: string }>;
 
-  constructor(db: Kysely<Database>) {
+  private readonly oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { endpoint_id: string }[] }>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName = 'sqlite',
+  ) {
     this.insertEvent = preparedInsert(db, 'events');
     this.insertDeliveries = preparedInsert(db, 'webhook_deliveries');
     this.selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { id: string; events: string }>(db, (d, param) =>
@@ -40,7 +61,95 @@ export class EventRecorder {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether a single-INSERT change can share its event's statement (`recordWithInsert`). */
+  get combinesWrites(): boolean {
+    return this.dialect === 'postgres';
+  }
+
   async record(t: Kysely<Database>, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
+    if (this.dialect === 'postgres') return this.recordInOneStatement(t, null, scope, type, object, now);
+    return this.recordInSteps(t, scope, type, object, now);
+  }
+
+  /**
+   * PostgreSQL only (see `combinesWrites`): the change's INSERT, its event and its deliveries in
+   * one statement, atomic by itself; run in the caller's transaction when `executor` is one.
+   * A constraint the change's INSERT breaks fails the whole statement, as it would fail alone.
+   */
+  async recordWithInsert(executor: Kysely<Database>, change: InsertChange, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
+    if (this.dialect !== 'postgres') throw new Error('recordWithInsert is for PostgreSQL; use record in a transaction');
+    return this.recordInOneStatement(executor, change, scope, type, object, now);
+  }
+
+  private async recordInOneStatement(executor: Kysely<Database>, change: InsertChange | null, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
+    const id = newId('evt');
+    const event = { id, company_id: scope.companyId, livemode: modeColumn(scope), type, request_id: scope.requestId, object: JSON.stringify(object), created_at: now.toISOString() };
+    const columns = change ? Object.keys(change.row) : [];
+    const shape = change ? `${change.table}:${columns.join(',')}` : '';
+    let statement = this.oneStatement.get(shape);
+    if (!statement) {
+      statement = this.compileOneStatement(change?.table ?? null, columns);
+      if (this.oneStatement.size > 100) this.oneStatement.clear();
+      this.oneStatement.set(shape, statement);
+    }
+    const values: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(event)) values[`event:${column}`] = value;
+    for (const column of columns) values[`change:${column}`] = (change!.row as Record<string, unknown>)[column];
+    const { rows } = await statement(values, executor);
+    if (rows.length > 0) {
+      const endpointIds = rows.map((row) => row.endpoint_id);
+      for (const listener of this.listeners) listener(endpointIds);
+    }
+    return id;
+  }
+
+  private compileOneStatement(table: Table | null, columns: string[]) {
+    type Values = Record<string, unknown>;
+    return prepareQuery<Values, { endpoint_id: string }>(this.db, (d, param) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the change's table is only known at run time
+      let query: any = d;
+      if (table) query = query.with('change', (w: Kysely<Database>) => w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never));
+      const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
+      return query
+        .with('event', (w: Kysely<Database>) =>
+          w
+            .insertInto('events')
+            .values(Object.fromEntries(eventColumns.map((c) => [c, param(`event:${c}`)])) as never)
+            .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
+        )
+        .with('delivery', (w: Kysely<Database & { event: { id: string; company_id: string; livemode: number; type: string; created_at: string } }>) =>
+          w
+            .insertInto('webhook_deliveries')
+            .columns(['id', 'company_id', 'endpoint_id', 'event_id', 'status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at', 'created_at', 'updated_at'])
+            .expression(
+              w
+                .selectFrom('event')
+                .innerJoin('webhook_endpoints as endpoint', (join) =>
+                  join.onRef('endpoint.company_id', '=', 'event.company_id').onRef('endpoint.livemode', '=', 'event.livemode').on('endpoint.enabled', '=', sql.lit(1)),
+                )
+                .where(sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type)`)
+                .select([
+                  sql<string>`'whd_' || left(substr(event.id, 5), 24) || left(md5(endpoint.id || event.id), 12)`.as('id'),
+                  'event.company_id',
+                  'endpoint.id as endpoint_id',
+                  'event.id as event_id',
+                  sql.lit('pending').as('status'),
+                  sql.lit(0).as('attempts'),
+                  'event.created_at as next_attempt_at',
+                  sql<null>`null`.as('lease_owner'),
+                  sql<null>`null`.as('lease_expires_at'),
+                  'event.created_at',
+                  'event.created_at as updated_at',
+                ]) as never,
+            )
+            .returning(['endpoint_id']),
+        )
+        .selectFrom('delivery')
+        .select('endpoint_id');
+    });
+  }
+
+  private async recordInSteps(t: Kysely<Database>, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
     const id = newId('evt');
     const at = now.toISOString();
     const livemode = modeColumn(scope);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
@@ -138,10 +139,21 @@ export class OrganizationService {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
+    const organization = organizationFromRow(row);
+    if (this.events.combinesWrites) {
+      // PostgreSQL: the row, its event and its deliveries in one statement, one round trip.
+      try {
+        await this.events.recordWithInsert(trx ?? this.db, { table: 'organizations', row }, scope, 'organization.created', organization, now);
+      } catch (error) {
+        // The unique index on (company_id, livemode, name_key) decides name conflicts.
+        if (isUniqueViolation(error)) return { ok: false, code: 'NAME_CONFLICT' };
+        throw error;
+      }
+      return { ok: true, value: organization };
+    }
     return inTransaction(this.db, trx, async (t) => {
       const inserted = await this.organizations.insert(row, t);
       if (!inserted.ok) return { ok: false, code: 'NAME_CONFLICT' };
-      const organization = organizationFromRow(row);
       await this.events.record(t, scope, 'organization.created', organization, now);
       return { ok: true, value: organization };
     });
