@@ -42,18 +42,21 @@ function answerGone(response: ServerResponse, socket: Socket): Promise<void> {
 }
 
 export function registerOneAnswerAtATime(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: most requests have no answer before them and go on at once, without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const socket = request.raw.socket as TrackedSocket | undefined;
-    if (!socket || typeof socket.once !== 'function') return;
+    if (!socket || typeof socket.once !== 'function') return done();
     const previous = socket[inFlight];
     const current = answerGone(reply.raw, socket);
     socket[inFlight] = current;
     void current.then(() => {
       if (socket[inFlight] === current) delete socket[inFlight];
     });
-    if (!previous) return;
-    await previous;
-    // The connection went away while this request waited: nobody is left to answer.
-    if (socket.destroyed) return reply.hijack();
+    if (!previous) return done();
+    void previous.then(() => {
+      // The connection went away while this request waited: nobody is left to answer.
+      if (socket.destroyed) reply.hijack();
+      done();
+    });
   });
 }

@@ -38,14 +38,15 @@ export function parseQueryString(text: string): Record<string, unknown> {
 }
 
 export function registerQueryEncodingCheck(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
-    if (!query) return;
+    if (!query) return done();
     const fields = Object.entries(query)
       .filter(([, value]) => (Array.isArray(value) ? value : [value]).some((v) => v instanceof UndecodableValue))
       .map(([name]) => name);
     if (fields.length > 0) {
-      throw validationError(fields.map((field) => ({ field, code: 'invalid_encoding', message: 'Must be valid UTF-8 percent-encoding.' })));
+      return done(validationError(fields.map((field) => ({ field, code: 'invalid_encoding', message: 'Must be valid UTF-8 percent-encoding.' }))));
     }
+    done();
   });
 }

@@ -29,10 +29,11 @@ export const IdempotencyHeaders = Type.Object({
  * what the request is), after authentication.
  */
 export function registerRepeatedKeyCheck(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.headers['idempotency-key'] !== undefined && headerCount(request, 'idempotency-key') > 1) {
-      throw validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]);
+      return done(validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]));
     }
+    done();
   });
 }
 
