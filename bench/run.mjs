@@ -6,7 +6,7 @@
 //   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=50 npm run bench
 //   BENCH_SCENARIOS='invoice, hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
-//   WEB_CONCURRENCY=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
+//   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,8 @@ const TARGETS = {
 // p99 of every scenario at most this times the p99 of its baseline, measured right before it.
 const P99_FACTOR = 2;
 // The service runs with the node flags of `npm start`, so the bench measures what operators run.
-const START_FLAGS = (/^node (.*?)\s*dist\/server\.js$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)?.[1] ?? '')
+// BENCH_START_FLAGS replaces them, to measure what a flag costs (e.g. BENCH_START_FLAGS=--max-semi-space-size=4).
+const START_FLAGS = (process.env.BENCH_START_FLAGS ?? /^node (.*?)\s*dist\/server\.js$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)?.[1] ?? '')
   .split(' ')
   .filter(Boolean)
   // Extra flags for the service only, e.g. BENCH_SERVER_FLAGS=--cpu-prof to profile what a scenario costs.
@@ -68,7 +69,7 @@ function rssMb(pid) {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     if (!match) return null;
-    // With WEB_CONCURRENCY the service is a cluster primary and its workers: their sum counts.
+    // With CLUSTER_WORKERS the service is a cluster primary and its workers: their sum counts.
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
     return Number(match[1]) / 1024 + children.reduce((sum, child) => sum + (rssMb(child) ?? 0), 0);
   } catch {
@@ -377,7 +378,7 @@ async function main() {
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
     logLevel: env.LOG_LEVEL,
-    processes: Number(env.WEB_CONCURRENCY ?? 1),
+    processes: Number(env.CLUSTER_WORKERS ?? 1),
     targets: { scenarios: TARGETS, p99Factor: P99_FACTOR, rssMb: RSS_TARGET_MB },
     results: rows,
   };

@@ -6,6 +6,8 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface Config {
   host: string;
   port: number;
+  /** CLUSTER_WORKERS: server processes on this machine; above 1 a cluster primary forks that many workers (src/cluster.ts). */
+  clusterWorkers: number;
   databaseUrl: string;
   databasePoolMax: number;
   redisUrl: string | undefined;
@@ -139,11 +141,36 @@ function retrySchedule(env: Env): number[] {
   return parts.map(Number);
 }
 
+/**
+ * Several processes of one machine must count rate limits in one place (Redis) and write through
+ * a database built for several writers (PostgreSQL): SQLite's group-commit writer and WAL
+ * checkpointer assume one process per database file.
+ */
+function checkWebConcurrency(config: Config): void {
+  const processes = config.clusterWorkers;
+  if (processes === 1) return;
+  const missing: string[] = [];
+  if (!/^postgres(ql)?:/.test(config.databaseUrl)) {
+    missing.push(
+      "a PostgreSQL DATABASE_URL (SQLite's group-commit writer and WAL checkpointer are built for one process per database file)",
+    );
+  }
+  if (config.redisUrl === undefined) {
+    missing.push(
+      `REDIS_URL (rate limits and the failed-key-check limit must be shared by the processes; without Redis each would count alone, allowing up to ${processes} × the limit)`,
+    );
+  }
+  if (missing.length > 0) {
+    throw new ConfigError(`CLUSTER_WORKERS=${processes} runs ${processes} server processes, which needs ${missing.join(' and ')}`);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST?.trim() || '127.0.0.1';
-  return {
+  const config: Config = {
     host,
     port: integer(env, 'PORT', 3000, 0, 65535),
+    clusterWorkers: integer(env, 'CLUSTER_WORKERS', 1, 1, 64),
     databaseUrl: databaseUrl(env),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: redisUrl(env),
@@ -168,4 +195,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleMs: retrySchedule(env),
     webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
   };
+  checkWebConcurrency(config);
+  return config;
 }

@@ -1,31 +1,30 @@
-import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
-import { announceFirstRunSetup } from './panel/setup.js';
+
+// One process serves. With CLUSTER_WORKERS > 1 this process becomes the cluster primary
+// (src/cluster.ts) and each worker it forks runs serve() on the shared port. The app is imported
+// only where it runs, so the primary loads neither it nor the database and Redis clients.
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
+/** The primary's last log lines get this long to leave before it exits. */
+const PRIMARY_LOG_FLUSH_MS = 1000;
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
+function exitOnConfigError(error: unknown): void {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(78);
   }
+}
 
+async function serve(config: Config, announceSetup: boolean): Promise<void> {
+  const { buildApp } = await import('./app.js');
   let app;
   try {
     app = await buildApp({ config });
   } catch (error) {
     // A setting that only start-up can check (DATA_ENCRYPTION_KEY with PostgreSQL, a key file).
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${error.message}\n`);
-      process.exit(78);
-    }
+    exitOnConfigError(error);
     throw error;
   }
 
@@ -52,7 +51,39 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(`Invoicing API listening; base URL ${address}${BASE_PATH}`);
-  await announceFirstRunSetup(app, address);
+  if (announceSetup) {
+    const { announceFirstRunSetup } = await import('./panel/setup.js');
+    await announceFirstRunSetup(app, address);
+  }
+}
+
+async function supervise(config: Config): Promise<void> {
+  const [{ runPrimary }, { pino }, { boundedDestination }] = await Promise.all([
+    import('./cluster.js'),
+    import('pino'),
+    import('./logging/bounded-destination.js'),
+  ]);
+  // The primary hands every connection to a worker: a stalled log reader must never block it.
+  const destination = boundedDestination({ maxBufferedBytes: config.logBufferMaxBytes });
+  const log = pino({ level: config.logLevel }, destination);
+  runPrimary({
+    workers: config.clusterWorkers,
+    log,
+    exit: (code) => void destination.flush(PRIMARY_LOG_FLUSH_MS).finally(() => process.exit(code)),
+  });
+}
+
+function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    exitOnConfigError(error);
+    throw error;
+  }
+  if (cluster.isPrimary && config.clusterWorkers > 1) return supervise(config);
+  // In a cluster only the first worker prints the first-run setup link, not one per worker.
+  return serve(config, cluster.worker === undefined || cluster.worker.id === 1);
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,7 @@ describe('configuration', () => {
     expect(loadConfig({})).toMatchObject({
       host: '127.0.0.1',
       port: 3000,
+      clusterWorkers: 1,
       databaseUrl: 'sqlite:./data/invoicing.db',
       databasePoolMax: 10,
       redisUrl: undefined,
@@ -24,6 +25,7 @@ describe('configuration', () => {
     const config = loadConfig({
       HOST: '0.0.0.0',
       PORT: '8080',
+      CLUSTER_WORKERS: '4',
       DATABASE_URL: 'postgres://u@db:5432/inv',
       DATABASE_POOL_MAX: '20',
       REDIS_URL: 'redis://cache:6379',
@@ -34,7 +36,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'warn',
       API_KEY_CACHE_TTL_MS: '0',
     });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, databaseUrl: 'postgres://u@db:5432/inv', databasePoolMax: 20, redisUrl: 'redis://cache:6379', rateLimitMax: 100, rateLimitWindowMs: 1000, authFailureLimit: 5, bodyLimitBytes: 4096, logLevel: 'warn', apiKeyCacheTtlMs: 0 });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, clusterWorkers: 4, databaseUrl: 'postgres://u@db:5432/inv', databasePoolMax: 20, redisUrl: 'redis://cache:6379', rateLimitMax: 100, rateLimitWindowMs: 1000, authFailureLimit: 5, bodyLimitBytes: 4096, logLevel: 'warn', apiKeyCacheTtlMs: 0 });
   });
 
   it.each([
@@ -57,9 +59,27 @@ describe('configuration', () => {
     ['WEBHOOK_RETRY_SCHEDULE_MS', '5s,5m'],
     ['WEBHOOK_RETRY_SCHEDULE_MS', '-1'],
     ['WEBHOOK_MAX_CONCURRENT', '0'],
+    ['CLUSTER_WORKERS', '0'],
+    ['CLUSTER_WORKERS', '65'],
+    ['CLUSTER_WORKERS', 'auto'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('refuses CLUSTER_WORKERS above 1 unless PostgreSQL and Redis are configured, saying why', () => {
+    const shared = { DATABASE_URL: 'postgres://u@db:5432/inv', REDIS_URL: 'redis://cache:6379' };
+    expect(loadConfig({ ...shared, CLUSTER_WORKERS: '2' }).clusterWorkers).toBe(2);
+    expect(loadConfig({ CLUSTER_WORKERS: '1' }).clusterWorkers).toBe(1);
+
+    const withoutRedis = () => loadConfig({ CLUSTER_WORKERS: '2', DATABASE_URL: shared.DATABASE_URL });
+    expect(withoutRedis).toThrow(ConfigError);
+    expect(withoutRedis).toThrow(/REDIS_URL \(rate limits .* each would count alone/);
+    const onSqlite = () => loadConfig({ CLUSTER_WORKERS: '2', DATABASE_URL: 'sqlite:./x.db', REDIS_URL: shared.REDIS_URL });
+    expect(onSqlite).toThrow(ConfigError);
+    expect(onSqlite).toThrow(/PostgreSQL DATABASE_URL \(SQLite's group-commit writer .* one process per database file\)/);
+    // The default database is SQLite: both reasons at once.
+    expect(() => loadConfig({ CLUSTER_WORKERS: '3' })).toThrow(/CLUSTER_WORKERS=3 .*PostgreSQL DATABASE_URL.* and REDIS_URL/);
   });
 
   it('reads the webhook and data key variables: keys newest first, a schedule of delays', () => {
