@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type Storage } from '../src/db/database.js';
 import { prepareQuery, preparedInsert } from '../src/db/prepared-query.js';
@@ -30,6 +31,24 @@ for (const dialect of DIALECTS) {
       });
       expect((await byCurrency({ currency: 'JPY' })).rows.map((r) => r.id)).toEqual(['c2']);
       expect((await byCurrency({ currency: 'CHF' })).rows).toEqual([]);
+    });
+
+    // PostgreSQL only: SQLite has no server to send statements to (its driver caches them itself).
+    if (dialect === 'postgres') it('are sent to PostgreSQL as named statements, parsed once per connection, while other statements stay unnamed', async () => {
+      // One connection, so that what the server holds prepared is what this test ran.
+      const single = database.open({ poolMax: 1 });
+      try {
+        const byName = prepareQuery<{ name: string }, { id: string }>(single.db, (db, param) => db.selectFrom('companies').select('id').where('name', '=', param('name')));
+        await byName({ name: 'nobody' });
+        await byName({ name: 'nobody else' });
+        await single.db.selectFrom('companies').select('id').where('currency', '=', 'XXX').execute();
+        const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(single.db);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.name).toMatch(/^hot_\d+$/);
+        expect(rows[0]!.statement).toContain('"name" = $1');
+      } finally {
+        await single.close();
+      }
     });
 
     it('refuses a query with a value that is not a named parameter', () => {

@@ -4,6 +4,7 @@ import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, sql 
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { isUnavailable, type DialectName } from './dialect.js';
+import { hotStatementName } from './prepared-query.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite-driver.js';
 import { GroupCommitSqliteDialect, type Prepare } from './sqlite-group-commit.js';
@@ -95,6 +96,18 @@ function openSqlite(url: string, options: StorageOptions): Storage {
   };
 }
 
+/**
+ * Kysely sends every statement unnamed, so PostgreSQL parses and plans it each time. The hot
+ * statements (see prepared-query.ts) go as named statements instead: parsed once per connection.
+ */
+function sendHotStatementsNamed(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
+    const name = typeof text === 'string' && Array.isArray(rest[0]) ? hotStatementName(text) : undefined;
+    return name ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
+  };
+}
+
 function openPostgres(url: string, options: StorageOptions): Storage {
   // Loaded only for PostgreSQL: an instance on SQLite does not carry the driver's memory.
   const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
@@ -111,7 +124,10 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   // Neither may a checked-out one: between two queries (inside a transaction, say) a dropped
   // connection is emitted as 'error' on the client, which has no listener while checked out.
   // The query in progress fails on its own (503), and the pool discards the broken client on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    sendHotStatementsNamed(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -8,6 +8,23 @@ import type { Database } from './schema.js';
 
 const PLACEHOLDER = '\u0000param:';
 
+// On PostgreSQL the server parses and plans every statement it is sent unnamed; a named one is
+// parsed once per connection and its plan cached. The SQL of every prepared query is registered
+// here, and the PostgreSQL storage sends those (and only those: a bounded set, fixed by the code)
+// as named statements.
+const hotStatements = new Map<string, string>();
+const MAX_HOT_STATEMENTS = 2000;
+
+function registerHot(sql: string): void {
+  if (hotStatements.has(sql) || hotStatements.size >= MAX_HOT_STATEMENTS) return;
+  hotStatements.set(sql, `hot_${hotStatements.size + 1}`);
+}
+
+/** The server-side name of a prepared query's SQL, or undefined for any other statement. */
+export function hotStatementName(sql: string): string | undefined {
+  return hotStatements.get(sql);
+}
+
 export type PreparedQuery<P, R> = (params: P, executor?: Kysely<Database>) => Promise<QueryResult<R>>;
 
 /**
@@ -19,6 +36,7 @@ export function prepareQuery<P extends Record<string, unknown>, R = unknown>(
   build: (db: Kysely<Database>, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>,
 ): PreparedQuery<P, R> {
   const { sql, names } = compileWithNames(db, build);
+  registerHot(sql);
   return (params, executor = db) => executor.executeQuery<R>(CompiledQuery.raw(sql, names.map((name) => params[name])) as CompiledQuery<R>);
 }
 
@@ -64,6 +82,7 @@ export function preparedInsert<R = unknown>(
         return [Number(name.slice(0, at)), name.slice(at + 1)];
       });
       prepared = { sql, slots };
+      registerHot(sql);
       if (byShape.size > 1000) byShape.clear();
       byShape.set(shape, prepared);
     }

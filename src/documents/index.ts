@@ -3,7 +3,7 @@
 
 import { renderCiiDocument, type CiiProfile } from './cii.js';
 import type { DocumentView } from './model.js';
-import { renderPdfDocument, type PdfOptions } from './pdf/render.js';
+import type { PdfOptions } from './pdf/render.js';
 import { renderUblDocument, type UblProfile } from './ubl.js';
 
 export type { DocumentView, Profile } from './model.js';
@@ -30,6 +30,10 @@ export function renderCii(view: DocumentView, options: { profile: CiiProfile } =
  * The PDF/A-3b a person reads, in English, German or French. An issued document without
  * EN 16931 problems embeds its CII as factur-x.xml (Factur-X 1.07 / ZUGFeRD 2.3, EN 16931).
  */
-export function renderPdf(view: DocumentView, options: PdfOptions = { lang: 'en' }): Promise<Buffer> {
-  return renderPdfDocument(view, options);
+export async function renderPdf(view: DocumentView, options: PdfOptions = { lang: 'en' }): Promise<Buffer> {
+  // pdfkit, fontkit and the fonts take about 30 MB of memory: loaded with the first PDF, not at start.
+  pdfRenderer ??= import('./pdf/render.js');
+  return (await pdfRenderer).renderPdfDocument(view, options);
 }
+
+let pdfRenderer: Promise<typeof import('./pdf/render.js')> | undefined;
