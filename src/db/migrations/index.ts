@@ -8,6 +8,7 @@ import * as einvoiceData from './0006-einvoice-data.js';
 import * as eventsWebhooks from './0007-events-webhooks.js';
 import * as testMode from './0008-test-mode.js';
 import * as keyActivity from './0009-key-activity.js';
+import * as settlementLookups from './0010-settlement-lookups.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-events-webhooks': eventsWebhooks,
   '0008-test-mode': testMode,
   '0009-key-activity': keyActivity,
+  '0010-settlement-lookups': settlementLookups,
 };

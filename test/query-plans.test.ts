@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, type Storage } from '../src/db/database.js';
+import { createTestDatabase, type TestDatabase } from './helpers/dialects.js';
+
+// SQLite plans without statistics: given two indexes it takes the one with more equalities, which
+// is not always the one that finds a few rows. The reads an invoice makes on every GET must seek
+// by invoice, not read every row of the company. (PostgreSQL plans from statistics.)
+
+describe('the query plans of an invoice read on sqlite', () => {
+  let database: TestDatabase;
+  let storage: Storage;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    storage = database.open();
+    await migrateToLatest(storage.db);
+  });
+  afterAll(async () => {
+    await storage.close();
+    await database.drop();
+  });
+
+  const plan = async (query: string) =>
+    (await sql.raw<{ detail: string }>(`explain query plan ${query}`).execute(storage.db)).rows.map((row) => row.detail).join('; ');
+
+  it.each([
+    ['payments', "select * from payments where company_id = 'c' and livemode = 1 and invoice_id in ('i', 'j') order by invoice_id, created_at, id"],
+    ['credit notes', "select id, invoice_id from credit_notes where company_id = 'c' and livemode = 1 and invoice_id in ('i', 'j') order by invoice_id, created_at, id"],
+  ])('looks up an invoice’s %s by company, mode and invoice in one index seek', async (_name, query) => {
+    const detail = await plan(query);
+    expect(detail).toMatch(/SEARCH \w+ USING (COVERING )?INDEX \w+ \(company_id=\? AND livemode=\? AND invoice_id=\?\)/);
+    expect(detail).not.toMatch(/SCAN/);
+  });
+});
