@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
-import { deleteRedisKeys, REDIS_AVAILABLE, TEST_REDIS_URL, uniqueRedisPrefix } from './helpers/redis.js';
+import { deleteRedisKeys, REDIS_AVAILABLE, sharedStoresEnv, TEST_REDIS_URL, uniqueRedisPrefix } from './helpers/redis.js';
 import { cliJson, freePort, runServerToExit, startServer, type ServerProcess } from './helpers/servers.js';
 
 // CLUSTER_WORKERS=2: the built server (dist/server.js) as a cluster primary with two workers on
@@ -124,15 +124,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('CLUSTER_WOR
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    env = {
-      CLUSTER_WORKERS: '2',
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
-      RATE_LIMIT_WINDOW_MS: '600000',
-      AUTH_FAILURE_LIMIT: '10000',
-    };
+    env = { CLUSTER_WORKERS: '2', ...sharedStoresEnv(database.url, redisPrefix, RATE_LIMIT_MAX) };
     server = await startServer(env);
     // startServer returns at the first worker's "listening"; both must be taking connections.
     await waitFor('both workers listening', () => distinct(listeningPids(server)).length === 2);

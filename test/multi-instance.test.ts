@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
-import { deleteRedisKeys, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
+import { deleteRedisKeys, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, sharedStoresEnv, ThrowawayRedis, uniqueRedisPrefix } from './helpers/redis.js';
 import { cliJson, startServer, type ServerProcess } from './helpers/servers.js';
 
 // Two server processes (the built dist/server.js) on loopback ports, one PostgreSQL schema, one
@@ -39,14 +39,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('two instanc
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
-      RATE_LIMIT_WINDOW_MS: '600000',
-      AUTH_FAILURE_LIMIT: '10000',
-    };
+    env = sharedStoresEnv(database.url, redisPrefix, RATE_LIMIT_MAX);
     // Both start together on a fresh schema: the migration lock lets exactly one migrate.
     servers = await Promise.all([startServer(env), startServer(env)]);
     ({ id: companyId } = await cliJson<{ id: string }>(['company', 'create', '--name', 'Multi Instance GmbH'], env));

@@ -123,3 +123,19 @@ export class ThrowawayRedis {
     this.child?.kill('SIGCONT');
   }
 }
+
+/**
+ * The environment of service processes that share one PostgreSQL schema and one Redis prefix,
+ * with a rate limit low enough to count across them (and key checks that never trip the
+ * failure limit).
+ */
+export function sharedStoresEnv(databaseUrl: string, redisPrefix: string, rateLimitMax: number): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: redisPrefix,
+    RATE_LIMIT_MAX: String(rateLimitMax),
+    RATE_LIMIT_WINDOW_MS: '600000',
+    AUTH_FAILURE_LIMIT: '10000',
+  };
+}
