@@ -146,11 +146,11 @@ function retrySchedule(env: Env): number[] {
  * a database built for several writers (PostgreSQL): SQLite's group-commit writer and WAL
  * checkpointer assume one process per database file.
  */
-function checkWebConcurrency(config: Config): void {
+function checkClusterWorkers(config: Config): void {
   const processes = config.clusterWorkers;
   if (processes === 1) return;
   const missing: string[] = [];
-  if (!/^postgres(ql)?:/.test(config.databaseUrl)) {
+  if (config.databaseUrl.startsWith('sqlite:')) {
     missing.push(
       "a PostgreSQL DATABASE_URL (SQLite's group-commit writer and WAL checkpointer are built for one process per database file)",
     );
@@ -195,6 +195,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleMs: retrySchedule(env),
     webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
   };
-  checkWebConcurrency(config);
+  checkClusterWorkers(config);
   return config;
 }

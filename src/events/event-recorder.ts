@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.js';
 import { prepareQuery, preparedInsert, type PreparedQuery } from '../db/prepared-query.js';
 import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transactions.js';
 import { newId } from '../lib/ids.js';
 import { modeColumn, type Scope } from '../services/scope.js';
 import type { EventType } from './event-types.js';
@@ -13,7 +14,7 @@ export function subscribes(events: readonly string[], type: string): boolean {
 
 type Table = keyof Database & string;
 
-/** A change that is one INSERT of one row: on PostgreSQL it joins its event's statement. */
+/** A change that is one INSERT of one row (`recordWithInsert`): on PostgreSQL it joins its event's statement. */
 export interface InsertChange {
   table: Table;
   row: object;
@@ -25,8 +26,9 @@ export interface InsertChange {
  *
  * On PostgreSQL every statement is a round trip to the server, and on a create those, not the
  * work, are most of what a request waits for. There the event and its deliveries are one
- * statement (data-modifying CTEs), and a change that is a single INSERT can join it
- * (`recordWithInsert`): one atomic statement, no BEGIN and COMMIT around it. A delivery's id is
+ * statement (data-modifying CTEs), and a change that is a single INSERT joins it
+ * (`recordWithInsert`): one atomic statement, no BEGIN and COMMIT around it. On SQLite the same
+ * call is the INSERT and the event's steps in one transaction. A delivery's id is
  * then made in SQL from its event's id (the same UUIDv7 time and prefix, the last 48 bits from a
  * digest of event and endpoint), so that ids stay time-ordered and unique per (event, endpoint).
  */
@@ -37,6 +39,7 @@ export class EventRecorder {
   private readonly insertDeliveries: ReturnType<typeof preparedInsert>;
   private readonly selectEndpoints: PreparedQuery<{ companyId: string; livemode: number }, { id: string; events: string }>;
 
+  private readonly insertInto = new Map<Table, ReturnType<typeof preparedInsert>>();
   private readonly oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { endpoint_id: string }[] }>>();
 
   constructor(
@@ -61,24 +64,26 @@ export class EventRecorder {
     return () => this.listeners.delete(listener);
   }
 
-  /** Whether a single-INSERT change can share its event's statement (`recordWithInsert`). */
-  get combinesWrites(): boolean {
-    return this.dialect === 'postgres';
-  }
-
   async record(t: Kysely<Database>, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
     if (this.dialect === 'postgres') return this.recordInOneStatement(t, null, scope, type, object, now);
     return this.recordInSteps(t, scope, type, object, now);
   }
 
   /**
-   * PostgreSQL only (see `combinesWrites`): the change's INSERT, its event and its deliveries in
-   * one statement, atomic by itself; run in the caller's transaction when `executor` is one.
-   * A constraint the change's INSERT breaks fails the whole statement, as it would fail alone.
+   * The change's INSERT, its event and its deliveries, all or nothing; in the caller's transaction
+   * when `executor` is one. A constraint the INSERT breaks throws, as the INSERT alone would.
    */
   async recordWithInsert(executor: Kysely<Database>, change: InsertChange, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
-    if (this.dialect !== 'postgres') throw new Error('recordWithInsert is for PostgreSQL; use record in a transaction');
-    return this.recordInOneStatement(executor, change, scope, type, object, now);
+    if (this.dialect === 'postgres') return this.recordInOneStatement(executor, change, scope, type, object, now);
+    let insert = this.insertInto.get(change.table);
+    if (!insert) {
+      insert = preparedInsert(this.db, change.table);
+      this.insertInto.set(change.table, insert);
+    }
+    return inTransaction(this.db, executor, async (t) => {
+      await insert([change.row], t);
+      return this.recordInSteps(t, scope, type, object, now);
+    });
   }
 
   private async recordInOneStatement(executor: Kysely<Database>, change: InsertChange | null, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {

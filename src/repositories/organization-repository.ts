@@ -1,20 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
+import { prepareQuery } from '../db/prepared-query.js';
 import { modeColumn, type Owner } from '../services/scope.js';
 
 export type OrganizationRow = OrganizationsTable;
 
-export type InsertOrganizationResult = { ok: true } | { ok: false; reason: 'name_conflict' };
 export type UpdateOrganizationResult = { ok: true } | { ok: false; reason: 'name_conflict' | 'not_found' };
 
 export class OrganizationRepository {
-  private readonly insertRows;
   private readonly selectById;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.insertRows = preparedInsert(db, 'organizations');
     this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, OrganizationRow>(db, (d, param) =>
       d
         .selectFrom('organizations')
@@ -23,17 +20,6 @@ export class OrganizationRepository {
         .where('livemode', '=', param('livemode'))
         .where('id', '=', param('id')),
     );
-  }
-
-  /** Inserts the row; the unique index on (company_id, livemode, name_key) decides name conflicts. */
-  async insert(row: OrganizationRow, trx: Kysely<Database> = this.db): Promise<InsertOrganizationResult> {
-    try {
-      await this.insertRows([row], trx);
-      return { ok: true };
-    } catch (error) {
-      if (isUniqueViolation(error)) return { ok: false, reason: 'name_conflict' };
-      throw error;
-    }
   }
 
   /** Writes the row's content; the unique index on (company_id, livemode, name_key) decides a rename's conflict. */

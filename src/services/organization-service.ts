@@ -140,23 +140,15 @@ export class OrganizationService {
       updated_at: now.toISOString(),
     };
     const organization = organizationFromRow(row);
-    if (this.events.combinesWrites) {
-      // PostgreSQL: the row, its event and its deliveries in one statement, one round trip.
-      try {
-        await this.events.recordWithInsert(trx ?? this.db, { table: 'organizations', row }, scope, 'organization.created', organization, now);
-      } catch (error) {
-        // The unique index on (company_id, livemode, name_key) decides name conflicts.
-        if (isUniqueViolation(error)) return { ok: false, code: 'NAME_CONFLICT' };
-        throw error;
-      }
-      return { ok: true, value: organization };
+    // The row, its event and its deliveries together (on PostgreSQL one statement, one round trip).
+    try {
+      await this.events.recordWithInsert(trx ?? this.db, { table: 'organizations', row }, scope, 'organization.created', organization, now);
+    } catch (error) {
+      // The unique index on (company_id, livemode, name_key) decides name conflicts.
+      if (isUniqueViolation(error)) return { ok: false, code: 'NAME_CONFLICT' };
+      throw error;
     }
-    return inTransaction(this.db, trx, async (t) => {
-      const inserted = await this.organizations.insert(row, t);
-      if (!inserted.ok) return { ok: false, code: 'NAME_CONFLICT' };
-      await this.events.record(t, scope, 'organization.created', organization, now);
-      return { ok: true, value: organization };
-    });
+    return { ok: true, value: organization };
   }
 
   /**

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import axe from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_NAMES } from '../../src/auth/permissions.js';
 import { tokenHash } from '../../src/panel/sessions.js';
@@ -36,6 +36,19 @@ async function axeViolations(page: Page): Promise<Violation[]> {
     const result = await run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
   });
+}
+
+/** The texts among `locator`'s elements that wrap onto more than one line: their rectangles' distinct tops. */
+async function textsOnSeveralLines(locator: Locator): Promise<(string | null)[]> {
+  return locator.evaluateAll((els) =>
+    els
+      .filter((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((el) => el.textContent),
+  );
 }
 
 async function pageOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; culprits: string[] }> {
@@ -251,15 +264,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
         expect(await keys.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
       }
       // …and fitting is not bought by squeezing: prefixes, column titles and actions stay on one line.
-      const squeezed = await keys.locator('td code, th[scope=col], a').evaluateAll((els) =>
-        els
-          .filter((el) => {
-            const range = document.createRange();
-            range.selectNodeContents(el);
-            return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top))).size > 1;
-          })
-          .map((el) => el.textContent),
-      );
+      const squeezed = await textsOnSeveralLines(keys.locator('td code, th[scope=col], a'));
       expect(squeezed).toEqual([]);
       // The last Revoke link is reached with Tab and is on screen when it has focus.
       const revoke = page.getByRole('link', { name: /^Revoke/ }).last();
@@ -285,16 +290,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       expect(await page.locator('abbr[data-vat-category="AE"]').first().getAttribute('title')).toBe('VAT reverse charge');
       expect(await page.locator('.code-legend').textContent()).toContain('HUR hour');
       // Nothing that must stay whole breaks over two lines.
-      const broken = await page.locator('.amount, .doc-number, time, td.nowrap, th.nowrap').evaluateAll((els) =>
-        els
-          .filter((el) => {
-            // The lines a text occupies: its rectangles' distinct tops.
-            const range = document.createRange();
-            range.selectNodeContents(el);
-            return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top))).size > 1;
-          })
-          .map((el) => el.textContent),
-      );
+      const broken = await textsOnSeveralLines(page.locator('.amount, .doc-number, time, td.nowrap, th.nowrap'));
       expect(broken).toEqual([]);
       await page.goto(`${origin}/panel/invoices`);
       const numberCell = page.locator('table.invoices tbody th').first();
