@@ -224,9 +224,17 @@ async function main() {
   };
   // A receiver that accepts connections and never answers: every delivery to it runs into the
   // 10-second timeout and is retried.
-  const hanging = createServer(() => {});
+  // Its sockets are never read, so a closed peer is not noticed: they are destroyed at the end.
+  const hangingSockets = new Set();
+  const hanging = createServer((socket) => {
+    hangingSockets.add(socket);
+    socket.once('close', () => hangingSockets.delete(socket));
+  });
   await new Promise((done) => hanging.listen(0, '127.0.0.1', done));
-  cleanups.push(async () => hanging.close());
+  cleanups.push(async () => {
+    hanging.close();
+    for (const socket of hangingSockets) socket.destroy();
+  });
   const hangingEndpoint = async () => {
     const res = await fetch(`${base}/webhook-endpoint`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${hanging.address().port}/hooks`, events: ['*'] }) });
     if (res.status !== 201) throw new Error(`creating the hanging webhook endpoint answered ${res.status}`);
@@ -390,7 +398,12 @@ async function main() {
 
 try {
   await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   for (const cleanup of cleanups) await cleanup().catch(() => {});
+  // Nothing is left to wait for: a socket some library keeps open must not keep the bench alive.
+  process.exit(process.exitCode ?? 0);
 }
