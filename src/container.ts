@@ -88,7 +88,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     onError: webhooks.onError,
     ...(webhooks.onDisabled ? { onDisabled: webhooks.onDisabled } : {}),
   });
-  events.onDeliveries((endpointIds) => deliveryWorker.nudge(endpointIds));
+  events.onOutbox(() => deliveryWorker.dispatchSoon());
   const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
   return {
     storage,

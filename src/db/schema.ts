@@ -331,6 +331,15 @@ export interface WebhookEndpointsTable {
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
+/** Events a subscribed endpoint takes, written with the change, waiting to become delivery rows. */
+export interface WebhookOutboxTable {
+  event_id: string;
+  company_id: string;
+  livemode: number;
+  type: string;
+  created_at: string;
+}
+
 export interface WebhookDeliveriesTable {
   id: string;
   company_id: string;
@@ -364,6 +373,7 @@ export interface Database {
   company_events: CompanyEventsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   api_keys: ApiKeysTable;

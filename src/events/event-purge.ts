@@ -12,6 +12,7 @@ export async function purgeOldEvents(db: Kysely<Database>, now: Date = new Date(
     const old = t.selectFrom('events').select('id').where('created_at', '<', cutoff);
     await t.deleteFrom('webhook_attempts').where('event_id', 'in', old).execute();
     await t.deleteFrom('webhook_deliveries').where('event_id', 'in', old).execute();
+    await t.deleteFrom('webhook_outbox').where('event_id', 'in', old).execute();
     const result = await t.deleteFrom('events').where('created_at', '<', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);
   });

@@ -21,33 +21,33 @@ export interface InsertChange {
 }
 
 /**
- * Writes an event, and one pending delivery per enabled webhook endpoint that takes it, in the
- * caller's transaction: the change, its event and its deliveries commit together or not at all.
+ * Writes an event in the caller's transaction and, when an enabled webhook endpoint takes it, one
+ * outbox row beside it: the change, its event and its place in the outbox commit together or not
+ * at all. The delivery worker turns outbox rows into delivery rows (DeliveryRepository.dispatch);
+ * one small row, not a delivery row per endpoint, is what a change pays for having listeners.
  *
  * On PostgreSQL every statement is a round trip to the server, and on a create those, not the
- * work, are most of what a request waits for. There the event and its deliveries are one
+ * work, are most of what a request waits for. There the event and its outbox row are one
  * statement (data-modifying CTEs), and a change that is a single INSERT joins it
  * (`recordWithInsert`): one atomic statement, no BEGIN and COMMIT around it. On SQLite the same
- * call is the INSERT and the event's steps in one transaction. A delivery's id is
- * then made in SQL from its event's id (the same UUIDv7 time and prefix, the last 48 bits from a
- * digest of event and endpoint), so that ids stay time-ordered and unique per (event, endpoint).
+ * call is the INSERT and the event's steps in one transaction.
  */
 export class EventRecorder {
-  private readonly listeners = new Set<(endpointIds: string[]) => void>();
+  private readonly listeners = new Set<() => void>();
   // Every change writes an event: its three statements are compiled once, not per request.
   private readonly insertEvent: ReturnType<typeof preparedInsert>;
-  private readonly insertDeliveries: ReturnType<typeof preparedInsert>;
+  private readonly insertOutbox: ReturnType<typeof preparedInsert>;
   private readonly selectEndpoints: PreparedQuery<{ companyId: string; livemode: number }, { id: string; events: string }>;
 
   private readonly insertInto = new Map<Table, ReturnType<typeof preparedInsert>>();
-  private readonly oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { endpoint_id: string }[] }>>();
+  private readonly oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName = 'sqlite',
   ) {
     this.insertEvent = preparedInsert(db, 'events');
-    this.insertDeliveries = preparedInsert(db, 'webhook_deliveries');
+    this.insertOutbox = preparedInsert(db, 'webhook_outbox');
     this.selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { id: string; events: string }>(db, (d, param) =>
       d
         .selectFrom('webhook_endpoints')
@@ -58,8 +58,8 @@ export class EventRecorder {
     );
   }
 
-  /** Called after an event with deliveries was written (not yet committed): a nudge, not a promise. */
-  onDeliveries(listener: (endpointIds: string[]) => void): () => void {
+  /** Called after an event went into the outbox (not yet committed): a nudge, not a promise. */
+  onOutbox(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -101,16 +101,13 @@ export class EventRecorder {
     for (const [column, value] of Object.entries(event)) values[`event:${column}`] = value;
     for (const column of columns) values[`change:${column}`] = (change!.row as Record<string, unknown>)[column];
     const { rows } = await statement(values, executor);
-    if (rows.length > 0) {
-      const endpointIds = rows.map((row) => row.endpoint_id);
-      for (const listener of this.listeners) listener(endpointIds);
-    }
+    if (rows.length > 0) for (const listener of this.listeners) listener();
     return id;
   }
 
   private compileOneStatement(table: Table | null, columns: string[]) {
     type Values = Record<string, unknown>;
-    return prepareQuery<Values, { endpoint_id: string }>(this.db, (d, param) => {
+    return prepareQuery<Values, { event_id: string }>(this.db, (d, param) => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the change's table is only known at run time
       let query: any = d;
       if (table) query = query.with('change', (w: Kysely<Database>) => w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never));
@@ -122,35 +119,29 @@ export class EventRecorder {
             .values(Object.fromEntries(eventColumns.map((c) => [c, param(`event:${c}`)])) as never)
             .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
         )
-        .with('delivery', (w: Kysely<Database & { event: { id: string; company_id: string; livemode: number; type: string; created_at: string } }>) =>
+        .with('outbox', (w: Kysely<Database & { event: { id: string; company_id: string; livemode: number; type: string; created_at: string } }>) =>
           w
-            .insertInto('webhook_deliveries')
-            .columns(['id', 'company_id', 'endpoint_id', 'event_id', 'status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at', 'created_at', 'updated_at'])
+            .insertInto('webhook_outbox')
+            .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
             .expression(
               w
                 .selectFrom('event')
-                .innerJoin('webhook_endpoints as endpoint', (join) =>
-                  join.onRef('endpoint.company_id', '=', 'event.company_id').onRef('endpoint.livemode', '=', 'event.livemode').on('endpoint.enabled', '=', sql.lit(1)),
+                .where(({ exists, selectFrom }) =>
+                  exists(
+                    selectFrom('webhook_endpoints as endpoint')
+                      .select(sql.lit(1).as('one'))
+                      .whereRef('endpoint.company_id', '=', 'event.company_id')
+                      .whereRef('endpoint.livemode', '=', 'event.livemode')
+                      .where('endpoint.enabled', '=', sql.lit(1))
+                      .where(sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type)`),
+                  ),
                 )
-                .where(sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type)`)
-                .select([
-                  sql<string>`'whd_' || left(substr(event.id, 5), 24) || left(md5(endpoint.id || event.id), 12)`.as('id'),
-                  'event.company_id',
-                  'endpoint.id as endpoint_id',
-                  'event.id as event_id',
-                  sql.lit('pending').as('status'),
-                  sql.lit(0).as('attempts'),
-                  'event.created_at as next_attempt_at',
-                  sql<null>`null`.as('lease_owner'),
-                  sql<null>`null`.as('lease_expires_at'),
-                  'event.created_at',
-                  'event.created_at as updated_at',
-                ]) as never,
+                .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at']) as never,
             )
-            .returning(['endpoint_id']),
+            .returning(['event_id']),
         )
-        .selectFrom('delivery')
-        .select('endpoint_id');
+        .selectFrom('outbox')
+        .select('event_id');
     });
   }
 
@@ -160,26 +151,9 @@ export class EventRecorder {
     const livemode = modeColumn(scope);
     await this.insertEvent([{ id, company_id: scope.companyId, livemode, type, request_id: scope.requestId, object: JSON.stringify(object), created_at: at }], t);
     const endpoints = (await this.selectEndpoints({ companyId: scope.companyId, livemode }, t)).rows;
-    const wanting = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], type));
-    if (wanting.length > 0) {
-      await this.insertDeliveries(
-        wanting.map((endpoint) => ({
-          id: newId('whd'),
-          company_id: scope.companyId,
-          endpoint_id: endpoint.id,
-          event_id: id,
-          status: 'pending' as const,
-          attempts: 0,
-          next_attempt_at: at,
-          lease_owner: null,
-          lease_expires_at: null,
-          created_at: at,
-          updated_at: at,
-        })),
-        t,
-      );
-      const endpointIds = wanting.map((endpoint) => endpoint.id);
-      for (const listener of this.listeners) listener(endpointIds);
+    if (endpoints.some((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], type))) {
+      await this.insertOutbox([{ event_id: id, company_id: scope.companyId, livemode, type, created_at: at }], t);
+      for (const listener of this.listeners) listener();
     }
     return id;
   }

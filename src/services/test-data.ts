@@ -12,10 +12,10 @@ export interface TestDataReset {
 
 /**
  * Deletes every piece of a company's test data (organizations, invoices with their lines,
- * payments, credit notes, events and their deliveries, idempotency records) and resets its test
- * number counters, in one transaction. Live data is not touched: every statement names
- * livemode 0, or rows reached only through test rows. Test keys and test webhook endpoints stay:
- * they are how the company works with its sandbox, not what it put in it.
+ * payments, credit notes, events with their deliveries and outbox rows, idempotency records)
+ * and resets its test number counters, in one transaction. Live data is not touched: every
+ * statement names livemode 0, or rows reached only through test rows. Test keys and test webhook
+ * endpoints stay: they are how the company works with its sandbox, not what it put in it.
  */
 export async function resetTestData(db: Kysely<Database>, companyId: string): Promise<TestDataReset> {
   return db.transaction().execute(async (t) => {
@@ -26,6 +26,7 @@ export async function resetTestData(db: Kysely<Database>, companyId: string): Pr
 
     await t.deleteFrom('webhook_attempts').where('company_id', '=', companyId).where((eb) => eb.or([eb('endpoint_id', 'in', testEndpoints), eb('event_id', 'in', testEvents)])).execute();
     await t.deleteFrom('webhook_deliveries').where('company_id', '=', companyId).where((eb) => eb.or([eb('endpoint_id', 'in', testEndpoints), eb('event_id', 'in', testEvents)])).execute();
+    await t.deleteFrom('webhook_outbox').where('event_id', 'in', testEvents).execute();
     const events = await t.deleteFrom('events').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
     const payments = await t.deleteFrom('payments').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
     await t.deleteFrom('credit_note_lines').where('company_id', '=', companyId).where('credit_note_id', 'in', testCreditNotes).execute();

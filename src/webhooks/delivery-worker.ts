@@ -7,10 +7,12 @@ import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
 import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
 
-// The delivery worker of one instance: it leases due deliveries up to its concurrency, sends
-// each (signed, to a checked address), and records the attempt with what follows from it. A
-// lease outlives the longest attempt; a worker that dies (SIGKILL) lets its leases run out and
-// any instance, itself restarted included, takes the deliveries up again: at least once.
+// The delivery worker of one instance: it dispatches the outbox (events that enabled endpoints
+// take become delivery rows), leases due deliveries up to its concurrency, sends each (signed,
+// to a checked address), and records the attempt with what follows from it. A lease outlives the
+// longest attempt; a worker that dies (SIGKILL) lets its leases run out and any instance, itself
+// restarted included, takes the deliveries up again: at least once. Outbox rows wait, durable,
+// for whichever instance dispatches next.
 
 /** Deliveries in flight to one endpoint from one instance: a slow endpoint keeps the rest moving. */
 export const PER_ENDPOINT_CONCURRENT = 4;
@@ -20,6 +22,14 @@ export const LEASE_MS = TOTAL_TIMEOUT_MS + 20_000;
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 const POLL_INTERVAL_MS = 1000;
 const NUDGE_DELAY_MS = 25;
+/** Outbox rows per dispatch transaction. */
+export const DISPATCH_BATCH = 500;
+/**
+ * At most one dispatch this often while events keep coming: a burst of changes is dispatched in
+ * a few batches, not a transaction per change. An idle outbox is dispatched NUDGE_DELAY_MS after
+ * its first row.
+ */
+export const DISPATCH_INTERVAL_MS = 200;
 
 export interface WorkerOptions {
   maxConcurrent: number;
@@ -51,6 +61,10 @@ export class DeliveryWorker {
   private running = false;
   private polling: Promise<void> | null = null;
   private pollAgain = false;
+  // Whether the outbox may hold rows: set by this process's changes (dispatchSoon), at start and
+  // on every regular look (other processes, the CLI among them, write outbox rows too).
+  private outboxPending = true;
+  private lastDispatchAt = 0;
   private readonly settled = new Set<Promise<void>>();
 
   constructor(
@@ -68,23 +82,36 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.interval = setInterval(() => this.poll(), POLL_INTERVAL_MS);
+    this.outboxPending = true;
+    this.interval = setInterval(() => {
+      this.outboxPending = true;
+      this.poll();
+    }, POLL_INTERVAL_MS);
     this.interval.unref();
     this.nudge();
   }
 
+  /** An event went into the outbox (its change is committing): dispatch it soon. */
+  dispatchSoon(): void {
+    this.outboxPending = true;
+    this.nudge();
+  }
+
   /**
-   * Something may be due: look soon (several nudges make one look). New deliveries for endpoints
-   * that already have all their slots here wait for the regular look instead.
+   * Something may be due: look soon (several nudges make one look). With nothing to dispatch,
+   * new deliveries for endpoints that already have all their slots here wait for the regular look.
    */
   nudge(endpointIds?: readonly string[]): void {
     if (!this.running || this.nudgeTimer) return;
-    if (this.inFlight.size >= this.options.maxConcurrent) return;
-    if (endpointIds && endpointIds.every((id) => (this.perEndpoint.get(id) ?? 0) >= PER_ENDPOINT_CONCURRENT)) return;
+    if (!this.outboxPending) {
+      if (this.inFlight.size >= this.options.maxConcurrent) return;
+      if (endpointIds && endpointIds.every((id) => (this.perEndpoint.get(id) ?? 0) >= PER_ENDPOINT_CONCURRENT)) return;
+    }
+    const delay = this.outboxPending ? Math.max(NUDGE_DELAY_MS, this.lastDispatchAt + DISPATCH_INTERVAL_MS - Date.now()) : NUDGE_DELAY_MS;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
       this.poll();
-    }, NUDGE_DELAY_MS);
+    }, delay);
     this.nudgeTimer.unref();
   }
 
@@ -107,8 +134,8 @@ export class DeliveryWorker {
       this.pollAgain = true;
       return;
     }
-    this.polling = this.leaseAndSend()
-      .catch((error: unknown) => this.options.onError(error, 'leasing deliveries'))
+    this.polling = this.dispatchLeaseAndSend()
+      .catch((error: unknown) => this.options.onError(error, 'dispatching or leasing deliveries'))
       .finally(() => {
         this.polling = null;
         if (this.pollAgain) {
@@ -118,7 +145,14 @@ export class DeliveryWorker {
       });
   }
 
-  private async leaseAndSend(): Promise<void> {
+  private async dispatchLeaseAndSend(): Promise<void> {
+    if (this.outboxPending) {
+      // Cleared first: a change that commits meanwhile sets it again, and is not missed.
+      this.outboxPending = false;
+      this.lastDispatchAt = Date.now();
+      let taken = DISPATCH_BATCH;
+      while (this.running && taken === DISPATCH_BATCH) taken = (await this.deliveries.dispatch(DISPATCH_BATCH)).taken;
+    }
     const free = this.options.maxConcurrent - this.inFlight.size;
     if (free <= 0) return;
     const busy = [...this.perEndpoint].filter(([, count]) => count >= PER_ENDPOINT_CONCURRENT).map(([id]) => id);
