@@ -70,7 +70,7 @@ export class EventRecorder {
   }
 
   /**
-   * The change's INSERT, its event and its deliveries, all or nothing; in the caller's transaction
+   * The change's INSERT, its event and its outbox row, all or nothing; in the caller's transaction
    * when `executor` is one. A constraint the INSERT breaks throws, as the INSERT alone would.
    */
   async recordWithInsert(executor: Kysely<Database>, change: InsertChange, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {

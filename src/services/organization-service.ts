@@ -140,7 +140,7 @@ export class OrganizationService {
       updated_at: now.toISOString(),
     };
     const organization = organizationFromRow(row);
-    // The row, its event and its deliveries together (on PostgreSQL one statement, one round trip).
+    // The row, its event and its outbox row together (on PostgreSQL one statement, one round trip).
     try {
       await this.events.recordWithInsert(trx ?? this.db, { table: 'organizations', row }, scope, 'organization.created', organization, now);
     } catch (error) {

@@ -23,13 +23,13 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 const POLL_INTERVAL_MS = 1000;
 const NUDGE_DELAY_MS = 25;
 /** Outbox rows per dispatch transaction. */
-export const DISPATCH_BATCH = 500;
+const DISPATCH_BATCH = 500;
 /**
  * At most one dispatch this often while events keep coming: a burst of changes is dispatched in
  * a few batches, not a transaction per change. An idle outbox is dispatched NUDGE_DELAY_MS after
  * its first row.
  */
-export const DISPATCH_INTERVAL_MS = 200;
+const DISPATCH_INTERVAL_MS = 200;
 
 export interface WorkerOptions {
   maxConcurrent: number;
@@ -98,15 +98,12 @@ export class DeliveryWorker {
   }
 
   /**
-   * Something may be due: look soon (several nudges make one look). With nothing to dispatch,
-   * new deliveries for endpoints that already have all their slots here wait for the regular look.
+   * Something may be due: look soon (several nudges make one look). With nothing to dispatch and
+   * every slot taken, the next look is the one a finished attempt or the regular timer makes.
    */
-  nudge(endpointIds?: readonly string[]): void {
+  nudge(): void {
     if (!this.running || this.nudgeTimer) return;
-    if (!this.outboxPending) {
-      if (this.inFlight.size >= this.options.maxConcurrent) return;
-      if (endpointIds && endpointIds.every((id) => (this.perEndpoint.get(id) ?? 0) >= PER_ENDPOINT_CONCURRENT)) return;
-    }
+    if (!this.outboxPending && this.inFlight.size >= this.options.maxConcurrent) return;
     const delay = this.outboxPending ? Math.max(NUDGE_DELAY_MS, this.lastDispatchAt + DISPATCH_INTERVAL_MS - Date.now()) : NUDGE_DELAY_MS;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
