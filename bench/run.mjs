@@ -18,6 +18,10 @@ import pg from 'pg';
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+// A scenario that switches something on against the same requests without it (the hanging
+// webhook) is measured in this many alternating pairs, without then with: a single pair moves by
+// ±10 % with what the machine does meanwhile (autovacuum, checkpoints, a database that grows).
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // A scenario's ratio is to its baseline: a bare server (raw GET/POST), or another scenario of the
 // same run where the question is "how much slower than that" (a UBL against the invoice as JSON,
@@ -235,9 +239,20 @@ async function main() {
     hanging.close();
     for (const socket of hangingSockets) socket.destroy();
   });
-  const hangingEndpoint = async () => {
+  // Created for each measurement with it, and deleted (with its deliveries and outbox rows) before
+  // each measurement without it: the service then has no endpoint at all, as the issue compares.
+  let hangingId = null;
+  const switchHanging = async (on) => {
+    if (!on) {
+      if (hangingId === null) return;
+      const res = await fetch(`${base}/webhook-endpoint/${hangingId}`, { method: 'DELETE', headers: { 'x-api-key': key } });
+      if (res.status !== 200) throw new Error(`deleting the hanging webhook endpoint answered ${res.status}`);
+      hangingId = null;
+      return;
+    }
     const res = await fetch(`${base}/webhook-endpoint`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${hanging.address().port}/hooks`, events: ['*'] }) });
     if (res.status !== 201) throw new Error(`creating the hanging webhook endpoint answered ${res.status}`);
+    hangingId = (await res.json()).data.id;
   };
 
   // Finalize needs a fresh draft per request; payments and credit notes go round a pool of issued
@@ -286,7 +301,7 @@ async function main() {
     ...(canReadInvoice ? [{ name: 'invoice UBL', compareTo: 'get invoice', url: `${base}/invoice/${invoice.id}/ubl`, method: 'GET', headers: { 'x-api-key': key } }] : []),
     ...(canReadInvoice ? [{ name: 'invoice PDF', compareTo: 'raw GET', url: `${base}/invoice/${invoice.id}/pdf`, method: 'GET', headers: { 'x-api-key': key } }] : []),
     ...(invoice
-      ? [{ name: 'invoice, hanging webhook', compareTo: 'invoice', before: hangingEndpoint, url: `${base}/invoice`, method: 'POST', headers, body: 'json', json: invoiceBody }]
+      ? [{ name: 'invoice, hanging webhook', compareTo: 'invoice', switch: switchHanging, url: `${base}/invoice`, method: 'POST', headers, body: 'json', json: invoiceBody }]
       : []),
   ].filter((s, _, all) => !ONLY || ONLY.has(s.name) || all.some((o) => ONLY.has(o.name) && (o.compareTo === s.name || TARGETS[o.name]?.peer?.name === s.name)));
 
@@ -306,17 +321,44 @@ async function main() {
     if (WARMUP > 0) await loadOnce(scenario, WARMUP, pid);
     return loadOnce(scenario, DURATION, pid);
   };
+  // Runs of equal length as one: the mean rate, the worst latencies and memory, every error.
+  const combine = (runs) => {
+    if (runs.length === 1) return runs[0];
+    const sum = (pick) => runs.reduce((total, r) => total + pick(r), 0);
+    const statusCodes = {};
+    for (const r of runs) for (const [code, stats] of Object.entries(r.statusCodes ?? {})) statusCodes[code] = { count: (statusCodes[code]?.count ?? 0) + stats.count };
+    return {
+      requestsPerSecond: sum((r) => r.requestsPerSecond) / runs.length,
+      total: sum((r) => r.total),
+      p50: Math.max(...runs.map((r) => r.p50)),
+      p99: Math.max(...runs.map((r) => r.p99)),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      statusCodes,
+      consumed: sum((r) => r.consumed),
+      peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+    };
+  };
   const baselineRuns = { 'raw GET': [], 'raw POST': [] };
   const measured = {};
   const record = (scenario, run, before) => ({ ...run, compareTo: scenario.compareTo, baselineRps: before.requestsPerSecond, baselineP99: before.p99 });
   for (const scenario of scenarios) {
     const pid = scenario.pid ?? service.pid;
     if (measured[scenario.compareTo]) {
-      // Against another scenario of this run: measured again now, right before, on the same machine
-      // (and before the scenario's own set-up, such as a webhook endpoint, takes effect).
-      const before = await measure(scenarios.find((s) => s.name === scenario.compareTo), service.pid);
-      await scenario.before?.();
-      measured[scenario.name] = record(scenario, await measure(scenario, pid), before);
+      // Against another scenario of this run: measured again now, on the same machine, with what
+      // the scenario switches on (a webhook endpoint) switched off, then on; PAIRS times over.
+      const befores = [];
+      const afters = [];
+      for (let pair = 0; pair < (scenario.switch ? PAIRS : 1); pair++) {
+        await scenario.switch?.(false);
+        befores.push(await measure(scenarios.find((s) => s.name === scenario.compareTo), service.pid));
+        await scenario.switch?.(true);
+        afters.push(await measure(scenario, pid));
+      }
+      measured[scenario.name] = {
+        ...record(scenario, combine(afters), combine(befores)),
+        pairs: afters.map((after, i) => ({ without: befores[i].requestsPerSecond, with: after.requestsPerSecond })),
+      };
       continue;
     }
     const before = await measure(baselines[scenario.compareTo], baseline.pid);
@@ -326,17 +368,7 @@ async function main() {
   const results = {};
   for (const [name, runs] of Object.entries(baselineRuns)) {
     if (runs.length === 0) continue;
-    const mean = (pick) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
-    results[name] = {
-      requestsPerSecond: mean((r) => r.requestsPerSecond),
-      p50: Math.max(...runs.map((r) => r.p50)),
-      p99: Math.max(...runs.map((r) => r.p99)),
-      non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
-      errors: runs.reduce((sum, r) => sum + r.errors, 0),
-      peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
-      compareTo: null,
-      runs: runs.length,
-    };
+    results[name] = { ...combine(runs), compareTo: null, runs: runs.length };
   }
   Object.assign(results, measured);
 

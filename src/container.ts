@@ -17,6 +17,7 @@ import { EventRecorder } from './events/event-recorder.js';
 import { Sealer } from './lib/sealer.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './config.js';
 import { DeliveryRepository } from './webhooks/delivery-repository.js';
+import { Outbox } from './webhooks/outbox.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { EndpointRepository } from './webhooks/endpoint-repository.js';
 import { EndpointService } from './webhooks/endpoint-service.js';
@@ -40,6 +41,7 @@ export interface Container {
   webhookEndpoints: EndpointService;
   webhookEndpointRepository: EndpointRepository;
   deliveries: DeliveryRepository;
+  outbox: Outbox;
   /** Sends due webhook deliveries; started by the app when it is ready, stopped at close. */
   deliveryWorker: DeliveryWorker;
   idempotency: IdempotencyService;
@@ -80,7 +82,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const resolve = webhooks.resolve ?? systemResolve;
   const webhookEndpointRepository = new EndpointRepository(storage.db);
   const deliveries = new DeliveryRepository(storage.db, storage.dialect);
-  const deliveryWorker = new DeliveryWorker(deliveries, sealer, {
+  const outbox = new Outbox(storage.db, storage.dialect);
+  const deliveryWorker = new DeliveryWorker(deliveries, outbox, sealer, {
     maxConcurrent: webhooks.maxConcurrent,
     retryScheduleMs: webhooks.retryScheduleMs,
     allowPrivateUrls: webhooks.allowPrivateUrls,
@@ -102,13 +105,14 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     sealer,
-    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, {
+    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, outbox, {
       allowPrivateUrls: webhooks.allowPrivateUrls,
       resolve,
       onEnqueued: () => deliveryWorker.nudge(),
     }),
     webhookEndpointRepository,
     deliveries,
+    outbox,
     deliveryWorker,
     idempotency: new IdempotencyService(storage.db, { sealer }),
     verifier: new ApiKeyVerifier(apiKeyRepository, {

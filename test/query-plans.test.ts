@@ -5,9 +5,11 @@ import { createTestDatabase, type TestDatabase } from './helpers/dialects.js';
 
 // SQLite plans without statistics: given two indexes it takes the one with more equalities, which
 // is not always the one that finds a few rows. The reads an invoice makes on every GET must seek
-// by invoice, not read every row of the company. (PostgreSQL plans from statistics.)
+// by invoice, not read every row of the company; the webhook dispatch must read an endpoint's
+// outbox rows from its cursor on, not every row another endpoint still waits for (a row-value
+// comparison would be a range from the start). (PostgreSQL plans from statistics.)
 
-describe('the query plans of an invoice read on sqlite', () => {
+describe('the query plans of hot reads on sqlite', () => {
   let database: TestDatabase;
   let storage: Storage;
   beforeAll(async () => {
@@ -30,5 +32,14 @@ describe('the query plans of an invoice read on sqlite', () => {
     const detail = await plan(query);
     expect(detail).toMatch(/SEARCH \w+ USING (COVERING )?INDEX \w+ \(company_id=\? AND livemode=\? AND invoice_id=\?\)/);
     expect(detail).not.toMatch(/SCAN/);
+  });
+
+  it.each([
+    ['finds whether an endpoint has rows past its cursor', "select 1 from webhook_outbox o where o.company_id = 'c' and o.livemode = 1 and o.seq > 42 order by o.seq limit 1"],
+    ['reads a window after the cursor', "select o.event_id, o.type, o.created_at, o.xact, o.seq from webhook_outbox o where o.company_id = 'c' and o.livemode = 1 and o.seq > 42 order by o.seq limit 500"],
+  ])('%s in one index range over the outbox, never from its start', async (_name, query) => {
+    const detail = await plan(query);
+    expect(detail).toMatch(/SEARCH o USING (COVERING )?INDEX webhook_outbox_position_idx \(company_id=\? AND livemode=\? AND seq>\?\)/);
+    expect(detail).not.toMatch(/SCAN|TEMP B-TREE/);
   });
 });

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 // Column types are chosen to mean the same on SQLite and PostgreSQL: instants are ISO-8601
 // UTC text (they sort as they compare), flags are 0/1 integers, money is decimal text.
 
@@ -331,13 +333,27 @@ export interface WebhookEndpointsTable {
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
-/** Events a subscribed endpoint takes, written with the change, waiting to become delivery rows. */
+/**
+ * Events a subscribed endpoint takes, written with the change, in the order endpoints read them:
+ * (xact, seq). On SQLite `xact` is always 0 and `seq` an AUTOINCREMENT key; on PostgreSQL `xact`
+ * is the writing transaction's id (xid8) and `seq` an identity. Both come back as strings or
+ * numbers depending on the driver, and are passed back as they came.
+ */
 export interface WebhookOutboxTable {
+  xact: Generated<string | number>;
+  seq: Generated<string | number>;
   event_id: string;
   company_id: string;
   livemode: number;
   type: string;
   created_at: string;
+}
+
+/** Where each webhook endpoint is in the outbox: it has been given every row up to (xact, seq). */
+export interface WebhookOutboxCursorsTable {
+  endpoint_id: string;
+  xact: string | number;
+  seq: string | number;
 }
 
 export interface WebhookDeliveriesTable {
@@ -374,6 +390,7 @@ export interface Database {
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_outbox: WebhookOutboxTable;
+  webhook_outbox_cursors: WebhookOutboxCursorsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   api_keys: ApiKeysTable;

@@ -23,8 +23,9 @@ export interface InsertChange {
 /**
  * Writes an event in the caller's transaction and, when an enabled webhook endpoint takes it, one
  * outbox row beside it: the change, its event and its place in the outbox commit together or not
- * at all. The delivery worker turns outbox rows into delivery rows (DeliveryRepository.dispatch);
- * one small row, not a delivery row per endpoint, is what a change pays for having listeners.
+ * at all. The delivery worker gives outbox rows to endpoints, as delivery rows, each endpoint at
+ * its own pace (Outbox.dispatch): one small row, not a delivery row per endpoint, is what a change
+ * pays for having listeners.
  *
  * On PostgreSQL every statement is a round trip to the server, and on a create those, not the
  * work, are most of what a request waits for. There the event and its outbox row are one

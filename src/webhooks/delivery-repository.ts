@@ -38,75 +38,12 @@ export interface LeaseRequest {
   busyEndpoints: readonly string[];
 }
 
-/** What one dispatch did: outbox rows taken, and deliveries made of them. */
-export interface Dispatched {
-  taken: number;
-  made: number;
-}
-
-/**
- * The id of a delivery the dispatch makes: the event's UUIDv7 time and prefix (ids stay
- * time-ordered), then 48 more bits: on PostgreSQL from a digest of endpoint and event, so that
- * one pair always gets the same id and ON CONFLICT makes a second dispatch of it harmless; on
- * SQLite (one writer at a time, and each outbox row is taken once) at random.
- */
-const DELIVERY_ID_PG = sql`'whd_' || substr(o.event_id, 5, 24) || left(md5(e.id || o.event_id), 12)`;
-const DELIVERY_ID_SQLITE = sql`'whd_' || substr(o.event_id, 5, 24) || lower(hex(randomblob(6)))`;
-
 /** Delivery rows: leasing due ones (one worker per attempt, across instances) and recording attempts. */
 export class DeliveryRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
   ) {}
-
-  /**
-   * Turns up to `limit` outbox rows (the oldest events first) into one pending delivery per
-   * endpoint that takes the event: enabled now, created no later than the event, subscribed to
-   * its type now. The rows are deleted in the same transaction, so each event is dispatched once;
-   * on PostgreSQL they are taken with FOR UPDATE SKIP LOCKED, so instances dispatching at once
-   * take different events. An outbox row whose event is gone (purged, or a test-data reset) is
-   * dropped with no delivery. Set-based: a burst of thousands of events is a few statements, and
-   * no row travels to this process and back.
-   */
-  async dispatch(limit: number): Promise<Dispatched> {
-    // A look that finds nothing writes nothing: an empty outbox costs one read, no transaction.
-    if ((await this.db.selectFrom('webhook_outbox').select('event_id').limit(1).execute()).length === 0) return { taken: 0, made: 0 };
-    const columns = sql`(id, company_id, endpoint_id, event_id, status, attempts, next_attempt_at, lease_owner, lease_expires_at, created_at, updated_at)`;
-    const endpoints = sql`join webhook_endpoints e on e.company_id = o.company_id and e.livemode = o.livemode and e.enabled = 1 and e.created_at <= o.created_at`;
-    if (this.dialect === 'postgres') {
-      const { rows } = await sql<{ taken: string; made: string }>`
-        with taken as (
-          delete from webhook_outbox where event_id in (
-            select event_id from webhook_outbox order by event_id limit ${limit} for update skip locked)
-          returning event_id, company_id, livemode, type, created_at
-        ), made as (
-          insert into webhook_deliveries ${columns}
-          select ${DELIVERY_ID_PG}, o.company_id, e.id, o.event_id, 'pending', 0, o.created_at, null, null, o.created_at, o.created_at
-          from taken o
-          join events ev on ev.id = o.event_id
-          ${endpoints}
-          where e.events::jsonb ? '*' or e.events::jsonb ? o.type
-          on conflict (id) do nothing
-          returning 1
-        )
-        select (select count(*) from taken) as taken, (select count(*) from made) as made`.execute(this.db);
-      return { taken: Number(rows[0]!.taken), made: Number(rows[0]!.made) };
-    }
-    // SQLite: one writer at a time, so both statements see the same oldest rows.
-    return this.db.transaction().execute(async (t) => {
-      const oldest = sql`(select event_id, company_id, livemode, type, created_at from webhook_outbox order by event_id limit ${limit})`;
-      const made = await sql`
-        insert into webhook_deliveries ${columns}
-        select ${DELIVERY_ID_SQLITE}, o.company_id, e.id, o.event_id, 'pending', 0, o.created_at, null, null, o.created_at, o.created_at
-        from ${oldest} o
-        join events ev on ev.id = o.event_id
-        ${endpoints}
-        where exists (select 1 from json_each(e.events) j where j.value = '*' or j.value = o.type)`.execute(t);
-      const taken = await sql`delete from webhook_outbox where event_id in (select event_id from ${oldest})`.execute(t);
-      return { taken: Number(taken.numAffectedRows ?? 0), made: Number(made.numAffectedRows ?? 0) };
-    });
-  }
 
   /**
    * Leases due deliveries of enabled endpoints: at most `perEndpoint` per endpoint (the earliest
@@ -190,11 +127,14 @@ export class DeliveryRepository {
   /**
    * Records an attempt and its consequence in one transaction: the delivery succeeds, waits for
    * its next attempt (`retryAt`), or fails for good (`retryAt` null); the endpoint's run of
-   * failures starts or ends, and an endpoint failing since before `disableBefore` is disabled.
+   * failures starts or ends, and an endpoint failing since before `disableBefore` is disabled. A
+   * delivery deleted meanwhile (with its endpoint) records nothing.
    */
   async recordAttempt(job: DeliveryJob, owner: string, attempt: AttemptRecord, retryAt: Date | null, disableBefore: Date): Promise<{ disabled: boolean }> {
     const at = attempt.attemptedAt;
     return this.db.transaction().execute(async (t) => {
+      // Its endpoint deleted while the attempt was in flight: there is nothing left to record it on.
+      if (!(await t.selectFrom('webhook_deliveries').select('id').where('id', '=', job.id).executeTakeFirst())) return { disabled: false };
       await t
         .insertInto('webhook_attempts')
         .values({

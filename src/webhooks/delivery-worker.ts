@@ -4,11 +4,12 @@ import { Webhook } from 'standardwebhooks';
 import { eventJson } from '../events/event-json.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
+import type { Outbox } from './outbox.js';
 import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
 
-// The delivery worker of one instance: it dispatches the outbox (events that enabled endpoints
-// take become delivery rows), leases due deliveries up to its concurrency, sends each (signed,
+// The delivery worker of one instance: it dispatches the outbox (each endpoint is given the events
+// it takes, as delivery rows, as far as it has room), leases due deliveries up to its concurrency, sends each (signed,
 // to a checked address), and records the attempt with what follows from it. A lease outlives the
 // longest attempt; a worker that dies (SIGKILL) lets its leases run out and any instance, itself
 // restarted included, takes the deliveries up again: at least once. Outbox rows wait, durable,
@@ -22,14 +23,18 @@ export const LEASE_MS = TOTAL_TIMEOUT_MS + 20_000;
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 const POLL_INTERVAL_MS = 1000;
 const NUDGE_DELAY_MS = 25;
-/** Outbox rows per dispatch transaction. */
-const DISPATCH_BATCH = 500;
 /**
  * At most one dispatch this often while events keep coming: a burst of changes is dispatched in
- * a few batches, not a transaction per change. An idle outbox is dispatched NUDGE_DELAY_MS after
+ * a few rounds, not a transaction per change. An idle outbox is dispatched NUDGE_DELAY_MS after
  * its first row.
  */
 const DISPATCH_INTERVAL_MS = 200;
+/**
+ * Outbox rows every endpoint has passed are deleted after a dispatch that moved a cursor, and at
+ * least this often (the rows of a company whose endpoints are all disabled): a dispatch that only
+ * finds a hanging endpoint without room writes nothing.
+ */
+const CLEAN_UP_INTERVAL_MS = 10_000;
 
 export interface WorkerOptions {
   maxConcurrent: number;
@@ -65,10 +70,12 @@ export class DeliveryWorker {
   // on every regular look (other processes, the CLI among them, write outbox rows too).
   private outboxPending = true;
   private lastDispatchAt = 0;
+  private lastCleanUpAt = 0;
   private readonly settled = new Set<Promise<void>>();
 
   constructor(
     private readonly deliveries: DeliveryRepository,
+    private readonly outbox: Outbox,
     private readonly sealer: Sealer,
     private readonly options: WorkerOptions,
   ) {
@@ -147,8 +154,16 @@ export class DeliveryWorker {
       // Cleared first: a change that commits meanwhile sets it again, and is not missed.
       this.outboxPending = false;
       this.lastDispatchAt = Date.now();
-      let taken = DISPATCH_BATCH;
-      while (this.running && taken === DISPATCH_BATCH) taken = (await this.deliveries.dispatch(DISPATCH_BATCH)).taken;
+      let moved = false;
+      for (let more = true; this.running && more; ) {
+        const round = await this.outbox.dispatch();
+        more = round.more;
+        moved ||= round.moved > 0;
+      }
+      if (moved || Date.now() - this.lastCleanUpAt >= CLEAN_UP_INTERVAL_MS) {
+        this.lastCleanUpAt = Date.now();
+        await this.outbox.cleanUp();
+      }
     }
     const free = this.options.maxConcurrent - this.inFlight.size;
     if (free <= 0) return;

@@ -53,12 +53,19 @@ export class EndpointRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Deletes the endpoint with its deliveries and their attempts. */
+  /**
+   * Deletes the endpoint with its deliveries, their attempts and its place in the outbox; the
+   * last endpoint of its company and mode takes that mode's outbox rows along.
+   */
   async delete(owner: Owner, id: string, trx: Kysely<Database>): Promise<boolean> {
     if (!(await this.find(owner, id, trx))) return false;
     await trx.deleteFrom('webhook_attempts').where('endpoint_id', '=', id).execute();
     await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+    await trx.deleteFrom('webhook_outbox_cursors').where('endpoint_id', '=', id).execute();
     await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+    if ((await this.count(owner, trx)) === 0) {
+      await trx.deleteFrom('webhook_outbox').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).execute();
+    }
     return true;
   }
 }

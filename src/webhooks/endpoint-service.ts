@@ -9,6 +9,7 @@ import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEnd
 import { modeColumn, type Scope } from '../services/scope.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
+import type { Outbox } from './outbox.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -55,6 +56,7 @@ export class EndpointService {
     private readonly endpoints: EndpointRepository,
     private readonly sealer: Sealer,
     private readonly deliveries: DeliveryRepository,
+    private readonly outbox: Outbox,
     private readonly options: { allowPrivateUrls: boolean; resolve: Resolve; onEnqueued?: () => void },
   ) {}
 
@@ -88,6 +90,7 @@ export class EndpointService {
     return inTransaction(this.db, trx, async (t) => {
       if ((await this.endpoints.count(scope, t)) >= MAX_ENDPOINTS) return { ok: false, code: 'WEBHOOK_ENDPOINT_LIMIT' };
       await this.endpoints.insert(row, t);
+      await this.outbox.placeAtEnd(t, row);
       return { ok: true, value: { ...endpointFromRow(row), secret } };
     });
   }
@@ -114,7 +117,14 @@ export class EndpointService {
       changes.disabled_reason = null;
       if (patch.enabled) changes.failing_since = null;
     }
-    if (!(await this.endpoints.update(scope, id, changes))) return { ok: false, code: 'NOT_FOUND' };
+    // Enabled again: it is given what happens from now on; what it missed is in GET /event.
+    const enabling = patch.enabled === true && row.enabled === 0;
+    const updated = await this.db.transaction().execute(async (t) => {
+      if (!(await this.endpoints.update(scope, id, changes, t))) return false;
+      if (enabling) await this.outbox.placeAtEnd(t, row);
+      return true;
+    });
+    if (!updated) return { ok: false, code: 'NOT_FOUND' };
     return { ok: true, value: endpointFromRow({ ...row, ...changes }) };
   }
 
