@@ -1,19 +1,11 @@
-import { Migrator, PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type Storage } from '../src/db/database.js';
-import { MIGRATIONS } from '../src/db/migrations/index.js';
-import type { Database } from '../src/db/schema.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
+import { migrateTo } from './helpers/migrate.js';
 
 // Migration 0009 on a database that already has keys: before it only the panel wrote key events,
 // so keys the CLI created or revoked get theirs, and the events table learns roll and rename.
-
-async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
-  const schema = db.getExecutor().adapter instanceof PostgresAdapter ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s : undefined;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS }, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
 
 const key = (id: string, prefix: string, extra: Record<string, unknown>) => ({
   id,

@@ -1,20 +1,12 @@
-import { Migrator, PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type Storage } from '../src/db/database.js';
-import { MIGRATIONS } from '../src/db/migrations/index.js';
-import type { Database } from '../src/db/schema.js';
 import { Outbox } from '../src/webhooks/outbox.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
+import { migrateTo } from './helpers/migrate.js';
 
 // Migration 0012 on a database whose outbox holds rows not yet dispatched: they keep their order,
 // existing endpoints start before all of them, and the first dispatch after it gives them out.
-
-async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
-  const schema = db.getExecutor().adapter instanceof PostgresAdapter ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s : undefined;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS }, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
 
 const EVENTS = ['evt_01a20000-0000-7000-8000-000000000001', 'evt_01a20000-0000-7000-8000-000000000002', 'evt_01a20000-0000-7000-8000-000000000003'];
 
