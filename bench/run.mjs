@@ -19,9 +19,10 @@ const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 // A scenario that switches something on against the same requests without it (the hanging
-// webhook) is measured in this many alternating pairs, without then with: a single pair moves by
-// ±10 % with what the machine does meanwhile (autovacuum, checkpoints, a database that grows).
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+// webhook) is measured in this many pairs, without and with, in the order ABBA ABBA…: a single
+// pair moves by ±10 % with what the machine does meanwhile (autovacuum, checkpoints, a database
+// that grows).
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // A scenario's ratio is to its baseline: a bare server (raw GET/POST), or another scenario of the
 // same run where the question is "how much slower than that" (a UBL against the invoice as JSON,
@@ -346,14 +347,18 @@ async function main() {
     const pid = scenario.pid ?? service.pid;
     if (measured[scenario.compareTo]) {
       // Against another scenario of this run: measured again now, on the same machine, with what
-      // the scenario switches on (a webhook endpoint) switched off, then on; PAIRS times over.
+      // the scenario switches on (a webhook endpoint) switched off, and on; PAIRS times over.
+      // Every other pair is measured the other way round (with, then without), so that what
+      // drifts during the run (a database that grows) weighs on both sides alike.
       const befores = [];
       const afters = [];
+      const plain = scenarios.find((s) => s.name === scenario.compareTo);
       for (let pair = 0; pair < (scenario.switch ? PAIRS : 1); pair++) {
-        await scenario.switch?.(false);
-        befores.push(await measure(scenarios.find((s) => s.name === scenario.compareTo), service.pid));
-        await scenario.switch?.(true);
-        afters.push(await measure(scenario, pid));
+        for (const on of pair % 2 === 0 ? [false, true] : [true, false]) {
+          await scenario.switch?.(on);
+          if (on) afters.push(await measure(scenario, pid));
+          else befores.push(await measure(plain, service.pid));
+        }
       }
       measured[scenario.name] = {
         ...record(scenario, combine(afters), combine(befores)),
