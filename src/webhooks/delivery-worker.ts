@@ -9,11 +9,11 @@ import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
 
 // The delivery worker of one instance: it dispatches the outbox (each endpoint is given the events
-// it takes, as delivery rows, as far as it has room), leases due deliveries up to its concurrency, sends each (signed,
-// to a checked address), and records the attempt with what follows from it. A lease outlives the
-// longest attempt; a worker that dies (SIGKILL) lets its leases run out and any instance, itself
-// restarted included, takes the deliveries up again: at least once. Outbox rows wait, durable,
-// for whichever instance dispatches next.
+// it takes, as delivery rows, as far as it has room), leases due deliveries up to its concurrency,
+// sends each (signed, to a checked address), and records the attempt with what follows from it.
+// A lease outlives the longest attempt; a worker that dies (SIGKILL) lets its leases run out and
+// any instance, itself restarted included, takes the deliveries up again: at least once. Outbox
+// rows wait, durable, for whichever instance dispatches next.
 
 /** Deliveries in flight to one endpoint from one instance: a slow endpoint keeps the rest moving. */
 export const PER_ENDPOINT_CONCURRENT = 4;
