@@ -38,7 +38,7 @@ export class EventRecorder {
   // Every change writes an event: its three statements are compiled once, not per request.
   private readonly insertEvent: ReturnType<typeof preparedInsert>;
   private readonly insertOutbox: ReturnType<typeof preparedInsert>;
-  private readonly selectEndpoints: PreparedQuery<{ companyId: string; livemode: number }, { id: string; events: string }>;
+  private readonly selectEndpoints: PreparedQuery<{ companyId: string; livemode: number }, { events: string }>;
 
   private readonly insertInto = new Map<Table, ReturnType<typeof preparedInsert>>();
   private readonly oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>>();
@@ -49,10 +49,10 @@ export class EventRecorder {
   ) {
     this.insertEvent = preparedInsert(db, 'events');
     this.insertOutbox = preparedInsert(db, 'webhook_outbox');
-    this.selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { id: string; events: string }>(db, (d, param) =>
+    this.selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { events: string }>(db, (d, param) =>
       d
         .selectFrom('webhook_endpoints')
-        .select(['id', 'events'])
+        .select('events')
         .where('company_id', '=', param('companyId'))
         .where('livemode', '=', param('livemode'))
         .where('enabled', '=', sql.lit(1)),
