@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { requireSupportedRuntime } from './src/runtime.js';
+
+// `npx vitest` without `npm test` meets the same check: an old Node stops with one line.
+requireSupportedRuntime();
 
 export default defineConfig({
   test: {

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // The admin CLI. The TypeScript sources are compiled to dist/ by `npm ci` (prepare) and `npm start`.
-import { main } from '../dist/cli/main.js';
+// The runtime check comes first and imports nothing else, so an old Node stops with one line.
+import { requireSupportedRuntime } from '../dist/runtime.js';
 
+requireSupportedRuntime();
+const { main } = await import('../dist/cli/main.js');
 await main();

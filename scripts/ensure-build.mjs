@@ -1,6 +1,7 @@
-// `npm start` runs this first: it rebuilds dist/ only when a source is newer than its output, so
-// a start right after `npm ci` (whose `prepare` built everything) costs milliseconds, not a full
-// `tsc` (about 50 s on a cold machine). Run directly, it prints why it rebuilt.
+// `npm start` and `npm test` run this first: it rebuilds dist/ only when a source is newer than
+// its output, so a start right after `npm ci` (whose `prepare` built everything) costs
+// milliseconds, not a full `tsc` (about 50 s on a cold machine). Run directly, it prints why it
+// rebuilt. Then it stops with one line (exit code 78) when this Node cannot run the service.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -52,6 +53,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (reason !== null) {
     console.error(`Building first: ${reason}.`);
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-    process.exit(build.status ?? 1);
+    if (build.status !== 0) process.exit(build.status ?? 1);
   }
+  // `npm start` and `npm test` stop here, with one line, on a Node that cannot run the service.
+  const { requireSupportedRuntime } = await import(pathToFileURL(join(ROOT, 'dist', 'runtime.js')).href);
+  requireSupportedRuntime();
 }

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
+import { requireSupportedRuntime } from './runtime.js';
 
 // One process serves. With CLUSTER_WORKERS > 1 this process becomes the cluster primary
 // (src/cluster.ts) and each worker it forks runs serve() on the shared port. The app is imported
@@ -74,6 +75,7 @@ async function supervise(config: Config): Promise<void> {
 }
 
 function main(): Promise<void> {
+  requireSupportedRuntime();
   let config;
   try {
     config = loadConfig();

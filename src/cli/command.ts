@@ -80,6 +80,13 @@ export function nameOf(command: CliCommand): string {
   return command.verb ? `${command.group} ${command.verb}` : command.group;
 }
 
+/** Rows under a header, each column as wide as its widest cell; `empty` when there are none. */
+export function textTable(header: string[], rows: string[][], empty: string): string {
+  if (rows.length === 0) return empty;
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
 /** A required option's value, else a usage error naming it. */
 export function required(context: CommandContext, command: string, option: OptionName): string {
   const value = context.values[option];

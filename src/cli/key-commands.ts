@@ -1,5 +1,5 @@
 import { CLI_ACTOR, DEFAULT_ROLL_OVERLAP_HOURS, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type CreatedApiKey } from '../services/api-key-service.js';
-import { existingCompany, keyIdArgument, required, type CliCommand } from './command.js';
+import { existingCompany, keyIdArgument, required, textTable, type CliCommand } from './command.js';
 import { CommandError, UsageError } from './errors.js';
 
 // `invoicing key …`: create, list, revoke, roll, rename. Every change is recorded in the key
@@ -8,11 +8,8 @@ import { CommandError, UsageError } from './errors.js';
 const CACHE_NOTE = 'Running servers see the change within API_KEY_CACHE_TTL_MS (2 s by default).';
 
 function keyTable(keys: ApiKeySummary[]): string {
-  if (keys.length === 0) return 'No keys.';
   const rows = keys.map((k) => [k.id, k.prefix, k.mode, k.name, k.status, k.permissions.join(','), k.expiresAt ?? '-', k.lastUsedAt ?? '-']);
-  const header = ['ID', 'PREFIX', 'MODE', 'NAME', 'STATUS', 'PERMISSIONS', 'EXPIRES', 'LAST USED'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return textTable(['ID', 'PREFIX', 'MODE', 'NAME', 'STATUS', 'PERMISSIONS', 'EXPIRES', 'LAST USED'], rows, 'No keys.');
 }
 
 function shownOnce(k: CreatedApiKey): string {

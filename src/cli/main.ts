@@ -1,26 +1,32 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
-import { createContainer } from '../container.js';
-import { migrateToLatest, openStorage } from '../db/database.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
 import { nameOf, OPTIONS, type CliCommand, type CliIO, type CliValues, type CommandContext, type OptionName } from './command.js';
+import { COMPANY_COMMANDS } from './company-commands.js';
 import { CommandError, helpPointer, parseErrorMessage, UsageError, withoutSecrets } from './errors.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { GROUPS, groupUsage, mainUsage, version } from './usage.js';
+import { USER_COMMANDS } from './user-commands.js';
+import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
 // The admin CLI: `invoicing <group> <command> [options]`. It uses the same DATABASE_URL as the
 // server. An error is one line on stderr (plus, for wrong usage, where to find the help); exit
 // code 2 for usage, 1 for anything else. --json prints one JSON object. No API key is ever
 // echoed in an error, wherever it was typed.
+//
+// A call loads only what it needs: help, version and wrong usage are answered from this file's
+// static imports (the command table and its texts); the database, the services and what a
+// command does are imported once the command is known to be runnable.
 
 export type { CliIO };
 
-const COMMANDS: CliCommand[] = [...ADMIN_COMMANDS, ...KEY_COMMANDS];
+const COMMANDS: CliCommand[] = [...COMPANY_COMMANDS, ...KEY_COMMANDS, ...USER_COMMANDS, ...WEBHOOK_COMMANDS, ...ADMIN_COMMANDS];
 const ALWAYS_ALLOWED: OptionName[] = ['json', 'help', 'version'];
 
 const POSITIONAL_HINTS: Record<string, string> = {
   keyId: 'the id of a key (key_…; "invoicing key list --company <companyId>" shows them)',
   companyId: 'the id of a company (cmp_…)',
+  userId: 'the id of a user (usr_…; "invoicing user list" shows them)',
+  endpointId: 'the id of a webhook endpoint ("invoicing webhook list" shows them)',
 };
 
 /** The command an argv names, with its positional arguments, or a usage error. */
@@ -104,6 +110,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return fail(error);
   }
 
+  const [{ ConfigError, loadConfig }, { migrateToLatest, openStorage }, { createContainer }] = await Promise.all([
+    import('../config.js'),
+    import('../db/database.js'),
+    import('../container.js'),
+  ]);
   let config;
   try {
     config = loadConfig(io.env);

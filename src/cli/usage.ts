@@ -20,6 +20,7 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
     summary: 'Companies (tenants) and their seller profile',
     commands: [
       ['company create --name <name> [--currency <ISO 4217>] [--vat-id <id>] [--country <ISO 3166-1>] [--json]', 'Creates a company; the currency defaults to EUR.'],
+      ['company list [--json]', 'Lists every company of the instance with its id, currency and country.'],
       [`company update <companyId> ${PROFILE_FLAGS}`, "Sets the company's seller profile; an empty value clears a field."],
       ['company reset-test-data <companyId> [--json]', "Deletes the company's test data and restarts its TEST- numbers; live data stays."],
     ],
@@ -44,7 +45,21 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
   },
   user: {
     summary: 'Web-panel users',
-    commands: [['user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]', 'Creates a panel user; the password is read from standard input.']],
+    commands: [
+      ['user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]', 'Creates a panel user; the password is read from standard input.'],
+      ['user list [--company <companyId>] [--json]', "Lists panel users (every company's, or one's) with role and status."],
+      ['user reset-password <userId> --password-stdin [--json]', 'Sets a new password, read from standard input, and ends every session of the user.'],
+      ['user deactivate <userId> [--json]', 'Deactivates a user and ends their sessions; a company keeps at least one active owner.'],
+    ],
+    footer: 'User ids look like usr_…; "invoicing user list" shows them. Passwords never appear in argv or output.',
+  },
+  webhook: {
+    summary: 'Webhook endpoints',
+    commands: [
+      ['webhook list [--company <companyId>] [--json]', "Lists webhook endpoints (every company's, or one's) with mode, status and events; never a secret."],
+      ['webhook disable <endpointId> [--json]', 'Disables an endpoint: nothing more is sent to it until it is enabled again.'],
+    ],
+    footer: 'Endpoint ids look like we_…; "invoicing webhook list" shows them.',
   },
   'setup-link': {
     summary: 'A one-time link to claim the panel',
@@ -73,7 +88,7 @@ export function mainUsage(): string {
     ...lines,
     '  invoicing --help | --version',
     '',
-    'Run "invoicing <group> --help" (company, key, user, setup-link, migrate) for what each command does.',
+    `Run "invoicing <group> --help" (${GROUPS.join(', ')}) for what each command does.`,
     FOOTER,
   ].join('\n');
 }

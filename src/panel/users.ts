@@ -124,6 +124,36 @@ export class UserService {
     return rows.map(toUser);
   }
 
+  /** Every user of the instance, by company then age: for the operator (`invoicing user list`). */
+  async listAll(): Promise<PanelUser[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('company_id').orderBy('created_at').orderBy('id').execute();
+    return rows.map(toUser);
+  }
+
+  /**
+   * The operator sets a new password (`invoicing user reset-password`): for a user who lost
+   * theirs. Every session of the user ends, so whoever held one must sign in with the new one.
+   */
+  async resetPassword(userId: string, password: string): Promise<{ ok: true; value: PanelUser; sessionsEnded: number } | { ok: false; reason: 'not_found' | 'invalid'; detail: string }> {
+    const problem = passwordProblem(password);
+    if (problem) return { ok: false, reason: 'invalid', detail: problem };
+    const hash = await hashPassword(password);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+      if (!row) return { ok: false, reason: 'not_found', detail: `No user with id ${userId}.` };
+      await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+      const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).executeTakeFirst();
+      return { ok: true, value: toUser(row), sessionsEnded: Number(ended.numDeletedRows) };
+    });
+  }
+
+  /** The operator deactivates an account (`invoicing user deactivate`), under the same last-owner rule as the panel. */
+  async deactivateAsOperator(userId: string): Promise<ChangeUserResult> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    if (!row) return { ok: false, reason: 'not_found', detail: `No user with id ${userId}.` };
+    return this.change('operator', row.company_id, userId, { active: 0 });
+  }
+
   /** The active user with this email and password, or null. Unknown emails cost the same time. */
   async authenticate(email: string, password: string): Promise<PanelUser | null> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
@@ -158,37 +188,39 @@ export class UserService {
   }
 
   async changeRole(actor: PanelUser, userId: string, role: UserRole): Promise<ChangeUserResult> {
-    return this.change(actor, userId, { role });
+    return this.change(actor, actor.companyId, userId, { role });
   }
 
   async setActive(actor: PanelUser, userId: string, active: boolean): Promise<ChangeUserResult> {
-    return this.change(actor, userId, { active: active ? 1 : 0 });
+    return this.change(actor, actor.companyId, userId, { active: active ? 1 : 0 });
   }
 
   /**
    * Role and activity changes, in one transaction with the last-owner check so that two owners
    * demoting each other at once cannot leave the company without one.
    */
-  private async change(actor: PanelUser, userId: string, patch: { role?: UserRole; active?: number }): Promise<ChangeUserResult> {
-    if (!isPrivileged(actor.role)) return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
+  private async change(actor: PanelUser | 'operator', companyId: string, userId: string, patch: { role?: UserRole; active?: number }): Promise<ChangeUserResult> {
+    if (actor !== 'operator' && !isPrivileged(actor.role)) return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
     return this.db.transaction().execute(async (trx): Promise<ChangeUserResult> => {
       // A transaction alone does not serialize the owner count on PostgreSQL (READ COMMITTED):
       // two owners demoting each other would both count two owners. Locking the company row
       // first (a no-op write, portable to SQLite) makes changes of one company's users take turns.
-      await trx.updateTable('companies').set({ name: sql<string>`name` }).where('id', '=', actor.companyId).execute();
-      const target = await trx.selectFrom('users').selectAll().where('id', '=', userId).where('company_id', '=', actor.companyId).executeTakeFirst();
+      await trx.updateTable('companies').set({ name: sql<string>`name` }).where('id', '=', companyId).execute();
+      const target = await trx.selectFrom('users').selectAll().where('id', '=', userId).where('company_id', '=', companyId).executeTakeFirst();
       if (!target) return { ok: false, reason: 'not_found', detail: 'No such user in your company.' };
-      // Stepping down is allowed (the last-owner rule still holds); locking yourself out is not.
-      if (target.id === actor.id && patch.active === 0) return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
-      if (actor.role !== 'owner' && (target.role === 'owner' || patch.role === 'owner')) {
-        return { ok: false, reason: 'forbidden', detail: 'Only an owner can grant the owner role or change an owner.' };
+      if (actor !== 'operator') {
+        // Stepping down is allowed (the last-owner rule still holds); locking yourself out is not.
+        if (target.id === actor.id && patch.active === 0) return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
+        if (actor.role !== 'owner' && (target.role === 'owner' || patch.role === 'owner')) {
+          return { ok: false, reason: 'forbidden', detail: 'Only an owner can grant the owner role or change an owner.' };
+        }
       }
       const losesOwner = target.role === 'owner' && target.active === 1 && ((patch.role !== undefined && patch.role !== 'owner') || patch.active === 0);
       if (losesOwner) {
         const owners = await trx
           .selectFrom('users')
           .select((eb) => eb.fn.countAll<string | number>().as('n'))
-          .where('company_id', '=', actor.companyId)
+          .where('company_id', '=', companyId)
           .where('role', '=', 'owner')
           .where('active', '=', 1)
           .executeTakeFirstOrThrow();

@@ -20,4 +20,9 @@ export class CompanyRepository {
   async findById(id: string, trx: Kysely<Database> = this.db): Promise<CompanyRow | undefined> {
     return (await this.selectById({ id }, trx)).rows[0];
   }
+
+  /** Every company of the instance, oldest first: for the operator (`invoicing company list`). */
+  async listAll(): Promise<CompanyRow[]> {
+    return this.db.selectFrom('companies').selectAll().orderBy('created_at').orderBy('id').execute();
+  }
 }

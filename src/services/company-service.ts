@@ -62,4 +62,8 @@ export class CompanyService {
     const row = await this.companies.findById(id);
     return row ? companyFromRow(row) : undefined;
   }
+
+  async listAll(): Promise<Company[]> {
+    return (await this.companies.listAll()).map(companyFromRow);
+  }
 }

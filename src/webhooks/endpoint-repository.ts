@@ -28,6 +28,18 @@ export class EndpointRepository {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
   }
 
+  /** For the operator (`invoicing webhook …`): every endpoint, or one company's, in both modes. */
+  async listForOperator(companyId?: string): Promise<EndpointRow[]> {
+    let query = this.db.selectFrom('webhook_endpoints').selectAll();
+    if (companyId !== undefined) query = query.where('company_id', '=', companyId);
+    return query.orderBy('company_id').orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** For the operator: an endpoint by its id alone, whichever company and mode it belongs to. */
+  async findForOperator(id: string): Promise<EndpointRow | undefined> {
+    return this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async count(owner: Owner, trx?: Kysely<Database>): Promise<number> {
     const row = await (trx ?? this.db)
       .selectFrom('webhook_endpoints')
