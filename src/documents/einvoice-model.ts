@@ -103,7 +103,15 @@ export interface EinvoiceAllowanceCharge {
   reasonCode: string | null;
 }
 
-export interface EinvoiceDocumentAllowanceCharge extends EinvoiceAllowanceCharge {
+/**
+ * The tax scheme a category is given in (UBL TaxScheme ID, CII TypeCode): EN 16931 knows only VAT,
+ * and the rules read a category of any other scheme as missing. Absent on our own documents.
+ */
+export interface TaxSchemed {
+  taxScheme?: string | null;
+}
+
+export interface EinvoiceDocumentAllowanceCharge extends EinvoiceAllowanceCharge, TaxSchemed {
   /** BT-95 / BT-102 */
   vatCategory: string | null;
   /** BT-96 / BT-103 */
@@ -111,7 +119,7 @@ export interface EinvoiceDocumentAllowanceCharge extends EinvoiceAllowanceCharge
 }
 
 /** BG-25 invoice line. */
-export interface EinvoiceLine {
+export interface EinvoiceLine extends TaxSchemed {
   /** BT-126 */
   id: string | null;
   /** BT-127 */
@@ -170,7 +178,7 @@ export interface EinvoiceLine {
 }
 
 /** BG-23 */
-export interface EinvoiceVatBreakdown {
+export interface EinvoiceVatBreakdown extends TaxSchemed {
   /** BT-118 */
   vatCategory: string | null;
   /** BT-119 */
@@ -197,6 +205,8 @@ export interface EinvoiceTotals {
   taxExclusive: DecimalText | null;
   /** BT-110: the total VAT in the document currency. */
   taxTotal: DecimalText | null;
+  /** The currency BT-110 is stated in, as written (CII may leave it out: null); absent on ours. */
+  taxTotalCurrency?: string | null;
   /** BT-111: the total VAT in the accounting currency (BT-6). */
   taxTotalAccounting?: DecimalText | null;
   /** BT-112 */

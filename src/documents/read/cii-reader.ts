@@ -60,7 +60,8 @@ function party(s: XmlSource, element: XmlElement | null): EinvoiceParty {
     vatId: registration(s, element, 'VA'),
     taxRegistrationId: registration(s, element, 'FC'),
     additionalLegalInformation: s.text(element, 'ram:Description'),
-    electronicAddress: schemed(s, s.at(element, 'ram:URIUniversalCommunication/ram:URIID')),
+    // A communication element without its URIID is an electronic address with nothing in it.
+    electronicAddress: schemed(s, s.at(element, 'ram:URIUniversalCommunication/ram:URIID')) ?? (s.take(s.at(element, 'ram:URIUniversalCommunication')) ? { id: '', schemeId: null } : null),
     address: address(s, s.at(element, 'ram:PostalTradeAddress')),
     contact: s.take(contact)
       ? {
@@ -85,8 +86,7 @@ function allowanceCharge(s: XmlSource, element: XmlElement): EinvoiceAllowanceCh
 }
 
 function vatOf(s: XmlSource, tax: XmlElement | null) {
-  s.text(tax, 'ram:TypeCode');
-  return { vatCategory: s.text(tax, 'ram:CategoryCode'), vatRate: s.text(tax, 'ram:RateApplicablePercent') };
+  return { vatCategory: s.text(tax, 'ram:CategoryCode'), vatRate: s.text(tax, 'ram:RateApplicablePercent'), taxScheme: tax ? s.text(tax, 'ram:TypeCode') : null };
 }
 
 function documentAllowanceCharge(s: XmlSource, element: XmlElement): EinvoiceDocumentAllowanceCharge {
@@ -271,6 +271,7 @@ export function readCii(root: XmlElement): SyntaxReading {
       chargeTotal: s.text(monetary, 'ram:ChargeTotalAmount'),
       taxExclusive: s.text(monetary, 'ram:TaxBasisTotalAmount'),
       taxTotal: s.text(taxTotalIn(currency)),
+      taxTotalCurrency: s.attribute(taxTotalIn(currency), 'currencyID'),
       taxTotalAccounting: taxCurrency && taxCurrency !== currency ? s.text(taxTotalIn(taxCurrency)) : null,
       taxInclusive: s.text(monetary, 'ram:GrandTotalAmount'),
       prepaid: s.text(monetary, 'ram:TotalPrepaidAmount'),

@@ -29,8 +29,37 @@ function walk(element: XmlElement, visit: (e: XmlElement) => void): void {
   for (const child of element.children) walk(child, visit);
 }
 
+/** Elements the schemas require, as paths of local names from the root. */
+const REQUIRED: Record<Syntax, string[]> = {
+  ubl: ['ID', 'IssueDate', 'AccountingSupplierParty', 'AccountingCustomerParty', 'LegalMonetaryTotal', 'LegalMonetaryTotal/PayableAmount'],
+  cii: [
+    'ExchangedDocumentContext',
+    'ExchangedDocumentContext/GuidelineSpecifiedDocumentContextParameter',
+    'ExchangedDocument',
+    'SupplyChainTradeTransaction',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeAgreement',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeAgreement/SellerTradeParty',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeAgreement/BuyerTradeParty',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeDelivery',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeSettlement',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeSettlement/InvoiceCurrencyCode',
+    'SupplyChainTradeTransaction/ApplicableHeaderTradeSettlement/SpecifiedTradeSettlementHeaderMonetarySummation',
+  ],
+};
+
+function missing(root: XmlElement, syntax: Syntax): Finding[] {
+  const lines = syntax === 'cii' ? [] : [root.local === 'CreditNote' ? 'CreditNoteLine' : 'InvoiceLine'];
+  return [...REQUIRED[syntax], ...lines]
+    .filter((path) => {
+      let node: XmlElement | undefined = root;
+      for (const step of path.split('/')) node = node?.children.find((c) => c.local === step);
+      return node === undefined;
+    })
+    .map((path) => finding('XSD-REQUIRED', root, `The document lacks ${path}, which the ${syntax === 'ubl' ? 'UBL 2.1' : 'CII D16B'} schema requires.`));
+}
+
 export function checkStructure(root: XmlElement, syntax: Syntax, _reading: SyntaxReading): StructureResult {
-  const findings: Finding[] = [];
+  const findings: Finding[] = missing(root, syntax);
   walk(root, (e) => {
     if (e.children.length > 0) return;
     const text = e.text.trim();

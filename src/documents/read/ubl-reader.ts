@@ -63,8 +63,9 @@ function party(s: XmlSource, element: XmlElement | null): { party: EinvoiceParty
 }
 
 function taxCategory(s: XmlSource, parent: XmlElement, name: string) {
-  const category = s.all(parent, name).find((c) => isVat(s, c)) ?? null;
-  return { category, vatCategory: s.text(category, 'cbc:ID'), vatRate: s.text(category, 'cbc:Percent') };
+  const all = s.all(parent, name);
+  const category = all.find((c) => isVat(s, c)) ?? all[0] ?? null;
+  return { category, vatCategory: s.text(category, 'cbc:ID'), vatRate: s.text(category, 'cbc:Percent'), taxScheme: category ? s.text(category, 'cac:TaxScheme/cbc:ID') : null };
 }
 
 function allowanceCharge(s: XmlSource, element: XmlElement): EinvoiceAllowanceCharge {
@@ -80,8 +81,8 @@ function allowanceCharge(s: XmlSource, element: XmlElement): EinvoiceAllowanceCh
 const isCharge = (s: XmlSource, element: XmlElement) => s.text(element, 'cbc:ChargeIndicator') === 'true';
 
 function documentAllowanceCharge(s: XmlSource, element: XmlElement): EinvoiceDocumentAllowanceCharge {
-  const { vatCategory, vatRate } = taxCategory(s, element, 'cac:TaxCategory');
-  return { ...allowanceCharge(s, element), vatCategory, vatRate };
+  const { vatCategory, vatRate, taxScheme } = taxCategory(s, element, 'cac:TaxCategory');
+  return { ...allowanceCharge(s, element), vatCategory, vatRate, taxScheme };
 }
 
 function paymentMeans(s: XmlSource, element: XmlElement, creditorId: string | null): EinvoicePaymentMeans {
@@ -116,7 +117,7 @@ function line(s: XmlSource, element: XmlElement, kind: 'Invoice' | 'CreditNote')
   const period = s.at(element, 'cac:InvoicePeriod');
   const objectRef = s.all(element, 'cac:DocumentReference').find((d) => s.text(d, 'cbc:DocumentTypeCode') === '130');
   const adjustments = s.all(element, 'cac:AllowanceCharge');
-  const { vatCategory, vatRate } = taxCategory(s, item!, 'cac:ClassifiedTaxCategory');
+  const { vatCategory, vatRate, taxScheme } = taxCategory(s, item!, 'cac:ClassifiedTaxCategory');
   return {
     id: s.text(element, 'cbc:ID'),
     note: s.text(element, 'cbc:Note'),
@@ -139,6 +140,7 @@ function line(s: XmlSource, element: XmlElement, kind: 'Invoice' | 'CreditNote')
     netAmount: s.text(element, 'cbc:LineExtensionAmount'),
     vatCategory,
     vatRate,
+    taxScheme,
     period: s.take(period) ? { startDate: s.text(period, 'cbc:StartDate'), endDate: s.text(period, 'cbc:EndDate') } : null,
     orderLineReference: s.text(element, 'cac:OrderLineReference/cbc:LineID'),
     accountingReference: s.text(element, 'cbc:AccountingCost'),
@@ -188,6 +190,10 @@ export function readUbl(root: XmlElement): SyntaxReading {
   const taxTotals = s.all(root, 'cac:TaxTotal');
   const taxAmounts = taxTotals.map((t) => s.at(t, 'cbc:TaxAmount'));
   const inCurrency = (code: string | null) => taxAmounts.find((a) => a && code !== null && s.attribute(a, 'currencyID') === code) ?? null;
+  // BT-110 is the VAT total in the document currency; a document that states it in another
+  // currency (or names none) gives the total of its VAT breakdown, with the currency it names.
+  const breakdownTotal = taxTotals.find((t) => s.all(t, 'cac:TaxSubtotal').length > 0);
+  const vatTotal = inCurrency(currency) ?? s.at(breakdownTotal, 'cbc:TaxAmount');
   const subtotals = taxTotals.flatMap((t) => s.all(t, 'cac:TaxSubtotal'));
   const monetary = s.at(root, 'cac:LegalMonetaryTotal');
   const lineElements = s.all(root, kind === 'Invoice' ? 'cac:InvoiceLine' : 'cac:CreditNoteLine');
@@ -247,9 +253,10 @@ export function readUbl(root: XmlElement): SyntaxReading {
     charges: adjustments.filter((a) => isCharge(s, a)).map((a) => documentAllowanceCharge(s, a)),
     lines: lineElements.map((l) => line(s, l, kind)),
     vatBreakdown: subtotals.map((sub) => {
-      const category = s.all(sub, 'cac:TaxCategory').find((c) => isVat(s, c)) ?? null;
+      const { category, vatCategory, taxScheme } = taxCategory(s, sub, 'cac:TaxCategory');
       return {
-        vatCategory: s.text(category, 'cbc:ID'),
+        vatCategory,
+        taxScheme,
         vatRate: s.text(category, 'cbc:Percent'),
         taxableAmount: amount(s.at(sub, 'cbc:TaxableAmount')),
         taxAmount: amount(s.at(sub, 'cbc:TaxAmount')),
@@ -262,7 +269,8 @@ export function readUbl(root: XmlElement): SyntaxReading {
       allowanceTotal: amount(s.at(monetary, 'cbc:AllowanceTotalAmount')),
       chargeTotal: amount(s.at(monetary, 'cbc:ChargeTotalAmount')),
       taxExclusive: amount(s.at(monetary, 'cbc:TaxExclusiveAmount')),
-      taxTotal: amount(inCurrency(currency)),
+      taxTotal: amount(vatTotal),
+      taxTotalCurrency: s.attribute(vatTotal, 'currencyID'),
       taxTotalAccounting: taxCurrency && taxCurrency !== currency ? amount(inCurrency(taxCurrency)) : null,
       taxInclusive: amount(s.at(monetary, 'cbc:TaxInclusiveAmount')),
       prepaid: amount(s.at(monetary, 'cbc:PrepaidAmount')),

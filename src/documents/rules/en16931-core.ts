@@ -1,5 +1,5 @@
 import { notesOf, paymentMeansOf, precedingInvoicesOf, type Einvoice, type EinvoiceAllowanceCharge } from '../einvoice-model.js';
-import { blank, dec, present, type Add, type Syntax } from './finding.js';
+import { blank, dec, isVatScheme, present, type Add, type Syntax } from './finding.js';
 import { VAT_PREFIXES_CII, VAT_PREFIXES_UBL } from './code-list-data.js';
 
 // The EN 16931 business rules on presence and consistency (BR-01 … BR-65, BR-CO-03 … BR-CO-26
@@ -32,12 +32,15 @@ function header({ doc, syntax, add }: RuleContext): void {
   if (doc.lines.length === 0) add('BR-16', 'BG-25', 'lines', 'The document has no line (BG-25).');
   const totals = doc.totals;
   const required = [['BR-12', 'BT-106', 'lineNetTotal'], ['BR-13', 'BT-109', 'taxExclusive'], ['BR-14', 'BT-112', 'taxInclusive'], ['BR-15', 'BT-115', 'payable']] as const;
-  for (const [rule, term, field] of required) if (!present(totals[field])) add(rule, term, `totals.${field}`, `The document total ${term} is missing.`);
+  // Without the totals group (BG-22) these rules have no context; the structure reports it missing.
+  const group = [totals.lineNetTotal, totals.allowanceTotal, totals.chargeTotal, totals.taxExclusive, totals.taxInclusive, totals.prepaid, totals.roundingAmount, totals.payable].some(present) || (syntax === 'cii' && present(totals.taxTotal));
+  for (const [rule, term, field] of required) if (group && !present(totals[field])) add(rule, term, `totals.${field}`, `The document total ${term} is missing.`);
   const taxCurrency = doc.taxCurrencyCode;
   if (present(taxCurrency) && (syntax === 'cii' ? taxCurrency === doc.currency.code || !present(totals.taxTotalAccounting) : !present(totals.taxTotalAccounting) && taxCurrency !== doc.currency.code)) {
     add('BR-53', 'BT-111', 'totals.taxTotalAccounting', 'A VAT accounting currency (BT-6) is given, but not the total VAT in it (BT-111).');
   }
-  if (present(doc.taxPointDate) && present(doc.taxPointDateCode)) add('BR-CO-03', 'BT-7', 'taxPointDate', 'The VAT point date (BT-7) and its code (BT-8) exclude each other.');
+  const pointContext = syntax !== 'cii' || doc.vatBreakdown.some((b) => !shadowedInCii(b));
+  if (pointContext && present(doc.taxPointDate) && present(doc.taxPointDateCode)) add('BR-CO-03', 'BT-7', 'taxPointDate', 'The VAT point date (BT-7) and its code (BT-8) exclude each other.');
   if (doc.vatBreakdown.length === 0 && (ubl(syntax) || doc.lines.length > 0)) add('BR-CO-18', 'BG-23', 'vatBreakdown', 'The document has no VAT breakdown (BG-23).');
   const seller = doc.seller;
   if (!seller.identifier && !seller.legalRegistrationId && !present(seller.vatId)) {
@@ -85,10 +88,10 @@ function parties({ doc, syntax, add }: RuleContext): void {
 }
 
 function adjustments({ doc, add }: RuleContext): void {
-  const check = (items: (EinvoiceAllowanceCharge & { vatCategory?: string | null })[], field: string, rules: string[], terms: string[], document: boolean) => {
+  const check = (items: (EinvoiceAllowanceCharge & { vatCategory?: string | null; taxScheme?: string | null })[], field: string, rules: string[], terms: string[], document: boolean) => {
     items.forEach((item, i) => {
       if (!present(item.amount)) add(rules[0]!, terms[0]!, `${field}[${i}].amount`, `An allowance or charge has no amount (${terms[0]}).`);
-      if (document && !present(item.vatCategory)) add(rules[1]!, terms[1]!, `${field}[${i}].vatCategory`, `A document allowance or charge has no VAT category (${terms[1]}).`);
+      if (document && (!present(item.vatCategory) || !isVatScheme(item))) add(rules[1]!, terms[1]!, `${field}[${i}].vatCategory`, `A document allowance or charge has no VAT category (${terms[1]}).`);
       if (!present(item.reason) && !present(item.reasonCode)) {
         for (const rule of rules.slice(2)) add(rule, terms[2]!, `${field}[${i}].reason`, `An allowance or charge states neither reason nor reason code (${terms[2]}).`);
       }
@@ -115,7 +118,7 @@ function lines({ doc, syntax, add }: RuleContext): void {
     if (!price || price.isNegative()) add('BR-27', 'BT-146', `${f}.price.amount`, 'The item net price (BT-146) is negative or missing.');
     const gross = line.price?.grossAmount;
     if (present(gross) && (!dec(gross) || dec(gross)!.isNegative())) add('BR-28', 'BT-148', `${f}.price.grossAmount`, 'The item gross price (BT-148) is negative.');
-    if (!present(line.vatCategory)) add('BR-CO-04', 'BT-151', `${f}.vatCategory`, 'A line has no VAT category (BT-151).');
+    if (!present(line.vatCategory) || !isVatScheme(line)) add('BR-CO-04', 'BT-151', `${f}.vatCategory`, 'A line has no VAT category (BT-151).');
     const period = line.period;
     if (period) {
       if (present(period.startDate) && present(period.endDate) && period.endDate < period.startDate) add('BR-30', 'BT-135', `${f}.period.endDate`, 'The line period ends before it starts.');
@@ -140,13 +143,21 @@ function periodsAndBreakdown({ doc, syntax, add }: RuleContext): void {
     if (!present(period.startDate) && !present(period.endDate) && !byCode) add('BR-CO-19', 'BG-14', 'invoicePeriod', 'The invoicing period has neither start nor end date.');
   }
   doc.vatBreakdown.forEach((entry, i) => {
+    if (syntax === 'cii' && shadowedInCii(entry)) return;
     const f = `vatBreakdown[${i}]`;
     if (!present(entry.taxableAmount)) add('BR-45', 'BT-116', `${f}.taxableAmount`, 'A VAT breakdown has no taxable amount (BT-116).');
     if (!present(entry.taxAmount)) add('BR-46', 'BT-117', `${f}.taxAmount`, 'A VAT breakdown has no tax amount (BT-117).');
-    if (!present(entry.vatCategory)) add('BR-47', 'BT-118', `${f}.vatCategory`, 'A VAT breakdown has no VAT category (BT-118).');
-    if (!present(entry.vatRate) && entry.vatCategory?.trim() !== 'O') add('BR-48', 'BT-119', `${f}.vatRate`, 'A VAT breakdown has no rate (BT-119), and is not "not subject to VAT".');
+    if (!present(entry.vatCategory) || !isVatScheme(entry)) add('BR-47', 'BT-118', `${f}.vatCategory`, 'A VAT breakdown has no VAT category (BT-118).');
+    if (!isVatScheme(entry) || (!present(entry.vatRate) && entry.vatCategory?.trim() !== 'O')) add('BR-48', 'BT-119', `${f}.vatRate`, 'A VAT breakdown has no rate (BT-119), and is not "not subject to VAT".');
   });
 }
+
+/**
+ * In the CII artefact the rules on a VAT breakdown entry (BR-45 … BR-48, BR-CO-17, BR-DEC-19/20)
+ * share their pattern with the rules of categories O, L and M, which come first: for an entry of
+ * those categories only theirs apply.
+ */
+export const shadowedInCii = (entry: { vatCategory: string | null; taxScheme?: string | null }) => ['O', 'L', 'M'].includes(entry.vatCategory?.trim() ?? '') && (entry.taxScheme ?? '').toUpperCase() === 'VAT';
 
 function payment({ doc, syntax, add }: RuleContext): void {
   paymentMeansOf(doc).forEach((means, i) => {

@@ -1,7 +1,7 @@
 import type { Decimal } from '../../money/decimal.js';
 import type { Einvoice } from '../einvoice-model.js';
 import type { RuleContext } from './en16931-core.js';
-import { code, dec, present, round0, round2, sum } from './finding.js';
+import { code, dec, isVatScheme, present, round0, round2, sum } from './finding.js';
 
 // The EN 16931 VAT category rules, one family per UNTDID 5305 code: S (BR-S), Z (BR-Z), E (BR-E),
 // AE (BR-AE), K (BR-IC), G (BR-G), O (BR-O), L (BR-AF, IGIC), M (BR-AG, IPSI), and B (BR-B, split
@@ -36,6 +36,8 @@ const FAMILIES: Family[] = [
 ];
 
 const is = (category: string) => (item: { vatCategory: string | null }) => code(item.vatCategory) === category;
+/** The category, and given as a VAT category (most rule contexts ask for both). */
+const isVat = (category: string) => (item: { vatCategory: string | null; taxScheme?: string | null }) => is(category)(item) && isVatScheme(item);
 
 function sellerMeets(doc: Einvoice, needs: Family['seller']): boolean {
   const representativeVat = present(doc.taxRepresentative?.vatId);
@@ -80,6 +82,9 @@ function family({ doc, syntax, add }: RuleContext, f: Family): void {
   const allowances = doc.allowances.filter(is(f.category));
   const charges = doc.charges.filter(is(f.category));
   const breakdown = doc.vatBreakdown.filter(is(f.category));
+  const vatLines = lines.filter(isVatScheme);
+  const vatAllowances = allowances.filter(isVatScheme);
+  const vatCharges = charges.filter(isVatScheme);
   const name = `VAT category ${f.category}`;
   // -01: the breakdown has this category exactly when the document uses it.
   const items = lines.length + allowances.length + charges.length;
@@ -93,31 +98,35 @@ function family({ doc, syntax, add }: RuleContext, f: Family): void {
   } else if (cii) {
     first = breakdown.length === 0 || (breakdown.length === 1 && items > 0);
   } else {
-    first = items + breakdown.length === 0 || breakdown.length === 1;
+    // UBL counts only categories given in the VAT scheme, the breakdown's own among them.
+    const vatBreakdown = breakdown.filter(isVatScheme).length;
+    first = vatLines.length + vatAllowances.length + vatCharges.length + vatBreakdown === 0 || vatBreakdown === 1;
   }
   if (!first) add(`${f.prefix}-01`, 'BT-118', 'vatBreakdown', `The VAT breakdown must hold ${name} exactly when a line, allowance or charge uses it.`);
   // -02 … -04: the parties' identifiers.
   const parties = sellerMeets(doc, f.seller) && buyerMeets(doc, f.buyer);
   if (!parties) {
     const who = f.seller === 'none' ? 'must not state the seller or buyer VAT identifiers' : "needs the seller's VAT identifier or tax registration" + (f.buyer ? " and the buyer's VAT identifier" : '');
-    if (lines.length > 0) add(`${f.prefix}-02`, 'BT-31', 'seller.vatId', `A line of ${name} ${who}.`);
-    if (allowances.length > 0) add(`${f.prefix}-03`, 'BT-31', 'seller.vatId', `An allowance of ${name} ${who}.`);
-    if (charges.length > 0) add(`${f.prefix}-04`, 'BT-31', 'seller.vatId', `A charge of ${name} ${who}.`);
+    if (vatLines.length > 0) add(`${f.prefix}-02`, 'BT-31', 'seller.vatId', `A line of ${name} ${who}.`);
+    if (vatAllowances.length > 0) add(`${f.prefix}-03`, 'BT-31', 'seller.vatId', `An allowance of ${name} ${who}.`);
+    if (vatCharges.length > 0) add(`${f.prefix}-04`, 'BT-31', 'seller.vatId', `A charge of ${name} ${who}.`);
   }
+  // UBL's BR-S-02 asks for a VAT-scheme S line whenever a line has S at all.
+  if (f.category === 'S' && syntax !== 'cii' && lines.length > 0 && vatLines.length === 0) add('BR-S-02', 'BT-151', 'lines', 'A line of VAT category S is not given in the VAT scheme.');
   // -05 … -07: rates.
   const rateText = f.rate === 'positive' ? 'above 0' : f.rate === 'zero' ? '0' : f.rate === 'none' ? 'absent' : 'not negative';
   doc.lines.forEach((l, i) => {
-    if (is(f.category)(l) && !rateOk(l.vatRate, f, cii)) add(`${f.prefix}-05`, 'BT-152', `lines[${i}].vatRate`, `A line of ${name} has a VAT rate that must be ${rateText}.`);
+    if (isVat(f.category)(l) && !rateOk(l.vatRate, f, cii)) add(`${f.prefix}-05`, 'BT-152', `lines[${i}].vatRate`, `A line of ${name} has a VAT rate that must be ${rateText}.`);
   });
   doc.allowances.forEach((a, i) => {
-    if (is(f.category)(a) && !rateOk(a.vatRate, f, cii)) add(`${f.prefix}-06`, 'BT-96', `allowances[${i}].vatRate`, `An allowance of ${name} has a VAT rate that must be ${rateText}.`);
+    if (isVat(f.category)(a) && !rateOk(a.vatRate, f, cii)) add(`${f.prefix}-06`, 'BT-96', `allowances[${i}].vatRate`, `An allowance of ${name} has a VAT rate that must be ${rateText}.`);
   });
   doc.charges.forEach((c, i) => {
-    if (is(f.category)(c) && !rateOk(c.vatRate, f, cii)) add(`${f.prefix}-07`, 'BT-103', `charges[${i}].vatRate`, `A charge of ${name} has a VAT rate that must be ${rateText}.`);
+    if (isVat(f.category)(c) && !rateOk(c.vatRate, f, cii)) add(`${f.prefix}-07`, 'BT-103', `charges[${i}].vatRate`, `A charge of ${name} has a VAT rate that must be ${rateText}.`);
   });
   // -08 … -10: each breakdown entry of the category.
   doc.vatBreakdown.forEach((entry, i) => {
-    if (!is(f.category)(entry)) return;
+    if (!isVat(f.category)(entry)) return;
     const field = `vatBreakdown[${i}]`;
     const taxable = dec(entry.taxableAmount);
     const tax = dec(entry.taxAmount);

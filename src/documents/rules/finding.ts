@@ -57,3 +57,6 @@ export function decimalsOf(text: string | null | undefined): number {
 
 /** The category code as the rules compare it (trimmed). */
 export const code = (value: string | null | undefined): string | null => (value === null || value === undefined ? null : value.trim());
+
+/** The category is a VAT category: its tax scheme is VAT, or not stated (our own documents). */
+export const isVatScheme = (item: { taxScheme?: string | null }): boolean => item.taxScheme === undefined || (item.taxScheme ?? '').trim().toUpperCase() === 'VAT';
