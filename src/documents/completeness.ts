@@ -1,15 +1,19 @@
 import type { VatCategory } from '../money/invoice-calculation.js';
 import { UNCL4461, UNCL5189, UNCL5305, UNCL7161, VAT_RULE_PREFIX } from './code-lists.js';
-import { EAS, EAS_NOT_IN_PEPPOL, isIcdScheme } from './schemes.js';
+import { EAS, isIcdScheme } from './schemes.js';
 import { UNIT_CODES } from './unit-codes.js';
-import { isCountryCode, PEPPOL_SCHEME_CHECKS } from './identifiers.js';
+import { isCountryCode } from './identifiers.js';
 import type { DocumentView, Party, Profile, SchemedId } from './model.js';
-import { peppolCountry, peppolNationalRules } from './peppol-national.js';
+import type { Einvoice } from './einvoice-model.js';
+import { runRules } from './rules/engine.js';
 import { isZeroAmount } from './xml.js';
 
 // What a view lacks before it can be a valid e-invoice, each gap named by the official rule it
 // would break (EN 16931 BR-…, Peppol PEPPOL-…, XRechnung BR-DE-…) and the field the API user sets.
-// The endpoints answer 422 with these instead of a document that fails validation.
+// The endpoints answer 422 with these instead of a document that fails validation. Two layers:
+// the checks below name what to set in the API's own terms (before the document is computed to
+// the end, the usual gaps); then the rule engine (rules/), the same code that judges received
+// documents, runs every EN 16931 business rule on the view, so nothing it would reject is issued.
 
 export interface Problem {
   /** The field to set, as the API names it: `seller.address.countryCode`, `lines[2].unitCode`. */
@@ -134,6 +138,15 @@ import { peppol, xrechnung } from './rules/profile-checks.js';
 
 const CHECKS: Record<Profile, Check[]> = { en16931: [en16931], peppol: [en16931, peppol], xrechnung: [en16931, xrechnung] };
 
+/** BR-9 as these checks name it is BR-09 in the official artefacts (and in the engine). */
+const officialId = (code: string) => code.replace(/^(BR-(?:CO-)?)(\d)$/, '$10$2');
+
+/** The view as the writers write it: a line, allowance or charge outside the scope of VAT (O) states no rate. */
+function asWritten(view: DocumentView): Einvoice {
+  const noRate = <T extends { vatCategory: string; vatRate: string }>(item: T) => (item.vatCategory === 'O' ? { ...item, vatRate: null } : item);
+  return { ...view, lines: view.lines.map(noRate), allowances: view.allowances.map(noRate), charges: view.charges.map(noRate) };
+}
+
 /** Every gap between the view and a valid document of each profile, once per field and rule. */
 export function problemsFor(view: DocumentView, profiles: Profile[]): Problem[] {
   const seen = new Set<string>();
@@ -145,5 +158,15 @@ export function problemsFor(view: DocumentView, profiles: Profile[]): Problem[] 
     problems.push({ field, code, message });
   };
   for (const profile of profiles) for (const check of CHECKS[profile]) check(view, add);
+  // The engine's fatal EN 16931 findings that no check above named already. A currency with three
+  // minor digits is refused above (BR-DEC-09) for good; its amounts cannot meet the two-decimal rules.
+  if (profiles.length > 0 && view.currency.minorDigits <= 2) {
+    const named = new Set(problems.map((p) => officialId(p.code)));
+    // The currency's BR-DEC-09 above stands for every amount's decimals.
+    const covered = (rule: string) => named.has(rule) || (named.has('BR-DEC-09') && rule.startsWith('BR-DEC-'));
+    for (const finding of runRules(asWritten(view), ['en16931'])) {
+      if (finding.severity === 'fatal' && !covered(finding.rule)) add(finding.field, finding.rule, finding.message);
+    }
+  }
   return problems;
 }

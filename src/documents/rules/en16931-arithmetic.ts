@@ -108,9 +108,13 @@ function decimals({ doc, syntax, add }: RuleContext): void {
   rule(t.taxExclusive, 'BR-DEC-12', 'BT-109', 'totals.taxExclusive');
   const numeric = (text: string | null | undefined) => present(text) && dec(text) !== null && !dec(text)!.equals(round2(dec(text)!));
   // UBL's BR-DEC-13 and -15 select the amount by a currency path relative to itself, which never matches.
-  if (syntax === 'cii' ? numeric(t.taxTotal) : syntax === null && over(t.taxTotal)) add('BR-DEC-13', 'BT-110', 'totals.taxTotal', `BT-110 has more than two decimals (${t.taxTotal}).`);
+  // In CII these two look for a VAT total of the right currency with two decimals among all there are.
+  const inCurrency = t.taxTotalCurrency === doc.currency.code;
+  const thirteen = syntax === 'cii' ? inCurrency && numeric(t.taxTotal) && !present(t.taxTotalAccounting) : syntax === null && over(t.taxTotal);
+  const fifteenOk = !present(doc.taxCurrencyCode) || (!present(t.taxTotal) && !present(t.taxTotalAccounting)) || (present(t.taxTotalAccounting) && !numeric(t.taxTotalAccounting)) || (doc.taxCurrencyCode === doc.currency.code && inCurrency && !numeric(t.taxTotal));
+  if (thirteen) add('BR-DEC-13', 'BT-110', 'totals.taxTotal', `BT-110 has more than two decimals (${t.taxTotal}).`);
   rule(t.taxInclusive, 'BR-DEC-14', 'BT-112', 'totals.taxInclusive');
-  if (syntax === 'cii' ? numeric(t.taxTotalAccounting) : syntax === null && over(t.taxTotalAccounting)) add('BR-DEC-15', 'BT-111', 'totals.taxTotalAccounting', `BT-111 has more than two decimals (${t.taxTotalAccounting}).`);
+  if (syntax === 'cii' ? !fifteenOk : syntax === null && over(t.taxTotalAccounting)) add('BR-DEC-15', 'BT-111', 'totals.taxTotalAccounting', `BT-111 has more than two decimals (${t.taxTotalAccounting}).`);
   rule(t.prepaid, 'BR-DEC-16', 'BT-113', 'totals.prepaid');
   rule(t.roundingAmount, 'BR-DEC-17', 'BT-114', 'totals.roundingAmount');
   rule(t.payable, 'BR-DEC-18', 'BT-115', 'totals.payable');

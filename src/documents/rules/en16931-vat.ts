@@ -1,7 +1,7 @@
-import type { Decimal } from '../../money/decimal.js';
+import { Decimal } from '../../money/decimal.js';
 import type { Einvoice } from '../einvoice-model.js';
 import type { RuleContext } from './en16931-core.js';
-import { code, dec, isVatScheme, present, round0, round2, sum } from './finding.js';
+import { code, dec, isVatScheme, present, round2, sum } from './finding.js';
 
 // The EN 16931 VAT category rules, one family per UNTDID 5305 code: S (BR-S), Z (BR-Z), E (BR-E),
 // AE (BR-AE), K (BR-IC), G (BR-G), O (BR-O), L (BR-AF, IGIC), M (BR-AG, IPSI), and B (BR-B, split
@@ -145,19 +145,37 @@ function basisHolds(doc: Einvoice, f: Family, taxable: Decimal | null, rate: Dec
     if (cii) return taxable !== null && taxable.equals(basisOf(doc, f, rate, true));
     const used = [...doc.lines, ...doc.allowances, ...doc.charges].some((i) => is(f.category)(i) && (dec(i.vatRate)?.equals(rate) ?? false));
     const basis = basisOf(doc, f, rate, false);
-    return used && taxable !== null && taxable.minus(1).lessThan(basis) && taxable.plus(1).greaterThan(basis);
+    return used && taxable !== null && withinOneAsDouble(taxable, basis);
   }
   if (taxable === null) return false;
   if (!cii) return taxable.equals(basisOf(doc, f, null, false));
   const basis = basisOf(doc, f, null, true);
-  return f.category === 'O' ? taxable.equals(basis) : taxable.minus(1).lessThan(basis) && taxable.plus(1).greaterThan(basis);
+  return f.category === 'O' ? taxable.equals(basis) : withinOneAsDouble(taxable, basis, true);
+}
+
+/**
+ * taxable − 1 < basis < taxable + 1, as the official XPath computes it: taxable ± 1 on the untyped
+ * text, so in binary floating point (183.23 − 1 is 182.229999999999989768…). UBL casts that back to
+ * a decimal, exactly, and compares decimals; CII compares it as a double with the basis as a double.
+ * At the edge of the tolerance only this reading agrees with the official rules.
+ */
+function withinOneAsDouble(taxable: Decimal, basis: Decimal, cii = false): boolean {
+  const low = taxable.toNumber() - 1;
+  const high = taxable.toNumber() + 1;
+  if (cii) return low < basis.toNumber() && high > basis.toNumber();
+  return new Decimal(low.toFixed(60)).lessThan(basis) && new Decimal(high.toFixed(60)).greaterThan(basis);
 }
 
 function taxHolds(f: Family, taxable: Decimal | null, tax: Decimal | null, rate: Decimal | null, cii: boolean): boolean {
   if (!f.byRate) return tax !== null && tax.isZero();
   if (cii && f.category !== 'S') return true;
   if (tax === null || taxable === null || rate === null) return false;
-  const expected = cii ? round0(taxable.abs().times(rate)).dividedBy(100) : round2(taxable.abs().times(rate.dividedBy(100)));
+  if (cii) {
+    // CII multiplies by the untyped rate, so in binary floating point, and compares as such.
+    const expected = Math.floor(taxable.abs().toNumber() * rate.toNumber() + 0.5) / 100;
+    return tax.abs().minus(1).toNumber() < expected && tax.abs().plus(1).toNumber() > expected;
+  }
+  const expected = round2(taxable.abs().times(rate.dividedBy(100)));
   return tax.abs().minus(1).lessThan(expected) && tax.abs().plus(1).greaterThan(expected);
 }
 
@@ -189,4 +207,3 @@ function splitPayment({ doc, add }: RuleContext): void {
 }
 
 export const EN16931_VAT = [(ctx: RuleContext) => FAMILIES.forEach((f) => family(ctx, f)), intraCommunity, outsideScope, splitPayment];
-export { round0 };
