@@ -125,13 +125,14 @@ function line(s: XmlSource, element: XmlElement): EinvoiceLine {
   const settlement = s.at(element, 'ram:SpecifiedLineTradeSettlement');
   const period = s.at(settlement, 'ram:BillingSpecifiedPeriod');
   const adjustments = s.all(settlement, 'ram:SpecifiedTradeAllowanceCharge');
-  const objectRef = s.all(settlement, 'ram:AdditionalReferencedDocument').find((d) => s.text(d, 'ram:TypeCode') === '130') ?? null;
+  const lineRefs = s.all(settlement, 'ram:AdditionalReferencedDocument');
+  const objectRef = lineRefs.find((d) => s.text(d, 'ram:TypeCode') === '130') ?? lineRefs[0] ?? null;
   const objectId = s.at(objectRef, 'ram:IssuerAssignedID');
   s.text(s.at(gross, 'ram:BasisQuantity'));
   return {
     id: s.text(document, 'ram:LineID'),
     note: s.allAt(document, 'ram:IncludedNote/ram:Content').map((n) => s.text(n)).join('\n') || null,
-    objectId: objectId ? { id: s.text(objectId) ?? '', schemeId: s.text(objectRef, 'ram:ReferenceTypeCode') } : null,
+    objectId: objectRef ? { id: s.text(objectId) ?? '', schemeId: s.text(objectRef, 'ram:ReferenceTypeCode') } : null,
     name: s.text(product, 'ram:Name'),
     description: s.text(product, 'ram:Description'),
     quantity: s.text(quantity),

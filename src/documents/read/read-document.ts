@@ -56,6 +56,8 @@ export interface DocumentRead {
   /** The rule sets the document claims in BT-24 (judge by these). */
   claims: Profile[];
   model: Einvoice;
+  /** The XML that was read, byte for byte (the PDF's embedded file, or the document itself). */
+  xml: Uint8Array;
   /** Every element and attribute the model has no field for, with its path and value. */
   unmapped: Unmapped[];
   attachments: KeptFile[];
@@ -119,7 +121,7 @@ export async function readDocument(bytes: Uint8Array, contentType: string | null
       container = { type: 'pdf', attachment: candidate.name, relationship: candidate.relationship };
       xmlBytes = candidate.content;
       for (const other of pdf.attachments) if (other !== candidate) kept.push({ source: 'pdf', name: other.name, mimeType: other.mimeType, description: null, content: other.content });
-      return finish(read, container, kept);
+      return finish(read, container, kept, xmlBytes);
     }
     return first!;
   }
@@ -128,15 +130,15 @@ export async function readDocument(bytes: Uint8Array, contentType: string | null
   }
   const read = fromXml(xmlBytes, limits);
   if ('ok' in read) return read;
-  return finish(read, container, kept);
+  return finish(read, container, kept, xmlBytes);
 }
 
-function finish(read: { syntax: Syntax; kind: DocumentKind; reading: SyntaxReading; structure: StructureResult }, container: DocumentRead['container'], kept: KeptFile[]): DocumentRead {
+function finish(read: { syntax: Syntax; kind: DocumentKind; reading: SyntaxReading; structure: StructureResult }, container: DocumentRead['container'], kept: KeptFile[], xml: Uint8Array): DocumentRead {
   const { model, unmapped, locations } = read.reading;
   const profile = profileOf(model.specificationId);
   const attachments: KeptFile[] = [
     ...(model.attachments ?? []).filter((a) => a.embedded).map((a) => ({ source: 'xml' as const, name: a.embedded!.filename ?? a.id, mimeType: a.embedded!.mimeCode, description: a.description, content: a.embedded!.content })),
     ...kept,
   ];
-  return { ok: true, syntax: read.syntax, kind: read.kind, container, profile, claims: claimedSpecs(profile), model, unmapped, attachments, structure: read.structure, locations };
+  return { ok: true, syntax: read.syntax, kind: read.kind, container, profile, claims: claimedSpecs(profile), model, xml, unmapped, attachments, structure: read.structure, locations };
 }

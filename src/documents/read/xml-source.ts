@@ -85,7 +85,9 @@ export class XmlSource {
         if (!taken?.has(name)) out.push({ path: `${pathOf(element)}/@${name}`, value });
       }
       if (element.children.length === 0) {
-        if (!this.read.has(element)) out.push({ path: pathOf(element), value: element.text.trim() });
+        // An empty element without attributes holds nothing to keep.
+        const empty = element.text.trim() === '' && Object.keys(element.attributes).length === 0;
+        if (!this.read.has(element) && !empty) out.push({ path: pathOf(element), value: element.text.trim() });
         return;
       }
       for (const child of element.children) walk(child);

@@ -178,6 +178,10 @@ function references({ doc, syntax, add }: RuleContext): void {
     if (blank(a.id)) add('BR-52', 'BT-122', `attachments[${i}].id`, 'A supporting document has no reference (BT-122).');
   });
   if (doc.invoicedObjectId && blank(doc.invoicedObjectId.id)) add('BR-52', 'BT-122', 'invoicedObjectId', 'A referenced document has no reference.');
+  // In CII a line's object identifier is an additional referenced document too.
+  if (syntax === 'cii') doc.lines.forEach((l, i) => {
+    if (l.objectId && blank(l.objectId.id)) add('BR-52', 'BT-128', `lines[${i}].objectId`, 'A referenced document has no reference.');
+  });
   precedingInvoicesOf(doc).forEach((p, i) => {
     if (syntax === 'cii' ? blank(p.number) : !present(p.number)) add('BR-55', 'BT-25', `precedingInvoices[${i}].number`, 'A preceding invoice reference has no invoice number (BT-25).');
   });

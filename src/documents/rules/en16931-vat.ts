@@ -142,6 +142,8 @@ function family({ doc, syntax, add }: RuleContext, f: Family): void {
 function basisHolds(doc: Einvoice, f: Family, taxable: Decimal | null, rate: Decimal | null, cii: boolean): boolean {
   if (f.byRate) {
     if (rate === null) return true; // "every $rate in ()" holds
+    // CII's BR-AF-08 and BR-AG-08 take the rate from the settlement, which has none: they always hold.
+    if (cii && f.category !== 'S') return true;
     if (cii) return taxable !== null && taxable.equals(basisOf(doc, f, rate, true));
     const used = [...doc.lines, ...doc.allowances, ...doc.charges].some((i) => is(f.category)(i) && (dec(i.vatRate)?.equals(rate) ?? false));
     const basis = basisOf(doc, f, rate, false);
