@@ -8,6 +8,8 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, PDFHe
 // are walked with a depth and count bound, so a cycle of /Kids cannot loop.
 
 export interface PdfLimits {
+  /** Most bytes outside any object or cross-reference table (pdf-lib crawls through those slowly). */
+  maxLooseBytes: number;
   /** Most bytes one decoded stream may have. */
   maxStreamBytes: number;
   /** Most bytes all object streams may decode to together. */
@@ -16,7 +18,7 @@ export interface PdfLimits {
   maxFiles: number;
 }
 
-export const DEFAULT_PDF_LIMITS: PdfLimits = { maxStreamBytes: 10 * 1024 * 1024, maxObjectStreamBytes: 64 * 1024 * 1024, maxFiles: 100 };
+export const DEFAULT_PDF_LIMITS: PdfLimits = { maxLooseBytes: 64 * 1024, maxStreamBytes: 10 * 1024 * 1024, maxObjectStreamBytes: 64 * 1024 * 1024, maxFiles: 100 };
 
 export interface PdfAttachment {
   name: string;
@@ -53,9 +55,29 @@ function inflateBounded(data: Uint8Array, max: number, what: string): Buffer {
   }
 }
 
+/**
+ * Counts the bytes that belong to no object (N G obj … endobj) and no cross-reference table. A PDF
+ * is objects, tables and a few lines of trailer; pdf-lib skips anything else a byte at a time, so
+ * a PDF that is mostly something else (garbage, an object that never ends) is refused up front.
+ */
+function guardStructure(text: string, limits: PdfLimits): void {
+  let covered = 0;
+  const starts = /\d+\s+\d+\s+obj\b|xref\s/g;
+  for (let match = starts.exec(text); match; match = starts.exec(text)) {
+    const xref = match[0].startsWith('xref');
+    const end = xref ? text.indexOf('trailer', match.index) : text.indexOf('endobj', match.index);
+    if (end < 0) break;
+    covered += end - match.index;
+    starts.lastIndex = end;
+  }
+  const loose = text.length - covered;
+  if (loose > limits.maxLooseBytes) {
+    throw new PdfRefusal('PDF_UNREADABLE', `The PDF has ${loose} bytes outside its objects (at most ${limits.maxLooseBytes} are read): it is truncated, never ends an object, or is not a PDF.`);
+  }
+}
+
 /** Measures every object stream before pdf-lib inflates it (a bomb would exhaust memory there). */
-function guardObjectStreams(bytes: Uint8Array, limits: PdfLimits): void {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+function guardObjectStreams(text: string, bytes: Uint8Array, limits: PdfLimits): void {
   const objectStream = /\/Type\s*\/ObjStm\b/g;
   let total = 0;
   for (let match = objectStream.exec(text); match; match = objectStream.exec(text)) {
@@ -127,7 +149,9 @@ function nameTreeValues(root: PDFDict, limits: PdfLimits): PDFDict[] {
 export async function readPdfAttachments(bytes: Uint8Array, limits: PdfLimits = DEFAULT_PDF_LIMITS): Promise<PdfRead> {
   try {
     if (Buffer.from(bytes.subarray(0, 1024)).toString('latin1').indexOf('%PDF-') < 0) throw new PdfRefusal('PDF_UNREADABLE', 'The file does not start as a PDF (no %PDF- header).');
-    guardObjectStreams(bytes, limits);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    guardStructure(text, limits);
+    guardObjectStreams(text, bytes, limits);
     let pdf: PDFDocument;
     try {
       pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: false, updateMetadata: false });
