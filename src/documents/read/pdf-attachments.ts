@@ -154,7 +154,7 @@ export async function readPdfAttachments(bytes: Uint8Array, limits: PdfLimits = 
     guardObjectStreams(text, bytes, limits);
     let pdf: PDFDocument;
     try {
-      pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: false, updateMetadata: false });
+      pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: true, updateMetadata: false });
     } catch (error) {
       throw new PdfRefusal('PDF_UNREADABLE', `The PDF cannot be parsed: ${(error as Error).message.split('\n')[0]}`);
     }
