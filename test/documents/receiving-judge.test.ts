@@ -47,6 +47,16 @@ describe('judging a received document', () => {
     expect(judgeDocument(doc, ['en16931']).verdict).toBe('valid');
   });
 
+  it('judges a Factur-X MINIMUM by EN 16931 all the same, which it is not: it has no lines', async () => {
+    const cii = example('cen-cii/CII_example4.xml');
+    const minimum = cii.replace(/(<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>)[^<]*/, '$1urn:factur-x.eu:1p0:minimum').replace(/<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g, '');
+    const doc = await read(minimum);
+    expect(doc).toMatchObject({ syntax: 'cii', profile: 'factur-x-minimum', claims: ['en16931'] });
+    const judged = judgeDocument(doc);
+    expect(judged.verdict).toBe('invalid');
+    expect(judged.findings).toContainEqual(expect.objectContaining({ rule: 'BR-16', term: 'BG-25' }));
+  });
+
   it('accepts a VAT amount within the official tolerance of one unit, with a warning that it is not exact', async () => {
     const xml = example('peppol/base-example.xml');
     const doc = await read(xml.replace('<cbc:TaxAmount currencyID="EUR">331.25</cbc:TaxAmount>\n            <cac:TaxCategory>', '<cbc:TaxAmount currencyID="EUR">331.26</cbc:TaxAmount>\n            <cac:TaxCategory>'));

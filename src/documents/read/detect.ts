@@ -54,20 +54,13 @@ export function profileOf(specificationId: string | null | undefined): ReceivedP
 }
 
 /**
- * The rule sets a document claims by BT-24: EN 16931 for every identifier built on it, plus
- * Peppol or XRechnung when named. MINIMUM and BASIC WL are not EN 16931 invoices (no lines), so
- * they claim none; an unknown identifier is judged by EN 16931, the floor every e-invoice stands on.
+ * The rule sets a document is judged by, from BT-24: EN 16931 always (it is the floor of every
+ * e-invoice, and the one an unknown identifier gets), plus Peppol or XRechnung when named. Factur-X
+ * MINIMUM and BASIC WL do not claim EN 16931 (they have no lines) and are judged by it all the same:
+ * they are not e-invoices in its sense, and the verdict says so.
  */
 export function claimedSpecs(profile: ReceivedProfile): Profile[] {
-  switch (profile) {
-    case 'factur-x-minimum':
-    case 'factur-x-basic-wl':
-      return [];
-    case 'peppol':
-      return ['en16931', 'peppol'];
-    case 'xrechnung':
-      return ['en16931', 'xrechnung'];
-    default:
-      return ['en16931'];
-  }
+  if (profile === 'peppol') return ['en16931', 'peppol'];
+  if (profile === 'xrechnung') return ['en16931', 'xrechnung'];
+  return ['en16931'];
 }
