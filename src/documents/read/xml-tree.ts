@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 // Untrusted XML bytes into a small element tree, safely: saxes never reads a DTD, never fetches
