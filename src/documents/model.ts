@@ -3,7 +3,9 @@ import type { VatCategory } from '../money/invoice-calculation.js';
 // The syntax-neutral EN 16931 view of one issued invoice (BT-3 380) or credit note (BT-3 381).
 // Every amount is the exact decimal text our arithmetic computed, already in the currency's minor
 // unit ("59.97", "1100", "1.250"); the mappers write these strings and never recompute them.
-// Names follow the API; each field names its business term (BT-…) or group (BG-…).
+// Names follow the API; each field names its business term (BT-…) or group (BG-…). It is the
+// general EN 16931 model of einvoice-model.ts (which received documents are read into) narrowed
+// to what we issue; the compiler holds the two together.
 
 /** A decimal as text: amounts with exactly the currency's digits, other numbers plain ("7.5"). */
 export type DecimalText = string;

@@ -1,6 +1,6 @@
 import { isIcdScheme } from './schemes.js';
 import { isNorwegianOrgNumber, isSwedishOrgNumber } from './identifiers.js';
-import type { DocumentView, Party } from './model.js';
+import type { Einvoice as DocumentView, EinvoiceParty as Party } from './einvoice-model.js';
 
 // Peppol BIS Billing 3.0's national rules for sellers in Norway, Sweden, Italy, the Netherlands,
 // Denmark, Iceland and Greece (the German DE-R rules live with XRechnung's in completeness.ts).
@@ -12,12 +12,12 @@ const blank = (value: string | null | undefined) => value === null || value === 
 
 /** The country Peppol takes the seller (or buyer) to be in: its VAT id's prefix, else its address. */
 export function peppolCountry(p: Party): string | null {
-  return p.vatId ? p.vatId.slice(0, 2).toUpperCase() : p.address.countryCode;
+  return p.vatId ? p.vatId.slice(0, 2).toUpperCase() : (p.address?.countryCode ?? null);
 }
 
 function address(add: Add, role: 'seller' | 'buyer', p: Party, code: string, who: string): void {
   for (const part of ['line1', 'city', 'postalCode'] as const) {
-    if (blank(p.address[part])) add(`${role}.address.${part}`, code, `${who} state the street, city and postal code of the ${role}.`);
+    if (blank(p.address?.[part])) add(`${role}.address.${part}`, code, `${who} state the street, city and postal code of the ${role}.`);
   }
 }
 
@@ -35,7 +35,7 @@ const NATIONAL: Record<string, (view: DocumentView, add: Add) => void> = {
     if (org !== undefined && !isSwedishOrgNumber(org)) add('seller.legalRegistrationId.id', 'SE-R-013', 'A Swedish organisation number has ten digits with a valid check digit.');
     if (seller.taxRegistrationId && seller.taxRegistrationId !== 'Godkänd för F-skatt') add('seller.taxRegistrationId', 'SE-R-005', 'A Swedish seller’s tax registration states "Godkänd för F-skatt".');
     for (const [i, line] of view.lines.entries()) {
-      if (line.vatCategory === 'S' && !['6', '12', '25'].includes(line.vatRate)) add(`lines[${i}].vatRate`, 'SE-R-006', 'A Swedish seller uses the standard VAT rates 6, 12 or 25 %.');
+      if (line.vatCategory === 'S' && !['6', '12', '25'].includes(line.vatRate ?? '')) add(`lines[${i}].vatRate`, 'SE-R-006', 'A Swedish seller uses the standard VAT rates 6, 12 or 25 %.');
     }
   },
   IT: (view, add) => {
@@ -49,11 +49,11 @@ const NATIONAL: Record<string, (view: DocumentView, add: Add) => void> = {
     address(add, 'seller', seller, 'NL-R-002', 'Dutch sellers');
     const dutchScheme = (p: Party) => p.legalRegistrationId?.schemeId === '0106' || p.legalRegistrationId?.schemeId === '0190';
     if (!dutchScheme(seller)) add('seller.legalRegistrationId', 'NL-R-003', 'A Dutch seller states its KVK (scheme 0106) or OIN (scheme 0190) number.');
-    if (!view.paymentMeans && !view.totals.payable.startsWith('-')) add('paymentMeans', 'NL-R-007', 'A Dutch seller states the payment means.');
+    if (!view.paymentMeans && !(view.totals.payable ?? '').startsWith('-')) add('paymentMeans', 'NL-R-007', 'A Dutch seller states the payment means.');
     if (peppolCountry(buyer) === 'NL') {
       address(add, 'buyer', buyer, 'NL-R-004', 'Dutch sellers invoicing Dutch buyers');
       if (!dutchScheme(buyer)) add('buyer.legalRegistrationId', 'NL-R-005', 'A Dutch buyer is named by its KVK (scheme 0106) or OIN (scheme 0190) number.');
-      if (view.paymentMeans && !['30', '48', '49', '57', '58', '59'].includes(view.paymentMeans.code)) add('paymentMeans.code', 'NL-R-008', 'Between Dutch parties the payment means is 30, 48, 49, 57, 58 or 59.');
+      if (view.paymentMeans && !['30', '48', '49', '57', '58', '59'].includes(view.paymentMeans.code ?? '')) add('paymentMeans.code', 'NL-R-008', 'Between Dutch parties the payment means is 30, 48, 49, 57, 58 or 59.');
     }
   },
   DK: (view, add) => {
@@ -64,11 +64,11 @@ const NATIONAL: Record<string, (view: DocumentView, add: Add) => void> = {
       const identifier = view[role].identifier;
       if (identifier && (identifier.schemeId === null || !isIcdScheme(identifier.schemeId))) add(`${role}.identifier.schemeId`, 'DK-R-013', 'A Danish seller’s party identifiers carry their scheme.');
     }
-    if (view.paymentMeans && !['10', '48', '49', '58', '59'].includes(view.paymentMeans.code)) add('paymentMeans.code', 'DK-R-005', 'A Danish seller uses payment means 10, 48, 49, 58 or 59 here.');
+    if (view.paymentMeans && !['10', '48', '49', '58', '59'].includes(view.paymentMeans.code ?? '')) add('paymentMeans.code', 'DK-R-005', 'A Danish seller uses payment means 10, 48, 49, 58 or 59 here.');
     if (view.paymentMeans?.code === '49' && (blank(view.paymentMeans.directDebit?.mandateReference) || blank(view.paymentMeans.directDebit?.debitedAccountId))) {
       add('paymentMeans.directDebit', 'DK-R-007', 'A Danish direct debit states the mandate and the payer’s account.');
     }
-    if (view.typeCode === '381' && view.totals.payable.startsWith('-')) add('lines', 'DK-R-016', 'A Danish seller’s credit note has no negative total.');
+    if (view.typeCode === '381' && (view.totals.payable ?? '').startsWith('-')) add('lines', 'DK-R-016', 'A Danish seller’s credit note has no negative total.');
   },
   IS: (view, add) => {
     if (!view.seller.legalRegistrationId) add('seller.legalRegistrationId', 'IS-R-002', 'An Icelandic seller states its kennitala.');
