@@ -303,6 +303,17 @@ export const StatusTransitionsSchema = Type.Object(
   { title: 'StatusTransitions' },
 );
 
+const Sha256 = Nullable(Type.String({ pattern: '^[0-9a-f]{64}$' }));
+
+export const PdfDigestsSchema = Type.Object(
+  { en: Sha256, de: Sha256, fr: Sha256 },
+  {
+    title: 'PdfDigests',
+    description:
+      "The SHA-256 (hex) of the issued document's PDF (GET …/pdf?lang=…) in each language, recorded when it was first rendered; null until then, and always for a draft. The PDF of an issued document is rendered deterministically: every download in a language has exactly these bytes.",
+  },
+);
+
 export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
@@ -340,6 +351,7 @@ export const InvoiceSchema = Type.Object(
     payments: Type.Array(PaymentSchema),
     creditNoteIds: Type.Array(Type.String()),
     statusTransitions: StatusTransitionsSchema,
+    pdfSha256: PdfDigestsSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },
   {
