@@ -175,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateLimitDegraded: () => rateLimitStore instanceof FailOpenRateLimitStore && rateLimitStore.degraded,
     usesSharedRateLimitStore: rateLimitStore instanceof FailOpenRateLimitStore,
     droppedLogLines: () => destination?.droppedLines ?? 0,
+    pdfLoad: () => pdfPool.load,
   });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

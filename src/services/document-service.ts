@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { createHash } from 'node:crypto';
+import { ConcurrencyGate } from '../lib/concurrency-gate.js';
 import { PdfRenderError, renderCii, renderUbl, type CiiProfile, type CreditFacts, type DocumentView, type PdfLanguage, type PdfOptions, type StatusFacts, type UblProfile } from '../documents/index.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
@@ -48,6 +49,11 @@ export interface PdfRenderer {
 
 const safeName = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_');
 
+/** A full queue clears within seconds; a document past its limits needs the machine less busy. */
+function unavailable(error: PdfRenderError): RenderResult {
+  return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+}
+
 /** How a credit note settled, as stored when it was issued (migration 0014 filled in the older ones). */
 function creditFactsOf(row: CreditNoteRow): CreditFacts {
   const digits = minorUnitDigits(row.currency);
@@ -69,7 +75,13 @@ export class DocumentService {
     private readonly companies: CompanyRepository,
     private readonly organizations: OrganizationRepository,
     private readonly pdf: PdfRenderer,
-  ) {}
+    /** PDFs waiting for their data to be read, past which the service answers 503. */
+    maxWaiting = 1000,
+  ) {
+    this.preparing = new ConcurrencyGate(1, maxWaiting, () => new PdfRenderError('busy', 'Too many documents are waiting to be rendered.'));
+  }
+
+  private readonly preparing: ConcurrencyGate;
 
   /** What an invoice's documents are made of: its stored content, or a draft's as it is now. */
   async invoiceSource(owner: Owner, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
@@ -142,11 +154,30 @@ export class DocumentService {
   }
 
   async render(kind: DocumentKind, owner: Owner, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
+    if (request.format === 'pdf') {
+      // What a PDF needs is read and computed on the event loop, one document per turn: reads
+      // on SQLite never wait, so many PDFs asked for at once would otherwise read and compute
+      // (tens of milliseconds for a 500-line invoice) in one unbroken chain.
+      let prepared: { source: DocumentSource; view: DocumentView; status?: StatusFacts } | undefined;
+      try {
+        prepared = await this.preparing.run(async () => {
+          const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+          if (!source) return undefined;
+          await new Promise((next) => setImmediate(next)); // the view is computed in a turn of its own
+          const status = request.copy === 'status' && !source.draft ? await this.statusOf(kind, owner, id, now) : undefined;
+          return { source, view: documentViewOf(source), ...(status ? { status } : {}) };
+        });
+      } catch (error) {
+        if (error instanceof PdfRenderError) return unavailable(error);
+        throw error;
+      }
+      if (!prepared) return { ok: false, code: 'NOT_FOUND' };
+      return this.renderPdf(kind, owner, id, prepared, request, now);
+    }
     const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
     if (!source) return { ok: false, code: 'NOT_FOUND' };
     const view = documentViewOf(source);
     const base = `${kind}-${safeName(source.number)}`;
-    if (request.format === 'pdf') return this.renderPdf(kind, owner, id, source, view, request, now);
     if (source.draft) return { ok: false, code: 'INVOICE_NOT_ISSUED' };
     const target = request.profile;
     const details = einvoiceProblems(view, [target]);
@@ -160,16 +191,15 @@ export class DocumentService {
     kind: DocumentKind,
     owner: Owner,
     id: string,
-    source: DocumentSource,
-    view: DocumentView,
+    { source, view, status }: { source: DocumentSource; view: DocumentView; status?: StatusFacts },
     request: Extract<RenderRequest, { format: 'pdf' }>,
     now: Date,
   ): Promise<RenderResult> {
-    const copy = request.copy === 'status' && !source.draft;
+    const copy = status !== undefined;
     const options: PdfOptions = { lang: request.lang, note: source.pdfNote ?? null };
     if (source.credit) options.credit = source.credit;
-    if (copy) {
-      options.status = await this.statusOf(kind, owner, id, now);
+    if (status) {
+      options.status = status;
       options.now = now;
     }
     let pdf: Buffer;
@@ -177,8 +207,7 @@ export class DocumentService {
       pdf = await this.pdf.render(view, options);
     } catch (error) {
       if (!(error instanceof PdfRenderError) || error.reason === 'failed') throw error;
-      // A full queue clears within seconds; a document past its limits needs the machine less busy.
-      return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+      return unavailable(error);
     }
     const sha256 = createHash('sha256').update(pdf).digest('hex');
     if (!source.draft && !copy) {
