@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/money/decimal.js';
-import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
+import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { canInspectPdf, hasPoppler, pdfNotdefGlyphs, pdfPlainText, pdfQrPayloads } from '../helpers/pdf-tools.js';
 
