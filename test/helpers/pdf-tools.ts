@@ -133,3 +133,19 @@ export function pdfNotdefGlyphs(pdf: Buffer): number {
   }
   return count;
 }
+
+/** Every word a reader finds, with its page and box (pdftotext -bbox). */
+export function pdfWords(pdf: Buffer): { page: number; text: string; xMin: number; xMax: number; yMin: number }[] {
+  const html = withPdfFile(pdf, (file) => execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }));
+  const words: { page: number; text: string; xMin: number; xMax: number; yMin: number }[] = [];
+  let page = 0;
+  for (const line of html.split('\n')) {
+    if (line.includes('<page ')) page++;
+    const match = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">(.*)<\/word>/.exec(line);
+    if (match) words.push({ page, xMin: Number(match[1]), yMin: Number(match[2]), xMax: Number(match[3]), text: match[4]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>') });
+  }
+  return words;
+}
+
+/** The text of each page. */
+export const pdfPageTexts = (pdf: Buffer) => pdfPlainText(pdf).split('\f').slice(0, -1);
