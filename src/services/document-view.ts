@@ -99,8 +99,8 @@ function paymentMeansOf(source: DocumentSource): PaymentMeans | null {
   const debit = given.code === '59' || given.code === '49';
   return {
     code: given.code,
-    // What the buyer quotes: a Belgian seller's structured communication, else the number.
-    remittanceInformation: paymentReference(source.number, source.seller.address.countryCode, null),
+    // What the buyer quotes: the creditor reference given, a Belgian seller's structured communication, else the number.
+    remittanceInformation: paymentReference(source.number, source.seller.address.countryCode, given.creditorReference ?? null),
     creditTransfer: transfer && given.iban ? { accountId: given.iban, accountName: given.accountName, serviceProviderId: given.bic } : null,
     card: given.code === '48' && given.cardLastDigits ? { accountNumber: given.cardLastDigits, holderName: null } : null,
     directDebit: debit ? { mandateReference: given.mandateReference, creditorId: source.seller.creditorId, debitedAccountId: given.payerIban } : null,
