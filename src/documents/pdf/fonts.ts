@@ -27,8 +27,9 @@ export interface LoadedFont {
   font: fontkit.Font;
   /** Right-to-left script: its words are drawn one by one, in visual order. */
   rtl: boolean;
-  /** Ascender, descender and line gap per 1000 units of size (pdfkit's measure). */
+  /** The ascender per 1000 units of size (pdfkit's measure). */
   ascender: number;
+  unitsPerEm: number;
 }
 
 interface WholeFamily {
@@ -145,7 +146,7 @@ function load(file: string, rtl: boolean): LoadedFont {
     const created = fontkit.create(woffToSfnt(readFileSync(require.resolve(file))));
     if (!('layout' in created)) throw new Error(`${file} is a font collection, not a font`);
     const scale = 1000 / created.unitsPerEm;
-    font = { name: file.slice(file.lastIndexOf('/') + 1).replace(/\.woff$/, ''), font: withShapingCache(created, rtl), rtl, ascender: created.ascent * scale };
+    font = { name: file.slice(file.lastIndexOf('/') + 1).replace(/\.woff$/, ''), font: withShapingCache(created, rtl), rtl, ascender: created.ascent * scale, unitsPerEm: created.unitsPerEm };
     loaded.set(file, font);
   }
   return font;

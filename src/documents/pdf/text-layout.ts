@@ -50,8 +50,34 @@ export interface LaidLine {
   width: number;
 }
 
+/** Widths per font of the words measured so far (in font units); starts over when full. */
+const widths = new WeakMap<LoadedFont, Map<string, number>>();
+const MAX_WIDTHS = 50_000;
+
+function unitWidth(font: LoadedFont, word: string): number {
+  let known = widths.get(font);
+  if (!known) widths.set(font, (known = new Map()));
+  let width = known.get(word);
+  if (width === undefined) {
+    width = font.font.layout(word).advanceWidth;
+    if (known.size >= MAX_WIDTHS) known.clear();
+    known.set(word, width);
+  }
+  return width;
+}
+
+/** The width of text in points: word by word (shaping never crosses a space), each word measured once per process. */
 function measure(font: LoadedFont, text: string, size: number): number {
-  return (font.font.layout(text).advanceWidth * size) / font.font.unitsPerEm;
+  let units = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i === text.length || text.charCodeAt(i) === 32) {
+      if (i > start) units += unitWidth(font, text.slice(start, i));
+      if (i < text.length) units += unitWidth(font, ' ');
+      start = i + 1;
+    }
+  }
+  return (units * size) / font.unitsPerEm;
 }
 
 /** The height of one line of text in this size: the main font's, for every line. */
