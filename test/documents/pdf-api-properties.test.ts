@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/money/decimal.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { canInspectPdf, hasPoppler, pdfNotdefGlyphs, pdfPlainText, pdfQrPayloads } from '../helpers/pdf-tools.js';
+import { canInspectPdf, hasPoppler, pdfAttachments, pdfNotdefGlyphs, pdfPlainText, pdfQrPayloads } from '../helpers/pdf-tools.js';
 
 // The PDFs the API answers, over random invoices and credit notes with payments, credits, voids,
 // drafts and test mode, in de, en and fr: no credit note, draft, test document or settled
@@ -146,7 +146,12 @@ describe.skipIf(!canInspectPdf)('the PDFs of the API', () => {
           expect(pdfQrPayloads(original)).toEqual(asks ? [expect.stringContaining(`\nEUR${payable.toFixed(2)}\n`)] : []);
           expect(originalText.includes(iban), `${s.flow}: the IBAN on the issued invoice`).toBe(asks);
           if (s.flow === 'test-mode') expect(originalText).toMatch(/TEST,|auf TEST|sur TEST/);
-          if (s.flow !== 'draft') originals.push({ kind: 'invoice', id: invoiceId, lang: s.lang, pdf: original });
+          if (s.flow !== 'draft') {
+            originals.push({ kind: 'invoice', id: invoiceId, lang: s.lang, pdf: original });
+            // The XML inside is the XML the API serves, or there is none when the API refuses it.
+            const cii = await api.get(`/invoice/${invoiceId}/cii`, key);
+            expect(pdfAttachments(original).first).toBe(cii.statusCode === 200 ? cii.body : null);
+          }
           if (s.seller === 'BE' && asks) expect(originalText).toMatch(/\+\+\+\d{3}\/\d{4}\/\d{5}\+\+\+/);
 
           // Every name in its script, and no .notdef.
