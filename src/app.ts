@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { boundedDestination, type LogDestination } from './logging/bounded-destination.js';
 import type { Config } from './config.js';
 import { createContainer, type Container } from './container.js';
+import { PdfRenderPool } from './documents/index.js';
 import { migrateWhenReachable, openStorage, type Storage } from './db/database.js';
 import { registerAccessControl } from './http/access.js';
 import { BASE_PATH } from './http/api-version.js';
@@ -138,8 +139,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw error;
   }
 
+  // PDFs render in worker threads, never on the event loop; the pool starts its threads with the first PDF.
+  const pdfPool = new PdfRenderPool({ workers: config.pdfWorkers, maxQueued: config.pdfQueueMax, timeoutMs: config.pdfTimeoutMs, maxMemoryMb: config.pdfWorkerMemoryMb });
+  app.addHook('onClose', async () => pdfPool.close());
   const container = createContainer(storage, {
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    pdf: pdfPool,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
     dataKeys,
     webhooks: {
@@ -170,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateLimitDegraded: () => rateLimitStore instanceof FailOpenRateLimitStore && rateLimitStore.degraded,
     usesSharedRateLimitStore: rateLimitStore instanceof FailOpenRateLimitStore,
     droppedLogLines: () => destination?.droppedLines ?? 0,
+    pdfLoad: () => pdfPool.load,
   });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
@@ -211,7 +217,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(companyRoutes, { profiles: container.companyProfiles });
       await api.register(documentRoutes, {
         documents: container.documents,
-        // Rendering is CPU work: a few documents at a time per process, the rest wait their turn.
+        // XML is CPU work too: a few documents at a time per process, the rest wait their turn (PDFs wait in their pool's queue).
         rendering: new ConcurrencyGate(2, 1000, () => new AppError('SERVICE_UNAVAILABLE', 'Too many documents are waiting to be rendered. Retry shortly.', { headers: { 'retry-after': '1' } })),
       });
       await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 // Configuration comes only from environment variables, read and validated once at start.
 // A bad value stops the process with a message naming the variable (see server.ts).
 
@@ -43,6 +45,14 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** WEBHOOK_MAX_CONCURRENT: deliveries in flight at once per instance. */
   webhookMaxConcurrent: number;
+  /** PDF_WORKERS: threads rendering PDFs per process; default the machine's cores. */
+  pdfWorkers: number;
+  /** PDF_QUEUE_MAX: PDFs that may wait for a thread per process; past it, 503 with Retry-After. */
+  pdfQueueMax: number;
+  /** PDF_TIMEOUT_MS: the longest one PDF may take to render once a thread has it. */
+  pdfTimeoutMs: number;
+  /** PDF_WORKER_MEMORY_MB: the heap one rendering thread (one PDF at a time) may use. */
+  pdfWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +204,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookRetryScheduleMs: retrySchedule(env),
     webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
+    pdfWorkers: integer(env, 'PDF_WORKERS', availableParallelism(), 1, 64),
+    pdfQueueMax: integer(env, 'PDF_QUEUE_MAX', 256, 0, 100_000),
+    pdfTimeoutMs: integer(env, 'PDF_TIMEOUT_MS', 30_000, 100, 600_000),
+    pdfWorkerMemoryMb: integer(env, 'PDF_WORKER_MEMORY_MB', 256, 32, 16_384),
   };
   checkClusterWorkers(config);
   return config;

@@ -12,7 +12,8 @@ import { OrganizationService } from './services/organization-service.js';
 import { CreditNoteRepository } from './repositories/credit-note-repository.js';
 import { SettlementService } from './services/settlement-service.js';
 import { CompanyProfiles } from './services/company-profile.js';
-import { DocumentService } from './services/document-service.js';
+import { renderPdf } from './documents/index.js';
+import { DocumentService, type PdfRenderer } from './services/document-service.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { Sealer } from './lib/sealer.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './config.js';
@@ -53,6 +54,8 @@ export interface ContainerOptions {
   onBackgroundError?: (error: unknown) => void;
   /** The data keys, newest first (see resolveDataKeys); none where nothing is sealed (the CLI). */
   dataKeys?: Buffer[];
+  /** How PDFs are rendered: the app's worker pool; in-thread where none is given (the CLI, scripts). */
+  pdf?: PdfRenderer;
   /** Webhook delivery settings; absent where nothing is delivered (the CLI). */
   webhooks?: {
     allowPrivateUrls: boolean;
@@ -102,7 +105,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     organizationRepository,
     invoices,
     companyProfiles: new CompanyProfiles(storage.db),
-    documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository),
+    documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, options.pdf ?? { render: renderPdf }),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     sealer,
     webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, outbox, {

@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * The invoice as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)
-         * @description A page a person reads, in English, German or French, with an EPC (GiroCode) QR code for EUR credit transfers. The CII is embedded as factur-x.xml when the document is a valid EN 16931 e-invoice. A draft is marked DRAFT and embeds nothing.
+         * @description A page a person reads, in English, German or French. The document as issued renders the same bytes every time (their SHA-256 is in Repr-Digest and ETag, and in the document's pdfSha256); it embeds the CII (as GET …/cii answers it) as factur-x.xml when the document is a valid EN 16931 e-invoice. An invoice asks for its payable with an EPC (GiroCode) QR code for EUR credit transfers; a credit note, a draft (marked DRAFT, no XML) and a test document (TEST where the IBAN would be) ask for nothing. ?copy=status adds the status now and asks for exactly the open balance. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.
          */
         get: operations["getInvoiceIdPdf"];
         put?: never;
@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * The credit note as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)
-         * @description A page a person reads, in English, German or French, with an EPC (GiroCode) QR code for EUR credit transfers. The CII is embedded as factur-x.xml when the document is a valid EN 16931 e-invoice. A draft is marked DRAFT and embeds nothing.
+         * @description A page a person reads, in English, German or French. The document as issued renders the same bytes every time (their SHA-256 is in Repr-Digest and ETag, and in the document's pdfSha256); it embeds the CII (as GET …/cii answers it) as factur-x.xml when the document is a valid EN 16931 e-invoice. An invoice asks for its payable with an EPC (GiroCode) QR code for EUR credit transfers; a credit note, a draft (marked DRAFT, no XML) and a test document (TEST where the IBAN would be) ask for nothing. ?copy=status adds the status now and asks for exactly the open balance. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.
          */
         get: operations["getCreditNoteIdPdf"];
         put?: never;
@@ -784,6 +784,7 @@ export interface components {
             charges: components["schemas"]["AllowanceCharge"][];
             vatBreakdown: components["schemas"]["VatBreakdown"][];
             totals: components["schemas"]["Totals"];
+            pdfSha256: components["schemas"]["PdfDigests"];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1107,6 +1108,7 @@ export interface components {
             payments: components["schemas"]["Payment"][];
             creditNoteIds: string[];
             statusTransitions: components["schemas"]["StatusTransitions"];
+            pdfSha256: components["schemas"]["PdfDigests"];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1531,6 +1533,7 @@ export interface components {
             mandateReference: string | null;
             payerIban: string | null;
             cardLastDigits: string | null;
+            creditorReference?: string | null;
         };
         /** PaymentMeansInput */
         PaymentMeansInput: {
@@ -1542,6 +1545,7 @@ export interface components {
             mandateReference?: string | null;
             payerIban?: string | null;
             cardLastDigits?: string | null;
+            creditorReference?: string | null;
         };
         /** PaymentMethod */
         PaymentMethod: "credit_transfer" | "card" | "cash" | "direct_debit" | "other";
@@ -1563,6 +1567,15 @@ export interface components {
             createdAt: string;
             /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
             invoiceId: string;
+        };
+        /**
+         * PdfDigests
+         * @description The SHA-256 (hex) of the issued document's PDF (GET …/pdf?lang=…) in each language, recorded when it was first rendered; null until then, and always for a draft. The PDF of an issued document is rendered deterministically: every download in a language has exactly these bytes.
+         */
+        PdfDigests: {
+            en: string | null;
+            de: string | null;
+            fr: string | null;
         };
         /**
          * Percent
@@ -3654,6 +3667,8 @@ export interface operations {
             query?: {
                 /** @description The language of the page: en (default), de or fr. */
                 lang?: "en" | "de" | "fr";
+                /** @description status: a copy marked as such, with what happened since the document was issued (payments, credit notes, void) and the balance now; it asks for exactly the open balance, or for nothing. Without it: the document as issued, the same bytes every time. */
+                copy?: "status";
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -3699,6 +3714,8 @@ export interface operations {
             query?: {
                 /** @description The language of the page: en (default), de or fr. */
                 lang?: "en" | "de" | "fr";
+                /** @description status: a copy marked as such, with what happened since the document was issued (payments, credit notes, void) and the balance now; it asks for exactly the open balance, or for nothing. Without it: the document as issued, the same bytes every time. */
+                copy?: "status";
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -3923,6 +3940,8 @@ export interface operations {
             query?: {
                 /** @description The language of the page: en (default), de or fr. */
                 lang?: "en" | "de" | "fr";
+                /** @description status: a copy marked as such, with what happened since the document was issued (payments, credit notes, void) and the balance now; it asks for exactly the open balance, or for nothing. Without it: the document as issued, the same bytes every time. */
+                copy?: "status";
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -3968,6 +3987,8 @@ export interface operations {
             query?: {
                 /** @description The language of the page: en (default), de or fr. */
                 lang?: "en" | "de" | "fr";
+                /** @description status: a copy marked as such, with what happened since the document was issued (payments, credit notes, void) and the balance now; it asks for exactly the open balance, or for nothing. Without it: the document as issued, the same bytes every time. */
+                copy?: "status";
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */

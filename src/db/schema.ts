@@ -44,6 +44,15 @@ export interface CompanyEventsTable {
 }
 
 /** What invoices and credit notes store for EN 16931 beyond lines and totals. */
+export type PdfDigestLanguage = 'en' | 'de' | 'fr';
+
+/** The SHA-256 (hex) of an issued document's PDF per language, recorded when it was first rendered. */
+export interface PdfDigestColumns {
+  pdf_sha256_en?: string | null;
+  pdf_sha256_de?: string | null;
+  pdf_sha256_fr?: string | null;
+}
+
 export interface DocumentExtrasColumns {
   /** JSON: { code, iban, bic, accountName, mandateReference, payerIban, cardLastDigits }. */
   payment_means?: string | null;
@@ -111,7 +120,7 @@ export interface OrganizationsTable {
 
 export type InvoiceStatusColumn = 'draft' | 'issued' | 'paid' | 'void';
 
-export interface InvoicesTable extends DocumentExtrasColumns {
+export interface InvoicesTable extends DocumentExtrasColumns, PdfDigestColumns {
   id: string;
   company_id: string;
   organization_id: string;
@@ -195,7 +204,7 @@ export interface PaymentsTable {
   created_at: string;
 }
 
-export interface CreditNotesTable extends DocumentExtrasColumns {
+export interface CreditNotesTable extends DocumentExtrasColumns, PdfDigestColumns {
   id: string;
   company_id: string;
   livemode: number;
@@ -220,6 +229,8 @@ export interface CreditNotesTable extends DocumentExtrasColumns {
   tax_inclusive: string;
   rounding_amount: string;
   payable: string;
+  /** The part of the payable set against the invoice's open balance when issued; the rest is owed to the buyer. */
+  offset_amount?: string | null;
   created_at: string;
 }
 

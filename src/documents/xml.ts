@@ -1,3 +1,5 @@
+import { cleanText } from './clean-text.js';
+
 // How both mappers write XML: a light element tree, serialised in one pass. Optional elements
 // are written only when they have a value (empty elements fail PEPPOL-EN16931-R008), children in
 // schema order.
@@ -8,24 +10,17 @@
 // (checked over the random views of test/documents) several times faster. The mappers only need
 // elements, attributes and text, so that is all it has.
 
-/**
- * XML 1.0 cannot hold every character text may hold (control characters other than tab, LF and
- * CR; U+FFFE and U+FFFF; lone surrogates): they are dropped, so that no name or note makes a
- * document unreadable.
- */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const TEXT_SPECIAL = /[&<>]/g;
 const ATTRIBUTE_SPECIAL = /[&<"\t\n\r]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
 const entity = (c: string) => ENTITIES[c]!;
 
 function escapeText(text: string): string {
-  return text.replace(NOT_XML, '').replace(TEXT_SPECIAL, entity);
+  return cleanText(text).replace(TEXT_SPECIAL, entity);
 }
 
 function escapeAttribute(text: string): string {
-  return text.replace(NOT_XML, '').replace(ATTRIBUTE_SPECIAL, entity);
+  return cleanText(text).replace(ATTRIBUTE_SPECIAL, entity);
 }
 
 /** An element: its name, attributes, and children (elements or escaped text) in order. */
@@ -74,7 +69,7 @@ export function xmlDocument(name: string, attributes: Record<string, string>): X
 
 /** Adds <name>text</name> unless text is null or blank; returns the parent. */
 export function leaf(parent: XmlNode, name: string, text: string | null | undefined, attributes?: Record<string, string>): XmlNode {
-  if (text === null || text === undefined || text.trim() === '') return parent;
+  if (text === null || text === undefined || cleanText(text).trim() === '') return parent;
   parent.ele(name, attributes).txt(text);
   return parent;
 }

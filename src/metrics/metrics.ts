@@ -18,6 +18,8 @@ export interface MetricsSources {
   usesSharedRateLimitStore: boolean;
   /** Log lines dropped so far because stdout was not being read. */
   droppedLogLines?: () => number;
+  /** PDFs rendering in the worker pool and waiting for a thread. */
+  pdfLoad?: () => { rendering: number; waiting: number };
 }
 
 const MAX_REQUEST_SERIES = 2000;
@@ -62,6 +64,18 @@ export class Metrics {
       help: 'Presented API keys that were refused, by reason.',
       labelNames: ['reason'],
       registers,
+    });
+    new Gauge({
+      name: 'pdf_render_documents',
+      help: 'PDFs in the render pool, by state: rendering in a worker thread, or waiting for one.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const load = sources.pdfLoad?.();
+        if (!load) return;
+        this.set({ state: 'rendering' }, load.rendering);
+        this.set({ state: 'waiting' }, load.waiting);
+      },
     });
     new Gauge({
       name: 'db_pool_connections',

@@ -141,6 +141,7 @@ export const invoice = {
   payments: [],
   creditNoteIds: [],
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: null, voidedAt: null },
+  pdfSha256: { en: null, de: '5b0c8f8e3c1d6a0f2e4b7c9d1a3f5e7b9c2d4f6a8b0c1e3d5f7a9b2c4d6e8f0a', fr: null },
   createdAt: '2026-03-02T09:15:04.150Z',
 };
 
@@ -150,6 +151,7 @@ export const draftInvoice = {
   status: 'draft',
   issueDate: null,
   statusTransitions: { finalizedAt: null, paidAt: null, voidedAt: null },
+  pdfSha256: { en: null, de: null, fr: null },
 };
 
 export const paidInvoice = {
@@ -191,6 +193,7 @@ export const creditNote = {
   lines: [{ ...line, quantity: '1', netAmount: '19.99' }],
   vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '19.99', taxAmount: '3.80', exemptionReason: null }],
   totals: { lineNetTotal: '19.99', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
+  pdfSha256: { en: null, de: null, fr: null },
   createdAt: '2026-03-03T10:00:00.000Z',
 };
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { preparedInsert } from '../db/prepared-query.js';
-import type { CreditNoteLinesTable, CreditNotesTable, Database } from '../db/schema.js';
+import type { CreditNoteLinesTable, CreditNotesTable, Database, PdfDigestLanguage } from '../db/schema.js';
 import { modeColumn, type Owner } from '../services/scope.js';
 
 export type CreditNoteRow = CreditNotesTable;
@@ -47,6 +47,32 @@ export class CreditNoteRepository {
       .execute();
     for (const row of rows) byNote.set(row.credit_note_id, [...(byNote.get(row.credit_note_id) ?? []), row]);
     return byNote;
+  }
+
+  /** Records the SHA-256 of the credit note's PDF in a language, unless one was recorded first. */
+  async recordPdfDigest(owner: Owner, id: string, lang: PdfDigestLanguage, sha256: string): Promise<void> {
+    const column = `pdf_sha256_${lang}` as const;
+    await this.db
+      .updateTable('credit_notes')
+      .set({ [column]: sha256 })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .where(column, 'is', null)
+      .execute();
+  }
+
+  /** An invoice's credit notes as its status shows them: number, issue date and amount, oldest first. */
+  async summariesOfInvoice(owner: Owner, invoiceId: string, trx: Kysely<Database> = this.db): Promise<Pick<CreditNoteRow, 'number' | 'issue_date' | 'payable'>[]> {
+    return trx
+      .selectFrom('credit_notes')
+      .select(['number', 'issue_date', 'payable'])
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 
   /** Every line of every credit note of an invoice: what voiding must not credit twice. */

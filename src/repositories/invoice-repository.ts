@@ -1,6 +1,6 @@
 import type { Kysely, OnConflictBuilder } from 'kysely';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
-import type { Database, InvoiceLinesTable, InvoicesTable, PaymentsTable } from '../db/schema.js';
+import type { Database, InvoiceLinesTable, InvoicesTable, PaymentsTable, PdfDigestLanguage } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
 import { modeColumn, type Owner } from '../services/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
@@ -245,6 +245,20 @@ export class InvoiceRepository {
 
   async insertPayment(t: Kysely<Database>, payment: PaymentRow): Promise<void> {
     await t.insertInto('payments').values(payment).execute();
+  }
+
+  /** Records the SHA-256 of the issued invoice's PDF in a language, unless one was recorded first. */
+  async recordPdfDigest(owner: Owner, id: string, lang: PdfDigestLanguage, sha256: string): Promise<void> {
+    const column = `pdf_sha256_${lang}` as const;
+    await this.db
+      .updateTable('invoices')
+      .set({ [column]: sha256 })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .where('status', '!=', 'draft')
+      .where(column, 'is', null)
+      .execute();
   }
 
   /** The last value handed out by a sequence for the year; 0 when none was. */

@@ -6,6 +6,7 @@ import type { ConcurrencyGate } from '../lib/concurrency-gate.js';
 import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
 import { CreditNoteIdParams, InvoiceIdParams, refusal } from './ids.js';
 import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import { AppError } from '../errors/app-error.js';
 import type { FastifyRequest } from 'fastify';
 import { scopeOf } from '../http/scope.js';
 
@@ -37,7 +38,15 @@ const CiiQuery = Type.Object(
 );
 
 const PdfQuery = Type.Object(
-  { lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })) },
+  {
+    lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })),
+    copy: Type.Optional(
+      Type.Literal('status', {
+        description:
+          'status: a copy marked as such, with what happened since the document was issued (payments, credit notes, void) and the balance now; it asks for exactly the open balance, or for nothing. Without it: the document as issued, the same bytes every time.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -70,7 +79,12 @@ const TARGETS: Target[] = [
 export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService; rendering: ConcurrencyGate }> = async (app, { documents, rendering }) => {
   for (const target of TARGETS) {
     const send = async (request: FastifyRequest & { params: { id: string } }, render: RenderRequest) => {
-      const result = await rendering.run(() => documents.render(target.kind, scopeOf(request), request.params.id, render));
+      // PDFs wait in the render pool's own queue; XML takes a turn at the gate.
+      const work = () => documents.render(target.kind, scopeOf(request), request.params.id, render);
+      const result = render.format === 'pdf' ? await work() : await rendering.run(work);
+      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') {
+        throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
+      }
       if (!result.ok) throw refusal(result, target.notFound);
       return result;
     };
@@ -122,15 +136,17 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         schema: {
           summary: `The ${noun} as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)`,
           description:
-            'A page a person reads, in English, German or French, with an EPC (GiroCode) QR code for EUR credit transfers. The CII is embedded as factur-x.xml when the document is a valid EN 16931 e-invoice. A draft is marked DRAFT and embeds nothing.',
+            'A page a person reads, in English, German or French. The document as issued renders the same bytes every time (their SHA-256 is in Repr-Digest and ETag, and in the document\'s pdfSha256); it embeds the CII (as GET …/cii answers it) as factur-x.xml when the document is a valid EN 16931 e-invoice. An invoice asks for its payable with an EPC (GiroCode) QR code for EUR credit transfers; a credit note, a draft (marked DRAFT, no XML) and a test document (TEST where the IBAN would be) ask for nothing. ?copy=status adds the status now and asks for exactly the open balance. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.',
           tags: [target.tag],
           params: target.params,
           querystring: PdfQuery,
-          response: { 200: { content: { 'application/pdf': { schema: PDF } } }, ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+          response: { 200: { content: { 'application/pdf': { schema: PDF } } }, ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'SERVICE_UNAVAILABLE']) },
         },
       },
       async (request, reply) => {
-        const result = await send(request, { format: 'pdf', lang: request.query.lang ?? 'en' });
+        const result = await send(request, { format: 'pdf', lang: request.query.lang ?? 'en', copy: request.query.copy === 'status' ? 'status' : 'original' });
+        // The digest of these very bytes (RFC 9530); for an issued document it is the one its answer shows.
+        if (result.sha256) reply.header('repr-digest', `sha-256=:${Buffer.from(result.sha256, 'hex').toString('base64')}:`).header('etag', `"${result.sha256}"`);
         return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
       },
     );

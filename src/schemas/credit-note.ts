@@ -7,6 +7,7 @@ import {
   InvoicePeriodSchema,
   InvoiceTotalsSchema,
   PaymentMeansSchema,
+  PdfDigestsSchema,
   SellerSnapshot,
   VatBreakdownSchema,
 } from './invoice.js';
@@ -68,6 +69,7 @@ export const CreditNoteSchema = Type.Object(
     charges: Type.Array(AllowanceChargeSchema),
     vatBreakdown: Type.Array(VatBreakdownSchema, { minItems: 1 }),
     totals: InvoiceTotalsSchema,
+    pdfSha256: PdfDigestsSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

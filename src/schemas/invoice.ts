@@ -55,6 +55,10 @@ export const PaymentMeansInput = Type.Object(
     mandateReference: OptionalText(35, 'Direct debit: the mandate reference (BT-89).'),
     payerIban: OptionalText(34, "Direct debit: the buyer's account to debit (BT-91)."),
     cardLastDigits: Type.Optional(Nullable(Type.String({ pattern: '^\\d{4,6}$', description: 'Card payment: the last 4 to 6 digits of the card (BT-87).' }))),
+    creditorReference: OptionalText(
+      40,
+      'An ISO 11649 creditor reference (RF, two check digits, up to 21 letters and digits; spaces allowed) the buyer quotes instead of the invoice number (BT-83). Without it a Belgian seller\'s invoices carry a structured communication (+++…+++), others their number.',
+    ),
   },
   { title: 'PaymentMeansInput', additionalProperties: false },
 );
@@ -220,6 +224,7 @@ export const PaymentMeansSchema = Type.Object(
     mandateReference: NullableString,
     payerIban: NullableString,
     cardLastDigits: NullableString,
+    creditorReference: Type.Optional(NullableString),
   },
   { title: 'PaymentMeans', description: 'How the invoice is to be paid (EN 16931 BG-16), as given or from the company\'s account.' },
 );
@@ -303,6 +308,17 @@ export const StatusTransitionsSchema = Type.Object(
   { title: 'StatusTransitions' },
 );
 
+const Sha256 = Nullable(Type.String({ pattern: '^[0-9a-f]{64}$' }));
+
+export const PdfDigestsSchema = Type.Object(
+  { en: Sha256, de: Sha256, fr: Sha256 },
+  {
+    title: 'PdfDigests',
+    description:
+      "The SHA-256 (hex) of the issued document's PDF (GET …/pdf?lang=…) in each language, recorded when it was first rendered; null until then, and always for a draft. The PDF of an issued document is rendered deterministically: every download in a language has exactly these bytes.",
+  },
+);
+
 export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
@@ -340,6 +356,7 @@ export const InvoiceSchema = Type.Object(
     payments: Type.Array(PaymentSchema),
     creditNoteIds: Type.Array(Type.String()),
     statusTransitions: StatusTransitionsSchema,
+    pdfSha256: PdfDigestsSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

@@ -3,7 +3,7 @@ import type { CreditNote } from '../schemas/credit-note.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { apiExtras, extrasOf } from './document-extras.js';
 import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
-import { linesFromRows, totalsFromRow, type StoredVatBreakdown } from './invoice-mapping.js';
+import { linesFromRows, pdfDigestsOf, totalsFromRow, type StoredVatBreakdown } from './invoice-mapping.js';
 
 /** Stored rows to the credit note the API shows: what was stored, always. */
 export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[]): CreditNote {
@@ -26,6 +26,7 @@ export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[
     lines: linesFromRows(lines),
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
     totals: totalsFromRow(row, minorUnitDigits(row.currency)),
+    pdfSha256: pdfDigestsOf(row),
     createdAt: row.created_at,
   };
 }

@@ -1,13 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { renderCii, renderPdf, renderUbl, type CiiProfile, type PdfLanguage, type UblProfile } from '../documents/index.js';
+import { createHash } from 'node:crypto';
+import { ConcurrencyGate } from '../lib/concurrency-gate.js';
+import { PdfRenderError, renderCii, renderUbl, type CiiProfile, type CreditFacts, type DocumentView, type PdfLanguage, type PdfOptions, type StatusFacts, type UblProfile } from '../documents/index.js';
+import { Decimal } from '../money/decimal.js';
+import { formatMoney } from '../money/money.js';
+import { minorUnitDigits } from '../money/currency.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
-import type { CreditNoteRepository } from '../repositories/credit-note-repository.js';
+import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit-note-repository.js';
 import type { InvoiceRepository } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
 import { extrasOf, withCompanyDefaults } from './document-extras.js';
 import { documentViewOf, einvoiceProblems, type DocumentSource } from './document-view.js';
+import { amountDueOf } from './invoice-mapping.js';
 import { draftLineOf } from './invoice-content.js';
 import { todayUtc } from './invoice-input.js';
 import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from './parties.js';
@@ -18,17 +24,49 @@ import type { Owner } from './scope.js';
 // was stored when it was issued; one that would fail the official rules is never answered: the
 // gaps are answered instead (422 EINVOICE_INCOMPLETE), each named by its rule. A draft has no
 // e-invoice (409), only a PDF marked DRAFT.
+//
+// The PDF of an issued document is the same bytes every time; the first time it is rendered
+// in a language its SHA-256 is recorded, and the document's answer shows it. A status copy
+// (copy: 'status') adds what happened since: payments, credit notes, void, the open balance.
 
 export type DocumentKind = 'invoice' | 'credit-note';
 
-export type RenderRequest = { format: 'ubl'; profile: UblProfile } | { format: 'cii'; profile: CiiProfile } | { format: 'pdf'; lang: PdfLanguage };
+export type RenderRequest =
+  | { format: 'ubl'; profile: UblProfile }
+  | { format: 'cii'; profile: CiiProfile }
+  | { format: 'pdf'; lang: PdfLanguage; copy?: 'original' | 'status' };
 
 export type RenderResult =
-  | { ok: true; body: string | Buffer; contentType: string; filename: string }
+  | { ok: true; body: string | Buffer; contentType: string; filename: string; sha256?: string }
   | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_ISSUED' }
-  | { ok: false; code: 'EINVOICE_INCOMPLETE'; details: ErrorDetail[] };
+  | { ok: false; code: 'EINVOICE_INCOMPLETE'; details: ErrorDetail[] }
+  | { ok: false; code: 'SERVICE_UNAVAILABLE'; message: string; retryAfterSeconds: number };
+
+/** Renders a PDF: the worker pool in the service, in-thread where nothing else runs. */
+export interface PdfRenderer {
+  render(view: DocumentView, options: PdfOptions): Promise<Buffer>;
+}
 
 const safeName = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+/** A full queue clears within seconds; a document past its limits needs the machine less busy. */
+function unavailable(error: PdfRenderError): RenderResult {
+  return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+}
+
+/** How a credit note settled, as stored when it was issued (migration 0014 filled in the older ones). */
+function creditFactsOf(row: CreditNoteRow): CreditFacts {
+  const digits = minorUnitDigits(row.currency);
+  const payable = new Decimal(row.payable);
+  const offset = row.offset_amount === null || row.offset_amount === undefined ? Decimal.max(payable, 0) : new Decimal(row.offset_amount);
+  return {
+    reason: row.reason,
+    // Voiding writes this reason (settlement-service.ts); the PDF says it in the document's language.
+    voids: row.reason === `Invoice ${row.invoice_number} voided.`,
+    offset: formatMoney(offset, digits),
+    refund: formatMoney(Decimal.max(payable.minus(offset), 0), digits),
+  };
+}
 
 export class DocumentService {
   constructor(
@@ -36,7 +74,14 @@ export class DocumentService {
     private readonly creditNotes: CreditNoteRepository,
     private readonly companies: CompanyRepository,
     private readonly organizations: OrganizationRepository,
-  ) {}
+    private readonly pdf: PdfRenderer,
+    /** PDFs waiting for their data to be read, past which the service answers 503. */
+    maxWaiting = 1000,
+  ) {
+    this.preparing = new ConcurrencyGate(1, maxWaiting, () => new PdfRenderError('busy', 'Too many documents are waiting to be rendered.'));
+  }
+
+  private readonly preparing: ConcurrencyGate;
 
   /** What an invoice's documents are made of: its stored content, or a draft's as it is now. */
   async invoiceSource(owner: Owner, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
@@ -71,6 +116,7 @@ export class DocumentService {
       draft,
       test: row.livemode === 0,
       stored: { roundingAmount: row.rounding_amount, payable: row.payable },
+      pdfNote: row.note,
     };
   }
 
@@ -96,6 +142,8 @@ export class DocumentService {
       draft: false,
       test: row.livemode === 0,
       stored: { roundingAmount: row.rounding_amount, payable: row.payable },
+      pdfNote: row.note,
+      credit: creditFactsOf(row),
     };
   }
 
@@ -106,13 +154,30 @@ export class DocumentService {
   }
 
   async render(kind: DocumentKind, owner: Owner, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
+    if (request.format === 'pdf') {
+      // What a PDF needs is read and computed on the event loop, one document per turn: reads
+      // on SQLite never wait, so many PDFs asked for at once would otherwise read and compute
+      // (tens of milliseconds for a 500-line invoice) in one unbroken chain.
+      let prepared: { source: DocumentSource; view: DocumentView; status?: StatusFacts } | undefined;
+      try {
+        prepared = await this.preparing.run(async () => {
+          const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+          if (!source) return undefined;
+          await new Promise((next) => setImmediate(next)); // the view is computed in a turn of its own
+          const status = request.copy === 'status' && !source.draft ? await this.statusOf(kind, owner, id, now) : undefined;
+          return { source, view: documentViewOf(source), ...(status ? { status } : {}) };
+        });
+      } catch (error) {
+        if (error instanceof PdfRenderError) return unavailable(error);
+        throw error;
+      }
+      if (!prepared) return { ok: false, code: 'NOT_FOUND' };
+      return this.renderPdf(kind, owner, id, prepared, request, now);
+    }
     const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
     if (!source) return { ok: false, code: 'NOT_FOUND' };
     const view = documentViewOf(source);
     const base = `${kind}-${safeName(source.number)}`;
-    if (request.format === 'pdf') {
-      return { ok: true, body: await renderPdf(view, { lang: request.lang, now }), contentType: 'application/pdf', filename: `${base}.pdf` };
-    }
     if (source.draft) return { ok: false, code: 'INVOICE_NOT_ISSUED' };
     const target = request.profile;
     const details = einvoiceProblems(view, [target]);
@@ -120,5 +185,55 @@ export class DocumentService {
     const suffix = request.format === 'cii' ? (target === 'xrechnung' ? '-cii-xrechnung' : '-cii') : target === 'xrechnung' ? '-xrechnung' : '';
     const body = request.format === 'ubl' ? renderUbl(view, { profile: request.profile }) : renderCii(view, { profile: request.profile });
     return { ok: true, body, contentType: 'application/xml; charset=utf-8', filename: `${base}${suffix}.xml` };
+  }
+
+  private async renderPdf(
+    kind: DocumentKind,
+    owner: Owner,
+    id: string,
+    { source, view, status }: { source: DocumentSource; view: DocumentView; status?: StatusFacts },
+    request: Extract<RenderRequest, { format: 'pdf' }>,
+    now: Date,
+  ): Promise<RenderResult> {
+    const copy = status !== undefined;
+    const options: PdfOptions = { lang: request.lang, note: source.pdfNote ?? null };
+    if (source.credit) options.credit = source.credit;
+    if (status) {
+      options.status = status;
+      options.now = now;
+    }
+    let pdf: Buffer;
+    try {
+      pdf = await this.pdf.render(view, options);
+    } catch (error) {
+      if (!(error instanceof PdfRenderError) || error.reason === 'failed') throw error;
+      return unavailable(error);
+    }
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    if (!source.draft && !copy) {
+      const repository = kind === 'invoice' ? this.invoices : this.creditNotes;
+      await repository.recordPdfDigest(owner, id, request.lang, sha256);
+    }
+    const filename = `${kind}-${safeName(source.number)}${copy ? '-status' : ''}.pdf`;
+    return { ok: true, body: pdf, contentType: 'application/pdf', filename, sha256 };
+  }
+
+  /** What a status copy tells: an invoice's payments, credit notes and balance now; for a credit note, its invoice's balance. */
+  private async statusOf(kind: DocumentKind, owner: Owner, id: string, now: Date): Promise<StatusFacts> {
+    let invoiceId = id;
+    if (kind === 'credit-note') invoiceId = (await this.creditNotes.findById(owner, id))!.creditNote.invoice_id;
+    const found = (await this.invoices.findById(owner, invoiceId))!;
+    const row = found.invoice;
+    const digits = minorUnitDigits(row.currency);
+    const [payments, credits] = await Promise.all([this.invoices.paymentsOf(owner, [invoiceId]), this.creditNotes.summariesOfInvoice(owner, invoiceId)]);
+    return {
+      asOf: todayUtc(now),
+      status: row.status === 'draft' ? 'issued' : row.status,
+      paidOn: row.paid_at ? row.paid_at.slice(0, 10) : null,
+      payments: (payments.get(invoiceId) ?? []).map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
+      credits: credits.map((c) => ({ number: c.number, date: c.issue_date, amount: c.payable })),
+      balance: formatMoney(amountDueOf(row), digits),
+      invoiceNumber: kind === 'credit-note' ? row.number : null,
+    };
   }
 }

@@ -1,6 +1,7 @@
-import { documentViewFrom, problemsFor, type DocumentView, type Profile } from '../documents/index.js';
+import { documentViewFrom, problemsFor, type CreditFacts, type DocumentView, type Profile } from '../documents/index.js';
 import type { Problem } from '../documents/completeness.js';
 import type { PaymentMeans, Party, PostalAddress, SchemedId } from '../documents/model.js';
+import { paymentReference } from '../documents/payment-reference.js';
 import { isIcdScheme } from '../documents/schemes.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { Decimal } from '../money/decimal.js';
@@ -32,6 +33,10 @@ export interface DocumentSource {
   test: boolean;
   /** What was stored, which the document shows (a voiding credit note's rounding amount, say). */
   stored?: { roundingAmount: string; payable: string };
+  /** The note the PDF shows: the one given, without the reason or test-mode notice the XML's note carries. */
+  pdfNote?: string | null;
+  /** A credit note's reason and how it settled, for its PDF. */
+  credit?: CreditFacts;
 }
 
 const address = (a: { line1: string | null; line2: string | null; city: string | null; postalCode: string | null; countryCode: string | null } | null): PostalAddress => ({
@@ -94,7 +99,8 @@ function paymentMeansOf(source: DocumentSource): PaymentMeans | null {
   const debit = given.code === '59' || given.code === '49';
   return {
     code: given.code,
-    remittanceInformation: source.number,
+    // What the buyer quotes: the creditor reference given, a Belgian seller's structured communication, else the number.
+    remittanceInformation: paymentReference(source.number, source.seller.address.countryCode, given.creditorReference ?? null),
     creditTransfer: transfer && given.iban ? { accountId: given.iban, accountName: given.accountName, serviceProviderId: given.bic } : null,
     card: given.code === '48' && given.cardLastDigits ? { accountNumber: given.cardLastDigits, holderName: null } : null,
     directDebit: debit ? { mandateReference: given.mandateReference, creditorId: source.seller.creditorId, debitedAccountId: given.payerIban } : null,

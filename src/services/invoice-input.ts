@@ -1,3 +1,4 @@
+import { creditorReference } from '../documents/payment-reference.js';
 import { isIban } from '../documents/identifiers.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
@@ -29,6 +30,8 @@ export interface PaymentMeansValue {
   mandateReference: string | null;
   payerIban: string | null;
   cardLastDigits: string | null;
+  /** An ISO 11649 creditor reference (RF…) to quote instead of the number; absent in most. */
+  creditorReference?: string | null;
 }
 
 /** A document allowance or charge as given, read exactly. */
@@ -278,7 +281,13 @@ function readDocumentExtras(body: InvoiceContentInput, problems: Problems): Docu
     if (iban !== null && normalizeIban(iban) === null) problems.add('paymentMeans.iban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
     if (payerIban !== null && normalizeIban(payerIban) === null) problems.add('paymentMeans.payerIban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
     if (bic !== null && !BIC.test(bic)) problems.add('paymentMeans.bic', 'invalid_bic', 'Must be a BIC of 8 or 11 characters.');
+    const givenReference = text(given.creditorReference);
+    const reference = givenReference === null ? null : creditorReference(givenReference);
+    if (givenReference !== null && reference === null) {
+      problems.add('paymentMeans.creditorReference', 'invalid_creditor_reference', 'Must be an ISO 11649 creditor reference: RF, two check digits and up to 21 letters or digits.');
+    }
     paymentMeans = {
+      ...(reference ? { creditorReference: reference } : {}),
       code: given.code,
       iban: iban === null ? null : normalizeIban(iban),
       bic,

@@ -2,6 +2,7 @@ import { Decimal } from '../money/decimal.js';
 import type { VatCategory } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import { minorUnitDigits } from '../money/currency.js';
+import type { PdfDigestColumns } from '../db/schema.js';
 import type { InvoiceLineRow, InvoiceRow, PaymentRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { apiExtras, extrasOf } from './document-extras.js';
@@ -62,6 +63,11 @@ export function totalsFromRow(
   };
 }
 
+/** The recorded SHA-256 of the document's PDF per language (none for a draft). */
+export function pdfDigestsOf(row: PdfDigestColumns): Invoice['pdfSha256'] {
+  return { en: row.pdf_sha256_en ?? null, de: row.pdf_sha256_de ?? null, fr: row.pdf_sha256_fr ?? null };
+}
+
 /** payable − credited − paid, exactly. */
 export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited'>): Decimal {
   return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid);
@@ -107,6 +113,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     })),
     creditNoteIds: extras.creditNoteIds,
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
+    pdfSha256: pdfDigestsOf(row),
     createdAt: row.created_at,
   };
 }

@@ -253,6 +253,9 @@ export class SettlementService {
         // The credit note settles through the invoice's payment means, for the same supply.
         ...extrasColumns({ ...invoiceExtras, allowances: plan.adjustments.allowances, charges: plan.adjustments.charges }),
         ...computed.totals,
+        // What the credit note settles against the invoice's open balance as it stands now (the
+        // compare-and-set above makes that the state it was issued on); the rest is owed back.
+        offset_amount: formatMoney(Decimal.max(Decimal.min(payable, amountDueOf(invoice)), 0), digits),
         created_at: at,
       };
       const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));

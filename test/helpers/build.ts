@@ -41,9 +41,10 @@ export const ALL_PERMISSIONS: Permission[] = PERMISSION_NAMES;
 export async function buildTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: NodeJS.WritableStream; resolve?: Resolve } = {},
+  options: { logStream?: NodeJS.WritableStream; resolve?: Resolve; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+  // A database given is another app's, opened again as after a restart; it stays when this app closes.
+  const database = options.database ?? (await createTestDatabase(dialect));
   const config: Config = {
     ...loadConfig({}),
     // SQLite makes its key file beside the test database; PostgreSQL needs the key given.
@@ -101,7 +102,7 @@ export async function buildTestApp(
     async close() {
       await app.close();
       await storage.close();
-      await database.drop();
+      if (!options.database) await database.drop();
       contract.assertClean();
     },
   };

@@ -1,9 +1,13 @@
+import { Decimal } from '../../money/decimal.js';
+import { UNCL5189, UNCL7161 } from '../code-lists.js';
 import { UNIT_CODES } from '../unit-codes.js';
 import type { DocumentView } from '../model.js';
-import { UNIT_NAMES, type PdfLanguage } from './labels.js';
+import { ALLOWANCE_REASONS, CHARGE_REASONS, UNIT_NAMES } from './code-names.js';
+import type { PdfLanguage } from './labels.js';
 
-// Numbers, amounts and dates as people of each language write them, by Intl. Decimals are
-// passed to Intl as strings, so amounts are formatted exactly, never through a float.
+// Numbers, amounts, dates and country names as people of each language write them, by Intl.
+// Decimals are passed to Intl as strings, so amounts are formatted exactly, never through a
+// float. French groups digits with a narrow no-break space (U+202F), which the font has.
 
 export interface Formatters {
   money: (amount: string) => string;
@@ -11,6 +15,10 @@ export interface Formatters {
   percent: (rate: string) => string;
   date: (date: string) => string;
   unit: (code: string) => string;
+  /** ISO 3166-1 alpha-2 to the country's name in the language ("DE" → "Allemagne"). */
+  country: (code: string) => string;
+  /** An allowance (UNCL5189) or charge (UNCL7161) reason code's name. */
+  reason: (kind: 'allowance' | 'charge', code: string) => string;
 }
 
 const cache = new Map<string, Formatters>();
@@ -21,17 +29,23 @@ export function formattersFor(lang: PdfLanguage, currency: DocumentView['currenc
   if (!formatters) {
     const money = new Intl.NumberFormat(lang, { style: 'currency', currency: currency.code, minimumFractionDigits: currency.minorDigits, maximumFractionDigits: currency.minorDigits });
     const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 6 });
-    const percent = new Intl.NumberFormat(lang, { maximumFractionDigits: 4 });
+    const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 4 });
     const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
+    const countries = new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' });
     // Intl formats decimal strings exactly (NumberFormat v3); the cast only widens the type.
-    // French groups digits with U+202F, which the font lacks; U+00A0 keeps them together too.
-    const exact = (format: Intl.NumberFormat) => (value: string) => format.format(value as unknown as number).replaceAll('\u202f', '\u00a0');
+    const exact = (format: Intl.NumberFormat) => (value: string) => format.format(value as unknown as number);
     formatters = {
       money: exact(money),
       number: exact(number),
-      percent: (rate) => `${exact(percent)(rate)} %`,
+      // "19%" in English, "19 %" in German and French, each with its own no-break space.
+      percent: (rate) => exact(percent)(new Decimal(rate).div(100).toFixed()),
       date: (text) => date.format(new Date(`${text}T00:00:00Z`)),
       unit: (code) => UNIT_NAMES[lang][code] ?? UNIT_CODES[code] ?? code,
+      country: (code) => (/^[A-Z]{2}$/.test(code) ? (countries.of(code) ?? code) : code),
+      reason: (kind, code) =>
+        kind === 'allowance'
+          ? ((lang === 'en' ? undefined : ALLOWANCE_REASONS[lang][code]) ?? UNCL5189[code] ?? code)
+          : ((lang === 'en' ? undefined : CHARGE_REASONS[lang][code]) ?? UNCL7161[code] ?? code),
     };
     cache.set(key, formatters);
   }

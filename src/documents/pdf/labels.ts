@@ -1,16 +1,24 @@
 // The words of the PDF in each language it speaks. Numbers, amounts and dates are formatted by
-// Intl for the same language (format.ts); unit names fall back to the English name of the code.
+// Intl for the same language (format.ts), and so are country names; code names are in
+// code-names.ts. French puts a no-break space before a colon (and before ; ! ?), as its
+// typography wants: `labelled` writes "label: value" the way each language does.
+
+export { UNIT_NAMES } from './code-names.js';
 
 export const PDF_LANGUAGES = ['en', 'de', 'fr'] as const;
 export type PdfLanguage = (typeof PDF_LANGUAGES)[number];
 
 export interface Labels {
   invoice: string;
+  /** The title of a corrective document, as each language calls it (not "Gutschrift": in German VAT law that is a self-billed invoice). */
   creditNote: string;
   draft: string;
   test: string;
+  copy: string;
   draftNotice: string;
   testNotice: string;
+  copyNotice: (date: string) => string;
+  labelled: (label: string, value: string) => string;
   number: string;
   issueDate: string;
   dueDate: string;
@@ -41,7 +49,7 @@ export interface Labels {
   totalInclVat: string;
   rounding: string;
   amountDue: string;
-  amountToRefund: string;
+  creditTotal: string;
   exemption: string;
   paymentTerms: string;
   payment: string;
@@ -54,7 +62,22 @@ export interface Labels {
   scanToPay: string;
   page: (n: number, of: number) => string;
   contact: string;
+  reason: string;
+  voids: (invoice: string) => string;
+  offset: (amount: string, invoice: string) => string;
+  refund: (amount: string) => string;
+  status: (date: string) => string;
+  paidOn: (amount: string, date: string) => string;
+  creditedBy: (amount: string, creditNote: string, date: string) => string;
+  voided: string;
+  paidInFull: (date: string) => string;
+  balanceDue: string;
+  owedToBuyer: string;
+  nothingDue: string;
+  invoiceBalance: (invoice: string) => string;
 }
+
+const colon = (label: string, value: string) => (label ? `${label}: ${value}` : value);
 
 export const LABELS: Record<PdfLanguage, Labels> = {
   en: {
@@ -62,8 +85,11 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     creditNote: 'Credit note',
     draft: 'DRAFT',
     test: 'TEST',
+    copy: 'COPY',
     draftNotice: 'Draft — not an issued document',
     testNotice: 'Test document — not valid for tax purposes',
+    copyNotice: (date) => `Copy with the status on ${date} — not the issued document`,
+    labelled: colon,
     number: 'Number',
     issueDate: 'Date',
     dueDate: 'Due date',
@@ -94,7 +120,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     totalInclVat: 'Total including VAT',
     rounding: 'Rounding',
     amountDue: 'Amount due',
-    amountToRefund: 'Amount credited',
+    creditTotal: 'Total credited',
     exemption: 'VAT exemption',
     paymentTerms: 'Payment terms',
     payment: 'Payment',
@@ -107,14 +133,30 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     scanToPay: 'Scan to pay',
     page: (n, of) => `Page ${n} of ${of}`,
     contact: 'Contact',
+    reason: 'Reason',
+    voids: (invoice) => `Invoice ${invoice} is cancelled in full.`,
+    offset: (amount, invoice) => `${amount} is set off against the open balance of invoice ${invoice}.`,
+    refund: (amount) => `${amount} will be refunded to you.`,
+    status: (date) => `Status on ${date}`,
+    paidOn: (amount, date) => `${amount} paid on ${date}`,
+    creditedBy: (amount, creditNote, date) => `${amount} credited by credit note ${creditNote} of ${date}`,
+    voided: 'This invoice is void: it was cancelled.',
+    paidInFull: (date) => `Paid in full on ${date}.`,
+    balanceDue: 'Balance due',
+    owedToBuyer: 'Owed to you',
+    nothingDue: 'Nothing is due.',
+    invoiceBalance: (invoice) => `Balance of invoice ${invoice}`,
   },
   de: {
     invoice: 'Rechnung',
-    creditNote: 'Gutschrift',
+    creditNote: 'Rechnungskorrektur',
     draft: 'ENTWURF',
     test: 'TEST',
+    copy: 'KOPIE',
     draftNotice: 'Entwurf — kein ausgestelltes Dokument',
     testNotice: 'Testdokument — steuerlich ohne Gültigkeit',
+    copyNotice: (date) => `Kopie mit dem Stand vom ${date} — nicht das ausgestellte Dokument`,
+    labelled: colon,
     number: 'Nummer',
     issueDate: 'Datum',
     dueDate: 'Fällig am',
@@ -122,7 +164,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     period: 'Leistungszeitraum',
     buyerReference: 'Ihre Referenz',
     orderReference: 'Ihre Bestellung',
-    precedingInvoice: 'Korrigiert Rechnung',
+    precedingInvoice: 'Korrektur der Rechnung',
     billTo: 'Rechnungsempfänger',
     from: 'Rechnungssteller',
     deliverTo: 'Lieferanschrift',
@@ -145,7 +187,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     totalInclVat: 'Gesamt brutto',
     rounding: 'Rundung',
     amountDue: 'Zahlbetrag',
-    amountToRefund: 'Gutschriftsbetrag',
+    creditTotal: 'Korrekturbetrag',
     exemption: 'Steuerbefreiung',
     paymentTerms: 'Zahlungsbedingungen',
     payment: 'Zahlung',
@@ -158,14 +200,30 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     scanToPay: 'Mit GiroCode bezahlen',
     page: (n, of) => `Seite ${n} von ${of}`,
     contact: 'Kontakt',
+    reason: 'Grund der Korrektur',
+    voids: (invoice) => `Die Rechnung ${invoice} wird vollständig storniert.`,
+    offset: (amount, invoice) => `${amount} werden mit dem offenen Betrag der Rechnung ${invoice} verrechnet.`,
+    refund: (amount) => `${amount} werden Ihnen erstattet.`,
+    status: (date) => `Stand am ${date}`,
+    paidOn: (amount, date) => `${amount} bezahlt am ${date}`,
+    creditedBy: (amount, creditNote, date) => `${amount} gutgeschrieben mit Rechnungskorrektur ${creditNote} vom ${date}`,
+    voided: 'Diese Rechnung ist storniert.',
+    paidInFull: (date) => `Vollständig bezahlt am ${date}.`,
+    balanceDue: 'Offener Betrag',
+    owedToBuyer: 'Guthaben zu Ihren Gunsten',
+    nothingDue: 'Es ist nichts mehr offen.',
+    invoiceBalance: (invoice) => `Saldo der Rechnung ${invoice}`,
   },
   fr: {
     invoice: 'Facture',
     creditNote: 'Avoir',
     draft: 'BROUILLON',
     test: 'TEST',
+    copy: 'COPIE',
     draftNotice: 'Brouillon — document non émis',
     testNotice: 'Document de test — sans valeur fiscale',
+    copyNotice: (date) => `Copie avec la situation au ${date} — pas le document émis`,
+    labelled: (label, value) => (label ? `${label}\u00a0: ${value}` : value),
     number: 'Numéro',
     issueDate: 'Date',
     dueDate: 'Échéance',
@@ -196,7 +254,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     totalInclVat: 'Total TTC',
     rounding: 'Arrondi',
     amountDue: 'Net à payer',
-    amountToRefund: 'Montant crédité',
+    creditTotal: 'Montant de l’avoir',
     exemption: 'Exonération de TVA',
     paymentTerms: 'Conditions de paiement',
     payment: 'Paiement',
@@ -209,12 +267,18 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     scanToPay: 'Scanner pour payer',
     page: (n, of) => `Page ${n} sur ${of}`,
     contact: 'Contact',
+    reason: 'Motif',
+    voids: (invoice) => `La facture ${invoice} est annulée en totalité.`,
+    offset: (amount, invoice) => `${amount} sont imputés sur le solde restant dû de la facture ${invoice}.`,
+    refund: (amount) => `${amount} vous seront remboursés.`,
+    status: (date) => `Situation au ${date}`,
+    paidOn: (amount, date) => `${amount} payés le ${date}`,
+    creditedBy: (amount, creditNote, date) => `${amount} crédités par l’avoir ${creditNote} du ${date}`,
+    voided: 'Cette facture est annulée.',
+    paidInFull: (date) => `Payée intégralement le ${date}.`,
+    balanceDue: 'Solde dû',
+    owedToBuyer: 'Solde en votre faveur',
+    nothingDue: 'Plus rien n’est dû.',
+    invoiceBalance: (invoice) => `Solde de la facture ${invoice}`,
   },
-};
-
-/** Short unit names for the common UN/ECE Rec 20 codes; other codes show their English name. */
-export const UNIT_NAMES: Record<PdfLanguage, Record<string, string>> = {
-  en: { C62: 'pc', H87: 'pc', EA: 'each', HUR: 'h', DAY: 'days', MIN: 'min', WEE: 'weeks', MON: 'months', ANN: 'years', KGM: 'kg', GRM: 'g', MTR: 'm', MTK: 'm²', MTQ: 'm³', LTR: 'l', KWH: 'kWh', SET: 'sets', LS: 'lump sum' },
-  de: { C62: 'Stk.', H87: 'Stk.', EA: 'Stk.', HUR: 'Std.', DAY: 'Tage', MIN: 'Min.', WEE: 'Wochen', MON: 'Monate', ANN: 'Jahre', KGM: 'kg', GRM: 'g', MTR: 'm', MTK: 'm²', MTQ: 'm³', LTR: 'l', KWH: 'kWh', SET: 'Sätze', LS: 'pauschal' },
-  fr: { C62: 'pce', H87: 'pce', EA: 'pce', HUR: 'h', DAY: 'jours', MIN: 'min', WEE: 'semaines', MON: 'mois', ANN: 'ans', KGM: 'kg', GRM: 'g', MTR: 'm', MTK: 'm²', MTQ: 'm³', LTR: 'l', KWH: 'kWh', SET: 'lots', LS: 'forfait' },
 };

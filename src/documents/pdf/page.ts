@@ -1,4 +1,5 @@
 import type PDFDocument from 'pdfkit';
+import { drawLines, layoutText, lineHeight as lineHeightOf } from './text-layout.js';
 
 // The page geometry and the few drawing habits every section shares.
 
@@ -10,6 +11,8 @@ export const RIGHT = PAGE.width - PAGE.margin;
 export const WIDTH = RIGHT - LEFT;
 /** The lowest y a section may draw at before the footer. */
 export const BOTTOM = PAGE.height - PAGE.margin - PAGE.footer;
+/** Where the content of page 2 and later starts, below the line that names the document. */
+export const CONTINUATION_TOP = PAGE.margin + 30;
 
 export const COLORS = { text: '#1a1a1a', muted: '#666666', rule: '#c8c8c8', accent: '#1f4e79', mark: '#c0392b' } as const;
 
@@ -21,18 +24,17 @@ export interface TextOptions {
   color?: string;
 }
 
-/** Writes text at (x, y) without moving to a new page; returns the height it took. */
+/** Writes text at (x, y), wrapped to its width, without moving to a new page; returns the height it took. */
 export function write(doc: Pdf, text: string, x: number, y: number, options: TextOptions = {}): number {
-  doc.font(options.bold ? 'bold' : 'regular').fontSize(options.size ?? 9).fillColor(options.color ?? COLORS.text);
-  // pdfkit leaves doc.y below the text it wrote: that is its height, without laying it out twice.
-  doc.text(text, x, y, { width: options.width ?? WIDTH, align: options.align ?? 'left', lineBreak: true });
-  return doc.y - y;
+  const width = options.width ?? WIDTH;
+  const style = { size: options.size ?? 9, bold: options.bold ?? false };
+  return drawLines(doc, layoutText(text, style, width), x, y, { ...style, width, align: options.align ?? 'left', color: options.color ?? COLORS.text });
 }
 
 /** The height text would take, in the font and size it would be written in. */
-export function heightOf(doc: Pdf, text: string, width: number, options: TextOptions = {}): number {
-  doc.font(options.bold ? 'bold' : 'regular').fontSize(options.size ?? 9);
-  return doc.heightOfString(text, { width });
+export function heightOf(_doc: Pdf, text: string, width: number, options: TextOptions = {}): number {
+  const size = options.size ?? 9;
+  return layoutText(text, { size, bold: options.bold ?? false }, width).length * lineHeightOf(size);
 }
 
 export function rule(doc: Pdf, y: number, color: string = COLORS.rule): void {
@@ -43,6 +45,7 @@ export function rule(doc: Pdf, y: number, color: string = COLORS.rule): void {
 export function room(doc: Pdf, y: number, height: number, onNewPage?: (y: number) => number): number {
   if (y + height <= BOTTOM) return y;
   doc.addPage();
-  const top = PAGE.margin;
-  return onNewPage ? onNewPage(top) : top;
+  return onNewPage ? onNewPage(CONTINUATION_TOP) : CONTINUATION_TOP;
 }
+
+

@@ -1,23 +1,38 @@
+import { createHash } from 'node:crypto';
 import PDFDocument from 'pdfkit';
+import { cleanText } from '../clean-text.js';
 import { problemsFor } from '../completeness.js';
 import { renderCiiDocument } from '../cii.js';
 import type { DocumentView } from '../model.js';
-import { font } from './fonts.js';
+import type { CreditFacts, StatusFacts } from './facts.js';
 import { formattersFor } from './format.js';
 import { LABELS, type PdfLanguage } from './labels.js';
-import { COLORS, LEFT, PAGE, WIDTH, write, type Pdf } from './page.js';
-import { header, lines, notes, parties, payment, totals, type Context } from './sections.js';
+import { COLORS, LEFT, PAGE, RIGHT, WIDTH, rule, write, type Pdf } from './page.js';
+import { addressLines, header, lines, parties, titleOf, totals, totalsHeight, type Context } from './sections.js';
+import { creditSettlement, notes, payment, statusSection } from './settlement.js';
+import { layoutText } from './text-layout.js';
 import { documentXmp, FACTUR_X_FILE_NAME, facturXXmp } from './xmp.js';
 
 // The PDF/A-3b a person reads. An issued document that is a valid EN 16931 invoice also carries
 // its CII as factur-x.xml (AFRelationship Alternative) with the Factur-X XMP, which makes the PDF
-// a Factur-X 1.07 / ZUGFeRD 2.3 invoice of profile EN 16931. Drafts and test documents carry a
-// mark on every page; a draft never carries the XML.
+// a Factur-X 1.07 / ZUGFeRD 2.3 invoice of profile EN 16931. Drafts, test documents and status
+// copies carry a mark on every page; neither a draft nor a status copy carries the XML.
+//
+// The same document renders the same bytes every time: nothing in the file depends on when or
+// where it was made. Its dates (information dictionary, XMP, the embedded file) are its issue
+// date, its file identifier is derived from its contents, and font subsets are named by their
+// order in the document. A status copy is dated when it is made (`now`).
 
 export interface PdfOptions {
   lang: PdfLanguage;
-  /** The creation time written into the PDF; now by default. */
+  /** The date the file carries; the document's issue date when absent. */
   now?: Date;
+  /** The note the page shows, when it differs from the XML's (BT-22): without the credit note's reason or the test-mode notice. */
+  note?: string | null;
+  /** A credit note: its reason and how it settles. */
+  credit?: CreditFacts;
+  /** A status copy: what happened since the document was issued. */
+  status?: StatusFacts;
 }
 
 const PRODUCER = 'Invoicing API (pdfkit)';
@@ -39,40 +54,68 @@ function collect(doc: Pdf): Promise<Buffer> {
 
 /** A large, light word across the page and a banner at its top. */
 function mark(doc: Pdf, word: string, notice: string, index: number): void {
+  // As large as fits across the page: 110 pt, smaller for a long word (BROUILLON).
+  const size = Math.min(110, (110 * PAGE.width * 0.95) / (layoutText(word, { size: 110, bold: true }, Infinity)[0]?.width ?? 1));
   doc.save();
   doc.rotate(-35, { origin: [PAGE.width / 2, PAGE.height / 2] });
-  doc.font('bold').fontSize(110).fillColor(COLORS.mark).fillOpacity(0.13);
-  doc.text(word, 0, PAGE.height / 2 - 60 + index * 130, { width: PAGE.width, align: 'center', lineBreak: false });
+  doc.fillOpacity(0.13);
+  write(doc, word, 0, PAGE.height / 2 - size / 2 + index * 130, { size, bold: true, color: COLORS.mark, width: PAGE.width, align: 'center' });
   doc.restore();
   doc.save();
   doc.rect(0, index * 16, PAGE.width, 16).fillOpacity(1).fill(COLORS.mark);
-  doc.font('bold').fontSize(8).fillColor('#ffffff').text(`${word} — ${notice}`, LEFT, index * 16 + 4, { width: WIDTH, align: 'center', lineBreak: false });
+  write(doc, `${word} — ${notice}`, LEFT, index * 16 + 4, { size: 8, bold: true, color: '#ffffff', width: WIDTH, align: 'center' });
   doc.restore();
 }
 
-function footer(doc: Pdf, view: DocumentView, pageText: string): void {
+/** Every page names its seller, page number and count at the bottom. */
+function footer(context: Context, pageText: string): void {
+  const { doc, view } = context;
   const s = view.seller;
-  const line = [s.name, [s.address.line1, [s.address.postalCode, s.address.city].filter(Boolean).join(' '), s.address.countryCode].filter(Boolean).join(', '), s.vatId].filter(Boolean).join(' · ');
+  const line = [s.name, addressLines(context, s).filter((l) => l !== s.address.line2).join(', '), s.vatId].filter(Boolean).join(' · ');
   const y = PAGE.height - PAGE.margin - 14;
-  // Text placed below the bottom margin must not make pdfkit open another page.
-  const bottomMargin = doc.page.margins.bottom;
-  doc.page.margins.bottom = 0;
-  write(doc, line, LEFT, y, { size: 7, color: COLORS.muted, width: WIDTH - 80 });
-  write(doc, pageText, LEFT + WIDTH - 80, y, { size: 7, color: COLORS.muted, width: 80, align: 'right' });
-  doc.page.margins.bottom = bottomMargin;
+  write(doc, line, LEFT, y, { size: 7, color: COLORS.muted, width: WIDTH - 90 });
+  write(doc, pageText, RIGHT - 90, y, { size: 7, color: COLORS.muted, width: 90, align: 'right' });
+}
+
+/** From page 2 on, a line at the top says whose document this is: seller, type and number, buyer, page. */
+function continuation(context: Context, pageText: string): void {
+  const { doc, view, t } = context;
+  const line = [view.seller.tradingName ?? view.seller.name, `${titleOf(view, t)} ${view.number}`, view.buyer.name].join(' · ');
+  write(doc, line, LEFT, PAGE.margin, { size: 8, bold: true, color: COLORS.muted, width: WIDTH - 100 });
+  write(doc, pageText, RIGHT - 90, PAGE.margin, { size: 8, color: COLORS.muted, width: 90, align: 'right' });
+  rule(doc, PAGE.margin + 24);
+}
+
+/** The embedded XML, with its /CheckSum as the PDF specification wants it: the 16-byte MD5 digest, a binary string. */
+function embed(doc: Pdf, xml: Buffer, created: Date): void {
+  const file = doc.ref({ Type: 'EmbeddedFile', Subtype: 'text#2Fxml', Params: { CreationDate: created, ModDate: created, CheckSum: new Uint8Array(createHash('md5').update(xml).digest()), Size: xml.length } });
+  file.end(xml);
+  const spec = doc.ref({
+    Type: 'Filespec',
+    AFRelationship: 'Alternative',
+    F: new String(FACTUR_X_FILE_NAME),
+    UF: new String(FACTUR_X_FILE_NAME),
+    Desc: new String('Factur-X/ZUGFeRD invoice, profile EN 16931'),
+    EF: { F: file },
+  });
+  spec.end(undefined);
+  const internal = doc as unknown as { addNamedEmbeddedFile: (name: string, ref: unknown) => void; _root: { data: { AF?: unknown[] } } };
+  internal.addNamedEmbeddedFile(FACTUR_X_FILE_NAME, spec);
+  internal._root.data.AF = [spec];
 }
 
 export async function renderPdfDocument(view: DocumentView, options: PdfOptions): Promise<Buffer> {
   const t = LABELS[options.lang];
   const f = formattersFor(options.lang, view.currency);
-  const created = options.now ?? new Date();
-  const title = `${view.typeCode === '381' ? t.creditNote : t.invoice} ${view.number}`;
-  // Only an issued document whose CII is a valid EN 16931 invoice becomes Factur-X.
-  const facturX = !view.draft && problemsFor(view, ['en16931']).length === 0;
+  const created = options.now ?? new Date(`${view.issueDate}T00:00:00Z`);
+  const status = options.status ?? null;
+  const title = cleanText(`${titleOf(view, t)} ${view.number}`);
+  // Only an issued document whose CII is a valid EN 16931 invoice becomes Factur-X; a status copy is a copy, not the invoice.
+  const facturX = !view.draft && !status && problemsFor(view, ['en16931']).length === 0;
   const info = {
     Title: title,
-    Author: view.seller.name,
-    Subject: `${title} — ${view.seller.name} → ${view.buyer.name}`,
+    Author: cleanText(view.seller.name),
+    Subject: cleanText(`${title} — ${view.seller.name} → ${view.buyer.name}`),
     Keywords: facturX ? 'Invoice, Factur-X, ZUGFeRD, EN 16931' : 'Invoice',
     Creator: PRODUCER,
     Producer: PRODUCER,
@@ -81,42 +124,35 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
   };
   const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, subset: 'PDF/A-3b', pdfVersion: '1.7', bufferPages: true, autoFirstPage: true, info, lang: options.lang, displayTitle: true, font: NO_DEFAULT_FONT });
   const output = collect(doc);
-  doc.registerFont('regular', font('regular') as unknown as string);
-  doc.registerFont('bold', font('bold') as unknown as string);
 
   // pdfkit writes its own XMP from the info dictionary without escaping; ours escapes, agrees
   // with the dictionary (PDF/A), and adds the Factur-X extension schema.
   const xmp = documentXmp({ title, author: info.Author, subject: info.Subject, keywords: info.Keywords, creator: PRODUCER, producer: PRODUCER, created, language: options.lang });
   (doc as unknown as { _addInfo: () => void })._addInfo = () => doc.appendXML(facturX ? xmp + facturXXmp() : xmp);
 
-  const context: Context = { doc, view, t, f };
+  const context: Context = { doc, view, t, f, note: options.note === undefined ? view.note : options.note, credit: options.credit ?? null, status };
   let y = header(context);
   y = parties(context, y);
-  y = lines(context, y);
+  y = lines(context, y, totalsHeight(context));
   y = totals(context, y);
+  y = statusSection(context, y);
+  y = creditSettlement(context, y);
   y = notes(context, y + 6);
   payment(context, y);
 
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
-    footer(doc, view, t.page(i + 1, range.count));
+    const pageText = t.page(i + 1, range.count);
+    footer(context, pageText);
+    if (i > range.start) continuation(context, pageText);
     let marks = 0;
     if (view.draft) mark(doc, t.draft, t.draftNotice, marks++);
     if (view.test) mark(doc, t.test, t.testNotice, marks++);
+    if (status) mark(doc, t.copy, t.copyNotice(f.date(status.asOf)), marks++);
   }
 
-  if (facturX) {
-    const attachment = {
-      name: FACTUR_X_FILE_NAME,
-      type: 'text/xml',
-      description: 'Factur-X/ZUGFeRD invoice, profile EN 16931',
-      relationship: 'Alternative',
-      creationDate: created,
-      modifiedDate: created,
-    };
-    doc.file(Buffer.from(renderCiiDocument(view, 'en16931'), 'utf8'), attachment);
-  }
+  if (facturX) embed(doc, Buffer.from(renderCiiDocument(view, 'en16931'), 'utf8'), created);
   doc.end();
   return output;
 }

@@ -1,3 +1,5 @@
+import { cleanText } from '../clean-text.js';
+
 // The XMP metadata of the PDF: Dublin Core and PDF properties that repeat the document
 // information dictionary (PDF/A requires both to agree) and, for a Factur-X PDF, the Factur-X
 // extension schema and its four properties, as Factur-X 1.07 prescribes. PDF/A identification
@@ -14,7 +16,7 @@ export interface XmpInfo {
   language: string;
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) => cleanText(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const xmpDate = (date: Date) => `${date.toISOString().split('.')[0]}Z`;
 
 export function documentXmp(info: XmpInfo): string {
