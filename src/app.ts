@@ -206,7 +206,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         idempotency: container.idempotency,
       });
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
-      await api.register(invoiceSettlementRoutes, { settlement: container.settlement, idempotency: container.idempotency });
+      await api.register(invoiceSettlementRoutes, { settlement: container.settlement, payments: container.payments, idempotency: container.idempotency });
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles });
       await api.register(documentRoutes, {

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'invoice.finalized',
   'invoice.paid',
   'invoice.voided',
+  'invoice.refunded',
   'payment.created',
   'credit-note.created',
 ] as const;

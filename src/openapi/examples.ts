@@ -136,9 +136,11 @@ export const invoice = {
   },
   amountPaid: '0.00',
   amountCredited: '0.00',
+  amountRefunded: '0.00',
   amountDue: '71.36',
   isOverdue: false,
   payments: [],
+  refunds: [],
   creditNoteIds: [],
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: null, voidedAt: null },
   createdAt: '2026-03-02T09:15:04.150Z',
@@ -162,6 +164,21 @@ export const paidInvoice = {
   ],
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: '2026-03-20T08:02:11.410Z', voidedAt: null },
 };
+
+export const REFUND_ID = 'rfd_01956c11-3d4e-7f50-8a6b-7c8d9e0f1a2b';
+
+/** Paid in full, then credited one hour (23.79): the refund pays that back. */
+export const refundedInvoice = {
+  ...paidInvoice,
+  amountCredited: '23.79',
+  amountRefunded: '23.79',
+  amountDue: '0.00',
+  refunds: [{ id: REFUND_ID, livemode: true, amount: '23.79', date: '2026-03-25', method: 'credit_transfer', reference: 'Refund CN-2026-00007', createdAt: '2026-03-25T10:12:40.019Z' }],
+  creditNoteIds: [CREDIT_NOTE_ID],
+};
+
+export const paymentRecord = { ...paidInvoice.payments[0]!, kind: 'payment', invoiceId: INVOICE_ID, invoiceNumber: '2026-00042', currency: 'EUR' };
+export const refundRecord = { ...refundedInvoice.refunds[0]!, kind: 'refund', invoiceId: INVOICE_ID, invoiceNumber: '2026-00042', currency: 'EUR' };
 
 export const voidedInvoice = {
   ...invoice,

@@ -15,6 +15,7 @@ export type StoredVatBreakdown = Invoice['vatBreakdown'][number];
 export type StoredLine = Invoice['lines'][number];
 
 export interface InvoiceExtras {
+  /** Its payments and refunds (rows of either kind), oldest first. */
   payments: PaymentRow[];
   creditNoteIds: string[];
   /** For a draft: the buyer and seller as they are now. */
@@ -62,9 +63,22 @@ export function totalsFromRow(
   };
 }
 
-/** payable − credited − paid, exactly. */
-export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited'>): Decimal {
-  return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid);
+/** payable − credited − paid + refunded, exactly: negative while the buyer is owed money back. */
+export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>): Decimal {
+  return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid).plus(row.amount_refunded);
+}
+
+/** A payment or refund row as the invoice lists it. */
+function paymentOf(p: PaymentRow, money: (value: string) => string) {
+  return {
+    id: p.id,
+    livemode: p.livemode === 1,
+    amount: money(p.amount),
+    date: p.date,
+    method: p.method as Invoice['payments'][number]['method'],
+    reference: p.reference,
+    createdAt: p.created_at,
+  };
 }
 
 export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras: InvoiceExtras): Invoice {
@@ -94,17 +108,11 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     totals: totalsFromRow(row, digits),
     amountPaid: money(row.amount_paid),
     amountCredited: money(row.amount_credited),
+    amountRefunded: money(row.amount_refunded),
     amountDue: money(amountDue),
     isOverdue: row.status === 'issued' && amountDue.greaterThan(0) && row.due_date !== null && row.due_date < extras.today,
-    payments: extras.payments.map((p) => ({
-      id: p.id,
-      livemode: p.livemode === 1,
-      amount: money(p.amount),
-      date: p.date,
-      method: p.method as Invoice['payments'][number]['method'],
-      reference: p.reference,
-      createdAt: p.created_at,
-    })),
+    payments: extras.payments.filter((p) => p.kind !== 'refund').map((p) => paymentOf(p, money)),
+    refunds: extras.payments.filter((p) => p.kind === 'refund').map((p) => paymentOf(p, money)),
     creditNoteIds: extras.creditNoteIds,
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     createdAt: row.created_at,

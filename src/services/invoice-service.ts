@@ -159,6 +159,7 @@ export class InvoiceService {
       ...computed.totals,
       amount_paid: '0',
       amount_credited: '0',
+      amount_refunded: '0',
       finalized_at: draft ? null : at,
       paid_at: null,
       voided_at: null,
