@@ -10,7 +10,8 @@ import type { OrganizationRepository, OrganizationRow } from '../repositories/or
 import type { CreateInvoiceInput, Invoice, InvoiceLineInputType, UpdateInvoiceInput } from '../schemas/invoice.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
 import { documentViewOf, einvoiceProblems } from './document-view.js';
-import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
+import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
+import { minorUnitDigits } from '../money/currency.js';
 import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
@@ -138,6 +139,8 @@ export class InvoiceService {
 
     const id = newId('inv');
     const computed = computeContent(content.lines, content, adjustmentsOf(content));
+    const oversized = oversizedAmounts(computed, content.digits, 'invoice');
+    if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
     const extras = draft ? content : withCompanyDefaults(content, company, content.currency);
     const at = now.toISOString();
     const row: Omit<InvoiceRow, 'number'> = {
@@ -207,6 +210,8 @@ export class InvoiceService {
         if ('ok' in organization) return organization;
       }
       const computed = computeContent(content.lines, content, adjustmentsOf(content));
+      const oversized = oversizedAmounts(computed, content.digits, 'invoice');
+      if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
       const replaced = await inTransaction(this.db, trx, async (t) => {
         const done = await this.invoices.replaceDraft(
           t,
@@ -280,6 +285,9 @@ export class InvoiceService {
       if ('ok' in organization) return organization;
       const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
       if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
+      // A draft stored before the amount limit was enforced is held to it before it is issued.
+      const oversized = oversizedAmounts({ lines: found.lines, totals: draft }, minorUnitDigits(draft.currency), 'invoice');
+      if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
       if (options.validateFor?.length) {
         const content = {
           ...extrasOf(draft),

@@ -14,7 +14,7 @@ import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.j
 import type { Invoice } from '../schemas/invoice.js';
 import { creditNoteFromRows } from './credit-note-mapping.js';
 import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
-import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
+import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
@@ -148,6 +148,9 @@ export class SettlementService {
       computed.totals.rounding_amount = formatMoney(plan.payableExactly.minus(computed.totals.tax_inclusive), digits);
       computed.totals.payable = formatMoney(plan.payableExactly, digits);
     }
+    // Voiding undoes whatever was issued; a credit note asked for is held to the amount limit.
+    const oversized = voiding ? [] : oversizedAmounts(computed, digits, 'credit note');
+    if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
     const payable = new Decimal(computed.totals.payable);
     // Voiding credits whatever remains, also nothing (a free sample) or less than nothing (an
     // invoice whose negative lines outweigh the rest): the invoice is undone either way.
