@@ -152,6 +152,11 @@ const EXTRAS: Record<string, OperationExtras> = {
     operationId: 'getCompany',
     response: { success: true, message: 'Company found.', data: company, meta },
   },
+  'PATCH /company': {
+    operationId: 'updateCompany',
+    requestBody: { vatId: 'DE123456789', bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: 'Example Software GmbH' } },
+    response: { success: true, message: 'Company profile updated.', data: company, meta },
+  },
   'GET /event': {
     operationId: 'listEvents',
     response: { success: true, message: 'Events listed.', data: { items: [invoicePaidEvent, paymentEvent], nextCursor: null }, meta },
