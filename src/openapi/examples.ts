@@ -106,6 +106,16 @@ const line = {
   netAmount: '59.97',
 };
 
+/** The example documents export as Factur-X and Peppol; XRechnung asks for the buyer reference (Leitweg-ID). */
+const einvoice = {
+  exportableTo: ['en16931', 'peppol'],
+  missing: {
+    en16931: [],
+    peppol: [],
+    xrechnung: [{ field: 'buyerReference', code: 'BR-DE-15', message: 'Set the buyer reference (BT-10; for German public buyers their Leitweg-ID).' }],
+  },
+};
+
 export const invoice = {
   id: INVOICE_ID,
   livemode: true,
@@ -142,6 +152,7 @@ export const invoice = {
   payments: [],
   refunds: [],
   creditNoteIds: [],
+  einvoice,
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: null, voidedAt: null },
   createdAt: '2026-03-02T09:15:04.150Z',
 };
@@ -151,6 +162,7 @@ export const draftInvoice = {
   number: null,
   status: 'draft',
   issueDate: null,
+  einvoice: null,
   statusTransitions: { finalizedAt: null, paidAt: null, voidedAt: null },
 };
 
@@ -208,6 +220,7 @@ export const creditNote = {
   lines: [{ ...line, quantity: '1', netAmount: '19.99' }],
   vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '19.99', taxAmount: '3.80', exemptionReason: null }],
   totals: { lineNetTotal: '19.99', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
+  einvoice,
   createdAt: '2026-03-03T10:00:00.000Z',
 };
 

@@ -10,6 +10,7 @@ import {
   SellerSnapshot,
   VatBreakdownSchema,
 } from './invoice.js';
+import { EinvoiceReadinessSchema } from './einvoice-readiness.js';
 import { Nullable } from './nullable.js';
 import { DateInput, DateOutput, Livemode } from './values.js';
 
@@ -68,6 +69,7 @@ export const CreditNoteSchema = Type.Object(
     charges: Type.Array(AllowanceChargeSchema),
     vatBreakdown: Type.Array(VatBreakdownSchema, { minItems: 1 }),
     totals: InvoiceTotalsSchema,
+    einvoice: EinvoiceReadinessSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
+import { EINVOICE_PROFILES, EinvoiceReadinessSchema } from './einvoice-readiness.js';
 import { Nullable } from './nullable.js';
 import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput, Livemode } from './values.js';
 
@@ -79,7 +80,7 @@ export const InvoicePeriodInput = Type.Object(
   { title: 'InvoicePeriodInput', additionalProperties: false },
 );
 
-export const EINVOICE_PROFILES = ['en16931', 'peppol', 'xrechnung'] as const;
+export { EINVOICE_PROFILES };
 
 export const ValidateForInput = Type.Array(
   Type.Union(EINVOICE_PROFILES.map((p) => Type.Literal(p))),
@@ -380,6 +381,7 @@ export const InvoiceSchema = Type.Object(
     payments: Type.Array(PaymentSchema),
     refunds: Type.Array(RefundSchema, { description: 'Money paid back to the buyer, oldest first (POST /invoice/{id}/refund).' }),
     creditNoteIds: Type.Array(Type.String()),
+    einvoice: Nullable(EinvoiceReadinessSchema, 'Null for a draft: it is checked when it is finalized with validateFor.'),
     statusTransitions: StatusTransitionsSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },

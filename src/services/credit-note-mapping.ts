@@ -2,6 +2,7 @@ import type { CreditNoteLineRow, CreditNoteRow } from '../repositories/credit-no
 import type { CreditNote } from '../schemas/credit-note.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { apiExtras, extrasOf } from './document-extras.js';
+import { creditNoteSource, einvoiceReadinessOf } from './einvoice-readiness.js';
 import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 import { linesFromRows, totalsFromRow, type StoredVatBreakdown } from './invoice-mapping.js';
 
@@ -26,6 +27,7 @@ export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[
     lines: linesFromRows(lines),
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
     totals: totalsFromRow(row, minorUnitDigits(row.currency)),
+    einvoice: einvoiceReadinessOf(row.id, () => creditNoteSource(row, lines)),
     createdAt: row.created_at,
   };
 }

@@ -10,7 +10,8 @@ import { extrasOf, withCompanyDefaults } from './document-extras.js';
 import { documentViewOf, einvoiceProblems, type DocumentSource } from './document-view.js';
 import { draftLineOf } from './invoice-content.js';
 import { todayUtc } from './invoice-input.js';
-import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from './parties.js';
+import { buyerOf, sellerOf } from './parties.js';
+import { creditNoteSource, issuedInvoiceSource } from './einvoice-readiness.js';
 import type { Owner } from './scope.js';
 
 // The documents of an invoice or credit note: UBL (Peppol BIS 3, XRechnung), CII (Factur-X
@@ -43,19 +44,11 @@ export class DocumentService {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const row = found.invoice;
-    const draft = row.status === 'draft';
-    let seller = draft ? null : sellerFromSnapshot(row.seller_snapshot!);
-    let buyer = draft ? null : buyerFromSnapshot(row.buyer_snapshot!);
-    let extras = extrasOf(row);
-    if (draft) {
-      const [company, organization] = await Promise.all([this.company(owner.companyId, trx), this.organizations.findById(owner, row.organization_id, trx)]);
-      seller = sellerOf(company);
-      buyer = buyerOf(organization!);
-      extras = withCompanyDefaults(extras, company, row.currency);
-    }
+    if (row.status !== 'draft') return issuedInvoiceSource(row, found.lines);
+    const [company, organization] = await Promise.all([this.company(owner.companyId, trx), this.organizations.findById(owner, row.organization_id, trx)]);
     return {
       typeCode: '380',
-      number: row.number ?? row.draft_number ?? 'DRAFT',
+      number: row.draft_number ?? 'DRAFT',
       issueDate: row.issue_date ?? todayUtc(now),
       dueDate: row.due_date,
       currency: row.currency,
@@ -63,12 +56,12 @@ export class DocumentService {
       buyerReference: row.buyer_reference,
       purchaseOrderReference: row.purchase_order_reference,
       note: row.note,
-      extras,
-      seller: seller!,
-      buyer: buyer!,
+      extras: withCompanyDefaults(extrasOf(row), company, row.currency),
+      seller: sellerOf(company),
+      buyer: buyerOf(organization!),
       lines: found.lines.map((line) => draftLineOf(line)),
       precedingInvoice: null,
-      draft,
+      draft: true,
       test: row.livemode === 0,
       stored: { roundingAmount: row.rounding_amount, payable: row.payable },
     };
@@ -76,27 +69,7 @@ export class DocumentService {
 
   async creditNoteSource(owner: Owner, id: string, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
     const found = await this.creditNotes.findById(owner, id, trx);
-    if (!found) return undefined;
-    const row = found.creditNote;
-    return {
-      typeCode: '381',
-      number: row.number,
-      issueDate: row.issue_date,
-      dueDate: null,
-      currency: row.currency,
-      pricesIncludeTax: row.prices_include_tax === 1,
-      buyerReference: row.buyer_reference ?? null,
-      purchaseOrderReference: row.purchase_order_reference ?? null,
-      note: [row.reason, row.note].filter(Boolean).join('\n'),
-      extras: extrasOf(row),
-      seller: sellerFromSnapshot(row.seller_snapshot),
-      buyer: buyerFromSnapshot(row.buyer_snapshot),
-      lines: found.lines.map((line) => draftLineOf(line)),
-      precedingInvoice: { number: row.invoice_number, issueDate: row.invoice_issue_date },
-      draft: false,
-      test: row.livemode === 0,
-      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
-    };
+    return found ? creditNoteSource(found.creditNote, found.lines) : undefined;
   }
 
   private async company(companyId: string, trx?: Kysely<Database>): Promise<CompanyRow> {

@@ -5,6 +5,7 @@ import { minorUnitDigits } from '../money/currency.js';
 import type { InvoiceLineRow, InvoiceRow, PaymentRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { apiExtras, extrasOf } from './document-extras.js';
+import { einvoiceReadinessOf, issuedInvoiceSource } from './einvoice-readiness.js';
 import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 
 // Stored rows to the invoice the API shows. What is shown is what was stored, so an answer built
@@ -114,6 +115,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     payments: extras.payments.filter((p) => p.kind !== 'refund').map((p) => paymentOf(p, money)),
     refunds: extras.payments.filter((p) => p.kind === 'refund').map((p) => paymentOf(p, money)),
     creditNoteIds: extras.creditNoteIds,
+    einvoice: draft ? null : einvoiceReadinessOf(row.id, () => issuedInvoiceSource(row, lines)),
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     createdAt: row.created_at,
   };
