@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadServerConfig, type Config } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
 
 // One process serves. With CLUSTER_WORKERS > 1 this process becomes the cluster primary
@@ -76,7 +76,7 @@ async function supervise(config: Config): Promise<void> {
 function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadServerConfig();
   } catch (error) {
     exitOnConfigError(error);
     throw error;
