@@ -1,18 +1,23 @@
+import type { ErrorDetail } from '../errors/app-error.js';
+import type { CompanyRow } from '../repositories/company-repository.js';
 import type { CreditNoteLineRow, CreditNoteRow } from '../repositories/credit-note-repository.js';
 import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
-import { EINVOICE_PROFILES, type EinvoiceReadiness } from '../schemas/einvoice-readiness.js';
-import { extrasOf } from './document-extras.js';
+import type { OrganizationRow } from '../repositories/organization-repository.js';
+import { EINVOICE_PROFILES, type EinvoiceProfile, type EinvoiceReadiness } from '../schemas/einvoice-readiness.js';
+import { extrasOf, withCompanyDefaults } from './document-extras.js';
 import { documentViewOf, einvoiceProblems, type DocumentSource } from './document-view.js';
 import { draftLineOf } from './invoice-content.js';
-import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
+import type { InvoiceContent } from './invoice-input.js';
+import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from './parties.js';
 
-// What an issued document can be exported to, said early: its answer carries, for each e-invoice
-// profile, the gaps the export would refuse it for (the rule ids and field names of validateFor
-// and of 422 EINVOICE_INCOMPLETE, from the same check), without refusing anything. An issued
-// document never changes, so neither does this (for one version of the rules).
+// What a document can be exported to, said early. Before an invoice is issued, validateFor refuses
+// it with its gaps (gapsFor); once issued, its answer carries, for each e-invoice profile, the gaps
+// the export would refuse it for (the same check, so the same rule ids and field names as the
+// export's 422 EINVOICE_INCOMPLETE), without refusing anything. An issued document never changes,
+// so neither does what it lacks (for one version of the rules).
 
 /** An issued invoice as its e-invoices are made of it (what was stored when it was issued). */
-export function issuedInvoiceSource(row: InvoiceRow, lines: Pick<InvoiceLineRow, keyof InvoiceLineRow>[]): DocumentSource {
+export function issuedInvoiceSource(row: InvoiceRow, lines: InvoiceLineRow[]): DocumentSource {
   return {
     typeCode: '380',
     number: row.number ?? row.draft_number ?? 'DRAFT',
@@ -86,4 +91,37 @@ export function einvoiceReadiness(source: DocumentSource): EinvoiceReadiness {
     xrechnung: einvoiceProblems(view, ['xrechnung']),
   };
   return { exportableTo: EINVOICE_PROFILES.filter((profile) => missing[profile].length === 0), missing };
+}
+
+export type EinvoiceTarget = EinvoiceProfile;
+
+/**
+ * What would keep the invoice, issued now, from being a valid e-invoice of these kinds: checked
+ * before issuing, since an issued invoice can no longer be changed.
+ */
+export function gapsFor(
+  targets: EinvoiceTarget[],
+  content: Omit<InvoiceContent, 'organizationId' | 'digits' | 'issueDate'> & { issueDate: string },
+  company: CompanyRow,
+  organization: OrganizationRow,
+): ErrorDetail[] {
+  const view = documentViewOf({
+    typeCode: '380',
+    number: content.number ?? 'PENDING',
+    issueDate: content.issueDate,
+    dueDate: content.dueDate,
+    currency: content.currency,
+    pricesIncludeTax: content.pricesIncludeTax,
+    buyerReference: content.buyerReference,
+    purchaseOrderReference: content.purchaseOrderReference,
+    note: content.note,
+    extras: withCompanyDefaults(content, company, content.currency),
+    seller: sellerOf(company),
+    buyer: buyerOf(organization),
+    lines: content.lines,
+    precedingInvoice: null,
+    draft: false,
+    test: false,
+  });
+  return einvoiceProblems(view, targets);
 }

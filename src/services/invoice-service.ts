@@ -4,12 +4,12 @@ import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
-import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
+import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateInvoiceInput, Invoice, InvoiceLineInputType, UpdateInvoiceInput } from '../schemas/invoice.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
-import { documentViewOf, einvoiceProblems } from './document-view.js';
+import { gapsFor, type EinvoiceTarget } from './einvoice-readiness.js';
 import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
@@ -340,39 +340,6 @@ export class InvoiceService {
   }
 }
 
-export type EinvoiceTarget = 'en16931' | 'peppol' | 'xrechnung';
-
-/**
- * What would keep the invoice, issued now, from being a valid e-invoice of these kinds: checked
- * before issuing, since an issued invoice can no longer be changed.
- */
-function gapsFor(
-  targets: EinvoiceTarget[],
-  content: Omit<InvoiceContent, 'organizationId' | 'digits' | 'issueDate'> & { issueDate: string },
-  company: CompanyRow,
-  organization: OrganizationRow,
-): ErrorDetail[] {
-  const view = documentViewOf({
-    typeCode: '380',
-    number: content.number ?? 'PENDING',
-    issueDate: content.issueDate,
-    dueDate: content.dueDate,
-    currency: content.currency,
-    pricesIncludeTax: content.pricesIncludeTax,
-    buyerReference: content.buyerReference,
-    purchaseOrderReference: content.purchaseOrderReference,
-    note: content.note,
-    extras: withCompanyDefaults(content, company, content.currency),
-    seller: sellerOf(company),
-    buyer: buyerOf(organization),
-    lines: content.lines,
-    precedingInvoice: null,
-    draft: false,
-    test: false,
-  });
-  return einvoiceProblems(view, targets);
-}
-
 function numberingOf(owner: Owner, number: string | null, issueDate: string): Numbering {
   return number === null
     ? {
@@ -388,4 +355,4 @@ function withoutUndefined<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-export type { InvoiceContent };
+export type { InvoiceContent, EinvoiceTarget };
