@@ -212,9 +212,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         idempotency: container.idempotency,
       });
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
-      await api.register(invoiceSettlementRoutes, { settlement: container.settlement, idempotency: container.idempotency });
+      await api.register(invoiceSettlementRoutes, { settlement: container.settlement, payments: container.payments, idempotency: container.idempotency });
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
-      await api.register(companyRoutes, { profiles: container.companyProfiles });
+      await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, {
         documents: container.documents,
         // XML is CPU work too: a few documents at a time per process, the rest wait their turn (PDFs wait in their pool's queue).

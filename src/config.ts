@@ -212,3 +212,30 @@ export function loadConfig(env: Env = process.env): Config {
   checkClusterWorkers(config);
   return config;
 }
+
+/** Whether the server listens only where this machine alone reaches it: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (name === 'localhost' || name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
+  return /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+/**
+ * What only a server that listens must hold (the CLI loads the same variables and need not):
+ * /metrics shows the service's traffic, errors and timings to whoever reaches it, so beyond
+ * loopback it needs METRICS_TOKEN, and the server does not start without one.
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.metricsToken === undefined && !isLoopbackHost(config.host)) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be set when HOST=${config.host} listens beyond this machine (anything but 127.0.0.1, ::1 or localhost): without it /metrics would answer anyone who reaches the server. Set METRICS_TOKEN to a long random secret (e.g. \`openssl rand -hex 32\`); Prometheus then sends it as Authorization: Bearer <METRICS_TOKEN>.`,
+    );
+  }
+}
+
+/** The configuration of a server that is about to listen: loadConfig, and checkServerConfig. */
+export function loadServerConfig(env: Env = process.env): Config {
+  const config = loadConfig(env);
+  checkServerConfig(config);
+  return config;
+}

@@ -11,6 +11,7 @@ import { InvoiceService } from './services/invoice-service.js';
 import { OrganizationService } from './services/organization-service.js';
 import { CreditNoteRepository } from './repositories/credit-note-repository.js';
 import { SettlementService } from './services/settlement-service.js';
+import { PaymentService } from './services/payment-service.js';
 import { CompanyProfiles } from './services/company-profile.js';
 import { renderPdf } from './documents/index.js';
 import { DocumentService, type PdfRenderer } from './services/document-service.js';
@@ -32,6 +33,8 @@ export interface Container {
   organizations: OrganizationService;
   invoices: InvoiceService;
   settlement: SettlementService;
+  /** Payments and refunds of issued invoices. */
+  payments: PaymentService;
   companyProfiles: CompanyProfiles;
   documents: DocumentService;
   /** Writes events (and their webhook deliveries) in the transactions of the changes. */
@@ -107,6 +110,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     companyProfiles: new CompanyProfiles(storage.db),
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, options.pdf ?? { render: renderPdf }),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
+    payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,
     webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, outbox, {
       allowPrivateUrls: webhooks.allowPrivateUrls,

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadServerConfig, type Config } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
 import { requireSupportedRuntime } from './runtime.js';
 
@@ -78,7 +78,7 @@ function main(): Promise<void> {
   requireSupportedRuntime();
   let config;
   try {
-    config = loadConfig();
+    config = loadServerConfig();
   } catch (error) {
     exitOnConfigError(error);
     throw error;

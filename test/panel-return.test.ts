@@ -40,10 +40,14 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    /** Ends the client's session on the server as time would, leaving its cookie in the browser. */
+    /**
+     * Ends the client's session on the server as time would, and drops its session cookie as the
+     * browser does when the cookie's Max-Age (the session's lifetime) runs out.
+     */
     async function expire(client: PanelClient): Promise<void> {
       const token = client.cookies.get('invoicing_session')!;
       await t.storage.db.updateTable('user_sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('token_hash', '=', tokenHash(token)).execute();
+      client.cookies.delete('invoicing_session');
     }
 
     async function signedInOwner(): Promise<PanelClient> {
@@ -52,12 +56,24 @@ for (const dialect of DIALECTS) {
       return client;
     }
 
-    it('keeps the session cookie past the session, so an expired one can be told from none', async () => {
+    it('gives the session cookie exactly the lifetime of the session, and tells an expired session from none by a marker without a secret', async () => {
       const client = new PanelClient(t.app);
       await client.get('/panel/sign-in');
       const res = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD });
-      const cookie = res.cookies.find((c) => c.name === 'invoicing_session') as { maxAge?: number };
-      expect(cookie.maxAge).toBeGreaterThan(12 * 60 * 60);
+      const cookies = res.cookies as { name: string; value: string; maxAge?: number; httpOnly?: boolean; path?: string }[];
+      const session = cookies.find((c) => c.name === 'invoicing_session')!;
+      const stored = await t.storage.db.selectFrom('user_sessions').selectAll().where('token_hash', '=', tokenHash(session.value)).executeTakeFirstOrThrow();
+      expect(session.maxAge).toBe(12 * 60 * 60);
+      expect(Date.parse(stored.expires_at) - Date.parse(stored.created_at)).toBe(session.maxAge! * 1000);
+      const marker = cookies.find((c) => c.name === 'invoicing_signed_in')!;
+      expect(marker).toMatchObject({ value: '1', httpOnly: true, path: '/panel' });
+      expect(marker.maxAge).toBeGreaterThan(session.maxAge!);
+
+      // Signed out, the browser keeps neither: the next visit is a first visit, with no "expired".
+      await client.get('/panel/keys');
+      await client.post('/panel/sign-out');
+      expect([...client.cookies.keys()]).not.toContain('invoicing_signed_in');
+      expect((await client.get('/panel/keys')).headers.location).toBe('/panel/sign-in?return=%2Fpanel%2Fkeys');
     });
 
     it('sends a page asked for with an expired session to sign-in with the notice, and back to the page after', async () => {

@@ -17,6 +17,8 @@ const dns = new Map<string, string[]>([
   ['mixed.example.com', [PUBLIC, '10.0.0.8']],
   ['v6.example.com', ['2606:4700::6810:84e5']],
   ['v6-private.example.com', ['fd00:ec2::254']],
+  ['compat-loopback.example.com', ['::7f00:1']],
+  ['compat-metadata.example.com', ['::a9fe:a9fe']],
 ]);
 const resolve = async (host: string): Promise<ResolvedAddress[]> => {
   const answers = dns.get(host);
@@ -27,7 +29,9 @@ const resolve = async (host: string): Promise<ResolvedAddress[]> => {
 describe('which addresses are public', () => {
   it('accepts public unicast and refuses loopback, private, link-local, metadata, CGNAT, reserved and mapped private addresses', () => {
     for (const address of ['8.8.8.8', PUBLIC, '2606:4700::1']) expect(isPublicAddress(address), address).toBe(true);
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '192.0.2.1', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', 'not-an-address']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '192.0.2.1', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', 'not-an-address',
+      // The whole IPv4-compatible range ::/96, whatever IPv4 address it carries.
+      '::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::a00:1', '::8.8.8.8', '::1:0']) {
       expect(isPublicAddress(address), address).toBe(false);
     }
   });
@@ -69,6 +73,14 @@ for (const dialect of DIALECTS) {
       ['https://metadata.internal/x', 'not_public'],
       ['https://mixed.example.com/x', 'not_public'],
       ['https://v6-private.example.com/x', 'not_public'],
+      // IPv4-compatible IPv6 (::/96): ::127.0.0.1 is ::7f00:1, ::169.254.169.254 is ::a9fe:a9fe, ::10.0.0.1 is ::a00:1.
+      ['https://[::127.0.0.1]/h', 'not_public'],
+      ['https://[::7f00:1]/h', 'not_public'],
+      ['https://[::a9fe:a9fe]/h', 'not_public'],
+      ['https://[::a00:1]/h', 'not_public'],
+      ['https://[::8.8.8.8]/h', 'not_public'],
+      ['https://compat-loopback.example.com/h', 'not_public'],
+      ['https://compat-metadata.example.com/h', 'not_public'],
       ['https://nowhere.invalid/x', 'unresolvable'],
     ])('refuses %s with 400 VALIDATION_ERROR (%s)', async (url, code) => {
       const res = await create(url);

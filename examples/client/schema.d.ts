@@ -178,9 +178,29 @@ export interface paths {
         put?: never;
         /**
          * Record a payment of an invoice
-         * @description The invoice becomes paid when the amount due reaches zero. A payment larger than the amount due is refused (409 PAYMENT_EXCEEDS_AMOUNT_DUE), also when payments race.
+         * @description The invoice becomes paid when the amount due reaches zero. A payment larger than the amount due is refused (409 PAYMENT_EXCEEDS_AMOUNT_DUE, whose detail names the amount due in `maximum`), also when payments race.
          */
         post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a refund: money paid back to the buyer
+         * @description When credit notes leave a paid invoice owing the buyer (amountDue below zero), a refund records the money paid back, up to what is owed: amountDue reaches 0 and the invoice lists it under refunds (event invoice.refunded). More than is owed is refused (409 REFUND_EXCEEDS_AMOUNT_OWED, whose detail names what is owed in `maximum`), also when refunds race; a draft or void invoice takes none (409 INVOICE_NOT_REFUNDABLE).
+         */
+        post: operations["createRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -241,7 +261,7 @@ export interface paths {
         };
         /**
          * Read your company's seller profile
-         * @description What your invoices say about the seller. Set it with `invoicing company update` or on the panel's Company page.
+         * @description What your invoices say about the seller. Change it with PATCH /company, `invoicing company update` or on the panel's Company page.
          */
         get: operations["getCompany"];
         put?: never;
@@ -253,7 +273,11 @@ export interface paths {
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
         head: operations["headGetCompany"];
-        patch?: never;
+        /**
+         * Change your company's seller profile
+         * @description The same fields, checks and audit entry as the panel's Company page and `invoicing company update`: the fields sent change, the others stay; null clears one. Invoices issued from then on carry the new profile; issued ones keep theirs. Only live keys change it (the profile is shared by live and test mode): a test key gets 403.
+         */
+        patch: operations["updateCompany"];
         trace?: never;
     };
     "/invoice/{id}/ubl": {
@@ -421,6 +445,54 @@ export interface paths {
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
         head: operations["headGetCreditNote"];
+        patch?: never;
+        trace?: never;
+    };
+    "/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments and refunds, newest first
+         * @description Newest first by when they were recorded; `dateFrom` and `dateTo` filter on the day the money moved.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List payments and refunds, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListPayments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one payment or refund
+         * @description An id of another company gets the same 404 as an id that does not exist.
+         */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read one payment or refund (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetPayment"];
         patch?: never;
         trace?: never;
     };
@@ -593,7 +665,7 @@ export interface components {
         Amount: string;
         /**
          * AmountInput
-         * @description A money amount: above zero, with at most the currency's minor-unit digits (2 for EUR, 0 for JPY, 3 for KWD) and 15 digits before the point. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
+         * @description A money amount: above zero, with at most the currency's minor-unit digits (2 for EUR, 0 for JPY, 3 for KWD) and 15 digits before the point (the largest amount there is: every amount of an invoice has at most 15). Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
          * @example 119.00
          * @example 59.5
          */
@@ -719,6 +791,13 @@ export interface components {
             method?: components["schemas"]["PaymentMethod"] | null;
             reference?: string | null;
         };
+        /** CreateRefundInput */
+        CreateRefundInput: {
+            amount: components["schemas"]["AmountInput"];
+            date?: string | null;
+            method?: components["schemas"]["PaymentMethod"] | null;
+            reference?: string | null;
+        };
         /** CreateWebhookEndpointInput */
         CreateWebhookEndpointInput: {
             /**
@@ -727,18 +806,18 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types to deliver, or ["*"] for all of them (also those added later).
+             * @description What to deliver: event types, a resource's wildcard for all its types (invoice.*, also types added to it later), or ["*"] alone for every event. An unknown type is refused with the list of valid ones.
              * @example [
-             *       "invoice.finalized",
-             *       "invoice.paid"
+             *       "invoice.*",
+             *       "credit-note.created"
              *     ]
              */
-            events: ("organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "payment.created" | "credit-note.created" | "*")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created")[];
             description?: string | null;
         };
         /**
          * CreditExceedsInvoiceError
-         * @description The credit notes would credit more than the invoice's payable amount.
+         * @description The credit notes would credit more than the invoice's payable amount; the detail names what can still be credited.
          */
         CreditExceedsInvoiceError: {
             /** @enum {boolean} */
@@ -785,6 +864,7 @@ export interface components {
             vatBreakdown: components["schemas"]["VatBreakdown"][];
             totals: components["schemas"]["Totals"];
             pdfSha256: components["schemas"]["PdfDigests"];
+            einvoice: components["schemas"]["EinvoiceReadiness"];
             /** Format: date-time */
             createdAt: string;
         };
@@ -848,8 +928,34 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /**
+         * EinvoiceGap
+         * @description What an e-invoice export would refuse the document for: the same field, rule and message as 422 EINVOICE_INCOMPLETE and validateFor.
+         */
+        EinvoiceGap: {
+            /**
+             * @description The field to set, as the API names it, e.g. seller.contact or buyerReference.
+             * @example buyerReference
+             */
+            field: string;
+            /**
+             * @description The official rule the document breaks without it (BR-…, PEPPOL-…, BR-DE-…).
+             * @example BR-DE-15
+             */
+            code: string;
+            message: string;
+        };
+        /** EinvoiceGaps */
+        EinvoiceGaps: {
+            /** @description What the en16931 export lacks; empty when the document exports. */
+            en16931: components["schemas"]["EinvoiceGap"][];
+            /** @description What the peppol export lacks; empty when the document exports. */
+            peppol: components["schemas"]["EinvoiceGap"][];
+            /** @description What the xrechnung export lacks; empty when the document exports. */
+            xrechnung: components["schemas"]["EinvoiceGap"][];
+        };
+        /**
          * EinvoiceIncompleteError
-         * @description The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.
+         * @description The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.
          */
         EinvoiceIncompleteError: {
             /** @enum {boolean} */
@@ -861,6 +967,20 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
             meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * EinvoiceProfile
+         * @description en16931: CII as Factur-X / ZUGFeRD use it (also the XML in the PDF); peppol: UBL Peppol BIS Billing 3.0; xrechnung: UBL or CII XRechnung 3.0.
+         */
+        EinvoiceProfile: "en16931" | "peppol" | "xrechnung";
+        /**
+         * EinvoiceReadiness
+         * @description Which e-invoices this issued document can be exported to, and for each profile what it lacks. An issued document never changes: what it lacks now, it lacks for good (issue a credit note and a new invoice, or check before issuing with validateFor).
+         */
+        EinvoiceReadiness: {
+            /** @description The profiles whose export answers 200. */
+            exportableTo: components["schemas"]["EinvoiceProfile"][];
+            missing: components["schemas"]["EinvoiceGaps"];
         };
         /**
          * ElectronicAddress
@@ -891,6 +1011,11 @@ export interface components {
             /** @description What is wrong, e.g. required, invalid_type, invalid_decimal, too_many_decimals, too_large. */
             code: string;
             message: string;
+            /**
+             * @description Amount refusals only: the largest amount that would have been accepted (what is due, owed or still creditable, or the largest amount there is), in the currency's digits.
+             * @example 452.00
+             */
+            maximum?: string;
         };
         /** ErrorEnvelope */
         ErrorEnvelope: {
@@ -952,7 +1077,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "payment.created" | "credit-note.created";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -985,7 +1110,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "event.read" | "webhook.manage")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -1072,7 +1197,7 @@ export interface components {
         };
         /**
          * Invoice
-         * @description A sales invoice (EN 16931). amountDue = totals.payable − amountCredited − amountPaid; negative when the buyer is owed a refund.
+         * @description A sales invoice (EN 16931). amountDue = totals.payable − amountCredited − amountPaid + amountRefunded; negative when the buyer is owed a refund.
          */
         Invoice: {
             /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
@@ -1102,11 +1227,16 @@ export interface components {
             totals: components["schemas"]["Totals"];
             amountPaid: components["schemas"]["Amount"];
             amountCredited: components["schemas"]["Amount"];
+            amountRefunded: components["schemas"]["Amount"];
             amountDue: components["schemas"]["Amount"];
             /** @description True when the invoice is issued, has an amount due and its due date is before today (UTC). */
             isOverdue: boolean;
             payments: components["schemas"]["Payment"][];
+            /** @description Money paid back to the buyer, oldest first (POST /invoice/{id}/refund). */
+            refunds: components["schemas"]["Refund"][];
             creditNoteIds: string[];
+            /** @description Null for a draft: it is checked when it is finalized with validateFor. */
+            einvoice: components["schemas"]["EinvoiceReadiness"] | null;
             statusTransitions: components["schemas"]["StatusTransitions"];
             pdfSha256: components["schemas"]["PdfDigests"];
             /** Format: date-time */
@@ -1226,7 +1356,7 @@ export interface components {
         };
         /**
          * InvoiceNotIssuedError
-         * @description The invoice is a draft: delete it instead of voiding it.
+         * @description The invoice is a draft: it has not been issued.
          */
         InvoiceNotIssuedError: {
             /** @enum {boolean} */
@@ -1249,6 +1379,21 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "INVOICE_NOT_PAYABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * InvoiceNotRefundableError
+         * @description The invoice cannot take a refund: it is a draft or void, so nothing was paid on it.
+         */
+        InvoiceNotRefundableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "INVOICE_NOT_REFUNDABLE";
                 message: string;
                 details?: components["schemas"]["ErrorDetail"][];
             };
@@ -1508,7 +1653,7 @@ export interface components {
         };
         /**
          * PaymentExceedsAmountDueError
-         * @description The payment is more than the amount due.
+         * @description The payment is more than the amount due; the detail names the amount due.
          */
         PaymentExceedsAmountDueError: {
             /** @enum {boolean} */
@@ -1549,6 +1694,56 @@ export interface components {
         };
         /** PaymentMethod */
         PaymentMethod: "credit_transfer" | "card" | "cash" | "direct_debit" | "other";
+        /**
+         * PaymentRecord
+         * @description A payment or a refund, with the invoice it belongs to: what GET /payment lists. The amount is positive for both kinds.
+         */
+        PaymentRecord: {
+            /**
+             * @description pay_… for a payment, rfd_… for a refund.
+             * @example pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f
+             */
+            id: string;
+            /** @description payment: money received from the buyer; refund: money paid back to the buyer. */
+            kind: "payment" | "refund";
+            /** @example inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            invoiceId: string;
+            /** @example 2026-00001 */
+            invoiceNumber: string;
+            /** @description The invoice's currency. */
+            currency: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
+            amount: components["schemas"]["Amount"];
+            /** Format: date */
+            date: string;
+            method: components["schemas"]["PaymentMethod"];
+            reference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** PaymentRecordEnvelope */
+        PaymentRecordEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["PaymentRecord"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** PaymentRecordPage */
+        PaymentRecordPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["PaymentRecord"][];
+            nextCursor: string | null;
+        };
+        /** PaymentRecordPageEnvelope */
+        PaymentRecordPageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["PaymentRecordPage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
         /**
          * PaymentWithInvoice
          * @description A payment, with the id of the invoice it was recorded against.
@@ -1614,6 +1809,38 @@ export interface components {
             meta: components["schemas"]["ErrorMeta"];
         };
         /**
+         * Refund
+         * @description Money paid back to the buyer of the invoice (its amount is positive).
+         */
+        Refund: {
+            /** @example rfd_01936f0f-1b2c-7d3e-8f40-5a6b7c8d9e0f */
+            id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
+            amount: components["schemas"]["Amount"];
+            /** Format: date */
+            date: string;
+            method: components["schemas"]["PaymentMethod"];
+            reference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * RefundExceedsAmountOwedError
+         * @description The refund is more than the buyer is owed (what was paid beyond what the invoice still asks for); the detail names that amount.
+         */
+        RefundExceedsAmountOwedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "REFUND_EXCEEDS_AMOUNT_OWED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
          * Seller
          * @description The seller (your company) as it was when the invoice was issued; for a draft, as it is now.
          */
@@ -1628,6 +1855,45 @@ export interface components {
             electronicAddress: components["schemas"]["ElectronicAddress"] | null;
             contact: components["schemas"]["Contact"];
             creditorId: string | null;
+        };
+        /**
+         * SellerAddressInput
+         * @description Merged field by field into the stored address.
+         */
+        SellerAddressInput: {
+            line1?: string | null;
+            line2?: string | null;
+            city?: string | null;
+            postalCode?: string | null;
+            countryCode?: string | null;
+        };
+        /**
+         * SellerBankAccountInput
+         * @description Replaces the whole bank account (a BIC or name not sent is cleared); null removes it.
+         */
+        SellerBankAccountInput: {
+            /** @description An IBAN with a valid checksum; stored without spaces. */
+            iban: string;
+            bic?: string | null;
+            accountName?: string | null;
+        };
+        /**
+         * SellerContactInput
+         * @description Merged field by field into the stored contact.
+         */
+        SellerContactInput: {
+            name?: string | null;
+            phone?: string | null;
+            email?: string | null;
+        };
+        /**
+         * SellerElectronicAddressInput
+         * @description Where e-invoices to you are delivered (EN 16931 BT-34), e.g. your Peppol id; null removes it.
+         */
+        SellerElectronicAddressInput: {
+            /** @description A code of the EAS list, e.g. 0088 (GLN) or 9930 (German VAT id). */
+            scheme: string;
+            identifier: string;
         };
         /**
          * ServiceUnavailableError
@@ -1696,6 +1962,22 @@ export interface components {
             };
             meta: components["schemas"]["ErrorMeta"];
         };
+        /**
+         * UpdateCompanyInput
+         * @description The fields to change; the others stay as they are. null (or an empty string) clears a field.
+         */
+        UpdateCompanyInput: {
+            legalName?: string | null;
+            address?: components["schemas"]["SellerAddressInput"];
+            vatId?: string | null;
+            taxNumber?: string | null;
+            legalRegistrationId?: string | null;
+            electronicAddress?: components["schemas"]["SellerElectronicAddressInput"] | null;
+            contact?: components["schemas"]["SellerContactInput"];
+            bankAccount?: components["schemas"]["SellerBankAccountInput"] | null;
+            paymentTerms?: string | null;
+            creditorId?: string | null;
+        };
         /** UpdateInvoiceInput */
         UpdateInvoiceInput: {
             /** @description The buyer: an organization of the caller's company, not archived. */
@@ -1745,13 +2027,13 @@ export interface components {
              */
             url?: string;
             /**
-             * @description The event types to deliver, or ["*"] for all of them (also those added later).
+             * @description What to deliver: event types, a resource's wildcard for all its types (invoice.*, also types added to it later), or ["*"] alone for every event. An unknown type is refused with the list of valid ones.
              * @example [
-             *       "invoice.finalized",
-             *       "invoice.paid"
+             *       "invoice.*",
+             *       "credit-note.created"
              *     ]
              */
-            events?: ("organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "payment.created" | "credit-note.created" | "*")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -2052,7 +2334,7 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationNotFoundError"] | components["schemas"]["OrganizationArchivedError"];
             };
         };
-        /** @description Error codes: `EINVOICE_INCOMPLETE` (The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.); `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
+        /** @description Error codes: `EINVOICE_INCOMPLETE` (The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.); `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
         EinvoiceIncompleteOrIdempotencyKeyReusedReplayable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2095,7 +2377,22 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
             };
         };
-        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: delete it instead of voiding it.) */
+        /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+        IdempotencyConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyConflictError"];
+            };
+        };
+        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: it has not been issued.) */
         InvoiceNotIssued: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2109,7 +2406,7 @@ export interface components {
                 "application/json": components["schemas"]["InvoiceNotIssuedError"];
             };
         };
-        /** @description Error codes: `EINVOICE_INCOMPLETE` (The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.) */
+        /** @description Error codes: `EINVOICE_INCOMPLETE` (The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.) */
         EinvoiceIncomplete: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2208,7 +2505,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: delete it instead of voiding it.) */
+        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: it has not been issued.) */
         InvoiceNotIssuedWithoutBody: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2220,7 +2517,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Error codes: `EINVOICE_INCOMPLETE` (The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.) */
+        /** @description Error codes: `EINVOICE_INCOMPLETE` (The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.) */
         EinvoiceIncompleteWithoutBody: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2698,7 +2995,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only invoices to this buyer. */
                 organizationId?: string;
-                /** @description Only the invoice with this number. */
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
                 number?: string;
                 /** @description Issued on or after this day (YYYY-MM-DD). */
                 issueDateFrom?: string;
@@ -2816,7 +3116,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only invoices to this buyer. */
                 organizationId?: string;
-                /** @description Only the invoice with this number. */
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
                 number?: string;
                 /** @description Issued on or after this day (YYYY-MM-DD). */
                 issueDateFrom?: string;
@@ -3161,7 +3464,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Error codes: `INVOICE_NOT_PAYABLE` (The invoice cannot take a payment: it is a draft or void.); `PAYMENT_EXCEEDS_AMOUNT_DUE` (The payment is more than the amount due.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            /** @description Error codes: `INVOICE_NOT_PAYABLE` (The invoice cannot take a payment: it is a draft or void.); `PAYMENT_EXCEEDS_AMOUNT_DUE` (The payment is more than the amount due; the detail names the amount due.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3175,6 +3478,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceNotPayableError"] | components["schemas"]["PaymentExceedsAmountDueError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `INVOICE_NOT_REFUNDABLE` (The invoice cannot take a refund: it is a draft or void, so nothing was paid on it.); `REFUND_EXCEEDS_AMOUNT_OWED` (The refund is more than the buyer is owed (what was paid beyond what the invoice still asks for); the detail names that amount.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceNotRefundableError"] | components["schemas"]["RefundExceedsAmountOwedError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -3228,7 +3602,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: delete it instead of voiding it.); `INVOICE_ALREADY_VOID` (The invoice is already void.); `INVOICE_HAS_PAYMENTS` (The invoice has payments: issue a credit note and refund instead of voiding it.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: it has not been issued.); `INVOICE_ALREADY_VOID` (The invoice is already void.); `INVOICE_HAS_PAYMENTS` (The invoice has payments: issue a credit note and refund instead of voiding it.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3261,6 +3635,11 @@ export interface operations {
                 cursor?: string;
                 /** @description Only the credit notes of this invoice. */
                 invoiceId?: string;
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
+                number?: string;
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -3349,7 +3728,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Error codes: `INVOICE_NOT_CREDITABLE` (Only issued or paid invoices can be credited.); `CREDIT_EXCEEDS_INVOICE` (The credit notes would credit more than the invoice's payable amount.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            /** @description Error codes: `INVOICE_NOT_CREDITABLE` (Only issued or paid invoices can be credited.); `CREDIT_EXCEEDS_INVOICE` (The credit notes would credit more than the invoice's payable amount; the detail names what can still be credited.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3382,6 +3761,11 @@ export interface operations {
                 cursor?: string;
                 /** @description Only the credit notes of this invoice. */
                 invoiceId?: string;
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
+                number?: string;
             };
             header?: {
                 /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
@@ -3478,6 +3862,57 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    updateCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The fields to change; the others stay as they are. null (or an empty string) clears a field. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCompanyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getInvoiceIdUbl: {
@@ -4105,6 +4540,180 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only the payments and refunds of this invoice. */
+                invoiceId?: string;
+                /** @description Only payments (money received) or only refunds (money paid back). */
+                kind?: "payment" | "refund";
+                /** @description Only those whose date (the day the money moved) is on or after this day (YYYY-MM-DD). */
+                dateFrom?: string;
+                /** @description Only those whose date is on or before this day (YYYY-MM-DD). */
+                dateTo?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRecordPageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListPayments: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only the payments and refunds of this invoice. */
+                invoiceId?: string;
+                /** @description Only payments (money received) or only refunds (money paid back). */
+                kind?: "payment" | "refund";
+                /** @description Only those whose date (the day the money moved) is on or after this day (YYYY-MM-DD). */
+                dateFrom?: string;
+                /** @description Only those whose date is on or before this day (YYYY-MM-DD). */
+                dateTo?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The payment or refund id (pay_…).
+                 * @example pay_01956a44-5e6f-7a81-9b2c-3d4e5f6a7b8c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRecordEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The payment or refund id (pay_…).
+                 * @example pay_01956a44-5e6f-7a81-9b2c-3d4e5f6a7b8c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -4629,21 +5238,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IdempotencyConflictError"];
-                };
-            };
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

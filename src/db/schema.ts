@@ -154,6 +154,8 @@ export interface InvoicesTable extends DocumentExtrasColumns, PdfDigestColumns {
   amount_paid: string;
   /** Plain decimal text, kept with every credit note (compare-and-set). */
   amount_credited: string;
+  /** Plain decimal text, kept with every refund (compare-and-set); '0' before migration 0013. */
+  amount_refunded: string;
   finalized_at: string | null;
   paid_at: string | null;
   voided_at: string | null;
@@ -192,11 +194,15 @@ export interface NumberSequencesTable {
   last_value: number;
 }
 
+export type PaymentKind = 'payment' | 'refund';
+
+/** Money received for an invoice (a payment) or paid back to its buyer (a refund); the amount is positive either way. */
 export interface PaymentsTable {
   id: string;
   company_id: string;
   invoice_id: string;
   livemode: number;
+  kind: PaymentKind;
   amount: string;
   date: string;
   method: string;

@@ -4,6 +4,8 @@ export interface ErrorDetail {
   field: string;
   code: string;
   message: string;
+  /** Amount refusals: the largest amount that would have been taken, in the currency's digits. */
+  maximum?: string;
 }
 
 /** The one error type of the application: a machine code, a message safe to show, optional field details. */

@@ -24,13 +24,21 @@ export const ERRORS = {
   NAME_CONFLICT: { status: 409, message: 'An organization with this name already exists.' },
   INVOICE_NUMBER_CONFLICT: { status: 409, message: 'An invoice with this number already exists.' },
   INVOICE_NOT_DRAFT: { status: 409, message: 'The invoice is not a draft: issued invoices are never edited or deleted; correct them with a credit note.' },
-  INVOICE_NOT_ISSUED: { status: 409, message: 'The invoice is a draft: delete it instead of voiding it.' },
+  INVOICE_NOT_ISSUED: { status: 409, message: 'The invoice is a draft: it has not been issued.' },
   INVOICE_NOT_PAYABLE: { status: 409, message: 'The invoice cannot take a payment: it is a draft or void.' },
-  PAYMENT_EXCEEDS_AMOUNT_DUE: { status: 409, message: 'The payment is more than the amount due.' },
+  PAYMENT_EXCEEDS_AMOUNT_DUE: { status: 409, message: 'The payment is more than the amount due; the detail names the amount due.' },
+  INVOICE_NOT_REFUNDABLE: { status: 409, message: 'The invoice cannot take a refund: it is a draft or void, so nothing was paid on it.' },
+  REFUND_EXCEEDS_AMOUNT_OWED: {
+    status: 409,
+    message: 'The refund is more than the buyer is owed (what was paid beyond what the invoice still asks for); the detail names that amount.',
+  },
   INVOICE_HAS_PAYMENTS: { status: 409, message: 'The invoice has payments: issue a credit note and refund instead of voiding it.' },
   INVOICE_ALREADY_VOID: { status: 409, message: 'The invoice is already void.' },
   INVOICE_NOT_CREDITABLE: { status: 409, message: 'Only issued or paid invoices can be credited.' },
-  CREDIT_EXCEEDS_INVOICE: { status: 409, message: "The credit notes would credit more than the invoice's payable amount." },
+  CREDIT_EXCEEDS_INVOICE: {
+    status: 409,
+    message: "The credit notes would credit more than the invoice's payable amount; the detail names what can still be credited.",
+  },
   WEBHOOK_ENDPOINT_LIMIT: { status: 409, message: 'The company has as many webhook endpoints as it may have (20): delete one first.' },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
@@ -44,7 +52,7 @@ export const ERRORS = {
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send it again, faster.' },
   EINVOICE_INCOMPLETE: {
     status: 422,
-    message: 'The invoice lacks what this e-invoice needs: each detail names the field to set and the rule it would break.',
+    message: 'The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.',
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {

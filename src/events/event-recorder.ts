@@ -5,12 +5,9 @@ import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import { newId } from '../lib/ids.js';
 import { modeColumn, type Scope } from '../services/scope.js';
-import type { EventType } from './event-types.js';
+import { subscribes, type EventType } from './event-types.js';
 
-/** Whether an endpoint's list of event types (stored as JSON) takes events of `type`. */
-export function subscribes(events: readonly string[], type: string): boolean {
-  return events.includes('*') || events.includes(type);
-}
+export { subscribes };
 
 type Table = keyof Database & string;
 
@@ -134,7 +131,10 @@ export class EventRecorder {
                       .whereRef('endpoint.company_id', '=', 'event.company_id')
                       .whereRef('endpoint.livemode', '=', 'event.livemode')
                       .where('endpoint.enabled', '=', sql.lit(1))
-                      .where(sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type)`),
+                      // subscribes(), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
+                      .where(
+                        sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
+                      ),
                   ),
                 )
                 .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at']) as never,

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'invoice.finalized',
   'invoice.paid',
   'invoice.voided',
+  'invoice.refunded',
   'payment.created',
   'credit-note.created',
 ] as const;
@@ -17,6 +18,27 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The resource of a type: `invoice` for `invoice.paid`. */
+export function resourceOf(type: string): string {
+  return type.slice(0, type.indexOf('.'));
+}
+
+/** The resources events are about, each with the wildcard that stands for all of its types (`invoice.*`). */
+export const EVENT_RESOURCES = [...new Set(EVENT_TYPES.map(resourceOf))];
+export const EVENT_WILDCARDS = EVENT_RESOURCES.map((resource) => `${resource}.*`);
+
+/** What a webhook endpoint may subscribe to: "*" (everything, also types added later), a resource's wildcard, or a type. */
+export const EVENT_SELECTORS = ['*', ...EVENT_WILDCARDS, ...EVENT_TYPES] as const;
+
+export function isEventSelector(value: string): boolean {
+  return (EVENT_SELECTORS as readonly string[]).includes(value);
+}
+
+/** Whether a list of selectors (an endpoint's events) takes events of `type`. */
+export function subscribes(selectors: readonly string[], type: string): boolean {
+  return selectors.includes('*') || selectors.includes(type) || selectors.includes(`${resourceOf(type)}.*`);
 }
 
 /** How long events (and their deliveries' attempts) are kept. */

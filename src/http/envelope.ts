@@ -36,6 +36,13 @@ export const ErrorDetailSchema = Type.Object(
     field: Type.String({ description: 'Path of the offending field, e.g. lines[3].unitPrice' }),
     code: Type.String({ description: 'What is wrong, e.g. required, invalid_type, invalid_decimal, too_many_decimals, too_large.' }),
     message: Type.String(),
+    maximum: Type.Optional(
+      Type.String({
+        pattern: '^-?\\d+(\\.\\d+)?$',
+        description: "Amount refusals only: the largest amount that would have been accepted (what is due, owed or still creditable, or the largest amount there is), in the currency's digits.",
+        examples: ['452.00'],
+      }),
+    ),
   },
   { title: 'ErrorDetail' },
 );

@@ -74,6 +74,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         { name: 'Organizations', description: 'Organizations (contacts): customers and suppliers.' },
         { name: 'Invoices', description: 'Sales invoices (EN 16931 model): drafts, issuing, payments, voiding.' },
         { name: 'Credit notes', description: 'Corrections of issued invoices, with numbers of their own.' },
+        { name: 'Payments', description: 'Payments and refunds across invoices.' },
         { name: 'Company', description: 'Your company: the seller profile.' },
         { name: 'Contract', description: 'This document.' },
       ],

@@ -106,6 +106,16 @@ const line = {
   netAmount: '59.97',
 };
 
+/** The example documents export as Factur-X and Peppol; XRechnung asks for the buyer reference (Leitweg-ID). */
+const einvoice = {
+  exportableTo: ['en16931', 'peppol'],
+  missing: {
+    en16931: [],
+    peppol: [],
+    xrechnung: [{ field: 'buyerReference', code: 'BR-DE-15', message: 'Set the buyer reference (BT-10; for German public buyers their Leitweg-ID).' }],
+  },
+};
+
 export const invoice = {
   id: INVOICE_ID,
   livemode: true,
@@ -136,10 +146,13 @@ export const invoice = {
   },
   amountPaid: '0.00',
   amountCredited: '0.00',
+  amountRefunded: '0.00',
   amountDue: '71.36',
   isOverdue: false,
   payments: [],
+  refunds: [],
   creditNoteIds: [],
+  einvoice,
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: null, voidedAt: null },
   pdfSha256: { en: null, de: '5b0c8f8e3c1d6a0f2e4b7c9d1a3f5e7b9c2d4f6a8b0c1e3d5f7a9b2c4d6e8f0a', fr: null },
   createdAt: '2026-03-02T09:15:04.150Z',
@@ -150,6 +163,7 @@ export const draftInvoice = {
   number: null,
   status: 'draft',
   issueDate: null,
+  einvoice: null,
   statusTransitions: { finalizedAt: null, paidAt: null, voidedAt: null },
   pdfSha256: { en: null, de: null, fr: null },
 };
@@ -164,6 +178,21 @@ export const paidInvoice = {
   ],
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: '2026-03-20T08:02:11.410Z', voidedAt: null },
 };
+
+export const REFUND_ID = 'rfd_01956c11-3d4e-7f50-8a6b-7c8d9e0f1a2b';
+
+/** Paid in full, then credited one hour (23.79): the refund pays that back. */
+export const refundedInvoice = {
+  ...paidInvoice,
+  amountCredited: '23.79',
+  amountRefunded: '23.79',
+  amountDue: '0.00',
+  refunds: [{ id: REFUND_ID, livemode: true, amount: '23.79', date: '2026-03-25', method: 'credit_transfer', reference: 'Refund CN-2026-00007', createdAt: '2026-03-25T10:12:40.019Z' }],
+  creditNoteIds: [CREDIT_NOTE_ID],
+};
+
+export const paymentRecord = { ...paidInvoice.payments[0]!, kind: 'payment', invoiceId: INVOICE_ID, invoiceNumber: '2026-00042', currency: 'EUR' };
+export const refundRecord = { ...refundedInvoice.refunds[0]!, kind: 'refund', invoiceId: INVOICE_ID, invoiceNumber: '2026-00042', currency: 'EUR' };
 
 export const voidedInvoice = {
   ...invoice,
@@ -194,6 +223,7 @@ export const creditNote = {
   vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '19.99', taxAmount: '3.80', exemptionReason: null }],
   totals: { lineNetTotal: '19.99', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
   pdfSha256: { en: null, de: null, fr: null },
+  einvoice,
   createdAt: '2026-03-03T10:00:00.000Z',
 };
 

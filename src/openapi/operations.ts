@@ -1,5 +1,22 @@
 import { API_MAJOR_VERSION, API_VERSION } from '../http/api-version.js';
-import { INVOICE_ID, ORGANIZATION_ID, company, creditNote, draftInvoice, invoice, invoicePaidEvent, organization, paidInvoice, paymentEvent, voidedInvoice, webhookEndpoint, webhookEndpointWithSecret } from './examples.js';
+import {
+  INVOICE_ID,
+  ORGANIZATION_ID,
+  company,
+  creditNote,
+  draftInvoice,
+  invoice,
+  invoicePaidEvent,
+  organization,
+  paidInvoice,
+  paymentEvent,
+  paymentRecord,
+  refundRecord,
+  refundedInvoice,
+  voidedInvoice,
+  webhookEndpoint,
+  webhookEndpointWithSecret,
+} from './examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -101,6 +118,19 @@ const EXTRAS: Record<string, OperationExtras> = {
     requestBody: { amount: '71.36', date: '2026-03-20', method: 'credit_transfer', reference: 'SEPA 4711' },
     response: { success: true, message: 'Payment recorded on invoice 2026-00042.', data: paidInvoice, meta },
   },
+  'POST /invoice/{id}/refund': {
+    operationId: 'createRefund',
+    requestBody: { amount: '23.79', date: '2026-03-25', method: 'credit_transfer', reference: 'Refund CN-2026-00007' },
+    response: { success: true, message: 'Refund recorded on invoice 2026-00042.', data: refundedInvoice, meta },
+  },
+  'GET /payment': {
+    operationId: 'listPayments',
+    response: { success: true, message: 'Payments listed.', data: { items: [refundRecord, paymentRecord], nextCursor: null }, meta },
+  },
+  'GET /payment/{id}': {
+    operationId: 'getPayment',
+    response: { success: true, message: 'Payment found.', data: paymentRecord, meta },
+  },
   'POST /invoice/{id}/void': {
     operationId: 'voidInvoice',
     response: { success: true, message: 'Invoice 2026-00042 voided.', data: voidedInvoice, meta },
@@ -121,6 +151,11 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /company': {
     operationId: 'getCompany',
     response: { success: true, message: 'Company found.', data: company, meta },
+  },
+  'PATCH /company': {
+    operationId: 'updateCompany',
+    requestBody: { vatId: 'DE123456789', bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: 'Example Software GmbH' } },
+    response: { success: true, message: 'Company profile updated.', data: company, meta },
   },
   'GET /event': {
     operationId: 'listEvents',

@@ -11,7 +11,19 @@ import { PANEL_PATH, type Chrome } from './views/layout.js';
 
 // What every panel route shares: its services, the cookie rules and the request's session.
 
+/** The session's token; the cookie lives exactly as long as the session (SESSION_TTL_MS). */
 export const SESSION_COOKIE = 'invoicing_session';
+/**
+ * "This browser was signed in": no secret, and longer-lived than a session, so that a browser
+ * whose session cookie ran out with its session is told the session expired (and a form it sends
+ * comes back after sign-in, see return-to.ts), rather than shown a bare sign-in page.
+ */
+export const SIGNED_IN_COOKIE = 'invoicing_signed_in';
+
+/** Whether the browser had a session: a session cookie (live or dead) or the signed-in marker. */
+export function hadSession(request: FastifyRequest): boolean {
+  return request.cookies?.[SESSION_COOKIE] !== undefined || request.cookies?.[SIGNED_IN_COOKIE] !== undefined;
+}
 /** Which world the panel shows: absent (live) or 'test' (see mode.ts). */
 export const MODE_COOKIE = 'invoicing_mode';
 

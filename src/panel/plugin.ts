@@ -23,7 +23,7 @@ import { EXPIRED_NOTICE, formPageOf, keptValues, signInFor } from './return-to.j
 import { signInPage } from './views/auth.js';
 import { errorPage } from './views/error.js';
 import { PANEL_PATH, type Chrome } from './views/layout.js';
-import { csrfToken, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
+import { csrfToken, hadSession, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
 
 export { PANEL_PATH };
 
@@ -110,7 +110,7 @@ function renderError(error: unknown, request: FastifyRequest, reply: FastifyRepl
   }
   if (status >= 500) request.log.error({ err: error }, 'panel request failed');
   else request.log.info({ status, err: error instanceof Error ? error.message : String(error) }, 'panel request refused');
-  if (status === 401) return reply.redirect(signInFor(request.url, Boolean(request.cookies?.[SESSION_COOKIE])), 303);
+  if (status === 401) return reply.redirect(signInFor(request.url, hadSession(request)), 303);
   return sendPage(reply, errorPage(status, title, explanation, chromeOf(request, reply), request.id), status);
 }
 
@@ -174,11 +174,12 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', async (request, reply) => {
       if (request.panelSession) return;
-      // A cookie whose session is gone means it expired (or was ended): say so. No cookie at all
-      // is a first visit, which needs no excuse. Either way sign-in leads back here.
-      if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(signInFor(request.url, request.cookies[SESSION_COOKIE] !== undefined), 303);
-      // A post without any session cookie comes from nobody signed in: there is nothing to keep.
-      if (request.cookies[SESSION_COOKIE] === undefined) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
+      // A browser that had a session (its cookie, or the signed-in marker once the cookie ran out
+      // with the session) is told it expired. No cookie at all is a first visit, which needs no
+      // excuse. Either way sign-in leads back here.
+      if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(signInFor(request.url, hadSession(request)), 303);
+      // A post from a browser that never had a session: there is nothing to keep.
+      if (!hadSession(request)) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
       // A form sent after the session ended: it is not carried out; sign-in is shown in its place,
       // keeping the form's page and its non-secret values (see return-to.ts).
       const page = formPageOf(request);

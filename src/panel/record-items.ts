@@ -19,11 +19,12 @@ export const INVOICE_COLUMNS = [
   'invoices.created_at',
   'invoices.amount_paid',
   'invoices.amount_credited',
+  'invoices.amount_refunded',
 ] as const;
 
 type InvoiceColumns = Pick<
   InvoicesTable,
-  'id' | 'number' | 'status' | 'issue_date' | 'due_date' | 'currency' | 'payable' | 'buyer_snapshot' | 'created_at' | 'amount_paid' | 'amount_credited'
+  'id' | 'number' | 'status' | 'issue_date' | 'due_date' | 'currency' | 'payable' | 'buyer_snapshot' | 'created_at' | 'amount_paid' | 'amount_credited' | 'amount_refunded'
 > & { organization_name: string | null };
 
 export interface InvoiceListItem {
@@ -35,7 +36,7 @@ export interface InvoiceListItem {
   isOverdue: boolean;
   issueDate: string | null;
   dueDate: string | null;
-  /** payable − credited − paid, with the currency's digits, as the API shows it. */
+  /** payable − credited − paid + refunded, with the currency's digits, as the API shows it. */
   amountDue: string;
   currency: string;
   payable: string;

@@ -23,10 +23,10 @@ export type IssueFields = Pick<
   'issue_date' | 'due_date' | 'buyer_snapshot' | 'seller_snapshot' | 'payment_means' | 'payment_terms' | 'finalized_at' | 'updated_at'
 >;
 
-/** The amounts a settlement (a payment, a credit note) read, and those it writes. */
+/** The amounts a settlement (a payment, a refund, a credit note) read, and those it writes. */
 export interface SettlementChange {
-  expected: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited'>;
-  next: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'paid_at' | 'voided_at' | 'updated_at'>;
+  expected: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>;
+  next: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded' | 'paid_at' | 'voided_at' | 'updated_at'>;
 }
 
 // Lines go in a few statements of bounded size (parameter limits: SQLite 32766, PostgreSQL 65535).
@@ -110,7 +110,7 @@ export class InvoiceRepository {
     return { invoice, lines };
   }
 
-  /** The payments of these invoices, oldest first per invoice. */
+  /** The payments and refunds of these invoices, oldest first per invoice. */
   async paymentsOf(owner: Owner, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, PaymentRow[]>> {
     const byInvoice = new Map<string, PaymentRow[]>();
     if (invoiceIds.length === 0) return byInvoice;
@@ -228,7 +228,7 @@ export class InvoiceRepository {
     }
   }
 
-  /** Applies a payment's or credit note's effect if the invoice is still as it was read; false otherwise. */
+  /** Applies a payment's, refund's or credit note's effect if the invoice is still as it was read; false otherwise. */
   async settle(t: Kysely<Database>, owner: Owner, id: string, change: SettlementChange): Promise<boolean> {
     const result = await t
       .updateTable('invoices')
@@ -239,6 +239,7 @@ export class InvoiceRepository {
       .where('status', '=', change.expected.status)
       .where('amount_paid', '=', change.expected.amount_paid)
       .where('amount_credited', '=', change.expected.amount_credited)
+      .where('amount_refunded', '=', change.expected.amount_refunded)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

@@ -4,7 +4,7 @@ import type { Permission } from '../auth/permissions.js';
 import { PDF_LANGUAGES } from '../documents/index.js';
 import type { ConcurrencyGate } from '../lib/concurrency-gate.js';
 import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
-import { CreditNoteIdParams, InvoiceIdParams, refusal } from './ids.js';
+import { CreditNoteIdParams, InvoiceIdParams, refusal, type RefusalMessages } from './ids.js';
 import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
 import { AppError } from '../errors/app-error.js';
 import type { FastifyRequest } from 'fastify';
@@ -61,18 +61,32 @@ interface Target {
   params: typeof InvoiceIdParams;
   permission: Permission;
   tag: string;
-  notFound: string;
+  /** What each refusal of reading this document says. */
+  refusals: RefusalMessages;
 }
 
+const INCOMPLETE = (noun: string) => `The ${noun} lacks what this e-invoice needs: each detail names the field to set and the rule it would break.`;
+
 const TARGETS: Target[] = [
-  { kind: 'invoice', path: '/invoice/:id', params: InvoiceIdParams, permission: 'invoice.read', tag: 'Invoices', notFound: 'No invoice with this id.' },
+  {
+    kind: 'invoice',
+    path: '/invoice/:id',
+    params: InvoiceIdParams,
+    permission: 'invoice.read',
+    tag: 'Invoices',
+    refusals: {
+      NOT_FOUND: 'No invoice with this id.',
+      INVOICE_NOT_ISSUED: 'The invoice is a draft: it has no e-invoice until it is finalized (POST /invoice/{id}/finalize); its PDF is marked DRAFT.',
+      EINVOICE_INCOMPLETE: INCOMPLETE('invoice'),
+    },
+  },
   {
     kind: 'credit-note',
     path: '/credit-note/:id',
     params: CreditNoteIdParams,
     permission: 'credit-note.read',
     tag: 'Credit notes',
-    notFound: 'No credit note with this id.',
+    refusals: { NOT_FOUND: 'No credit note with this id.', EINVOICE_INCOMPLETE: INCOMPLETE('credit note') },
   },
 ];
 
@@ -85,7 +99,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') {
         throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
       }
-      if (!result.ok) throw refusal(result, target.notFound);
+      if (!result.ok) throw refusal(result, target.refusals);
       return result;
     };
     const noun = target.kind === 'invoice' ? 'invoice' : 'credit note';

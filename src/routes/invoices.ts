@@ -17,6 +17,8 @@ export interface InvoiceRoutesOptions {
 }
 
 const NO_INVOICE = 'No invoice with this id.';
+const NOT_ISSUABLE = (what: string) =>
+  `${what} would lack what the e-invoices named in validateFor need, so it was not issued and took no number: each detail names the field to set and the rule it would break.`;
 
 /**
  * Finalize may be sent without a body. The validator lets any body through (the document shows its
@@ -77,7 +79,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await invoices.create(scopeOf(request), request.body, new Date(), trx);
-        if (!result.ok) throw refusal(result);
+        if (!result.ok) throw refusal(result, { EINVOICE_INCOMPLETE: NOT_ISSUABLE('The invoice') });
         const message = result.value.status === 'draft' ? 'Draft invoice created.' : `Invoice ${result.value.number} created.`;
         return { status: 201, body: successBody(request, message, result.value) };
       }),
@@ -101,7 +103,9 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
     },
     async (request) => {
       const result = await invoices.update(scopeOf(request), request.params.id, request.body);
-      if (!result.ok) throw refusal(result, NO_INVOICE);
+      if (!result.ok) {
+        throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_DRAFT: 'The invoice is not a draft: an issued invoice is never edited; correct it with a credit note.' });
+      }
       return successBody(request, 'Draft invoice updated.', result.value);
     },
   );
@@ -120,7 +124,9 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
     },
     async (request) => {
       const result = await invoices.delete(scopeOf(request), request.params.id);
-      if (!result.ok) throw refusal(result, NO_INVOICE);
+      if (!result.ok) {
+        throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_DRAFT: 'The invoice is not a draft: an issued invoice is never deleted; correct it with a credit note, or void it.' });
+      }
       return successBody(request, 'Draft invoice deleted.', { id: request.params.id, deleted: true as const });
     },
   );
@@ -155,7 +161,9 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const options = readFinalizeOptions(request.body);
         const result = await invoices.finalize(scopeOf(request), request.params.id, new Date(), trx, options);
-        if (!result.ok) throw refusal(result, NO_INVOICE);
+        if (!result.ok) {
+          throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_DRAFT: 'The invoice is not a draft: it was issued already.', EINVOICE_INCOMPLETE: NOT_ISSUABLE('The draft') });
+        }
         return { status: 200, body: successBody(request, `Invoice ${result.value.number} issued.`, result.value) };
       }),
   );

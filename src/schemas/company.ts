@@ -1,9 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DocumentedAs } from '../openapi/documented-as.js';
+import { PROFILE_LIMITS, type ProfileField } from '../services/company-profile.js';
 import { Nullable } from './nullable.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
 
-// The company (the seller) as GET /company shows it. Set with `invoicing company update` or on the
-// panel's Company page; issued documents keep the snapshot taken when they were issued.
+// The company (the seller) as GET /company shows it. Set with PATCH /company, `invoicing company
+// update` or on the panel's Company page; issued documents keep the snapshot taken when they were issued.
 
 const NullableString = Nullable(Type.String());
 
@@ -39,3 +41,77 @@ export const CompanySchema = Type.Object(
 );
 
 export type Company = Static<typeof CompanySchema>;
+
+// PATCH /company. The validator checks shapes only (with generous bounds); the seller profile's
+// one validation (src/services/company-profile.ts, shared with the panel and the CLI) checks the
+// values, so the limits below are in the document only.
+const ProfileText = (field: ProfileField, description?: string) =>
+  Type.Optional(
+    Nullable(
+      DocumentedAs(
+        Type.String({ maxLength: 5000 }),
+        Type.String({ ...(PROFILE_LIMITS[field] ? { maxLength: PROFILE_LIMITS[field] } : {}), ...(description ? { description } : {}) }),
+      ),
+    ),
+  );
+
+export const UpdateCompanyBody = Type.Object(
+  {
+    legalName: ProfileText('legalName', 'The registered name (EN 16931 BT-27), when it differs from the trading name.'),
+    address: Type.Optional(
+      Type.Object(
+        {
+          line1: ProfileText('line1'),
+          line2: ProfileText('line2'),
+          city: ProfileText('city'),
+          postalCode: ProfileText('postalCode'),
+          countryCode: ProfileText('countryCode', 'ISO 3166-1 alpha-2, e.g. DE.'),
+        },
+        { title: 'SellerAddressInput', additionalProperties: false, description: 'Merged field by field into the stored address.' },
+      ),
+    ),
+    vatId: ProfileText(
+      'vatId',
+      'An EU VAT id must have its state\'s format (DE + 9 digits, FR + 2 characters + 9 digits, EL for Greece, …; stored upper-cased without spaces); other ids are stored as given.',
+    ),
+    taxNumber: ProfileText('taxNumber'),
+    legalRegistrationId: ProfileText('legalRegistrationId', 'The company register number (BT-30); "<ICD scheme>:<id>" names its scheme.'),
+    electronicAddress: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            scheme: Type.String({ maxLength: 10, description: 'A code of the EAS list, e.g. 0088 (GLN) or 9930 (German VAT id).' }),
+            identifier: Type.String({ maxLength: 5000 }),
+          },
+          { title: 'SellerElectronicAddressInput', additionalProperties: false, description: 'Where e-invoices to you are delivered (EN 16931 BT-34), e.g. your Peppol id; null removes it.' },
+        ),
+      ),
+    ),
+    contact: Type.Optional(
+      Type.Object(
+        { name: ProfileText('contactName'), phone: ProfileText('contactPhone'), email: ProfileText('contactEmail', 'An email address.') },
+        { title: 'SellerContactInput', additionalProperties: false, description: 'Merged field by field into the stored contact.' },
+      ),
+    ),
+    bankAccount: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            iban: Type.String({ maxLength: 100, description: 'An IBAN with a valid checksum; stored without spaces.' }),
+            bic: ProfileText('bic', 'A BIC of 8 or 11 characters.'),
+            accountName: ProfileText('accountName'),
+          },
+          { title: 'SellerBankAccountInput', additionalProperties: false, description: 'Replaces the whole bank account (a BIC or name not sent is cleared); null removes it.' },
+        ),
+      ),
+    ),
+    paymentTerms: ProfileText('paymentTerms', 'The default payment terms of new invoices (BT-20).'),
+    creditorId: ProfileText('creditorId', 'The SEPA creditor identifier (BT-90).'),
+  },
+  {
+    title: 'UpdateCompanyInput',
+    additionalProperties: false,
+    description: 'The fields to change; the others stay as they are. null (or an empty string) clears a field.',
+  },
+);
+export type UpdateCompanyInput = Static<typeof UpdateCompanyBody>;

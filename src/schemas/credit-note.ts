@@ -11,6 +11,7 @@ import {
   SellerSnapshot,
   VatBreakdownSchema,
 } from './invoice.js';
+import { EinvoiceReadinessSchema } from './einvoice-readiness.js';
 import { Nullable } from './nullable.js';
 import { DateInput, DateOutput, Livemode } from './values.js';
 
@@ -70,6 +71,7 @@ export const CreditNoteSchema = Type.Object(
     vatBreakdown: Type.Array(VatBreakdownSchema, { minItems: 1 }),
     totals: InvoiceTotalsSchema,
     pdfSha256: PdfDigestsSchema,
+    einvoice: EinvoiceReadinessSchema,
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

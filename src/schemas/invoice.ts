@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
+import { EINVOICE_PROFILES, EinvoiceReadinessSchema } from './einvoice-readiness.js';
 import { Nullable } from './nullable.js';
 import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput, Livemode } from './values.js';
 
@@ -83,7 +84,7 @@ export const InvoicePeriodInput = Type.Object(
   { title: 'InvoicePeriodInput', additionalProperties: false },
 );
 
-export const EINVOICE_PROFILES = ['en16931', 'peppol', 'xrechnung'] as const;
+export { EINVOICE_PROFILES };
 
 export const ValidateForInput = Type.Array(
   Type.Union(EINVOICE_PROFILES.map((p) => Type.Literal(p))),
@@ -273,18 +274,45 @@ export const PaymentMethodSchema = Type.Union(
   { title: 'PaymentMethod' },
 );
 
+const paymentFields = {
+  livemode: Livemode,
+  amount: Amount,
+  date: DateOutput(),
+  method: PaymentMethodSchema,
+  reference: NullableString,
+  createdAt: Type.String({ format: 'date-time' }),
+};
+
 export const PaymentSchema = Type.Object(
-  {
-    id: Type.String({ examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
-    livemode: Livemode,
-    amount: Amount,
-    date: DateOutput(),
-    method: PaymentMethodSchema,
-    reference: NullableString,
-    createdAt: Type.String({ format: 'date-time' }),
-  },
+  { id: Type.String({ examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }), ...paymentFields },
   { title: 'Payment', description: 'A payment recorded against the invoice.' },
 );
+
+export const RefundSchema = Type.Object(
+  { id: Type.String({ examples: ['rfd_01936f0f-1b2c-7d3e-8f40-5a6b7c8d9e0f'] }), ...paymentFields },
+  { title: 'Refund', description: 'Money paid back to the buyer of the invoice (its amount is positive).' },
+);
+
+export const PAYMENT_KINDS = ['payment', 'refund'] as const;
+
+export const PaymentRecordSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'], description: 'pay_… for a payment, rfd_… for a refund.' }),
+    kind: Type.Union(
+      PAYMENT_KINDS.map((k) => Type.Literal(k)),
+      { description: 'payment: money received from the buyer; refund: money paid back to the buyer.' },
+    ),
+    invoiceId: Type.String({ examples: ['inv_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'] }),
+    invoiceNumber: Type.String({ examples: ['2026-00001'] }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: "The invoice's currency." }),
+    ...paymentFields,
+  },
+  {
+    title: 'PaymentRecord',
+    description: 'A payment or a refund, with the invoice it belongs to: what GET /payment lists. The amount is positive for both kinds.',
+  },
+);
+export type PaymentRecord = Static<typeof PaymentRecordSchema>;
 
 /** POST /invoice/{id}/payment */
 export const CreatePaymentBody = Type.Object(
@@ -297,7 +325,19 @@ export const CreatePaymentBody = Type.Object(
   { title: 'CreatePaymentInput', additionalProperties: false },
 );
 
+/** POST /invoice/{id}/refund */
+export const CreateRefundBody = Type.Object(
+  {
+    amount: AmountInput,
+    date: Type.Optional(Nullable(DateInput('YYYY-MM-DD, the day the money was paid back; default today (UTC).'))),
+    method: Type.Optional(Nullable(PaymentMethodSchema)),
+    reference: OptionalText(200, 'Your reference of the refund, a bank transaction id, …'),
+  },
+  { title: 'CreateRefundInput', additionalProperties: false },
+);
+
 export type CreatePaymentInput = Static<typeof CreatePaymentBody>;
+export type CreateRefundInput = Static<typeof CreateRefundBody>;
 
 export const StatusTransitionsSchema = Type.Object(
   {
@@ -351,10 +391,13 @@ export const InvoiceSchema = Type.Object(
     totals: InvoiceTotalsSchema,
     amountPaid: Amount,
     amountCredited: Amount,
+    amountRefunded: Amount,
     amountDue: Amount,
     isOverdue: Type.Boolean({ description: 'True when the invoice is issued, has an amount due and its due date is before today (UTC).' }),
     payments: Type.Array(PaymentSchema),
+    refunds: Type.Array(RefundSchema, { description: 'Money paid back to the buyer, oldest first (POST /invoice/{id}/refund).' }),
     creditNoteIds: Type.Array(Type.String()),
+    einvoice: Nullable(EinvoiceReadinessSchema, 'Null for a draft: it is checked when it is finalized with validateFor.'),
     statusTransitions: StatusTransitionsSchema,
     pdfSha256: PdfDigestsSchema,
     createdAt: Type.String({ format: 'date-time' }),
@@ -362,7 +405,7 @@ export const InvoiceSchema = Type.Object(
   {
     title: 'Invoice',
     description:
-      'A sales invoice (EN 16931). amountDue = totals.payable − amountCredited − amountPaid; negative when the buyer is owed a refund.',
+      'A sales invoice (EN 16931). amountDue = totals.payable − amountCredited − amountPaid + amountRefunded; negative when the buyer is owed a refund.',
   },
 );
 

@@ -1,5 +1,6 @@
 import { Type, type TNumber } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH, type DecimalLimits } from '../money/decimal.js';
+import { AMOUNT_INTEGER_DIGITS } from '../money/limits.js';
 import { DocumentedAs } from '../openapi/documented-as.js';
 import { PERCENT, PRICE, QUANTITY } from '../services/invoice-input.js';
 
@@ -58,9 +59,9 @@ export const PercentInput = DecimalInput(
 
 export const AmountInput = DecimalInput(
   'AmountInput',
-  `A money amount: above zero, with at most the currency's minor-unit digits (2 for EUR, 0 for JPY, 3 for KWD) and ${PRICE.maxIntegerDigits} digits before the point.`,
-  `^0*\\d{1,${PRICE.maxIntegerDigits}}(?:\\.\\d{1,3}0*)?$`,
-  Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: tenToThe(PRICE.maxIntegerDigits) }),
+  `A money amount: above zero, with at most the currency's minor-unit digits (2 for EUR, 0 for JPY, 3 for KWD) and ${AMOUNT_INTEGER_DIGITS} digits before the point (the largest amount there is: every amount of an invoice has at most ${AMOUNT_INTEGER_DIGITS}).`,
+  `^0*\\d{1,${AMOUNT_INTEGER_DIGITS}}(?:\\.\\d{1,3}0*)?$`,
+  Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: tenToThe(AMOUNT_INTEGER_DIGITS) }),
   ['119.00', 59.5],
 );
 

@@ -1,16 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { EVENT_SELECTORS } from '../events/event-types.js';
+import { DocumentedAs } from '../openapi/documented-as.js';
 import { Nullable } from './nullable.js';
 import { Livemode } from './values.js';
 
 // A webhook endpoint: where events of the chosen types are POSTed, signed with its secret.
 
-const EventSelection = Type.Array(Type.Union([...EVENT_TYPES.map((type) => Type.Literal(type)), Type.Literal('*')]), {
+// The validator takes any short string as a selector, so that an unknown one is answered by the
+// endpoint service with the list of valid ones (not "Must be equal to constant"); the document
+// lists them.
+const EventSelector = DocumentedAs(Type.String({ minLength: 1, maxLength: 100 }), Type.Union(EVENT_SELECTORS.map((selector) => Type.Literal(selector))));
+
+const EventSelection = Type.Array(EventSelector, {
   minItems: 1,
-  maxItems: EVENT_TYPES.length,
+  maxItems: EVENT_SELECTORS.length,
   uniqueItems: true,
-  description: 'The event types to deliver, or ["*"] for all of them (also those added later).',
-  examples: [['invoice.finalized', 'invoice.paid']],
+  description:
+    'What to deliver: event types, a resource\'s wildcard for all its types (invoice.*, also types added to it later), or ["*"] alone for every event. An unknown type is refused with the list of valid ones.',
+  examples: [['invoice.*', 'credit-note.created']],
 });
 
 const Url = Type.String({

@@ -3,15 +3,17 @@ import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import { isCountryCode } from '../documents/identifiers.js';
 import { EAS } from '../documents/schemes.js';
+import { checkVatId } from '../documents/vat-ids.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRow } from '../repositories/company-repository.js';
 import type { Company } from '../schemas/company.js';
 import { BIC, normalizeIban } from './invoice-input.js';
 
 // The seller profile: what a company's invoices say about the seller (EN 16931 BG-4) and where
-// they are paid. Set from the CLI and the panel; every change is recorded with who made it and
-// what each field was before, since a changed IBAN is the classic invoice-redirection fraud.
-// Issued documents keep the snapshot taken when they were issued.
+// they are paid. Set from the CLI, the panel and PATCH /company, all through `update`, which is
+// the one validation of a change; every change is recorded with who made it and what each field
+// was before, since a changed IBAN is the classic invoice-redirection fraud. Issued documents keep
+// the snapshot taken when they were issued.
 
 /** The profile's fields, each optional in a change; null (or '') clears one. */
 export interface ProfileChanges {
@@ -42,6 +44,8 @@ type Columns = Partial<Pick<CompanyRow, Exclude<keyof CompanyRow, 'id' | 'name' 
 
 export interface ProfileProblem {
   field: ProfileField;
+  /** too_long, invalid_vat_id, invalid_iban, …: the API's detail code. */
+  code: string;
   message: string;
 }
 
@@ -49,11 +53,12 @@ export type UpdateProfileResult = { ok: true; value: Company } | { ok: false; re
 
 export interface Actor {
   userId: string | null;
-  /** Who, as the audit list shows it: an email, or "cli". */
+  /** Who, as the audit list shows it: an email, "cli", or "API key <prefix>". */
   label: string;
 }
 
-const LIMITS: Partial<Record<ProfileField, number>> = {
+/** The most characters of each text field. */
+export const PROFILE_LIMITS: Partial<Record<ProfileField, number>> = {
   legalName: 200,
   line1: 200,
   line2: 200,
@@ -126,9 +131,9 @@ export function readProfileChanges(changes: ProfileChanges): { ok: true; columns
   for (const [field, raw] of Object.entries(changes) as [ProfileField, string | null | undefined][]) {
     if (raw === undefined) continue;
     const value = raw === null ? null : raw.trim() === '' ? null : raw.trim();
-    const limit = LIMITS[field];
+    const limit = PROFILE_LIMITS[field];
     if (value !== null && limit !== undefined && value.length > limit) {
-      problems.push({ field, message: `At most ${limit} characters.` });
+      problems.push({ field, code: 'too_long', message: `At most ${limit} characters.` });
       continue;
     }
     if (field === 'electronicAddress') {
@@ -138,7 +143,7 @@ export function readProfileChanges(changes: ProfileChanges): { ok: true; columns
       }
       const match = /^([^:]+):(.+)$/.exec(value);
       if (!match || !(match[1]! in EAS)) {
-        problems.push({ field, message: 'Must be <scheme>:<identifier> with a scheme from the EAS code list, e.g. 0088:4000001123452 or 9930:DE123456789.' });
+        problems.push({ field, code: 'invalid_scheme', message: 'Must be <scheme>:<identifier> with a scheme from the EAS code list, e.g. 0088:4000001123452 or 9930:DE123456789.' });
         continue;
       }
       Object.assign(columns, { electronic_address_scheme: match[1], electronic_address_id: match[2]!.trim() });
@@ -148,15 +153,19 @@ export function readProfileChanges(changes: ProfileChanges): { ok: true; columns
     if (value !== null) {
       if (field === 'countryCode') {
         stored = value.toUpperCase();
-        if (!isCountryCode(stored)) problems.push({ field, message: 'Must be an ISO 3166-1 alpha-2 country code such as DE.' });
+        if (!isCountryCode(stored)) problems.push({ field, code: 'invalid_country', message: 'Must be an ISO 3166-1 alpha-2 country code such as DE.' });
+      } else if (field === 'vatId') {
+        const checked = checkVatId(value);
+        if (checked.ok) stored = checked.value;
+        else problems.push({ field, code: 'invalid_vat_id', message: checked.message });
       } else if (field === 'iban') {
         stored = normalizeIban(value);
-        if (stored === null) problems.push({ field, message: 'Must be an IBAN with a valid checksum.' });
+        if (stored === null) problems.push({ field, code: 'invalid_iban', message: 'Must be an IBAN with a valid checksum.' });
       } else if (field === 'bic') {
         stored = value.toUpperCase();
-        if (!BIC.test(stored)) problems.push({ field, message: 'Must be a BIC of 8 or 11 characters.' });
+        if (!BIC.test(stored)) problems.push({ field, code: 'invalid_bic', message: 'Must be a BIC of 8 or 11 characters.' });
       } else if (field === 'contactEmail' && !EMAIL.test(value)) {
-        problems.push({ field, message: 'Must be an email address.' });
+        problems.push({ field, code: 'invalid_email', message: 'Must be an email address.' });
       }
     }
     columns[COLUMN_OF[field]] = stored;
@@ -179,6 +188,12 @@ export class CompanyProfiles {
     return inTransaction(this.db, trx, async (t) => {
       const before = await t.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
       if (!before) return { ok: false, reason: 'not_found' } as const;
+      // The API shows a bank account only with its IBAN: a BIC or account name alone would vanish.
+      const after = { ...before, ...read.columns };
+      if (!after.iban && (after.bic || after.account_name)) {
+        const problem: ProfileProblem = { field: 'iban', code: 'required', message: 'Set the IBAN: a BIC or account name belongs to a bank account.' };
+        return { ok: false, reason: 'invalid', problems: [problem] } as const;
+      }
       const changed = Object.fromEntries(
         Object.entries(read.columns)
           .filter(([column, value]) => (before[column as keyof CompanyRow] ?? null) !== value)

@@ -2,6 +2,8 @@ import type { CreditNoteLineRow, CreditNoteRow } from '../repositories/credit-no
 import type { CreditNote } from '../schemas/credit-note.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { apiExtras, extrasOf } from './document-extras.js';
+import { creditNoteSource } from './document-sources.js';
+import { einvoiceReadinessOf } from './einvoice-readiness.js';
 import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 import { linesFromRows, pdfDigestsOf, totalsFromRow, type StoredVatBreakdown } from './invoice-mapping.js';
 
@@ -27,6 +29,7 @@ export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
     totals: totalsFromRow(row, minorUnitDigits(row.currency)),
     pdfSha256: pdfDigestsOf(row),
+    einvoice: einvoiceReadinessOf(row.id, () => creditNoteSource(row, lines)),
     createdAt: row.created_at,
   };
 }

@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { createHash } from 'node:crypto';
 import { ConcurrencyGate } from '../lib/concurrency-gate.js';
-import { PdfRenderError, renderCii, renderUbl, type CiiProfile, type CreditFacts, type DocumentView, type PdfLanguage, type PdfOptions, type StatusFacts, type UblProfile } from '../documents/index.js';
+import { PdfRenderError, renderCii, renderUbl, type CiiProfile, type DocumentView, type PdfLanguage, type PdfOptions, type StatusFacts, type UblProfile } from '../documents/index.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
 import { minorUnitDigits } from '../money/currency.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
-import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit-note-repository.js';
+import type { CreditNoteRepository } from '../repositories/credit-note-repository.js';
 import type { InvoiceRepository } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
 import { extrasOf, withCompanyDefaults } from './document-extras.js';
@@ -16,7 +16,8 @@ import { documentViewOf, einvoiceProblems, type DocumentSource } from './documen
 import { amountDueOf } from './invoice-mapping.js';
 import { draftLineOf } from './invoice-content.js';
 import { todayUtc } from './invoice-input.js';
-import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from './parties.js';
+import { buyerOf, sellerOf } from './parties.js';
+import { creditNoteSource, issuedInvoiceSource } from './document-sources.js';
 import type { Owner } from './scope.js';
 
 // The documents of an invoice or credit note: UBL (Peppol BIS 3, XRechnung), CII (Factur-X
@@ -54,20 +55,6 @@ function unavailable(error: PdfRenderError): RenderResult {
   return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
 }
 
-/** How a credit note settled, as stored when it was issued (migration 0014 filled in the older ones). */
-function creditFactsOf(row: CreditNoteRow): CreditFacts {
-  const digits = minorUnitDigits(row.currency);
-  const payable = new Decimal(row.payable);
-  const offset = row.offset_amount === null || row.offset_amount === undefined ? Decimal.max(payable, 0) : new Decimal(row.offset_amount);
-  return {
-    reason: row.reason,
-    // Voiding writes this reason (settlement-service.ts); the PDF says it in the document's language.
-    voids: row.reason === `Invoice ${row.invoice_number} voided.`,
-    offset: formatMoney(offset, digits),
-    refund: formatMoney(Decimal.max(payable.minus(offset), 0), digits),
-  };
-}
-
 export class DocumentService {
   constructor(
     private readonly invoices: InvoiceRepository,
@@ -88,19 +75,11 @@ export class DocumentService {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const row = found.invoice;
-    const draft = row.status === 'draft';
-    let seller = draft ? null : sellerFromSnapshot(row.seller_snapshot!);
-    let buyer = draft ? null : buyerFromSnapshot(row.buyer_snapshot!);
-    let extras = extrasOf(row);
-    if (draft) {
-      const [company, organization] = await Promise.all([this.company(owner.companyId, trx), this.organizations.findById(owner, row.organization_id, trx)]);
-      seller = sellerOf(company);
-      buyer = buyerOf(organization!);
-      extras = withCompanyDefaults(extras, company, row.currency);
-    }
+    if (row.status !== 'draft') return issuedInvoiceSource(row, found.lines);
+    const [company, organization] = await Promise.all([this.company(owner.companyId, trx), this.organizations.findById(owner, row.organization_id, trx)]);
     return {
       typeCode: '380',
-      number: row.number ?? row.draft_number ?? 'DRAFT',
+      number: row.draft_number ?? 'DRAFT',
       issueDate: row.issue_date ?? todayUtc(now),
       dueDate: row.due_date,
       currency: row.currency,
@@ -108,12 +87,12 @@ export class DocumentService {
       buyerReference: row.buyer_reference,
       purchaseOrderReference: row.purchase_order_reference,
       note: row.note,
-      extras,
-      seller: seller!,
-      buyer: buyer!,
+      extras: withCompanyDefaults(extrasOf(row), company, row.currency),
+      seller: sellerOf(company),
+      buyer: buyerOf(organization!),
       lines: found.lines.map((line) => draftLineOf(line)),
       precedingInvoice: null,
-      draft,
+      draft: true,
       test: row.livemode === 0,
       stored: { roundingAmount: row.rounding_amount, payable: row.payable },
       pdfNote: row.note,
@@ -122,29 +101,7 @@ export class DocumentService {
 
   async creditNoteSource(owner: Owner, id: string, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
     const found = await this.creditNotes.findById(owner, id, trx);
-    if (!found) return undefined;
-    const row = found.creditNote;
-    return {
-      typeCode: '381',
-      number: row.number,
-      issueDate: row.issue_date,
-      dueDate: null,
-      currency: row.currency,
-      pricesIncludeTax: row.prices_include_tax === 1,
-      buyerReference: row.buyer_reference ?? null,
-      purchaseOrderReference: row.purchase_order_reference ?? null,
-      note: [row.reason, row.note].filter(Boolean).join('\n'),
-      extras: extrasOf(row),
-      seller: sellerFromSnapshot(row.seller_snapshot),
-      buyer: buyerFromSnapshot(row.buyer_snapshot),
-      lines: found.lines.map((line) => draftLineOf(line)),
-      precedingInvoice: { number: row.invoice_number, issueDate: row.invoice_issue_date },
-      draft: false,
-      test: row.livemode === 0,
-      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
-      pdfNote: row.note,
-      credit: creditFactsOf(row),
-    };
+    return found ? creditNoteSource(found.creditNote, found.lines) : undefined;
   }
 
   private async company(companyId: string, trx?: Kysely<Database>): Promise<CompanyRow> {
@@ -230,7 +187,8 @@ export class DocumentService {
       asOf: todayUtc(now),
       status: row.status === 'draft' ? 'issued' : row.status,
       paidOn: row.paid_at ? row.paid_at.slice(0, 10) : null,
-      payments: (payments.get(invoiceId) ?? []).map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
+      payments: (payments.get(invoiceId) ?? []).filter((p) => p.kind !== 'refund').map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
+      refunds: (payments.get(invoiceId) ?? []).filter((p) => p.kind === 'refund').map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
       credits: credits.map((c) => ({ number: c.number, date: c.issue_date, amount: c.payable })),
       balance: formatMoney(amountDueOf(row), digits),
       invoiceNumber: kind === 'credit-note' ? row.number : null,

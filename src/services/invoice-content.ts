@@ -1,4 +1,6 @@
+import type { ErrorDetail } from '../errors/app-error.js';
 import { Decimal, plainDecimal } from '../money/decimal.js';
+import { AMOUNT_INTEGER_DIGITS, isWithinAmountLimit, largestAmount } from '../money/limits.js';
 import { calculateInvoice, type AllowanceChargeFigures, type InvoiceCalculation, type VatCategory } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
@@ -67,6 +69,44 @@ export function computeContent(
       payable: money(totals.payable),
     },
   };
+}
+
+const TOTAL_NAMES: [keyof ComputedTotals, string, string][] = [
+  ['line_net_total', 'totals.lineNetTotal', 'sum of line net amounts'],
+  ['allowance_total', 'totals.allowanceTotal', 'allowance total'],
+  ['charge_total', 'totals.chargeTotal', 'charge total'],
+  ['tax_exclusive', 'totals.taxExclusive', 'total without VAT'],
+  ['tax_total', 'totals.taxTotal', 'VAT total'],
+  ['tax_inclusive', 'totals.taxInclusive', 'total with VAT'],
+  ['payable', 'totals.payable', 'amount payable'],
+];
+
+/**
+ * Every amount of a document's content (computed, or as stored) above the largest amount there
+ * is (src/money/limits.ts), as details that name the limit: such a document could never be paid,
+ * credited or written as an e-invoice, so it is refused before anything is stored.
+ */
+export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals }, digits: number, noun: 'invoice' | 'credit note'): ErrorDetail[] {
+  const maximum = largestAmount(digits);
+  const limit = `an amount is at most ${maximum} (${AMOUNT_INTEGER_DIGITS} digits before the decimal point), what a payment, a credit note and an e-invoice can carry.`;
+  const details: ErrorDetail[] = [];
+  content.lines.forEach((line, index) => {
+    if (!isWithinAmountLimit(line.net_amount)) {
+      details.push({ field: `lines[${index}]`, code: 'amount_too_large', message: `The line's net amount would be ${line.net_amount}: ${limit}`, maximum });
+    }
+  });
+  const breakdown = JSON.parse(content.totals.vat_breakdown) as StoredVatBreakdown[];
+  const totals: [string, string, string][] = [
+    ...TOTAL_NAMES.map(([column, field, name]): [string, string, string] => [field, name, content.totals[column] ?? '0']),
+    ...breakdown.flatMap((group, i): [string, string, string][] => [
+      [`vatBreakdown[${i}].taxableAmount`, `taxable amount at ${group.vatCategory} ${group.vatRate} %`, group.taxableAmount],
+      [`vatBreakdown[${i}].taxAmount`, `VAT at ${group.vatCategory} ${group.vatRate} %`, group.taxAmount],
+    ]),
+  ];
+  for (const [field, name, value] of totals) {
+    if (!isWithinAmountLimit(value)) details.push({ field, code: 'total_too_large', message: `The ${noun}'s ${name} would be ${value}: ${limit}`, maximum });
+  }
+  return details;
 }
 
 /** A stored line as the arithmetic takes it. */

@@ -6,6 +6,8 @@ import type { PdfDigestColumns } from '../db/schema.js';
 import type { InvoiceLineRow, InvoiceRow, PaymentRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { apiExtras, extrasOf } from './document-extras.js';
+import { issuedInvoiceSource } from './document-sources.js';
+import { einvoiceReadinessOf } from './einvoice-readiness.js';
 import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 
 // Stored rows to the invoice the API shows. What is shown is what was stored, so an answer built
@@ -16,6 +18,7 @@ export type StoredVatBreakdown = Invoice['vatBreakdown'][number];
 export type StoredLine = Invoice['lines'][number];
 
 export interface InvoiceExtras {
+  /** Its payments and refunds (rows of either kind), oldest first. */
   payments: PaymentRow[];
   creditNoteIds: string[];
   /** For a draft: the buyer and seller as they are now. */
@@ -68,9 +71,22 @@ export function pdfDigestsOf(row: PdfDigestColumns): Invoice['pdfSha256'] {
   return { en: row.pdf_sha256_en ?? null, de: row.pdf_sha256_de ?? null, fr: row.pdf_sha256_fr ?? null };
 }
 
-/** payable − credited − paid, exactly. */
-export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited'>): Decimal {
-  return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid);
+/** payable − credited − paid + refunded, exactly: negative while the buyer is owed money back. */
+export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>): Decimal {
+  return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid).plus(row.amount_refunded);
+}
+
+/** A payment or refund row as the invoice lists it. */
+function paymentOf(p: PaymentRow, money: (value: string) => string) {
+  return {
+    id: p.id,
+    livemode: p.livemode === 1,
+    amount: money(p.amount),
+    date: p.date,
+    method: p.method as Invoice['payments'][number]['method'],
+    reference: p.reference,
+    createdAt: p.created_at,
+  };
 }
 
 export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras: InvoiceExtras): Invoice {
@@ -100,18 +116,13 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     totals: totalsFromRow(row, digits),
     amountPaid: money(row.amount_paid),
     amountCredited: money(row.amount_credited),
+    amountRefunded: money(row.amount_refunded),
     amountDue: money(amountDue),
     isOverdue: row.status === 'issued' && amountDue.greaterThan(0) && row.due_date !== null && row.due_date < extras.today,
-    payments: extras.payments.map((p) => ({
-      id: p.id,
-      livemode: p.livemode === 1,
-      amount: money(p.amount),
-      date: p.date,
-      method: p.method as Invoice['payments'][number]['method'],
-      reference: p.reference,
-      createdAt: p.created_at,
-    })),
+    payments: extras.payments.filter((p) => p.kind !== 'refund').map((p) => paymentOf(p, money)),
+    refunds: extras.payments.filter((p) => p.kind === 'refund').map((p) => paymentOf(p, money)),
     creditNoteIds: extras.creditNoteIds,
+    einvoice: draft ? null : einvoiceReadinessOf(row.id, () => issuedInvoiceSource(row, lines)),
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     pdfSha256: pdfDigestsOf(row),
     createdAt: row.created_at,

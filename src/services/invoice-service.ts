@@ -4,13 +4,14 @@ import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
-import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
+import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateInvoiceInput, Invoice, InvoiceLineInputType, UpdateInvoiceInput } from '../schemas/invoice.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
-import { documentViewOf, einvoiceProblems } from './document-view.js';
-import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
+import { gapsFor, type EinvoiceTarget } from './einvoice-readiness.js';
+import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
+import { minorUnitDigits } from '../money/currency.js';
 import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
@@ -138,6 +139,8 @@ export class InvoiceService {
 
     const id = newId('inv');
     const computed = computeContent(content.lines, content, adjustmentsOf(content));
+    const oversized = oversizedAmounts(computed, content.digits, 'invoice');
+    if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
     const extras = draft ? content : withCompanyDefaults(content, company, content.currency);
     const at = now.toISOString();
     const row: Omit<InvoiceRow, 'number'> = {
@@ -159,6 +162,7 @@ export class InvoiceService {
       ...computed.totals,
       amount_paid: '0',
       amount_credited: '0',
+      amount_refunded: '0',
       finalized_at: draft ? null : at,
       paid_at: null,
       voided_at: null,
@@ -206,6 +210,8 @@ export class InvoiceService {
         if ('ok' in organization) return organization;
       }
       const computed = computeContent(content.lines, content, adjustmentsOf(content));
+      const oversized = oversizedAmounts(computed, content.digits, 'invoice');
+      if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
       const replaced = await inTransaction(this.db, trx, async (t) => {
         const done = await this.invoices.replaceDraft(
           t,
@@ -279,6 +285,9 @@ export class InvoiceService {
       if ('ok' in organization) return organization;
       const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
       if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
+      // A draft stored before the amount limit was enforced is held to it before it is issued.
+      const oversized = oversizedAmounts({ lines: found.lines, totals: draft }, minorUnitDigits(draft.currency), 'invoice');
+      if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
       if (options.validateFor?.length) {
         const content = {
           ...extrasOf(draft),
@@ -331,39 +340,6 @@ export class InvoiceService {
   }
 }
 
-export type EinvoiceTarget = 'en16931' | 'peppol' | 'xrechnung';
-
-/**
- * What would keep the invoice, issued now, from being a valid e-invoice of these kinds: checked
- * before issuing, since an issued invoice can no longer be changed.
- */
-function gapsFor(
-  targets: EinvoiceTarget[],
-  content: Omit<InvoiceContent, 'organizationId' | 'digits' | 'issueDate'> & { issueDate: string },
-  company: CompanyRow,
-  organization: OrganizationRow,
-): ErrorDetail[] {
-  const view = documentViewOf({
-    typeCode: '380',
-    number: content.number ?? 'PENDING',
-    issueDate: content.issueDate,
-    dueDate: content.dueDate,
-    currency: content.currency,
-    pricesIncludeTax: content.pricesIncludeTax,
-    buyerReference: content.buyerReference,
-    purchaseOrderReference: content.purchaseOrderReference,
-    note: content.note,
-    extras: withCompanyDefaults(content, company, content.currency),
-    seller: sellerOf(company),
-    buyer: buyerOf(organization),
-    lines: content.lines,
-    precedingInvoice: null,
-    draft: false,
-    test: false,
-  });
-  return einvoiceProblems(view, targets);
-}
-
 function numberingOf(owner: Owner, number: string | null, issueDate: string): Numbering {
   return number === null
     ? {
@@ -379,4 +355,4 @@ function withoutUndefined<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-export type { InvoiceContent };
+export type { InvoiceContent, EinvoiceTarget };

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { PaymentEventObject } from '../events/event-schema.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import { minorUnitDigits } from '../money/currency.js';
@@ -12,44 +11,32 @@ import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit
 import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
 import { NumberSequences } from '../repositories/number-sequences.js';
 import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
-import type { CreatePaymentInput, Invoice } from '../schemas/invoice.js';
+import type { Invoice } from '../schemas/invoice.js';
 import { creditNoteFromRows } from './credit-note-mapping.js';
 import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
-import { computeContent, draftLineOf, type LineColumns } from './invoice-content.js';
+import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
 import { modeColumn, type Owner, type Scope } from './scope.js';
+import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
 
-// What happens to an issued invoice: payments, credit notes and voiding. Each one changes the
-// invoice's amounts and status with a compare-and-set in its own transaction, so racing ones
-// never overpay or over-credit: the loser re-reads and is refused (or retried) on the new state.
-// Status rules: paid when amountDue ≤ 0 with amountPaid > 0; void when voided, or when credit
-// notes bring amountDue to 0 with nothing paid.
-
-export type PaymentResult =
-  | { ok: true; value: Invoice }
-  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
-  | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_PAYABLE' | 'PAYMENT_EXCEEDS_AMOUNT_DUE' };
+// What corrects an issued invoice: credit notes and voiding (payments and refunds are
+// payment-service.ts). Each one changes the invoice's amounts and status with a compare-and-set
+// in its own transaction, so racing ones never over-credit: the loser re-reads and is refused (or
+// retried) on the new state. The status rules are in settlement-status.ts.
 
 export type CreditNoteResult =
   | { ok: true; value: CreditNote }
   | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
-  | { ok: false; code: 'INVOICE_NOT_FOUND' | 'INVOICE_NOT_CREDITABLE' | 'CREDIT_EXCEEDS_INVOICE' };
+  | { ok: false; code: 'INVOICE_NOT_FOUND' | 'INVOICE_NOT_CREDITABLE' }
+  | { ok: false; code: 'CREDIT_EXCEEDS_INVOICE'; message: string; details: ErrorDetail[] };
 
 export type VoidResult =
   | { ok: true; value: Invoice }
   | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_ISSUED' | 'INVOICE_ALREADY_VOID' | 'INVOICE_HAS_PAYMENTS' };
 
-const MAX_ATTEMPTS = 20;
-
-/** The status an issued (or paid) invoice has after its amounts changed. */
-function settledStatus(row: InvoiceRow, paid: Decimal, credited: Decimal, at: string): Pick<InvoiceRow, 'status' | 'paid_at' | 'voided_at'> {
-  const due = new Decimal(row.payable).minus(credited).minus(paid);
-  if (paid.greaterThan(0) && due.lessThanOrEqualTo(0)) return { status: 'paid', paid_at: row.paid_at ?? at, voided_at: null };
-  if (paid.isZero() && due.isZero()) return { status: 'void', paid_at: null, voided_at: row.voided_at ?? at };
-  return { status: row.status, paid_at: row.paid_at, voided_at: row.voided_at };
-}
+const MAX_ATTEMPTS = MAX_SETTLEMENT_ATTEMPTS;
 
 function formatCreditNoteNumber(year: number, value: number): string {
   return `CN-${year}-${String(value).padStart(5, '0')}`;
@@ -79,56 +66,6 @@ export class SettlementService {
 
   private async invoiceRow(owner: Owner, id: string, trx?: Kysely<Database>): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
     return this.invoices.findById(owner, id, trx);
-  }
-
-  /** POST /invoice/{id}/payment */
-  async pay(scope: Scope, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
-    const { companyId } = scope;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoiceRow(scope, invoiceId, trx);
-      if (!found) return { ok: false, code: 'NOT_FOUND' };
-      const invoice = found.invoice;
-      if (invoice.status === 'draft' || invoice.status === 'void') return { ok: false, code: 'INVOICE_NOT_PAYABLE' };
-
-      const problems = new Problems();
-      const digits = minorUnitDigits(invoice.currency);
-      const amount = problems.decimal('amount', input.amount, { maxScale: digits, maxIntegerDigits: 15 });
-      if (amount && !amount.greaterThan(0)) problems.add('amount', 'not_positive', 'The amount must be above zero.');
-      const date = input.date ?? todayUtc(now);
-      if (dayOf(date) === null) problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
-      const reference = input.reference?.trim() || null;
-      if (problems.details.length > 0 || !amount) return { ok: false, code: 'VALIDATION_ERROR', details: problems.details };
-
-      if (amount.greaterThan(amountDueOf(invoice))) return { ok: false, code: 'PAYMENT_EXCEEDS_AMOUNT_DUE' };
-      const paid = new Decimal(invoice.amount_paid).plus(amount);
-      const at = now.toISOString();
-      const change: SettlementChange = {
-        expected: invoice,
-        next: { amount_paid: plainDecimal(paid), amount_credited: invoice.amount_credited, ...settledStatus(invoice, paid, new Decimal(invoice.amount_credited), at), updated_at: at },
-      };
-      const result = await inTransaction(this.db, trx, async (t) => {
-        if (!(await this.invoices.settle(t, scope, invoiceId, change))) return null;
-        const paymentId = newId('pay');
-        await this.invoices.insertPayment(t, {
-          id: paymentId,
-          company_id: companyId,
-          invoice_id: invoiceId,
-          livemode: invoice.livemode,
-          amount: formatMoney(amount, digits),
-          date,
-          method: input.method ?? 'credit_transfer',
-          reference,
-          created_at: at,
-        });
-        const updated = (await this.invoiceService.get(scope, invoiceId, now, t))!;
-        const payment: PaymentEventObject = { ...updated.payments.find((p) => p.id === paymentId)!, invoiceId };
-        await this.events.record(t, scope, 'payment.created', payment, now);
-        await this.recordStatusChange(t, scope, invoice.status, updated, now);
-        return updated;
-      });
-      if (result) return { ok: true, value: result };
-    }
-    throw new Error(`A payment on ${invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
   }
 
   /** POST /credit-note */
@@ -211,6 +148,9 @@ export class SettlementService {
       computed.totals.rounding_amount = formatMoney(plan.payableExactly.minus(computed.totals.tax_inclusive), digits);
       computed.totals.payable = formatMoney(plan.payableExactly, digits);
     }
+    // Voiding undoes whatever was issued; a credit note asked for is held to the amount limit.
+    const oversized = voiding ? [] : oversizedAmounts(computed, digits, 'credit note');
+    if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
     const payable = new Decimal(computed.totals.payable);
     // Voiding credits whatever remains, also nothing (a free sample) or less than nothing (an
     // invoice whose negative lines outweigh the rest): the invoice is undone either way.
@@ -218,14 +158,19 @@ export class SettlementService {
       return { ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'lines', code: 'not_positive', message: 'The credit note must credit an amount above zero.' }] };
     }
     const credited = new Decimal(invoice.amount_credited).plus(payable);
-    if (credited.greaterThan(invoice.payable)) return { ok: false, code: 'CREDIT_EXCEEDS_INVOICE' };
+    if (credited.greaterThan(invoice.payable)) return creditRefusal(invoice, payable, digits);
 
     const at = now.toISOString();
-    const paid = new Decimal(invoice.amount_paid);
-    const status = settledStatus(invoice, paid, credited, at);
+    const status = settledStatus(invoice, { ...amountsOf(invoice), credited }, at);
     const change: SettlementChange = {
       expected: invoice,
-      next: { amount_paid: invoice.amount_paid, amount_credited: plainDecimal(credited), ...(voiding ? { status: 'void', paid_at: null, voided_at: at } : status), updated_at: at },
+      next: {
+        amount_paid: invoice.amount_paid,
+        amount_credited: plainDecimal(credited),
+        amount_refunded: invoice.amount_refunded,
+        ...(voiding ? { status: 'void', paid_at: null, voided_at: at } : status),
+        updated_at: at,
+      },
     };
     const id = newId('cn');
     return inTransaction(this.db, trx, async (t) => {
@@ -263,17 +208,20 @@ export class SettlementService {
       const creditNote = creditNoteFromRows(row, lines);
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
       if (change.next.status !== invoice.status) {
-        await this.recordStatusChange(t, scope, invoice.status, (await this.invoiceService.get(scope, invoice.id, now, t))!, now);
+        await recordStatusChange(this.events, t, scope, invoice.status, (await this.invoiceService.get(scope, invoice.id, now, t))!, now);
       }
       return { ok: true as const, value: creditNote };
     });
   }
-
-  /** invoice.paid or invoice.voided, when a payment or credit note moved the invoice there. */
-  private async recordStatusChange(t: Kysely<Database>, scope: Scope, before: InvoiceRow['status'], after: Invoice, now: Date): Promise<void> {
-    if (after.status === before) return;
-    if (after.status === 'paid') await this.events.record(t, scope, 'invoice.paid', after, now);
-    else if (after.status === 'void') await this.events.record(t, scope, 'invoice.voided', after, now);
-  }
 }
 
+/** A credit note above what the invoice can still be credited, naming that amount. */
+function creditRefusal(invoice: InvoiceRow, payable: Decimal, digits: number): CreditNoteResult {
+  const maximum = formatMoney(Decimal.max(0, new Decimal(invoice.payable).minus(invoice.amount_credited)), digits);
+  return {
+    ok: false,
+    code: 'CREDIT_EXCEEDS_INVOICE',
+    message: `The credit note of ${formatMoney(payable, digits)} would credit more than the invoice's payable amount: at most ${maximum} can still be credited.`,
+    details: [{ field: 'lines', code: 'exceeds_creditable', message: `At most ${maximum} (the invoice's payable less its credit notes).`, maximum }],
+  };
+}

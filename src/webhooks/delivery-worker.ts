@@ -6,7 +6,7 @@ import type { Sealer } from '../lib/sealer.js';
 import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
 import type { Outbox } from './outbox.js';
 import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
-import { checkEndpointUrl, type Resolve } from './url-safety.js';
+import { checkDeliveryUrl, checkedLookup, type Resolve } from './url-safety.js';
 
 // The delivery worker of one instance: it dispatches the outbox (each endpoint is given the events
 // it takes, as delivery rows, as far as it has room), leases due deliveries up to its concurrency,
@@ -72,6 +72,8 @@ export class DeliveryWorker {
   private lastDispatchAt = 0;
   private lastCleanUpAt = 0;
   private readonly settled = new Set<Promise<void>>();
+  /** Every connection's lookup: resolves the host then, and refuses an address that is not public. */
+  private readonly lookup;
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -80,6 +82,7 @@ export class DeliveryWorker {
     private readonly options: WorkerOptions,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    this.lookup = checkedLookup({ allowPrivate: options.allowPrivateUrls, resolve: options.resolve });
   }
 
   get activeCount(): number {
@@ -213,7 +216,8 @@ export class DeliveryWorker {
 
   private async attempt(job: DeliveryJob, signal: AbortSignal): Promise<void> {
     const startedAt = this.clock();
-    const checked = await checkEndpointUrl(job.url, { allowPrivate: this.options.allowPrivateUrls, resolve: this.options.resolve });
+    // The URL's form here; its host's address in the connection's lookup, where it is used.
+    const checked = checkDeliveryUrl(job.url, this.options.allowPrivateUrls);
     let outcome: AttemptOutcome;
     if (!checked.ok) {
       outcome = { succeeded: false, statusCode: null, excerpt: null, error: `not sent: ${checked.message}`, durationMs: 0 };
@@ -221,7 +225,7 @@ export class DeliveryWorker {
       const body = eventJson(job.event);
       outcome = await send({
         url: checked.url,
-        address: checked.address,
+        lookup: this.lookup,
         body,
         signal,
         headers: {

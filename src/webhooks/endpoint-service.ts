@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
+import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf } from '../events/event-types.js';
 import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
@@ -45,9 +46,30 @@ function trimmed(value: string | null | undefined): string | null {
   return text ? text : null;
 }
 
-/** ["*"] stands alone: a list with "*" and other types would mean the same as ["*"]. */
+/**
+ * Every selector must be "*", a resource's wildcard or a type (an unknown one is answered with the
+ * list of valid ones). ["*"] stands alone, and a type is not sent beside its resource's wildcard:
+ * either would mean the same as the list without it.
+ */
 function eventsProblem(events: readonly string[]): ErrorDetail | null {
-  return events.includes('*') && events.length > 1 ? { field: 'events', code: 'wildcard_not_alone', message: 'Send ["*"] alone, or a list of types.' } : null;
+  const unknown = events.findIndex((selector) => !isEventSelector(selector));
+  if (unknown >= 0) {
+    return {
+      field: `events[${unknown}]`,
+      code: 'unknown_event_type',
+      message: `${JSON.stringify(events[unknown])} is not an event type. Send types (${EVENT_TYPES.join(', ')}), wildcards (${EVENT_WILDCARDS.join(', ')}), or "*" alone.`,
+    };
+  }
+  if (events.includes('*') && events.length > 1) return { field: 'events', code: 'wildcard_not_alone', message: 'Send ["*"] alone, or a list of types and wildcards.' };
+  const covered = events.findIndex((selector) => selector !== `${resourceOf(selector)}.*` && events.includes(`${resourceOf(selector)}.*`));
+  if (covered >= 0) {
+    return {
+      field: `events[${covered}]`,
+      code: 'covered_by_wildcard',
+      message: `${JSON.stringify(events[covered])} is already taken by ${JSON.stringify(`${resourceOf(events[covered]!)}.*`)}: send one of them.`,
+    };
+  }
+  return null;
 }
 
 export class EndpointService {

@@ -1,11 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedAddress } from './url-safety.js';
+import { NotSentError } from './url-safety.js';
 
-// One delivery attempt: a POST to the address that was checked (the host name still names the
-// TLS certificate and the Host header), with a connect and a total timeout, keeping at most the
-// first kilobyte of the answer. Redirects are not followed: a 3xx is a failure.
+// One delivery attempt: a POST to the URL, its host resolved by the given lookup (which checks
+// the address it hands the connection; the host name still names the TLS certificate and the Host
+// header), with a connect and a total timeout, keeping at most the first kilobyte of the answer.
+// Redirects are not followed: a 3xx is a failure.
 
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const TOTAL_TIMEOUT_MS = 10_000;
@@ -23,7 +24,8 @@ export interface AttemptOutcome {
 
 export interface Delivery {
   url: URL;
-  address: ResolvedAddress;
+  /** Resolves the host for the connection, and refuses an address it may not reach (checkedLookup). */
+  lookup: LookupFunction;
   headers: Record<string, string>;
   body: string;
   /** Aborts the attempt (shutdown). */
@@ -32,11 +34,6 @@ export interface Delivery {
 
 export function send(delivery: Delivery): Promise<AttemptOutcome> {
   const started = performance.now();
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    const { address, family } = delivery.address;
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
@@ -53,7 +50,7 @@ export function send(delivery: Delivery): Promise<AttemptOutcome> {
     const request = client.request(delivery.url, {
       method: 'POST',
       headers: { ...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body)) },
-      lookup: pinned,
+      lookup: delivery.lookup,
       agent: false,
       ...(delivery.signal ? { signal: delivery.signal } : {}),
     });
@@ -90,6 +87,7 @@ export function send(delivery: Delivery): Promise<AttemptOutcome> {
 }
 
 function describe(error: Error): string {
+  if (error instanceof NotSentError) return `not sent: ${error.message}`;
   const code = (error as NodeJS.ErrnoException).code;
   if (error.name === 'AbortError') return 'aborted (the service was shutting down)';
   if (code === 'ECONNREFUSED') return 'connection refused';

@@ -84,7 +84,7 @@ describe.skipIf(!canInspectPdf)('a draft, a test document and a status copy', ()
   });
 
   it('a status copy tells what was paid and credited, and asks for exactly the open balance', async () => {
-    const status = { asOf: '2026-03-20', status: 'issued' as const, paidOn: null, payments: [{ date: '2026-03-10', amount: '500.00' }], credits: [{ number: 'CN-2026-00001', date: '2026-03-12', amount: '190.40' }], balance: '586.58', invoiceNumber: null };
+    const status = { asOf: '2026-03-20', status: 'issued' as const, paidOn: null, payments: [{ date: '2026-03-10', amount: '500.00' }], refunds: [], credits: [{ number: 'CN-2026-00001', date: '2026-03-12', amount: '190.40' }], balance: '586.58', invoiceNumber: null };
     const pdf = await renderPdf(issued, { lang: 'en', status, now: new Date('2026-03-20T10:00:00Z') });
     const text = pdfPlainText(pdf);
     expect(text).toContain('€500.00 paid on Mar 10, 2026');
@@ -98,6 +98,13 @@ describe.skipIf(!canInspectPdf)('a draft, a test document and a status copy', ()
     expect(pdfPlainText(paid)).toContain('Vollständig bezahlt am 15.03.2026.');
     expect(pdfPlainText(paid)).not.toContain('DE02 1203');
     expect(pdfQrPayloads(paid)).toEqual([]);
+    // Overpaid, then refunded: the refund is told, and nothing is asked or owed any more.
+    const refunded = await renderPdf(issued, {
+      lang: 'fr',
+      status: { ...status, status: 'paid', paidOn: '2026-03-15', payments: [{ date: '2026-03-10', amount: '1276.98' }], refunds: [{ date: '2026-03-18', amount: '190.40' }], balance: '0.00' },
+    });
+    expect(pdfPlainText(refunded)).toMatch(/190,40\s€ vous ont été remboursés le 18 mars 2026/);
+    expect(pdfQrPayloads(refunded)).toEqual([]);
   });
 });
 

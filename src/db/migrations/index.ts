@@ -11,6 +11,7 @@ import * as keyActivity from './0009-key-activity.js';
 import * as settlementLookups from './0010-settlement-lookups.js';
 import * as webhookOutbox from './0011-webhook-outbox.js';
 import * as outboxCursors from './0012-outbox-cursors.js';
+import * as refunds from './0013-refunds.js';
 import * as documentPdfs from './0014-document-pdfs.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
@@ -28,5 +29,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-settlement-lookups': settlementLookups,
   '0011-webhook-outbox': webhookOutbox,
   '0012-outbox-cursors': outboxCursors,
+  '0013-refunds': refunds,
   '0014-document-pdfs': documentPdfs,
 };

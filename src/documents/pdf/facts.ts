@@ -22,6 +22,8 @@ export interface StatusFacts {
   /** The day the invoice was paid in full, for a paid one. */
   paidOn: DateText | null;
   payments: { date: DateText; amount: DecimalText }[];
+  /** Money paid back to the buyer (refunds). */
+  refunds: { date: DateText; amount: DecimalText }[];
   credits: { number: string; date: DateText; amount: DecimalText }[];
   /** What is open now: positive is owed by the buyer, negative owed to the buyer. */
   balance: DecimalText;

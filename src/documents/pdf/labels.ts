@@ -69,6 +69,7 @@ export interface Labels {
   status: (date: string) => string;
   paidOn: (amount: string, date: string) => string;
   creditedBy: (amount: string, creditNote: string, date: string) => string;
+  refundedOn: (amount: string, date: string) => string;
   voided: string;
   paidInFull: (date: string) => string;
   balanceDue: string;
@@ -140,6 +141,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     status: (date) => `Status on ${date}`,
     paidOn: (amount, date) => `${amount} paid on ${date}`,
     creditedBy: (amount, creditNote, date) => `${amount} credited by credit note ${creditNote} of ${date}`,
+    refundedOn: (amount, date) => `${amount} refunded to you on ${date}`,
     voided: 'This invoice is void: it was cancelled.',
     paidInFull: (date) => `Paid in full on ${date}.`,
     balanceDue: 'Balance due',
@@ -207,6 +209,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     status: (date) => `Stand am ${date}`,
     paidOn: (amount, date) => `${amount} bezahlt am ${date}`,
     creditedBy: (amount, creditNote, date) => `${amount} gutgeschrieben mit Rechnungskorrektur ${creditNote} vom ${date}`,
+    refundedOn: (amount, date) => `${amount} an Sie erstattet am ${date}`,
     voided: 'Diese Rechnung ist storniert.',
     paidInFull: (date) => `Vollständig bezahlt am ${date}.`,
     balanceDue: 'Offener Betrag',
@@ -274,6 +277,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     status: (date) => `Situation au ${date}`,
     paidOn: (amount, date) => `${amount} payés le ${date}`,
     creditedBy: (amount, creditNote, date) => `${amount} crédités par l’avoir ${creditNote} du ${date}`,
+    refundedOn: (amount, date) => `${amount} vous ont été remboursés le ${date}`,
     voided: 'Cette facture est annulée.',
     paidInFull: (date) => `Payée intégralement le ${date}.`,
     balanceDue: 'Solde dû',

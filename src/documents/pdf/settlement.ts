@@ -34,6 +34,7 @@ export function statusSection({ doc, view, t, f, status }: Context, y: number): 
   } else {
     for (const payment of status.payments) lines.push(t.paidOn(f.money(payment.amount), f.date(payment.date)));
     for (const credit of status.credits) lines.push(t.creditedBy(f.money(credit.amount), credit.number, f.date(credit.date)));
+    for (const refund of status.refunds) lines.push(t.refundedOn(f.money(refund.amount), f.date(refund.date)));
     if (status.status === 'void') lines.push(t.voided);
     if (status.status === 'paid' && status.paidOn) lines.push(t.paidInFull(f.date(status.paidOn)));
   }

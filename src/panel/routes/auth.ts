@@ -9,7 +9,7 @@ import { normalizeEmail } from '../users.js';
 import { setupInvalidPage, setupPage, signInPage } from '../views/auth.js';
 import type { FieldErrors } from '../views/forms.js';
 import { PANEL_PATH } from '../views/layout.js';
-import { ACCOUNT_ATTEMPTS, cookieOptions, csrfToken, openAccess, sendPage, SESSION_COOKIE, tooManyAttempts, type PanelDeps } from '../context.js';
+import { ACCOUNT_ATTEMPTS, cookieOptions, csrfToken, openAccess, sendPage, SESSION_COOKIE, SIGNED_IN_COOKIE, tooManyAttempts, type PanelDeps } from '../context.js';
 
 const SignInBody = Type.Object(
   {
@@ -46,13 +46,14 @@ function setupErrors(problems: SetupProblem[]): FieldErrors {
   return errors;
 }
 
-const COOKIE_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
+/** How long the signed-in marker tells an expired session from a first visit. */
+const SIGNED_IN_MARKER_MS = 30 * 24 * 60 * 60 * 1000;
 
 async function startSession(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, userId: string): Promise<void> {
   const { token } = await deps.sessions.create(userId);
-  // The cookie outlives its session by a while: a browser that still sends a dead token is one
-  // whose session expired, and the panel can say so instead of a bare sign-in page.
-  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor((SESSION_TTL_MS + COOKIE_GRACE_MS) / 1000) });
+  // The session cookie lives exactly as long as the session: no token outlives it in a browser.
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(SESSION_TTL_MS / 1000) });
+  reply.setCookie(SIGNED_IN_COOKIE, '1', { ...cookieOptions(request), maxAge: Math.floor(SIGNED_IN_MARKER_MS / 1000) });
 }
 
 /** First-run setup, sign-in and sign-out: the pages that work without a session. */
@@ -140,6 +141,7 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
     app.post('/sign-out', { config: openAccess(), preHandler: scope.csrfProtection }, async (request, reply) => {
       if (request.panelToken) await deps.sessions.destroy(request.panelToken);
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      reply.clearCookie(SIGNED_IN_COOKIE, cookieOptions(request));
       return reply.redirect(`${PANEL_PATH}/sign-in?done=signed-out`, 303);
     });
   };

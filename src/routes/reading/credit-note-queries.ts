@@ -4,7 +4,7 @@ import { CreditNoteRepository } from '../../repositories/credit-note-repository.
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { creditNoteFromRows } from '../../services/credit-note-mapping.js';
 import { modeColumn, type Owner } from '../../services/scope.js';
-import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
+import { PageBudget, cursorAfter, numberStartsWith, type Cursor, type SerializedPage } from './pagination.js';
 
 const CHUNK = 10;
 
@@ -22,9 +22,10 @@ export class CreditNoteQueries {
   }
 
   /** A page of credit notes, newest first, within `maxBytes` (lines loaded a few notes at a time). */
-  async list(owner: Owner, filter: { invoiceId?: string }, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
+  async list(owner: Owner, filter: { invoiceId?: string; number?: string }, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
     let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
     if (filter.invoiceId !== undefined) query = query.where('invoice_id', '=', filter.invoiceId);
+    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
     const after = page.after;
     if (after) {
       query = query.where((eb) =>

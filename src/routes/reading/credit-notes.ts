@@ -8,12 +8,13 @@ import { CreditNoteSchema } from '../../schemas/credit-note.js';
 import { CreditNoteIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { CreditNoteQueries } from './credit-note-queries.js';
-import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
+import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
 const ListCreditNotesQuery = Type.Object(
   {
     ...PageQuery,
     invoiceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the credit notes of this invoice.' })),
+    number: NumberPrefixQuery,
   },
   { additionalProperties: false },
 );
@@ -36,11 +37,11 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { limit = DEFAULT_LIMIT, cursor, invoiceId } = request.query;
+      const { limit = DEFAULT_LIMIT, cursor, invoiceId, number } = request.query;
       const page = await largeReads.run(() =>
         queries.list(
           scopeOf(request),
-          { invoiceId },
+          { invoiceId, number },
           { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
         ),
       );

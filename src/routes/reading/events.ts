@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError, validationError } from '../../errors/app-error.js';
 import { EventSchema } from '../../events/event-schema.js';
-import { EVENT_TYPES, isEventType } from '../../events/event-types.js';
+import { EVENT_RESOURCES, EVENT_TYPES, isEventType } from '../../events/event-types.js';
 import { SuccessEnvelope, pageEnvelopeJson, successEnvelopeJson } from '../../http/envelope.js';
 import { scopeOf } from '../../http/scope.js';
 import { EventIdParams } from '../ids.js';
@@ -10,7 +10,7 @@ import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { EventQueries } from './event-queries.js';
 import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
-const RESOURCES = [...new Set(EVENT_TYPES.map((type) => type.slice(0, type.indexOf('.'))))];
+const RESOURCES = EVENT_RESOURCES;
 
 const ListEventsQuery = Type.Object(
   {

@@ -12,6 +12,8 @@ import { InvoiceQueries } from './invoice-queries.js';
 import { invoiceReadingRoutes } from './invoices.js';
 import { OrganizationQueries } from './organization-queries.js';
 import { organizationReadingRoutes } from './organizations.js';
+import { PaymentQueries } from './payment-queries.js';
+import { paymentReadingRoutes } from './payments.js';
 
 export interface ReadingRoutesOptions {
   db: Kysely<Database>;
@@ -28,7 +30,7 @@ export interface ReadingRoutesOptions {
 const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
-/** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}] and GET /event[/{id}]. Register inside the base path. */
+/** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, invoices, responseMaxBytes }) => {
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
@@ -38,5 +40,6 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (ap
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
   await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db, invoices), responseMaxBytes, largeReads });
   await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(db), responseMaxBytes, largeReads });
+  await app.register(paymentReadingRoutes, { queries: new PaymentQueries(db), responseMaxBytes });
   await app.register(eventReadingRoutes, { queries: new EventQueries(db), responseMaxBytes });
 };

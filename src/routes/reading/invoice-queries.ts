@@ -7,7 +7,7 @@ import { invoiceFromRows } from '../../services/invoice-mapping.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import { buyerOf, sellerOf, type Buyer, type Seller } from '../../services/parties.js';
 import { modeColumn, type Owner } from '../../services/scope.js';
-import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
+import { PageBudget, cursorAfter, numberStartsWith, type Cursor, type SerializedPage } from './pagination.js';
 
 /** Invoices whose lines are loaded by the first query while a page fills, and at most by one query. */
 const FIRST_CHUNK = 1;
@@ -15,6 +15,7 @@ const MAX_CHUNK = 25;
 
 export interface InvoiceFilter {
   organizationId?: string;
+  /** The start of the number, exactly (case-sensitive): "2026-0" finds 2026-00001 … 2026-09999. */
   number?: string;
   /** YYYY-MM-DD, inclusive. */
   issueDateFrom?: string;
@@ -57,7 +58,7 @@ export class InvoiceQueries {
     const { companyId } = owner;
     let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('livemode', '=', modeColumn(owner));
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
-    if (filter.number !== undefined) query = query.where('number', '=', filter.number);
+    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
     if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
     if (filter.issueDateTo !== undefined) query = query.where('issue_date', '<=', filter.issueDateTo);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);

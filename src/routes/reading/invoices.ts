@@ -8,13 +8,13 @@ import { InvoiceIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { InvoiceQueries } from './invoice-queries.js';
-import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
+import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
 const ListInvoicesQuery = Type.Object(
   {
     ...PageQuery,
     organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only invoices to this buyer.' })),
-    number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the invoice with this number.' })),
+    number: NumberPrefixQuery,
     issueDateFrom: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' })),
     issueDateTo: Type.Optional(Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' })),
     status: Type.Optional(Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s)), { description: 'Only invoices in this status.' })),

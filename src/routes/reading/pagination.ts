@@ -1,4 +1,5 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { sql, type RawBuilder } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import { validationError } from '../../errors/app-error.js';
 import { Nullable } from '../../schemas/nullable.js';
@@ -132,3 +133,22 @@ export function coerceQuery(schema: TObject) {
     }
   };
 }
+
+/**
+ * A document number that starts with `prefix`, exactly and case-sensitively, the same on both
+ * databases: the number's first characters (as many as the prefix has, counted by the database)
+ * equal it. LIKE would need escaping and is case-insensitive on SQLite only.
+ */
+export function numberStartsWith(prefix: string): RawBuilder<boolean> {
+  return sql<boolean>`substr(number, 1, length(cast(${prefix} as text))) = cast(${prefix} as text)`;
+}
+
+/** The `number` filter of the invoice and credit-note lists. */
+export const NumberPrefixQuery = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.',
+    examples: ['2026-0004'],
+  }),
+);

@@ -1,0 +1,168 @@
+import type { Kysely } from 'kysely';
+import type { Database, PaymentKind } from '../db/schema.js';
+import { inTransaction } from '../db/transactions.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { PaymentEventObject } from '../events/event-schema.js';
+import type { ErrorDetail } from '../errors/app-error.js';
+import { newId } from '../lib/ids.js';
+import { minorUnitDigits } from '../money/currency.js';
+import { Decimal, plainDecimal } from '../money/decimal.js';
+import { amountLimits, largestAmount } from '../money/limits.js';
+import { formatMoney } from '../money/money.js';
+import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
+import type { CreatePaymentInput, CreateRefundInput, Invoice } from '../schemas/invoice.js';
+import { dayOf, Problems, todayUtc } from './invoice-input.js';
+import { amountDueOf } from './invoice-mapping.js';
+import type { InvoiceService } from './invoice-service.js';
+import type { Scope } from './scope.js';
+import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
+
+// Money that moves for an issued invoice: payments from the buyer and refunds back to the buyer.
+// Each changes the invoice's amounts with a compare-and-set in its own transaction, so racing ones
+// never take more than is due (payments) or pay back more than is owed (refunds): the loser
+// re-reads and is refused on the new state. A refusal over an amount names the amount allowed.
+
+type AmountRefusal = { ok: false; message: string; details: ErrorDetail[] };
+
+export type PaymentResult =
+  | { ok: true; value: Invoice }
+  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_PAYABLE' }
+  | (AmountRefusal & { code: 'PAYMENT_EXCEEDS_AMOUNT_DUE' });
+
+export type RefundResult =
+  | { ok: true; value: Invoice }
+  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'NOT_FOUND' | 'INVOICE_NOT_REFUNDABLE' }
+  | (AmountRefusal & { code: 'REFUND_EXCEEDS_AMOUNT_OWED' });
+
+type MoneyInput = CreatePaymentInput | CreateRefundInput;
+
+interface ReadMoney {
+  amount: Decimal;
+  date: string;
+  reference: string | null;
+}
+
+/** The amount (positive, the currency's digits, at most the largest amount), date and reference of a payment or refund. */
+function readMoney(input: MoneyInput, digits: number, now: Date): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
+  const problems = new Problems();
+  const amount = problems.decimal('amount', input.amount, amountLimits(digits));
+  const tooLarge = problems.details.find((d) => d.code === 'too_large');
+  if (tooLarge) {
+    const largest = largestAmount(digits);
+    Object.assign(tooLarge, { message: `Must be at most ${largest}, the largest amount there is.`, maximum: largest });
+  }
+  if (amount && !amount.greaterThan(0)) problems.add('amount', 'not_positive', 'The amount must be above zero.');
+  const date = input.date ?? todayUtc(now);
+  if (dayOf(date) === null) problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+  if (problems.details.length > 0 || !amount) return { ok: false, details: problems.details };
+  return { ok: true, value: { amount, date, reference: input.reference?.trim() || null } };
+}
+
+export class PaymentService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly invoices: InvoiceRepository,
+    private readonly invoiceService: InvoiceService,
+    private readonly events: EventRecorder,
+  ) {}
+
+  /** POST /invoice/{id}/payment: at most the amount due. */
+  async pay(scope: Scope, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
+    return this.settle(scope, invoiceId, input, 'payment', now, trx) as Promise<PaymentResult>;
+  }
+
+  /** POST /invoice/{id}/refund: at most what the buyer is owed (−amountDue, when credit notes left it below zero). */
+  async refund(scope: Scope, invoiceId: string, input: CreateRefundInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<RefundResult> {
+    return this.settle(scope, invoiceId, input, 'refund', now, trx) as Promise<RefundResult>;
+  }
+
+  private async settle(scope: Scope, invoiceId: string, input: MoneyInput, kind: PaymentKind, now: Date, trx?: Kysely<Database>): Promise<PaymentResult | RefundResult> {
+    for (let attempt = 0; attempt < MAX_SETTLEMENT_ATTEMPTS; attempt++) {
+      const found = await this.invoices.findById(scope, invoiceId, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      const invoice = found.invoice;
+      if (invoice.status === 'draft' || invoice.status === 'void') return { ok: false, code: kind === 'payment' ? 'INVOICE_NOT_PAYABLE' : 'INVOICE_NOT_REFUNDABLE' };
+
+      const digits = minorUnitDigits(invoice.currency);
+      const read = readMoney(input, digits, now);
+      if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
+      const { amount } = read.value;
+      const refusal = limitRefusal(kind, invoice, amount, digits);
+      if (refusal) return refusal;
+
+      const result = await inTransaction(this.db, trx, async (t) => {
+        if (!(await this.invoices.settle(t, scope, invoiceId, changeOf(invoice, kind, amount, now)))) return null;
+        const id = newId(kind === 'payment' ? 'pay' : 'rfd');
+        await this.invoices.insertPayment(t, {
+          id,
+          company_id: scope.companyId,
+          invoice_id: invoiceId,
+          livemode: invoice.livemode,
+          kind,
+          amount: formatMoney(amount, digits),
+          date: read.value.date,
+          method: input.method ?? 'credit_transfer',
+          reference: read.value.reference,
+          created_at: now.toISOString(),
+        });
+        const updated = (await this.invoiceService.get(scope, invoiceId, now, t))!;
+        if (kind === 'payment') {
+          const payment: PaymentEventObject = { ...updated.payments.find((p) => p.id === id)!, invoiceId };
+          await this.events.record(t, scope, 'payment.created', payment, now);
+        } else {
+          await this.events.record(t, scope, 'invoice.refunded', updated, now);
+        }
+        await recordStatusChange(this.events, t, scope, invoice.status, updated, now);
+        return updated;
+      });
+      if (result) return { ok: true, value: result };
+    }
+    throw new Error(`A ${kind} on ${invoiceId} lost ${MAX_SETTLEMENT_ATTEMPTS} races in a row`);
+  }
+}
+
+/** The refusal of an amount above what may be paid (the amount due) or refunded (what the buyer is owed), naming that amount. */
+function limitRefusal(
+  kind: PaymentKind,
+  invoice: InvoiceRow,
+  amount: Decimal,
+  digits: number,
+): (AmountRefusal & { code: 'PAYMENT_EXCEEDS_AMOUNT_DUE' | 'REFUND_EXCEEDS_AMOUNT_OWED' }) | null {
+  const due = amountDueOf(invoice);
+  const allowed = Decimal.max(0, kind === 'payment' ? due : due.negated());
+  if (!amount.greaterThan(allowed)) return null;
+  const [given, maximum] = [formatMoney(amount, digits), formatMoney(allowed, digits)];
+  if (kind === 'payment') {
+    return {
+      ok: false,
+      code: 'PAYMENT_EXCEEDS_AMOUNT_DUE',
+      message: `The payment of ${given} is more than the amount due: at most ${maximum} can be paid.`,
+      details: [{ field: 'amount', code: 'exceeds_amount_due', message: `At most ${maximum} (the amount due).`, maximum }],
+    };
+  }
+  return {
+    ok: false,
+    code: 'REFUND_EXCEEDS_AMOUNT_OWED',
+    message: `The refund of ${given} is more than the buyer is owed: at most ${maximum} can be refunded.`,
+    details: [{ field: 'amount', code: 'exceeds_amount_owed', message: `At most ${maximum} (what the buyer is owed).`, maximum }],
+  };
+}
+
+/** The invoice's amounts and status after a payment or refund, if it is still as it was read. */
+function changeOf(invoice: InvoiceRow, kind: PaymentKind, amount: Decimal, now: Date): SettlementChange {
+  const before = amountsOf(invoice);
+  const after = kind === 'payment' ? { ...before, paid: before.paid.plus(amount) } : { ...before, refunded: before.refunded.plus(amount) };
+  const at = now.toISOString();
+  return {
+    expected: invoice,
+    next: {
+      amount_paid: plainDecimal(after.paid),
+      amount_credited: invoice.amount_credited,
+      amount_refunded: plainDecimal(after.refunded),
+      ...settledStatus(invoice, after, at),
+      updated_at: at,
+    },
+  };
+}

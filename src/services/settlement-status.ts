@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { Decimal } from '../money/decimal.js';
+import type { InvoiceRow } from '../repositories/invoice-repository.js';
+import type { Invoice } from '../schemas/invoice.js';
+import type { Scope } from './scope.js';
+
+// What payments, refunds and credit notes share: the status an invoice has after its amounts
+// changed, and the event of that change. Status rules: paid when amountDue ≤ 0 with something
+// paid; void when voided, or when credit notes bring amountDue to 0 with nothing paid. A refund
+// pays back what the buyer was owed and leaves a paid invoice paid.
+
+/** How often a change retries after another change to the same invoice slipped in between. */
+export const MAX_SETTLEMENT_ATTEMPTS = 20;
+
+export interface SettledAmounts {
+  paid: Decimal;
+  credited: Decimal;
+  refunded: Decimal;
+}
+
+/** The amounts of an invoice as stored. */
+export function amountsOf(row: Pick<InvoiceRow, 'amount_paid' | 'amount_credited' | 'amount_refunded'>): SettledAmounts {
+  return { paid: new Decimal(row.amount_paid), credited: new Decimal(row.amount_credited), refunded: new Decimal(row.amount_refunded) };
+}
+
+/** The status an issued (or paid) invoice has after its amounts changed. */
+export function settledStatus(row: InvoiceRow, amounts: SettledAmounts, at: string): Pick<InvoiceRow, 'status' | 'paid_at' | 'voided_at'> {
+  const { paid, credited, refunded } = amounts;
+  const due = new Decimal(row.payable).minus(credited).minus(paid).plus(refunded);
+  if (paid.greaterThan(0) && due.lessThanOrEqualTo(0)) return { status: 'paid', paid_at: row.paid_at ?? at, voided_at: null };
+  if (paid.isZero() && due.isZero()) return { status: 'void', paid_at: null, voided_at: row.voided_at ?? at };
+  return { status: row.status, paid_at: row.paid_at, voided_at: row.voided_at };
+}
+
+/** invoice.paid or invoice.voided, when a payment or credit note moved the invoice there. */
+export async function recordStatusChange(events: EventRecorder, t: Kysely<Database>, scope: Scope, before: InvoiceRow['status'], after: Invoice, now: Date): Promise<void> {
+  if (after.status === before) return;
+  if (after.status === 'paid') await events.record(t, scope, 'invoice.paid', after, now);
+  else if (after.status === 'void') await events.record(t, scope, 'invoice.voided', after, now);
+}
