@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
@@ -130,9 +132,14 @@ describe('invoicing CLI as a program', () => {
   });
 });
 
+/** A database path nothing may create: help, version and usage errors are answered without one. */
+const NEVER_CREATED = join(tmpdir(), `invoicing-never-created-${process.pid}-${Date.now()}`);
+
 /** Runs the CLI without a database: help, version and usage errors must not need one. */
 async function offline(...args: string[]) {
-  return cliAt('sqlite:/nonexistent-dir/never-created.db', args);
+  const result = await cliAt(`sqlite:${join(NEVER_CREATED, 'never.db')}`, args);
+  expect(existsSync(NEVER_CREATED), `"invoicing ${args.join(' ')}" opened the database`).toBe(false);
+  return result;
 }
 
 const FULL_KEY = 'inv_live_AbCdEfGh_0123456789abcdefghijklmn';

@@ -73,6 +73,8 @@ export interface CliCommand {
   positionals: string[];
   /** The options it reads besides --json and --help. */
   options: OptionName[];
+  /** What can be refused without the database (option values), before it is opened. */
+  check?(values: CliValues, args: string[]): void;
   run(context: CommandContext): Promise<void>;
 }
 

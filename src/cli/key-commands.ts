@@ -84,6 +84,7 @@ export const KEY_COMMANDS: CliCommand[] = [
     verb: 'roll',
     positionals: ['keyId'],
     options: ['overlap'],
+    check: (values) => void overlapHours(values.overlap),
     async run(context) {
       const keyId = keyIdArgument(context.args[0]!);
       const overlap = overlapHours(context.values.overlap);

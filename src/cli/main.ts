@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_COMMANDS } from './admin-commands.js';
-import { nameOf, OPTIONS, type CliCommand, type CliIO, type CliValues, type CommandContext, type OptionName } from './command.js';
+import { keyIdArgument, nameOf, OPTIONS, type CliCommand, type CliIO, type CliValues, type CommandContext, type OptionName } from './command.js';
 import { COMPANY_COMMANDS } from './company-commands.js';
-import { CommandError, helpPointer, parseErrorMessage, UsageError, withoutSecrets } from './errors.js';
+import { CommandError, helpPointer, looksLikeFullKey, parseErrorMessage, UsageError, withoutSecrets } from './errors.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { GROUPS, groupUsage, mainUsage, version } from './usage.js';
 import { USER_COMMANDS } from './user-commands.js';
@@ -54,6 +54,15 @@ function checkArguments(command: CliCommand, args: string[], values: CliValues):
       throw new UsageError(`Option --${option} does not apply to "invoicing ${name}".`, command.group);
     }
   }
+  // A full API key where an id belongs is refused before anything else, without being printed.
+  command.positionals.forEach((positional, i) => {
+    if (positional === 'keyId') keyIdArgument(args[i]!);
+    else if (looksLikeFullKey(args[i]!)) throw new UsageError(`That looks like a full API key, not ${POSITIONAL_HINTS[positional] ?? positional}. The key was not printed.`, command.group);
+  });
+  if (values.company !== undefined && looksLikeFullKey(values.company)) {
+    throw new UsageError('That looks like a full API key, not a company id; company ids look like cmp_…. The key was not printed.', command.group);
+  }
+  command.check?.(values, args);
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
