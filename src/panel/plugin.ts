@@ -11,6 +11,7 @@ import { PanelRecords } from './records.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { companyRoutes } from './routes/company.js';
+import { documentRoutes } from './routes/documents.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
@@ -190,6 +191,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(userRoutes(deps));
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(recordRoutes(deps));
+    await signedIn.register(documentRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
     await signedIn.register(testModeRoutes(deps));
     await signedIn.register(accountRoutes(deps));
