@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../src/money/decimal.js';
 import { describe, expect, it } from 'vitest';
 import { buildDocumentView, renderPdf } from '../../src/documents/index.js';
 import { canInspectPdf, pdfPageTexts } from '../helpers/pdf-tools.js';
