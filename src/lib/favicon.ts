@@ -6,7 +6,7 @@
 const BLUE = [0x1f, 0x4e, 0x79] as const;
 const WHITE = [0xff, 0xff, 0xff] as const;
 
-export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="32" height="32">
 <title>Invoicing API</title>
 <rect width="32" height="32" rx="6" fill="#1f4e79"/>
 <path d="M9 6h10l5 5v15H9z" fill="#fff"/>

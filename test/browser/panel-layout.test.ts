@@ -208,10 +208,10 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       await page.getByLabel('Country').fill('Germany');
       await page.getByRole('button', { name: 'Save profile' }).click();
       await check('company form with errors');
-      await page.getByRole('button', { name: 'Test data' }).click();
+      await page.getByRole('button', { name: 'Live data is shown: switch to test data' }).click();
       await page.goto(`${origin}/panel/invoices`);
       await check('invoices in test mode');
-      await page.getByRole('button', { name: 'Test data' }).click();
+      await page.getByRole('button', { name: 'Test data is shown: switch to live data' }).click();
       await context.close();
 
       const anonymous = await browser.newContext({ viewport: { width, height: 900 } });
@@ -286,9 +286,9 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       await page.goto(`${origin}/panel/invoices/${ids.invoice}`);
       const payable = (await page.locator('.totals tr').last().locator('.amount').textContent())!;
       expect(payable).toMatch(/^\d{1,3}(,\d{3})+\.\d\d EUR$/);
-      expect(await page.locator('abbr[data-unit="HUR"]').first().getAttribute('title')).toBe('hour');
+      expect(await page.locator('abbr[data-unit="HUR"]').first().getAttribute('title')).toBe('hour (code HUR)');
       expect(await page.locator('abbr[data-vat-category="AE"]').first().getAttribute('title')).toBe('VAT reverse charge');
-      expect(await page.locator('.code-legend').textContent()).toContain('HUR hour');
+      expect(await page.locator('.code-legend').textContent()).toContain('h: hour (HUR)');
       // Nothing that must stay whole breaks over two lines.
       const broken = await textsOnSeveralLines(page.locator('.amount, .doc-number, time, td.nowrap, th.nowrap'));
       expect(broken).toEqual([]);

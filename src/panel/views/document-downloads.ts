@@ -43,7 +43,7 @@ export function documentPath(kind: DownloadKind, id: string): string {
 function languageLinks(base: string, what: string, query: string): SafeHtml {
   return html`${LANGUAGES.map(
     ({ lang, name }, i) =>
-      html`${i ? html`<span aria-hidden="true"> · </span>` : ''}<a href="${base}/pdf?lang=${lang}${query}" download hreflang="${lang}" class="download" aria-label="${what}, ${name}"><span lang="${lang}">${name}</span></a>`,
+      html`${i ? html`<span aria-hidden="true"> · </span>` : ''}<a href="${base}/pdf?lang=${lang}${query}" hreflang="${lang}" class="download" aria-label="${what}, ${name}"><span lang="${lang}">${name}</span></a>`,
   )}`;
 }
 
@@ -72,7 +72,7 @@ export function documentDownloads(kind: DownloadKind, id: string, options: { dra
   <dt>Status copy (PDF)</dt><dd>${languageLinks(base, 'Status copy', '&copy=status')}<br><small class="muted">Marked COPY, with what was paid and credited since and the balance today.</small></dd>
   <dt>E-invoice (XML)</dt><dd><ul class="einvoice-downloads">${EINVOICE_FORMATS.map((format) => {
     const gaps = readiness ? gapsOf(readiness, format.profile) : [];
-    return html`<li><a href="${base}/${format.path}" download class="download">${format.name}</a>${gaps.length
+    return html`<li><a href="${base}/${format.path}" class="download">${format.name}</a>${gaps.length
       ? html` <small class="muted einvoice-gaps">incomplete: lacks ${gaps.join(', ')}</small>`
       : ''}</li>`;
   })}</ul></dd>
