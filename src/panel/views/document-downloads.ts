@@ -61,13 +61,13 @@ export function documentDownloads(kind: DownloadKind, id: string, options: { dra
   const noun = kind === 'invoice' ? 'invoice' : 'credit note';
   if (options.draft) {
     return html`<section class="downloads" aria-labelledby="documents-heading"><h2 id="documents-heading">Documents</h2>
-<dl class="facts">
+<dl class="download-list">
   <dt>Draft PDF</dt><dd>${languageLinks(base, 'Draft PDF', '')}<br><small class="muted">Marked DRAFT and asking for no payment. A draft has no e-invoice until it is finalized.</small></dd>
 </dl></section>`;
   }
   const readiness = options.einvoice;
   return html`<section class="downloads" aria-labelledby="documents-heading"><h2 id="documents-heading">Documents</h2>
-<dl class="facts">
+<dl class="download-list">
   <dt>PDF as issued</dt><dd>${languageLinks(base, 'PDF as issued', '')}<br><small class="muted">The ${noun} the customer received, the same file at every download.</small></dd>
   <dt>Status copy (PDF)</dt><dd>${languageLinks(base, 'Status copy', '&copy=status')}<br><small class="muted">Marked COPY, with what was paid and credited since and the balance today.</small></dd>
   <dt>E-invoice (XML)</dt><dd><ul class="einvoice-downloads">${EINVOICE_FORMATS.map((format) => {
