@@ -48,11 +48,8 @@ interface ReadMoney {
 function readMoney(input: MoneyInput, digits: number, now: Date): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
   const problems = new Problems();
   const amount = problems.decimal('amount', input.amount, amountLimits(digits));
-  const tooLarge = problems.details.find((d) => d.code === 'too_large');
-  if (tooLarge) {
-    const largest = largestAmount(digits);
-    Object.assign(tooLarge, { message: `Must be at most ${largest}, the largest amount there is.`, maximum: largest });
-  }
+  const largest = largestAmount(digits);
+  problems.nameMaximum('amount', largest, `Must be at most ${largest}, the largest amount there is.`);
   if (amount && !amount.greaterThan(0)) problems.add('amount', 'not_positive', 'The amount must be above zero.');
   const date = input.date ?? todayUtc(now);
   if (dayOf(date) === null) problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
