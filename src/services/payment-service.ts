@@ -128,7 +128,10 @@ function limitRefusal(
   digits: number,
 ): (AmountRefusal & { code: 'PAYMENT_EXCEEDS_AMOUNT_DUE' | 'REFUND_EXCEEDS_AMOUNT_OWED' }) | null {
   const due = amountDueOf(invoice);
-  const allowed = Decimal.max(0, kind === 'payment' ? due : due.negated());
+  // A refund pays back money that was paid: an invoice whose negative lines leave the buyer owed
+  // with nothing paid is undone by voiding it (a refund would void it without a credit note).
+  const { paid, refunded } = amountsOf(invoice);
+  const allowed = Decimal.max(0, kind === 'payment' ? due : Decimal.min(due.negated(), paid.minus(refunded)));
   if (!amount.greaterThan(allowed)) return null;
   const [given, maximum] = [formatMoney(amount, digits), formatMoney(allowed, digits)];
   if (kind === 'payment') {
