@@ -37,6 +37,7 @@ const NOTICES: Record<string, Notice> = {
   renamed: { kind: 'success', text: 'The key is renamed.' },
   'not-rolled': { kind: 'error', text: 'That key cannot be rolled: it is revoked, expired or was rolled already.' },
   welcome: { kind: 'success', text: 'Your company and owner account are ready. Create the first API key below.' },
+  'password-chosen': { kind: 'success', text: 'Your password is saved. Sign in with it from now on.' },
 };
 
 /** "YYYY-MM-DD" -> the start of that day in UTC, or an error text. */
