@@ -88,7 +88,7 @@ for (const dialect of DIALECTS) {
     it('says what each role sees and may do', async () => {
       const page = await owner.get('/panel/users');
       expect(page.body).toContain('id="roles-heading"');
-      expect(page.body).toMatch(/role-member">member<\/span> Sees everything, changes nothing but their own password\./);
+      expect(page.body).toMatch(/role-member">member<\/span> Sees keys, webhooks, users, the company and the records; changes only their own password\./);
       expect(page.body).toContain('the webhook endpoints and their deliveries, the users and the company profile');
       expect(page.body).toContain('Grants the owner role, and changes or deactivates other owners.');
       expect(page.body).not.toContain('see the key list only');

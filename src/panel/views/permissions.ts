@@ -48,7 +48,7 @@ export function permissionText(permissions: readonly string[]): string {
 /** A table cell's worth: "All permissions", or a short list of resources and levels. */
 export function permissionBadges(permissions: readonly string[]): SafeHtml {
   if (hasEveryPermission(permissions)) return html`<span class="perm-all">All permissions</span>`;
-  return html`<ul class="perm-groups">${permissionSummary(permissions).map((g) => html`<li><span class="perm-resource">${g.resource}</span> ${g.level}</li>`)}</ul>`;
+  return html`<ul class="perm-groups">${permissionSummary(permissions).map((g) => html`<li><span class="perm-resource">${g.resource}:</span> ${g.level}</li>`)}</ul>`;
 }
 
 /**

@@ -33,7 +33,7 @@ export const ROLE_DESCRIPTIONS: Record<UserRole, { summary: string; may: string[
     may: ['Grants the owner role, and changes or deactivates other owners.', 'A company always keeps at least one active owner.'],
   },
   admin: {
-    summary: 'Sees everything and manages keys, webhooks, users and the company.',
+    summary: 'Sees what a member sees, and manages keys, webhooks, users and the company.',
     may: [
       'Creates, rolls, renames and revokes API keys.',
       'Adds, enables, disables and deletes webhook endpoints, rotates their secrets, resends events and sends test events.',
@@ -42,7 +42,7 @@ export const ROLE_DESCRIPTIONS: Record<UserRole, { summary: string; may: string[
     ],
   },
   member: {
-    summary: 'Sees everything, changes nothing but their own password.',
+    summary: 'Sees keys, webhooks, users, the company and the records; changes only their own password.',
     may: [
       'Sees the API keys (name, prefix, permissions, use; never a key itself), the webhook endpoints and their deliveries, the users and the company profile.',
       'Sees the organizations, invoices and credit notes, in live and test data.',
