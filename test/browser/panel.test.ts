@@ -142,7 +142,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     await member.getByRole('button', { name: 'Sign in' }).click();
     // The owner chose this password: the member replaces it before anything else.
     await member.waitForURL('**/panel/change-password');
-    await member.getByLabel('New password').fill(`${PASSWORD} of my own`);
+    await member.getByLabel('New password', { exact: true }).fill(`${PASSWORD} of my own`);
     await member.getByLabel('Repeat the new password').fill(`${PASSWORD} of my own`);
     await member.getByRole('button', { name: 'Save password and continue' }).click();
     await member.waitForURL('**/panel/keys?done=password-chosen');
