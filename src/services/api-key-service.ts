@@ -114,11 +114,14 @@ export type RollResult =
 
 export type RenameResult = { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'invalid_name'; detail: string };
 
-/** A key name is 1 to 200 characters once trimmed; null when it is fine. */
+/** The longest key name, once trimmed. */
+export const MAX_KEY_NAME_LENGTH = 200;
+
+/** A key name is 1 to MAX_KEY_NAME_LENGTH characters once trimmed; null when it is fine. */
 export function keyNameProblem(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'The key name must not be empty.';
-  if (trimmed.length > 200) return 'The key name must be at most 200 characters.';
+  if (trimmed.length > MAX_KEY_NAME_LENGTH) return `The key name must be at most ${MAX_KEY_NAME_LENGTH} characters.`;
   return null;
 }
 

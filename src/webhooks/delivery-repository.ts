@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.js';
-import type { Database } from '../db/schema.js';
+import type { Database, EventsTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 
 /** A leased delivery with what its attempt needs: where, with which secrets, and what. */
@@ -37,6 +37,9 @@ export interface LeaseRequest {
   /** Endpoints that already have as many deliveries in flight here as they may. */
   busyEndpoints: readonly string[];
 }
+
+/** An event row to write (the panel's test event: written here with its one delivery, never through the outbox). */
+export type NewEvent = EventsTable;
 
 /** Delivery rows: leasing due ones (one worker per attempt, across instances) and recording attempts. */
 export class DeliveryRepository {
@@ -181,17 +184,28 @@ export class DeliveryRepository {
     });
   }
 
+  /**
+   * A test event and its one delivery, to one endpoint, in one transaction: the worker then sends
+   * it as it sends every delivery (signed, retried, each attempt recorded).
+   */
+  async enqueueWithEvent(event: NewEvent, endpointId: string, now: Date): Promise<string> {
+    return this.db.transaction().execute(async (t) => {
+      await t.insertInto('events').values(event).execute();
+      return this.enqueue(event.company_id, endpointId, event.id, now, t);
+    });
+  }
+
   /** Gives leases back without an attempt (shutting down): the deliveries are due again at once. */
   async release(ids: readonly string[], owner: string): Promise<void> {
     if (ids.length === 0) return;
     await this.db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
   }
 
-  /** A new delivery of an event to an endpoint (the panel's "resend"). */
-  async enqueue(companyId: string, endpointId: string, eventId: string, now: Date): Promise<string> {
+  /** A new delivery of an event to an endpoint (the panel's "resend"); in `trx` when given. */
+  async enqueue(companyId: string, endpointId: string, eventId: string, now: Date, trx: Kysely<Database> = this.db): Promise<string> {
     const id = newId('whd');
     const at = now.toISOString();
-    await this.db
+    await trx
       .insertInto('webhook_deliveries')
       .values({ id, company_id: companyId, endpoint_id: endpointId, event_id: eventId, status: 'pending', attempts: 0, next_attempt_at: at, lease_owner: null, lease_expires_at: null, created_at: at, updated_at: at })
       .execute();
