@@ -19,6 +19,8 @@ import { claimInstance, PASSWORD, type PanelClient } from '../panel-client.js';
 
 const ARTIFACTS = 'test-artifacts';
 const WIDTHS = [390, 1280] as const;
+/** Twenty pages, each checked by axe-core, take more than the default 30 s on a busy machine: a time limit, not a measure. */
+const PAGE_TOUR_MS = 120_000;
 const OWNER = 'owner@example.com';
 
 interface Violation {
@@ -227,7 +229,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       problems.push(...(await pageProblems(signIn, 'sign-in with errors')));
       await anonymous.close();
       expect(problems).toEqual([]);
-    });
+    }, PAGE_TOUR_MS);
 
     it(`puts every wide table in a named, focusable region that the keyboard scrolls at ${width} px`, async () => {
       const { context, page } = await signedInPage(width);
@@ -281,7 +283,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(width);
       await context.close();
-    });
+    }, PAGE_TOUR_MS);
 
     it(`shows amounts with separators and currency, codes with names, and numbers and dates on one line at ${width} px`, async () => {
       const { context, page } = await signedInPage(width);
