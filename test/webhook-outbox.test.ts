@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '../src/events/event-purge.js';
 import { EVENT_RETENTION_MS } from '../src/events/event-types.js';
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { resetTestData } from '../src/services/test-data.js';
 import { FRESH_PER_ENDPOINT, Outbox, readWindow, type OutboxRow } from '../src/webhooks/outbox.js';
 import { ALL_PERMISSIONS, BASE_PATH, buildTestApp, type TestApp } from './helpers/build.js';

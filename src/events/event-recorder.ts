@@ -4,7 +4,7 @@ import { prepareQuery, preparedInsert, type PreparedQuery } from '../db/prepared
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import { newId } from '../lib/ids.js';
-import { modeColumn, type Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 import { subscribes, type EventType } from './event-types.js';
 
 export { subscribes };

@@ -7,7 +7,7 @@ import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf, TEST_EVENT_T
 import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
-import { modeColumn, type Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
 import type { Outbox } from './outbox.js';
