@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DocumentedAs } from '../openapi/documented-as.js';
+import { DocumentedAs } from './documented-as.js';
 import { PROFILE_LIMITS, type ProfileField } from '../services/company-profile.js';
 import { Nullable } from './nullable.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
