@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '../src/events/event-purge.js';
-import { EVENT_RETENTION_MS } from '../src/events/event-types.js';
+import { EVENT_RETENTION_MS } from '../src/schemas/event-types.js';
 import { scopeFor } from '../src/db/scope.js';
 import { resetTestData } from '../src/services/test-data.js';
 import { FRESH_PER_ENDPOINT, Outbox, readWindow, type OutboxRow } from '../src/webhooks/outbox.js';

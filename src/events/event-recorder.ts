@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import { newId } from '../lib/ids.js';
 import { modeColumn, type Scope } from '../db/scope.js';
-import { subscribes, type EventType } from './event-types.js';
+import { subscribes, type EventType } from '../schemas/event-types.js';
 
 export { subscribes };
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
-import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf, TEST_EVENT_TYPE } from '../events/event-types.js';
+import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf, TEST_EVENT_TYPE } from '../schemas/event-types.js';
 import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { eventJson } from '../../events/event-json.js';
-import { TEST_EVENT_TYPE } from '../../events/event-types.js';
+import { TEST_EVENT_TYPE } from '../../schemas/event-types.js';
 import { modeColumn, type Scope } from '../../db/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
