@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerConfigs, layersPlugin } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/', 'bench/results/', 'src/panel/assets/'] },
@@ -13,4 +14,11 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  // The layers of src/ (eslint.layers.js): no import up, none across a layer, no import circle.
+  {
+    files: ['src/**/*.{ts,mts,js,mjs}'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/no-import-cycle': 'error', 'layers/in-a-layer': 'error' },
+  },
+  ...layerConfigs(),
 );
