@@ -136,7 +136,7 @@ for (const dialect of DIALECTS) {
       expect(await outboxOf(events)).toEqual(events);
 
       // Two outboxes, two connections on PostgreSQL.
-      await Promise.all([drain(new Outbox(t.storage.db, dialect)), drain(new Outbox(t.storage.db, dialect))]);
+      await Promise.all([drain(new Outbox(t.storage.db, t.storage.dialect)), drain(new Outbox(t.storage.db, t.storage.dialect))]);
       const deliveries = await deliveriesOf(c.companyId);
       const expected = events.flatMap((eventId) => [everything, created].sort().map((endpointId) => ({ eventId, endpointId })));
       expect(deliveries.map((d) => ({ eventId: d.event_id, endpointId: d.endpoint_id }))).toEqual(expected);
