@@ -46,3 +46,9 @@ export const PERMISSION_GROUPS: readonly { resource: string; permissions: readon
   },
   [],
 );
+
+/** A key's stored permissions (a JSON array) as the permissions it grants; names no longer in the catalogue grant nothing. */
+export function parsePermissions(json: string): Permission[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((p): p is Permission => typeof p === 'string' && isPermission(p)) : [];
+}

@@ -1,4 +1,4 @@
-import type { ProfileChanges, ProfileField } from '../services/company-profile.js';
+import type { ProfileChanges, ProfileField } from '../schemas/company.js';
 import type { CreateCompanyProblem } from '../services/company-service.js';
 import { existingCompany, required, textTable, type CliCommand, type OptionName } from './command.js';
 import { CommandError, UsageError } from './errors.js';

@@ -1,5 +1,12 @@
 import type { FastifyReply } from 'fastify';
-import type { RenderResult } from '../services/document-service.js';
+
+/** A rendered document (DocumentService's answer): its bytes, type, file name and, for a PDF, its SHA-256. */
+export interface RenderedDocument {
+  body: string | Buffer;
+  contentType: string;
+  filename: string;
+  sha256?: string;
+}
 
 /**
  * Sends a rendered document as itself (not in the envelope): its Content-Type, a filename
@@ -7,7 +14,7 @@ import type { RenderResult } from '../services/document-service.js';
  * document it is the one its answer shows). The API's document routes and the panel's
  * downloads both answer through here.
  */
-export function sendDocument(reply: FastifyReply, result: Extract<RenderResult, { ok: true }>): FastifyReply {
+export function sendDocument(reply: FastifyReply, result: RenderedDocument): FastifyReply {
   if (result.sha256) reply.header('repr-digest', `sha-256=:${Buffer.from(result.sha256, 'hex').toString('base64')}:`).header('etag', `"${result.sha256}"`);
   return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { generateApiKey, type KeyMode } from '../auth/api-key.js';
-import { isPermission, type Permission } from '../auth/permissions.js';
+import { isPermission, parsePermissions, type Permission } from '../auth/permissions.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import { newId, uuidv7 } from '../lib/ids.js';
@@ -60,11 +60,6 @@ export interface CreateApiKeyInput {
 export type CreateApiKeyResult =
   | { ok: true; value: CreatedApiKey }
   | { ok: false; reason: 'company_not_found' | 'unknown_permission' | 'invalid_name' | 'invalid_expiry' | 'no_permission'; detail: string };
-
-export function parsePermissions(json: string): Permission[] {
-  const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? parsed.filter((p): p is Permission => typeof p === 'string' && isPermission(p)) : [];
-}
 
 export function statusOfKey(row: ApiKeyRow, now: Date): ApiKeyStatus {
   if (row.revoked_at !== null) return 'revoked';

@@ -3,7 +3,7 @@ import { isIban } from '../documents/identifiers.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
 import { largestDecimal, parseDecimal, type Decimal, type DecimalLimits } from '../money/decimal.js';
-import { largestAmount } from '../money/limits.js';
+import { largestAmount, PERCENT, PRICE, QUANTITY } from '../money/limits.js';
 import type { LineFigures, VatCategory } from '../money/invoice-calculation.js';
 import type { CreateInvoiceInput, InvoiceLineInputType } from '../schemas/invoice.js';
 import type { Static } from '@sinclair/typebox';
@@ -81,9 +81,6 @@ export interface InvoiceDraft extends InvoiceContent {
 
 export type ReadInvoiceResult = { ok: true; value: InvoiceDraft } | { ok: false; details: ErrorDetail[] };
 
-export const QUANTITY: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
-export const PRICE: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
-export const PERCENT: DecimalLimits = { maxScale: 4, maxIntegerDigits: 3 };
 export const DEFAULT_UNIT_CODE = 'C62';
 export const DEFAULT_PAYMENT_DAYS = 30;
 /** Categories whose VAT rate is zero by definition (EN 16931 BR-Z-05, BR-E-05, BR-AE-05, BR-IC-05, BR-G-05, BR-O-05). */

@@ -14,7 +14,7 @@ import type { CreatePaymentInput, CreateRefundInput, Invoice } from '../schemas/
 import { dayOf, Problems, todayUtc } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
-import type { Scope } from './scope.js';
+import type { Scope } from '../db/scope.js';
 import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
 
 // Money that moves for an issued invoice: payments from the buyer and refunds back to the buyer.

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { DialectName } from '../db/dialect.js';
+import type { Dialect } from '../db/dialect.js';
 import type { Database, EventsTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 
@@ -45,16 +45,16 @@ export type NewEvent = EventsTable;
 export class DeliveryRepository {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    private readonly dialect: Dialect,
   ) {}
 
   /**
    * Leases due deliveries of enabled endpoints: at most `perEndpoint` per endpoint (the earliest
    * due), endpoint by endpoint through the (endpoint, status, due) index, so that one endpoint's
    * backlog neither takes every slot nor is scanned to find another's. Candidates are read
-   * without a lock (a look that finds nothing writes nothing); then, on PostgreSQL, they are
-   * locked with FOR UPDATE SKIP LOCKED and leased in one transaction, so instances leasing at once
-   * take different rows; on SQLite one conditional update leases those still free.
+   * without a lock (a look that finds nothing writes nothing); then the dialect leases those still
+   * free so that instances leasing at once take different rows (Dialect.leaseDeliveries: FOR UPDATE
+   * SKIP LOCKED in one transaction on PostgreSQL, one conditional update on SQLite).
    */
   async lease(request: LeaseRequest): Promise<DeliveryJob[]> {
     const now = request.now.toISOString();
@@ -77,18 +77,7 @@ export class DeliveryRepository {
     if (wanted.length === 0) return [];
     const free = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
       eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
-    let ids: string[];
-    if (this.dialect === 'postgres') {
-      ids = await this.db.transaction().execute(async (t) => {
-        const locked = await t.selectFrom('webhook_deliveries').select('id').where('id', 'in', wanted).where(free).forUpdate().skipLocked().execute();
-        const chosen = locked.map((row) => row.id);
-        if (chosen.length > 0) await t.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', chosen).execute();
-        return chosen;
-      });
-    } else {
-      await this.db.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', wanted).where(free).execute();
-      ids = wanted;
-    }
+    const ids = await this.dialect.leaseDeliveries(this.db, wanted, free, { lease_owner: request.owner, lease_expires_at: until });
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('webhook_deliveries as d')

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { isEventType, type EventType } from '../../events/event-types.js';
-import type { Scope } from '../../services/scope.js';
+import { isEventType, type EventType } from '../../schemas/event-types.js';
+import type { Scope } from '../../db/scope.js';
 import { panelScope } from '../mode.js';
 import { endpointFromRow, MAX_ENDPOINTS } from '../../webhooks/endpoint-service.js';
 import { WebhookAttemptLog } from '../webhook-attempts.js';

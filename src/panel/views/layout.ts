@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import type { PanelUser } from '../users.js';
-import { DOCS_PATH } from '../../openapi/document.js';
+import { DOCS_PATH } from '../../http/api-version.js';
 
 export const PANEL_PATH = '/panel';
 

@@ -2,7 +2,7 @@ import type { WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
 import { scrollTable } from './table.js';
 import { isPrivileged, type PanelUser } from '../users.js';
-import { TEST_EVENT_TYPE } from '../../events/event-types.js';
+import { TEST_EVENT_TYPE } from '../../schemas/event-types.js';
 import { EVENTS_SHOWN, type LoggedAttempt, type LoggedDelivery, type LoggedEvent } from '../webhook-attempts.js';
 import { csrfField, time } from './forms.js';
 import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.js';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { eventJson } from '../../events/event-json.js';
-import { TEST_EVENT_TYPE } from '../../events/event-types.js';
-import { modeColumn, type Scope } from '../../services/scope.js';
+import { TEST_EVENT_TYPE } from '../../schemas/event-types.js';
+import { modeColumn, type Scope } from '../../db/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface EventFilter {

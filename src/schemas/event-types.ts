@@ -1,4 +1,6 @@
 // The events a change can write. The object of each is the resource as the API answered it.
+// The names are the API's vocabulary (an Event's `type`, a webhook endpoint's `events`), so they
+// live with the schemas that enumerate them; src/events/ writes and reads the events themselves.
 
 export const EVENT_TYPES = [
   'organization.created',
