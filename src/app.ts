@@ -24,8 +24,6 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { companyRoutes } from './routes/company.js';
 import { documentRoutes } from './routes/documents.js';
-import { ConcurrencyGate } from './lib/concurrency-gate.js';
-import { AppError } from './errors/app-error.js';
 import { creditNoteRoutes } from './routes/credit-notes.js';
 import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -215,11 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(invoiceSettlementRoutes, { settlement: container.settlement, payments: container.payments, idempotency: container.idempotency });
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
-      await api.register(documentRoutes, {
-        documents: container.documents,
-        // XML is CPU work too: a few documents at a time per process, the rest wait their turn (PDFs wait in their pool's queue).
-        rendering: new ConcurrencyGate(2, 1000, () => new AppError('SERVICE_UNAVAILABLE', 'Too many documents are waiting to be rendered. Retry shortly.', { headers: { 'retry-after': '1' } })),
-      });
+      await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
       await api.register(webhookEndpointRoutes, {
         endpoints: container.webhookEndpoints,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors/codes.js';
 import { BASE_PATH } from '../src/http/api-version.js';
 import { documentPath, isDocumented } from '../src/openapi/document.js';
+import { documentForPeople } from '../src/openapi/docs-page.js';
 import { errorCodesOf } from '../src/openapi/error-responses.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
@@ -317,7 +318,53 @@ describe('the docs page', () => {
 
     const shown = await t.request({ method: 'GET', url: '/docs/json' });
     const served = await t.request({ method: 'GET', url: `${BASE_PATH}/openapi.json` });
-    expect(shown.json()).toEqual(served.json());
+    expect(shown.json()).toEqual(documentForPeople(served.json()));
+  });
+
+  it("shows people each operation's permission first, without the HEAD twins the document keeps for tools", async () => {
+    const served = (await t.request({ method: 'GET', url: `${BASE_PATH}/openapi.json` })).json() as { paths: Record<string, Record<string, Json>> };
+    const shown = (await t.request({ method: 'GET', url: '/docs/json' })).json() as { paths: Record<string, Record<string, Json>> };
+    const methods = ['get', 'post', 'put', 'patch', 'delete'];
+    let heads = 0;
+    let operations = 0;
+    for (const [path, item] of Object.entries(served.paths)) {
+      if (item.head) heads += 1;
+      expect(shown.paths[path], path).toBeDefined();
+      expect(shown.paths[path]!.head, `HEAD ${path}`).toBeUndefined();
+      for (const method of methods.filter((m) => item[m])) {
+        operations += 1;
+        const operation = item[method]!;
+        const description = String(shown.paths[path]![method]!.description);
+        const permission = operation['x-permission'];
+        if (typeof permission === 'string') expect(description, `${method} ${path}`).toMatch(new RegExp(`^\\*\\*Permission:\\*\\* \`${permission.replace('.', '\\.')}\``));
+        else expect(description, `${method} ${path}`).toMatch(/^\*\*Permission:\*\* none; (no key needed|a key is optional)\./);
+        // The document's own description follows, unchanged.
+        if (operation.description) expect(description.endsWith(`\n\n${operation.description as string}`), `${method} ${path}`).toBe(true);
+      }
+    }
+    expect(heads).toBeGreaterThan(20);
+    expect(operations).toBeGreaterThan(20);
+    const paths = (doc: { paths: Record<string, Record<string, Json>> }) => Object.values(doc.paths).flatMap((item) => Object.keys(item).filter((k) => methods.includes(k) || k === 'head')).length;
+    expect(paths(shown)).toBe(paths(served) - heads);
+    expect(shown.paths['/invoice/{id}/pdf']!.get!.description).toMatch(/^\*\*Permission:\*\* `invoice\.read`\n\nA page a person reads/);
+    expect(shown.paths['/']!.get!.description).toMatch(/^\*\*Permission:\*\* none; a key is optional\./);
+  });
+
+  it("carries the product's name and icon, not the generator's logo", async () => {
+    const page = await t.request({ method: 'GET', url: '/docs' });
+    expect(page.body).toContain('<title>Invoicing API</title>');
+    expect(page.body).toContain('src="/docs/static/theme/brand.js"');
+    expect(page.body).toMatch(/<link rel="icon" type="image\/svg\+xml" href="\/docs\/static\/theme\/favicon.svg"/);
+    expect(page.body).not.toContain('favicon-32x32.png');
+    const script = await t.request({ method: 'GET', url: '/docs/static/theme/brand.js' });
+    expect(script.body).toContain("logo.alt = 'Invoicing API'");
+    // The logo the page puts in its top bar is the product's icon and name, not Swagger's.
+    const initializer = (await t.request({ method: 'GET', url: '/docs/static/swagger-initializer.js' })).body;
+    const logo = Buffer.from(/img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(initializer)![1]!, 'base64').toString('utf8');
+    expect(logo).toContain('>Invoicing API</text>');
+    expect(logo).toContain('<rect width="32" height="32" rx="6" fill="#1f4e79"/>');
+    const icon = await t.request({ method: 'GET', url: '/docs/static/theme/favicon.svg' });
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
   });
 
   it('redirects /openapi.json at the root, beside /docs and /metrics, to the document under the base path', async () => {

@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    it('shows a huge invoice exactly, with separators and the currency, codes named and numbers unbroken', async () => {
+    it('shows a huge invoice exactly, with separators and the currency, units by name as on the PDF, codes named and numbers unbroken', async () => {
       const { key } = await t.createKey(companyId, ALL_PERMISSIONS);
       const org = (await t.post('/organization', { name: 'Big Buyer AG', isCustomer: true, vatId: 'DE811111111', address: { line1: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', countryCode: 'DE' } }, key)).json().data;
       const lines = [
@@ -76,11 +76,14 @@ for (const dialect of DIALECTS) {
       expect(page.body).toContain(`<span class="amount">${grouped(invoice.totals.payable)} EUR</span>`);
       expect(page.body).toContain(`<span class="amount">${grouped(invoice.totals.taxTotal)} EUR</span>`);
       expect(page.body).toContain(`<span class="amount">${grouped(invoice.lines[0]!.netAmount)} EUR</span>`);
-      expect(page.body).toContain('90,071,992,547 <abbr class="code" title="hour" data-unit="HUR">HUR</abbr>');
+      // Units by name, as the PDF writes them ("10 pc", not "10 C62"), the code and its full name on hover.
+      expect(page.body).toContain('90,071,992,547 <abbr class="unit" title="hour (code HUR)" data-unit="HUR">h</abbr>');
+      expect(page.body).toContain('2 <abbr class="unit" title="one (code C62)" data-unit="C62">pc</abbr>');
+      expect(page.body).not.toMatch(/\d <abbr[^>]*>(HUR|C62)</);
       expect(page.body).toContain('<abbr class="code" title="Standard rate" data-vat-category="S">S</abbr>');
       expect(page.body).toContain('<abbr class="code" title="Free export item, VAT not charged" data-vat-category="G">G</abbr>');
       // The same names spelled out for touch screens, where a title never shows.
-      expect(page.body).toMatch(/<dl class="code-legend">[\s\S]*<code>HUR<\/code> hour[\s\S]*<code>G<\/code> Free export item, VAT not charged/);
+      expect(page.body).toMatch(/<dl class="code-legend">[\s\S]*h: hour \(<code>HUR<\/code>\) · pc: one \(<code>C62<\/code>\)[\s\S]*<code>G<\/code> Free export item, VAT not charged/);
 
       const list = await owner.get('/panel/invoices');
       expect(list.body).toContain(`<span class="amount">${grouped(invoice.totals.payable)} EUR</span>`);

@@ -41,7 +41,9 @@ for (const dialect of DIALECTS) {
       expect(page.body).toContain(liveNumber);
       expect(page.body).not.toContain(testNumber);
       expect(page.body).not.toContain('test-banner');
-      expect(page.body).toMatch(/aria-pressed="false"[^>]*>Test data<\/button>/);
+      // The switch says which world is shown, and what pressing it does.
+      expect(page.body).toMatch(/data-mode="live" title="Showing live data: switch to test data">[^]*?Live data<span class="visually-hidden"> is shown: switch to test data<\/span><\/button>/);
+      expect(page.body).not.toMatch(/>Test data</);
       expect((await owner.get('/panel/organizations')).body).not.toContain('Sandbox Buyer GmbH');
     });
 
@@ -54,7 +56,8 @@ for (const dialect of DIALECTS) {
       expect(page.body).toContain(testNumber);
       expect(page.body).not.toContain(`>${liveNumber}<`);
       expect(page.body).toContain('class="container test-banner" role="status"');
-      expect(page.body).toMatch(/aria-pressed="true"[^>]*>Test data<\/button>/);
+      expect(page.body).toMatch(/class="test-on small" data-mode="test" title="Showing test data: switch to live data">[^]*?Test data<span class="visually-hidden"> is shown: switch to live data<\/span><\/button>/);
+      expect(page.body).not.toMatch(/>Live data</);
       const organizations = await owner.get('/panel/organizations');
       expect(organizations.body).toContain('Sandbox Buyer GmbH');
       expect(organizations.body).not.toContain('Live Buyer GmbH');

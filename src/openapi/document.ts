@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import type { Access } from '../http/access.js';
-import { API_VERSION, BASE_PATH } from '../http/api-version.js';
+import { API_VERSION, BASE_PATH, DOCS_PATH } from '../http/api-version.js';
 import { documentForm } from '../schemas/documented-as.js';
 import { finishDocument, type OpenApiDocument } from './finish.js';
 import { operationIdFor } from './operations.js';
@@ -11,7 +11,7 @@ import { operationIdFor } from './operations.js';
 // described (the panel, the docs page and the 405 answerers are not part of the API).
 
 export const OPENAPI_PATH = '/openapi.json';
-export const DOCS_PATH = '/docs';
+export { DOCS_PATH };
 
 const DESCRIPTION = `Public REST API for sales invoices and organizations (contacts).
 

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { errorResponses } from '../routes/schema-helpers.js';
 import { BASE_PATH } from '../http/api-version.js';
 import { DOCS_PATH, OPENAPI_PATH, swaggerOptions } from './document.js';
+import { DOCS_LOGO, DOCS_THEME, documentForPeople } from './docs-page.js';
 
 /**
  * Collects the routes into the document. Register before any route. The docs page's routes
@@ -56,13 +57,18 @@ const DOCS_CSP = [
   "base-uri 'self'",
 ].join('; ');
 
-/** `/docs`: Swagger UI rendering the document, from local assets. */
+/**
+ * `/docs`: Swagger UI rendering the document, from local assets, for people: without the HEAD
+ * twins, each operation's permission first, under the product's name (docs-page.ts).
+ */
 export const docsPlugin: FastifyPluginAsync = async (app) => {
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PATH,
     staticCSP: DOCS_CSP,
     uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
-    theme: { title: 'Invoicing API' },
+    theme: DOCS_THEME,
+    logo: DOCS_LOGO,
+    transformSpecification: (document) => documentForPeople(document),
   });
 };
 

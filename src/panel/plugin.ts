@@ -5,12 +5,14 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { FAVICON_SVG, faviconIco } from '../lib/favicon.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/store.js';
 import { KeyEventLog } from './key-events.js';
 import { PanelRecords } from './records.js';
 import { accountRoutes, PASSWORD_REQUIRED_PATH, passwordRequiredAddress } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { companyRoutes } from './routes/company.js';
+import { documentRoutes } from './routes/documents.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
@@ -42,7 +44,9 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'pico.min.css': { type: 'text/css; charset=utf-8', body: readFileSync(require.resolve('@picocss/pico/css/pico.min.css')) },
   'panel.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../src/panel/assets/panel.css', import.meta.url)) },
   'panel.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../src/panel/assets/panel.js', import.meta.url)) },
+  'favicon.svg': { type: 'image/svg+xml', body: Buffer.from(FAVICON_SVG) },
 };
+const FAVICON_ICO = faviconIco();
 
 // No inline script or style anywhere, so the policy can forbid them; Pico's icons are data: URLs.
 const SECURITY_HEADERS = {
@@ -197,6 +201,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(userRoutes(deps));
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(recordRoutes(deps));
+    await signedIn.register(documentRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
     await signedIn.register(testModeRoutes(deps));
     await signedIn.register(accountRoutes(deps));
@@ -209,5 +214,18 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
  */
 export const panelPlugin: FastifyPluginAsync<PanelOptions> = async (app, options) => {
   app.get('/', { config: openAccess() }, async (_request, reply) => reply.redirect(PANEL_PATH, 302));
+  // Browsers ask for /favicon.ico on their own, for every page of the host (the API's too).
+  app.get(
+    '/favicon.ico',
+    {
+      config: openAccess(),
+      // A route's hooks run after the app's, which marks every answer no-store: the icon may be cached.
+      onSend: (_request, reply, payload, done) => {
+        if (reply.statusCode === 200) reply.header('cache-control', 'public, max-age=86400');
+        done(null, payload);
+      },
+    },
+    async (_request, reply) => reply.type('image/x-icon').send(FAVICON_ICO),
+  );
   await app.register(panelScope, { ...options, prefix: PANEL_PATH });
 };

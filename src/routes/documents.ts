@@ -2,18 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Permission } from '../auth/permissions.js';
 import { PDF_LANGUAGES } from '../documents/index.js';
-import type { ConcurrencyGate } from '../lib/concurrency-gate.js';
 import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
 import { CreditNoteIdParams, InvoiceIdParams, refusal, type RefusalMessages } from './ids.js';
 import { KEY_ERRORS, errorResponses } from './schema-helpers.js';
 import { AppError } from '../errors/app-error.js';
 import type { FastifyRequest } from 'fastify';
 import { scopeOf } from '../http/scope.js';
+import { sendDocument } from '../http/document-reply.js';
 
 // GET /invoice/{id}/ubl|cii|pdf and GET /credit-note/{id}/ubl|cii|pdf. The document itself is
-// the answer (not the envelope), with its Content-Type and a filename carrying its number;
-// refusals are in the envelope as everywhere. (The typed reply describes the XML as a string; a
-// PDF is a Buffer, which Fastify sends as it is.)
+// the answer (not the envelope), with its Content-Type and a filename carrying its number
+// (src/http/document-reply.ts, which the panel's downloads share); refusals are in the envelope
+// as everywhere.
 
 const UblQuery = Type.Object(
   {
@@ -90,12 +90,11 @@ const TARGETS: Target[] = [
   },
 ];
 
-export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService; rendering: ConcurrencyGate }> = async (app, { documents, rendering }) => {
+export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService }> = async (app, { documents }) => {
   for (const target of TARGETS) {
     const send = async (request: FastifyRequest & { params: { id: string } }, render: RenderRequest) => {
-      // PDFs wait in the render pool's own queue; XML takes a turn at the gate.
-      const work = () => documents.render(target.kind, scopeOf(request), request.params.id, render);
-      const result = render.format === 'pdf' ? await work() : await rendering.run(work);
+      // The service queues the work (PDFs in the render pool, XML at its own gate); a full queue is a 503.
+      const result = await documents.render(target.kind, scopeOf(request), request.params.id, render);
       if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') {
         throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
       }
@@ -119,8 +118,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         },
       },
       async (request, reply) => {
-        const result = await send(request, { format: 'ubl', profile: request.query.profile ?? 'peppol' });
-        return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
+        return sendDocument(reply, await send(request, { format: 'ubl', profile: request.query.profile ?? 'peppol' }));
       },
     );
 
@@ -138,8 +136,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         },
       },
       async (request, reply) => {
-        const result = await send(request, { format: 'cii', profile: request.query.profile ?? 'en16931' });
-        return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
+        return sendDocument(reply, await send(request, { format: 'cii', profile: request.query.profile ?? 'en16931' }));
       },
     );
 
@@ -158,10 +155,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         },
       },
       async (request, reply) => {
-        const result = await send(request, { format: 'pdf', lang: request.query.lang ?? 'en', copy: request.query.copy === 'status' ? 'status' : 'original' });
-        // The digest of these very bytes (RFC 9530); for an issued document it is the one its answer shows.
-        if (result.sha256) reply.header('repr-digest', `sha-256=:${Buffer.from(result.sha256, 'hex').toString('base64')}:`).header('etag', `"${result.sha256}"`);
-        return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as string);
+        return sendDocument(reply, await send(request, { format: 'pdf', lang: request.query.lang ?? 'en', copy: request.query.copy === 'status' ? 'status' : 'original' }));
       },
     );
   }

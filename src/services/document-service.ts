@@ -62,13 +62,17 @@ export class DocumentService {
     private readonly companies: CompanyRepository,
     private readonly organizations: OrganizationRepository,
     private readonly pdf: PdfRenderer,
-    /** PDFs waiting for their data to be read, past which the service answers 503. */
+    /** PDFs waiting for their data to be read (and XML documents waiting their turn), past which the service answers 503. */
     maxWaiting = 1000,
   ) {
-    this.preparing = new ConcurrencyGate(1, maxWaiting, () => new PdfRenderError('busy', 'Too many documents are waiting to be rendered.'));
+    const full = () => new PdfRenderError('busy', 'Too many documents are waiting to be rendered.');
+    this.preparing = new ConcurrencyGate(1, maxWaiting, full);
+    this.xml = new ConcurrencyGate(2, maxWaiting, full);
   }
 
   private readonly preparing: ConcurrencyGate;
+  /** XML is CPU work too: a few documents at a time per process, the rest wait their turn (PDFs wait in their pool's queue). */
+  private readonly xml: ConcurrencyGate;
 
   /** What an invoice's documents are made of: its stored content, or a draft's as it is now. */
   async invoiceSource(owner: Owner, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
@@ -110,27 +114,40 @@ export class DocumentService {
     return company;
   }
 
+  /**
+   * A document of an invoice or credit note, for whoever asks: the API's routes and the panel's
+   * downloads both come here, so both answer the same bytes.
+   */
   async render(kind: DocumentKind, owner: Owner, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
-    if (request.format === 'pdf') {
-      // What a PDF needs is read and computed on the event loop, one document per turn: reads
-      // on SQLite never wait, so many PDFs asked for at once would otherwise read and compute
-      // (tens of milliseconds for a 500-line invoice) in one unbroken chain.
-      let prepared: { source: DocumentSource; view: DocumentView; status?: StatusFacts } | undefined;
+    if (request.format !== 'pdf') {
       try {
-        prepared = await this.preparing.run(async () => {
-          const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
-          if (!source) return undefined;
-          await new Promise((next) => setImmediate(next)); // the view is computed in a turn of its own
-          const status = request.copy === 'status' && !source.draft ? await this.statusOf(kind, owner, id, now) : undefined;
-          return { source, view: documentViewOf(source), ...(status ? { status } : {}) };
-        });
+        return await this.xml.run(() => this.renderXml(kind, owner, id, request, now));
       } catch (error) {
         if (error instanceof PdfRenderError) return unavailable(error);
         throw error;
       }
-      if (!prepared) return { ok: false, code: 'NOT_FOUND' };
-      return this.renderPdf(kind, owner, id, prepared, request, now);
     }
+    // What a PDF needs is read and computed on the event loop, one document per turn: reads
+    // on SQLite never wait, so many PDFs asked for at once would otherwise read and compute
+    // (tens of milliseconds for a 500-line invoice) in one unbroken chain.
+    let prepared: { source: DocumentSource; view: DocumentView; status?: StatusFacts } | undefined;
+    try {
+      prepared = await this.preparing.run(async () => {
+        const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+        if (!source) return undefined;
+        await new Promise((next) => setImmediate(next)); // the view is computed in a turn of its own
+        const status = request.copy === 'status' && !source.draft ? await this.statusOf(kind, owner, id, now) : undefined;
+        return { source, view: documentViewOf(source), ...(status ? { status } : {}) };
+      });
+    } catch (error) {
+      if (error instanceof PdfRenderError) return unavailable(error);
+      throw error;
+    }
+    if (!prepared) return { ok: false, code: 'NOT_FOUND' };
+    return this.renderPdf(kind, owner, id, prepared, request, now);
+  }
+
+  private async renderXml(kind: DocumentKind, owner: Owner, id: string, request: Exclude<RenderRequest, { format: 'pdf' }>, now: Date): Promise<RenderResult> {
     const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
     if (!source) return { ok: false, code: 'NOT_FOUND' };
     const view = documentViewOf(source);

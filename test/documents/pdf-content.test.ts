@@ -1,3 +1,4 @@
+import { Decimal } from '../../src/money/decimal.js';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
@@ -167,6 +168,29 @@ describe.skipIf(!canInspectPdf)('every page', () => {
 });
 
 describe.skipIf(!canInspectPdf)('each language', () => {
+  it("writes the service's default VAT exemption texts in the document's language, and keeps the invoice's own text and the XML's", async () => {
+    const zero = (vatCategory: 'AE' | 'K' | 'G', name: string) => ({ ...base.lines[1]!, name, vatCategory, vatRate: new Decimal('0'), exemptionReason: null });
+    const exempt = buildDocumentView(germanInput({ allowances: [], charges: [], lines: [zero('AE', 'Wartung'), zero('K', 'Ersatzteile'), zero('G', 'Export'), base.lines[2]!] }));
+    const outside = buildDocumentView(germanInput({ allowances: [], charges: [], lines: [{ ...base.lines[1]!, vatCategory: 'O', vatRate: new Decimal('0'), exemptionReason: null }] }));
+    const text = async (view: typeof exempt, lang: 'en' | 'de' | 'fr') => pdfPlainText(await renderPdf(view, { lang })).replace(/\s+/g, ' ');
+    const ENGLISH = ['Reverse charge', 'Intra-Community supply', 'Export outside the EU', 'Not subject to VAT'];
+    const expected = {
+      en: ENGLISH,
+      de: ['Steuerschuldnerschaft des Leistungsempfängers', 'Steuerfreie innergemeinschaftliche Lieferung', 'Steuerfreie Ausfuhrlieferung in ein Land außerhalb der EU', 'Nicht steuerbar'],
+      fr: ['Autoliquidation', 'Livraison intracommunautaire exonérée de TVA', 'Exportation hors de l’Union européenne exonérée de TVA', 'Hors du champ d’application de la TVA'],
+    } as const;
+    for (const lang of ['en', 'de', 'fr'] as const) {
+      const page = `${await text(exempt, lang)} ${await text(outside, lang)}`;
+      for (const words of expected[lang]) expect(page, `${lang}: ${words}`).toContain(words);
+      if (lang !== 'en') for (const words of ENGLISH) expect(page, `${lang}: ${words}`).not.toContain(words);
+      // A text the invoice gave is the invoice's: printed as given, in every language.
+      expect(page, lang).toContain('Steuerfrei nach § 4 Nr. 21 UStG');
+    }
+    // The e-invoice carries the text the document carries.
+    expect(renderCii(exempt)).toContain('<ram:ExemptionReason>Reverse charge</ram:ExemptionReason>');
+    expect(renderUbl(exempt)).toContain('<cbc:TaxExemptionReason>Intra-Community supply</cbc:TaxExemptionReason>');
+  });
+
   it('names countries in its words and leaves out the country of a domestic document', async () => {
     const abroad = buildDocumentView(germanInput({ buyer: { ...base.buyer, address: { ...base.buyer.address, countryCode: 'FR' } } }));
     expect(pdfPlainText(await renderPdf(abroad, { lang: 'de' }))).toContain('Frankreich');

@@ -1,7 +1,7 @@
 import type { PdfLanguage } from './labels.js';
 
-// The names of codes as the PDF shows them in each language: units (UN/ECE Rec 20) and the
-// reasons of allowances (UNCL5189) and charges (UNCL7161). A code without a name here shows its
+// The names of codes as the PDF shows them in each language: units (UN/ECE Rec 20), the
+// reasons of allowances (UNCL5189) and charges (UNCL7161), and the default VAT exemption texts. A code without a name here shows its
 // English name from the code lists.
 
 /** Short unit names for the common UN/ECE Rec 20 codes; other codes show their English name. */
@@ -61,4 +61,25 @@ export const ALLOWANCE_REASONS: Record<Exclude<PdfLanguage, 'en'>, Record<string
 export const CHARGE_REASONS: Record<Exclude<PdfLanguage, 'en'>, Record<string, string>> = {
   de: { AAT: 'Eilzustellung', ABK: 'Sonstiges', ABL: 'Zusätzliche Verpackung', ADR: 'Sonstige Leistungen', FC: 'Frachtkosten', FI: 'Finanzierung', LA: 'Etikettierung', PC: 'Verpackung', SH: 'Sonderbehandlung' },
   fr: { AAT: 'Livraison express', ABK: 'Divers', ABL: 'Emballage supplémentaire', ADR: 'Autres services', FC: 'Frais de transport', FI: 'Financement', LA: 'Étiquetage', PC: 'Emballage', SH: 'Manutention spéciale' },
+};
+
+/**
+ * The VAT exemption texts written when a line gives none (code-lists.ts, by VATEX code), in
+ * German and French: the words each country's law asks an invoice to carry where it has them
+ * (§ 14a UStG: "Steuerschuldnerschaft des Leistungsempfängers"; art. 242 nonies A CGI:
+ * "Autoliquidation"). The XML keeps the text the document carries.
+ */
+export const EXEMPTION_TEXTS: Record<Exclude<PdfLanguage, 'en'>, Record<string, string>> = {
+  de: {
+    'VATEX-EU-AE': 'Steuerschuldnerschaft des Leistungsempfängers',
+    'VATEX-EU-IC': 'Steuerfreie innergemeinschaftliche Lieferung',
+    'VATEX-EU-G': 'Steuerfreie Ausfuhrlieferung in ein Land außerhalb der EU',
+    'VATEX-EU-O': 'Nicht steuerbar',
+  },
+  fr: {
+    'VATEX-EU-AE': 'Autoliquidation',
+    'VATEX-EU-IC': 'Livraison intracommunautaire exonérée de TVA',
+    'VATEX-EU-G': 'Exportation hors de l’Union européenne exonérée de TVA',
+    'VATEX-EU-O': 'Hors du champ d’application de la TVA',
+  },
 };

@@ -1,8 +1,8 @@
 import { Decimal } from '../../money/decimal.js';
-import { UNCL5189, UNCL7161 } from '../code-lists.js';
+import { UNCL5189, UNCL5305, UNCL7161 } from '../code-lists.js';
 import { UNIT_CODES } from '../unit-codes.js';
 import type { DocumentView } from '../model.js';
-import { ALLOWANCE_REASONS, CHARGE_REASONS, UNIT_NAMES } from './code-names.js';
+import { ALLOWANCE_REASONS, CHARGE_REASONS, EXEMPTION_TEXTS, UNIT_NAMES } from './code-names.js';
 import type { PdfLanguage } from './labels.js';
 
 // Numbers, amounts, dates and country names as people of each language write them, by Intl.
@@ -19,7 +19,17 @@ export interface Formatters {
   country: (code: string) => string;
   /** An allowance (UNCL5189) or charge (UNCL7161) reason code's name. */
   reason: (kind: 'allowance' | 'charge', code: string) => string;
+  /** A VAT exemption text: the service's own default (in English in the document) in the language; a text the invoice gave, as it is. */
+  exemption: (text: string, code: string | null) => string;
 }
+
+/** The English text written by default for each VATEX code (code-lists.ts). */
+const DEFAULT_EXEMPTIONS = new Map(
+  Object.values(UNCL5305)
+    .map((rules) => rules.defaultExemption)
+    .filter((e) => e !== null)
+    .map((e) => [e.code, e.text]),
+);
 
 const cache = new Map<string, Formatters>();
 
@@ -46,6 +56,7 @@ export function formattersFor(lang: PdfLanguage, currency: DocumentView['currenc
         kind === 'allowance'
           ? ((lang === 'en' ? undefined : ALLOWANCE_REASONS[lang][code]) ?? UNCL5189[code] ?? code)
           : ((lang === 'en' ? undefined : CHARGE_REASONS[lang][code]) ?? UNCL7161[code] ?? code),
+      exemption: (text, code) => (lang !== 'en' && code !== null && DEFAULT_EXEMPTIONS.get(code) === text ? (EXEMPTION_TEXTS[lang][code] ?? text) : text),
     };
     cache.set(key, formatters);
   }

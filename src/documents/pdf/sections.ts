@@ -2,7 +2,7 @@ import type { DocumentView, Party } from '../model.js';
 import type { CreditFacts, StatusFacts } from './facts.js';
 import type { Formatters } from './format.js';
 import type { Labels } from './labels.js';
-import { COLORS, heightOf, LEFT, PAGE, RIGHT, room, rule, WIDTH, write, type Pdf } from './page.js';
+import { BOTTOM, COLORS, CONTINUATION_TOP, heightOf, LEFT, PAGE, RIGHT, room, rule, WIDTH, write, type Pdf } from './page.js';
 
 // The sections of the PDF a person reads, top to bottom: header, parties, lines, and the totals
 // with the VAT breakdown. What the document asks or says about money (a status, a credit note's
@@ -114,6 +114,9 @@ function cell(doc: Pdf, text: string, column: (typeof COLUMNS)[number], x: numbe
   return write(doc, text, column.align === 'right' ? x + GAP : x, y, { ...options, width, align: column.align });
 }
 
+/** The height of the table's header row, on the first page and on every page the table continues on. */
+const TABLE_HEADER = 17;
+
 function tableHeader(doc: Pdf, t: Labels, y: number): number {
   let x = LEFT;
   for (const column of COLUMNS) {
@@ -121,7 +124,7 @@ function tableHeader(doc: Pdf, t: Labels, y: number): number {
     x += column.width;
   }
   rule(doc, y + 12, COLORS.text);
-  return y + 17;
+  return y + TABLE_HEADER;
 }
 
 interface Row {
@@ -175,12 +178,23 @@ export function lines(context: Context, y: number, totalsHeight: number): number
     };
     const height = rowHeight(doc, row);
     // A row that does not fit opens a new page, which repeats the table header; the last row
-    // goes with the totals, so that they never stand alone on a page.
-    const needed = index === view.lines.length - 1 ? height + totalsHeight : height;
-    y = drawRow(doc, row, room(doc, y, Math.min(needed, 600), (top) => tableHeader(doc, t, top)), height);
+    // keeps room for exactly what follows it on its page (the gross-price note, the gap, the
+    // totals), so that the totals never stand alone on a page. Totals taller than a page
+    // cannot share one with anything: then the last row asks for no more than a page holds.
+    const needed = index === view.lines.length - 1 ? height + belowTable(context) + totalsHeight : height;
+    y = drawRow(doc, row, room(doc, y, Math.min(needed, BOTTOM - CONTINUATION_TOP - TABLE_HEADER), (top) => tableHeader(doc, t, top)), height);
   });
-  if (gross) y += write(doc, t.pricesGross, LEFT, y + 2, { size: 8, color: COLORS.muted }) + 4;
-  return y + 8;
+  if (gross) y += write(doc, t.pricesGross, LEFT, y + 2, GROSS_NOTE) + GROSS_NOTE_GAP;
+  return y + AFTER_TABLE;
+}
+
+const GROSS_NOTE = { size: 8, color: COLORS.muted } as const;
+const GROSS_NOTE_GAP = 4;
+const AFTER_TABLE = 8;
+
+/** What lines() writes below the last row: the gross-price note (when prices include VAT) and the gap before the totals. */
+function belowTable({ doc, view, t }: Context): number {
+  return (view.pricesIncludeTax ? heightOf(doc, t.pricesGross, WIDTH, GROSS_NOTE) + GROSS_NOTE_GAP : 0) + AFTER_TABLE;
 }
 
 interface TotalRow {
@@ -218,9 +232,16 @@ function totalRows({ view, t, f }: Context): TotalRow[] {
 const TOTALS_X = 300;
 const VALUE_WIDTH = 100;
 
-/** The height the totals take: what the last line row must keep room for. */
+const LABEL_WIDTH = RIGHT - TOTALS_X - VALUE_WIDTH - 6;
+const TOTAL_SIZE = 8.5;
+/** The height of a row of the totals: its label wrapped to its width, at least one line. */
+const totalRowHeight = (doc: Pdf, r: TotalRow) => Math.max(heightOf(doc, r.label, LABEL_WIDTH, { bold: r.bold ?? false, size: TOTAL_SIZE }), 11) + 2;
+/** The box with the payable under the rows. */
+const PAYABLE_BOX = 36;
+
+/** The height the totals take, measured as totals() writes them (wrapped labels too): what the last line row must keep room for. */
 export function totalsHeight(context: Context): number {
-  return totalRows(context).length * 13 + 36;
+  return totalRows(context).reduce((sum, r) => sum + totalRowHeight(context.doc, r), 0) + PAYABLE_BOX;
 }
 
 /** Totals on the right: lines, allowances and charges, net, VAT per group, gross, rounding, and the payable. */
@@ -229,14 +250,14 @@ export function totals(context: Context, y: number): number {
   const rows = totalRows(context);
   y = room(doc, y, totalsHeight(context));
   for (const r of rows) {
-    const used = write(doc, r.label, TOTALS_X, y, { width: RIGHT - TOTALS_X - VALUE_WIDTH - 6, bold: r.bold, color: r.muted ? COLORS.muted : COLORS.text, size: 8.5 });
-    write(doc, r.value, RIGHT - VALUE_WIDTH, y, { width: VALUE_WIDTH, align: 'right', bold: r.bold, size: 8.5 });
-    y += Math.max(used, 11) + 2;
+    write(doc, r.label, TOTALS_X, y, { width: LABEL_WIDTH, bold: r.bold, color: r.muted ? COLORS.muted : COLORS.text, size: TOTAL_SIZE });
+    write(doc, r.value, RIGHT - VALUE_WIDTH, y, { width: VALUE_WIDTH, align: 'right', bold: r.bold, size: TOTAL_SIZE });
+    y += totalRowHeight(doc, r);
   }
   // The payable of an invoice as issued, or what a credit note credits: what a status copy
   // says is open now comes after it (settlement.ts).
   doc.rect(TOTALS_X - 6, y + 2, RIGHT - TOTALS_X + 12, 22).fill('#eef3f8');
   write(doc, view.typeCode === '381' ? t.creditTotal : t.amountDue, TOTALS_X, y + 8, { bold: true, size: 10, width: RIGHT - TOTALS_X - VALUE_WIDTH - 10, color: COLORS.accent });
   write(doc, f.money(view.totals.payable), RIGHT - VALUE_WIDTH - 20, y + 8, { bold: true, size: 10, width: VALUE_WIDTH + 20, align: 'right', color: COLORS.accent });
-  return y + 36;
+  return y + PAYABLE_BOX;
 }

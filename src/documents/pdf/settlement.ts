@@ -54,9 +54,9 @@ export function statusSection({ doc, view, t, f, status }: Context, y: number): 
 }
 
 /** Exemption reasons, a credit note's reason, the payment terms of an invoice, and the note. */
-export function notes({ doc, view, t, note, credit }: Context, y: number): number {
+export function notes({ doc, view, t, f, note, credit }: Context, y: number): number {
   const texts: string[] = [];
-  for (const g of view.vatBreakdown) if (g.exemptionReason) texts.push(t.labelled(`${t.exemption} (${g.vatCategory})`, g.exemptionReason));
+  for (const g of view.vatBreakdown) if (g.exemptionReason) texts.push(t.labelled(`${t.exemption} (${g.vatCategory})`, f.exemption(g.exemptionReason, g.exemptionReasonCode)));
   if (credit && !credit.voids) texts.push(t.labelled(t.reason, credit.reason));
   // A credit note asks for nothing, so it states no payment terms.
   if (view.paymentTerms && view.typeCode === '380') texts.push(t.labelled(t.paymentTerms, view.paymentTerms.trim()));

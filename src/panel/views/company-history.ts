@@ -7,8 +7,9 @@ import { groupedIban } from '../iban.js';
 import { time } from './forms.js';
 
 // The audit list of the Company page: every recorded profile change, newest first, with who
-// made it and each field before and after. A changed IBAN is marked, because redirecting a
-// company's payments to another account is the classic fraud after an account takeover.
+// made it and each field before and after. An IBAN that replaced another is marked, because
+// redirecting a company's payments to another account is the classic fraud after an account
+// takeover; the first IBAN entered is not.
 
 export type ProfileEvent = Awaited<ReturnType<CompanyProfiles['history']>>[number];
 
@@ -47,9 +48,17 @@ function who(actor: string): SafeHtml {
   return actor === 'cli' ? html`cli <small class="muted">(command line)</small>` : html`${actor}`;
 }
 
-function fieldCell(column: string): SafeHtml {
+/**
+ * An IBAN that replaced another is what a fraud looks like; the first one entered, where there
+ * was none, is not a change of account and is not flagged.
+ */
+function accountChanged(column: string, change: ProfileEvent['changes'][string]): boolean {
+  return column === 'iban' && change.from !== null && change.from !== '';
+}
+
+function fieldCell(column: string, flagged: boolean): SafeHtml {
   const label = COLUMN_LABELS[column as keyof CompaniesTable] ?? column;
-  if (column !== 'iban') return html`${label}`;
+  if (!flagged) return html`${label}`;
   return html`${label} <span class="badge badge-alert" title="Payments go to this account: make sure this change was intended."><span aria-hidden="true">⚠</span> bank account changed</span>`;
 }
 
@@ -59,9 +68,10 @@ function eventRows(event: ProfileEvent): SafeHtml {
   // One row per changed field; when and who span the event's rows.
   return html`<tbody class="profile-event" data-event-id="${event.id}">${columns.map((column, i) => {
     const change = event.changes[column]!;
-    return html`<tr${column === 'iban' ? html` class="iban-change"` : ''}>
+    const flagged = accountChanged(column, change);
+    return html`<tr${flagged ? html` class="iban-change"` : ''}>
     ${i === 0 ? html`<td rowspan="${columns.length}">${time(event.at)}</td><td rowspan="${columns.length}">${who(event.actor)}</td>` : ''}
-    <th scope="row">${fieldCell(column)}</th>
+    <th scope="row">${fieldCell(column, flagged)}</th>
     <td class="change-value">${shown(column, change.from)}</td>
     <td class="change-value">${shown(column, change.to)}</td>
   </tr>`;

@@ -5,6 +5,7 @@ import { scrollTable } from './table.js';
 import type { CreditNoteListItem, Page } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
+import { documentDownloads } from './document-downloads.js';
 import { time } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 import { emptyState, pager, searchForm } from './records.js';
@@ -44,6 +45,7 @@ export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: Credi
     html`<nav aria-label="Breadcrumb"><ul><li><a href="${PANEL_PATH}/credit-notes">Credit notes</a></li><li>${note.number}</li></ul></nav>
 <hgroup><h1>Credit note <span class="doc-number">${note.number}</span></h1>
 <p>Credits invoice <a href="${invoiceHref}" class="credited-invoice doc-number">${note.invoiceNumber}</a> · <span class="nowrap">issued ${note.issueDate}</span> · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
+${documentDownloads('credit-note', note.id, { draft: false, einvoice: note.einvoice })}
 ${facts([['Reason', note.reason], ['Note', note.note]])}
 <div class="grid parties">
   ${party('Buyer', note.buyer)}

@@ -1,6 +1,6 @@
 import type { Invoice } from '../../schemas/invoice.js';
 import { html, type SafeHtml } from '../html.js';
-import { amount, codeLegend, formatDecimal, unitCode, vatCategory } from './format.js';
+import { amount, codeLegend, formatDecimal, unit, vatCategory } from './format.js';
 import { scrollTable } from './table.js';
 
 // The parts an invoice and a credit note share: the parties, the lines, the VAT breakdown and
@@ -31,7 +31,7 @@ ${scrollTable('Lines', html`<table class="striped">
     (l) => html`<tr>
     <td>${l.position}</td>
     <th scope="row">${l.name}${l.description ? html`<br><small class="muted">${l.description}</small>` : ''}</th>
-    <td class="num">${formatDecimal(l.quantity)} ${unitCode(l.unitCode)}</td>
+    <td class="num">${formatDecimal(l.quantity)} ${unit(l.unitCode)}</td>
     <td class="num">${amount(l.unitPrice, currency)}</td>
     <td class="num">${l.discountPercent ? `${l.discountPercent} %` : '—'}</td>
     <td><span class="nowrap">${vatCategory(l.vatCategory)} ${formatDecimal(l.vatRate)} %</span>${l.exemptionReason ? html`<br><small class="muted">${l.exemptionReason}</small>` : ''}</td>

@@ -1,9 +1,10 @@
 import { UNCL5305 } from '../../documents/code-lists.js';
 import { UNIT_CODES } from '../../documents/unit-codes.js';
+import { UNIT_NAMES } from '../../documents/pdf/code-names.js';
 import { minorUnitDigits } from '../../money/currency.js';
 import { html, type SafeHtml } from '../html.js';
 
-// How amounts and codes read in the panel. Amounts are exact decimal strings (money is never a
+// How amounts, units and codes read in the panel. Amounts are exact decimal strings (money is never a
 // float here); Intl.NumberFormat formats a decimal *string* exactly (ECMA-402 NumberFormat v3,
 // Node 20+), so 2^53 is no limit. The fraction digits are never fewer than the string has: the
 // panel shows what is stored, rounding nothing away.
@@ -61,8 +62,14 @@ export const VAT_CATEGORY_NAMES: Record<string, string> = {
   M: 'Tax for production, services and importation in Ceuta and Melilla (IPSI)',
 };
 
+/** A unit code's name in UN/ECE Rec 20 ("HUR" → "hour"). */
 export function unitName(code: string): string | undefined {
   return UNIT_CODES[code];
+}
+
+/** A unit as the English PDF writes it after a quantity ("C62" → "pc", "HUR" → "h"); else its name, else the code. */
+export function unitLabel(code: string): string {
+  return UNIT_NAMES.en[code] ?? UNIT_CODES[code] ?? code;
 }
 
 export function vatCategoryName(code: string): string | undefined {
@@ -74,8 +81,12 @@ function namedCode(code: string, name: string | undefined, kind: string): SafeHt
   return name ? html`<abbr class="code" title="${name}" data-${kind}="${code}">${code}</abbr>` : html`<span class="code">${code}</span>`;
 }
 
-export function unitCode(code: string): SafeHtml {
-  return namedCode(code, unitName(code), 'unit');
+/** A unit after a quantity, by name as on the PDF ("10 pc"); the code and its full name on hover. */
+export function unit(code: string): SafeHtml {
+  const name = unitName(code);
+  const label = unitLabel(code);
+  if (!name) return html`<span class="code">${code}</span>`;
+  return html`<abbr class="unit" title="${name} (code ${code})" data-unit="${code}">${label}</abbr>`;
 }
 
 export function vatCategory(code: string): SafeHtml {
@@ -83,15 +94,15 @@ export function vatCategory(code: string): SafeHtml {
 }
 
 /**
- * The codes a document uses, spelled out under its tables: a title only shows on hover, and
- * touch screens have none.
+ * The units and codes a document uses, spelled out under its tables: a title only shows on
+ * hover, and touch screens have none.
  */
 export function codeLegend(units: string[], categories: string[]): SafeHtml {
   const u = [...new Set(units)].filter((c) => unitName(c));
   const v = [...new Set(categories)].filter((c) => vatCategoryName(c));
   if (u.length === 0 && v.length === 0) return html``;
   return html`<dl class="code-legend">
-  ${u.length ? html`<dt>Units</dt><dd>${u.map((c, i) => html`${i ? ' · ' : ''}<code>${c}</code> ${unitName(c)}`)}</dd>` : ''}
+  ${u.length ? html`<dt>Units</dt><dd>${u.map((c, i) => html`${i ? ' · ' : ''}${unitLabel(c)}: ${unitName(c)} (<code>${c}</code>)`)}</dd>` : ''}
   ${v.length ? html`<dt>VAT categories</dt><dd>${v.map((c, i) => html`${i ? ' · ' : ''}<code>${c}</code> ${vatCategoryName(c)}`)}</dd>` : ''}
 </dl>`;
 }

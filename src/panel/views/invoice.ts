@@ -5,12 +5,13 @@ import { scrollTable } from './table.js';
 import type { CreditNoteListItem } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
+import { documentDownloads } from './document-downloads.js';
 import { time } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 import { statusBadges } from './status.js';
 
-// One invoice: where it stands (status, what is due, what was paid and credited, when it
-// changed), then the document itself.
+// One invoice: its documents to download, where it stands (status, what is due, what was paid
+// and credited, when it changed), then the document itself.
 
 const METHOD_LABELS: Record<Invoice['payments'][number]['method'], string> = {
   credit_transfer: 'Credit transfer',
@@ -95,6 +96,7 @@ export function invoicePage(chrome: Chrome & { user: PanelUser }, invoice: Invoi
     { ...chrome, active: 'invoices' },
     html`<nav aria-label="Breadcrumb"><ul><li><a href="${PANEL_PATH}/invoices">Invoices</a></li><li>${label}</li></ul></nav>
 ${heading(invoice)}
+${documentDownloads('invoice', invoice.id, { draft, einvoice: invoice.einvoice })}
 <div class="grid">
   ${amounts(invoice)}
   ${history(invoice)}

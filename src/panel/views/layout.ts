@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import type { PanelUser } from '../users.js';
+import { DOCS_PATH } from '../../http/api-version.js';
 
 export const PANEL_PATH = '/panel';
 
@@ -32,6 +33,22 @@ export function notice(n: Notice | undefined | null): SafeHtml {
   return html`<p class="notice notice-${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}">${n.text}</p>`;
 }
 
+/**
+ * The live/test switch says which world is shown ("Live data", or "Test data" lit up); what
+ * pressing it does is part of its name for screen readers, and its tooltip.
+ */
+function modeSwitch(chrome: Chrome): SafeHtml {
+  const test = chrome.livemode === false;
+  const shown = test ? 'Test data' : 'Live data';
+  const action = test ? 'switch to live data' : 'switch to test data';
+  return html`<form method="post" action="${PANEL_PATH}/mode" class="inline mode-switch">
+        <input type="hidden" name="_csrf" value="${chrome.csrf}">
+        <input type="hidden" name="return" value="${chrome.path ?? PANEL_PATH}">
+        <input type="hidden" name="mode" value="${test ? 'live' : 'test'}">
+        <button type="submit" class="${test ? 'test-on' : 'secondary outline'} small" data-mode="${test ? 'test' : 'live'}" title="Showing ${shown.toLowerCase()}: ${action}"><span class="mode-dot" aria-hidden="true"></span>${shown}<span class="visually-hidden"> is shown: ${action}</span></button>
+      </form>`;
+}
+
 function header(chrome: Chrome): SafeHtml {
   const user = chrome.user;
   return html`<header class="container panel-header">
@@ -40,15 +57,10 @@ function header(chrome: Chrome): SafeHtml {
     ${user
       ? html`<ul>
       ${NAV.map((item) => html`<li><a href="${item.href}"${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
+      <li><a href="${DOCS_PATH}" title="The API reference: every operation, its permission and its answers">API docs</a></li>
     </ul>
     <ul>
-      <li><form method="post" action="${PANEL_PATH}/mode" class="inline mode-switch">
-        <input type="hidden" name="_csrf" value="${chrome.csrf}">
-        <input type="hidden" name="return" value="${chrome.path ?? PANEL_PATH}">
-        <input type="hidden" name="mode" value="${chrome.livemode === false ? 'live' : 'test'}">
-        <button type="submit" class="${chrome.livemode === false ? 'test-on' : 'secondary outline'} small" aria-pressed="${chrome.livemode === false ? 'true' : 'false'}"
-          title="${chrome.livemode === false ? 'Showing test data: switch to live data' : 'Showing live data: switch to test data'}">Test data</button>
-      </form></li>
+      <li>${modeSwitch(chrome)}</li>
       <li class="whoami"><a href="${PANEL_PATH}/account"${chrome.active === 'account' ? html` aria-current="page"` : ''} title="Your account and password">${user.email}</a> <span class="role role-${user.role}">${user.role}</span></li>
       <li><form method="post" action="${PANEL_PATH}/sign-out" class="inline">
         <input type="hidden" name="_csrf" value="${chrome.csrf}">
@@ -68,6 +80,8 @@ export function layout(title: string, chrome: Chrome, body: SafeHtml): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${title} · Invoicing panel</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="${PANEL_PATH}/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${PANEL_PATH}/assets/pico.min.css">
 <link rel="stylesheet" href="${PANEL_PATH}/assets/panel.css">
 <script src="${PANEL_PATH}/assets/panel.js" defer></script>
