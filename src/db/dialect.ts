@@ -1,6 +1,26 @@
+import { PostgresAdapter, type Kysely } from 'kysely';
+
 // Every place where SQLite and PostgreSQL behave differently is named here, and only here.
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** The dialect a Kysely instance (or transaction, or a migration's db) speaks. */
+export function dialectOf(db: Kysely<unknown>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** The column type of raw bytes (received documents, their attachments): BLOB on SQLite, bytea on PostgreSQL. */
+export function binaryColumnType(dialect: DialectName): 'blob' | 'bytea' {
+  return dialect === 'postgres' ? 'bytea' : 'blob';
+}
+
+/**
+ * A binary column's value as read: node:sqlite answers a Uint8Array, node-postgres a Buffer.
+ * Either way a Buffer over the same memory, not a copy.
+ */
+export function bytesOfColumn(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
 
 interface DriverError {
   code?: unknown;
