@@ -8,7 +8,8 @@ import type { OrganizationService } from '../services/organization-service.js';
 import type { Scope } from '../services/scope.js';
 
 // Whom a received document is from: its seller (BG-4) matched to an organization of the company
-// by electronic address (BT-34), VAT id (BT-31) or legal registration id (BT-30), in that order;
+// by electronic address (BT-34), VAT id (BT-31) or legal registration id (BT-30), in that order,
+// each compared as a key (without spaces, dots, dashes and slashes, upper-cased: identityKey);
 // a seller that states none of them, by its name. Otherwise the seller becomes a new organization
 // with isSupplier true, made by the organization rules we have. When its name is taken by an
 // organization of another identity, the new one is named "<name> (<identity>)" — the VAT id, else
@@ -30,13 +31,6 @@ const clean = (value: string | null | undefined): string | null => {
   return text ? text : null;
 };
 
-/** The spellings an identifier is looked up by: as written, and without spaces, dots and dashes, upper-cased. */
-function spellings(value: string | null | undefined, options: { caseless?: boolean } = {}): string[] {
-  const written = clean(value);
-  if (!written) return [];
-  const compact = written.replace(/[\s.\-/]/g, '').toUpperCase();
-  return [...new Set([written, compact, ...(options.caseless ? [written.toLowerCase()] : [])])];
-}
 
 const fits = (value: string | null, max: number) => (value !== null && value.length <= max ? value : null);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -99,18 +93,18 @@ export class SupplierMatcher {
 
   /** The organization by the seller's identity, in the order of the rule; null when none matches. */
   async find(scope: Scope, seller: EinvoiceParty, t: Kysely<Database>): Promise<SupplierMatch | null> {
-    const eaddr = seller.electronicAddress;
-    const scheme = clean(eaddr?.schemeId);
-    if (scheme && eaddr) {
-      const found = await this.organizations.findByElectronicAddress(scope, scheme, spellings(eaddr.id, { caseless: scheme === 'EM' }), t);
+    const scheme = clean(seller.electronicAddress?.schemeId);
+    const address = clean(seller.electronicAddress?.id);
+    if (scheme && address) {
+      const found = await this.organizations.findByElectronicAddress(scope, scheme, address, t);
       if (found) return { organization: found, matchedBy: 'electronicAddress' };
     }
-    const byVat = await this.organizations.findByVatId(scope, spellings(seller.vatId), t);
+    const vatId = clean(seller.vatId);
+    const byVat = vatId && (await this.organizations.findByVatId(scope, vatId, t));
     if (byVat) return { organization: byVat, matchedBy: 'vatId' };
-    const legal = seller.legalRegistrationId;
-    const legalScheme = clean(legal?.schemeId);
-    const legalIds = spellings(legal?.id);
-    const byLegal = await this.organizations.findByLegalRegistrationId(scope, [...legalIds, ...(legalScheme ? legalIds.map((id) => `${legalScheme}:${id}`) : [])], t);
+    const legalId = clean(seller.legalRegistrationId?.id);
+    const legalScheme = clean(seller.legalRegistrationId?.schemeId);
+    const byLegal = legalId && (await this.organizations.findByLegalRegistrationId(scope, [legalId, ...(legalScheme ? [`${legalScheme}:${legalId}`] : [])], t));
     if (byLegal) return { organization: byLegal, matchedBy: 'legalRegistrationId' };
     return null;
   }

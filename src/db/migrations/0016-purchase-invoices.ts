@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { binaryColumnType, dialectOf } from '../dialect.js';
 
 // Receiving e-invoices: purchase invoices (and supplier credit notes) as they arrived, their
@@ -16,7 +16,8 @@ import { binaryColumnType, dialectOf } from '../dialect.js';
 //   that lists never read them.
 // - purchase_payments: money we paid a supplier; never more than the purchase invoice asks.
 // - organizations get indexed lookups by electronic address, VAT id and legal registration id,
-//   by which a received document's seller is matched to a supplier.
+//   by which a received document's seller is matched to a supplier: expression indexes over the
+//   identifier as a key (the same SQL on both databases), so "DE 811 907 980" finds DE811907980.
 // Every row carries company_id and livemode; lists page by (company_id, livemode, created_at, id).
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -109,11 +110,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('purchase_payments_invoice_idx').on('purchase_payments').columns(['purchase_invoice_id', 'created_at']).execute();
 
-  await db.schema
-    .createIndex('organizations_electronic_address_idx')
-    .on('organizations')
-    .columns(['company_id', 'livemode', 'electronic_address_id', 'electronic_address_scheme'])
-    .execute();
-  await db.schema.createIndex('organizations_vat_id_idx').on('organizations').columns(['company_id', 'livemode', 'vat_id']).execute();
-  await db.schema.createIndex('organizations_legal_registration_idx').on('organizations').columns(['company_id', 'livemode', 'legal_registration_id']).execute();
+  // The identity columns as written ("DE 811 907 980"), compared as keys: without spaces, dots,
+  // dashes and slashes, upper-cased (organization-repository.ts computes the same expression).
+  const key = (column: string) => `upper(replace(replace(replace(replace(${column}, ' ', ''), '.', ''), '-', ''), '/', ''))`;
+  await sql.raw(`create index organizations_electronic_address_idx on organizations (company_id, livemode, electronic_address_scheme, (${key('electronic_address_id')}))`).execute(db);
+  await sql.raw(`create index organizations_vat_id_idx on organizations (company_id, livemode, (${key('vat_id')}))`).execute(db);
+  await sql.raw(`create index organizations_legal_registration_idx on organizations (company_id, livemode, (${key('legal_registration_id')}))`).execute(db);
 }
