@@ -45,7 +45,11 @@ function settled(row: PurchaseInvoiceRow, state: PurchaseInvoiceRow['state'], pa
 
 const expectedOf = (row: PurchaseInvoiceRow): PurchaseChange['expected'] => ({ state: row.state, amount_paid: row.amount_paid, amount_credited: row.amount_credited });
 
-const NOUN = (row: PurchaseInvoiceRow) => `${row.document_kind === 'invoice' ? 'Purchase invoice' : 'Credit note'} ${row.number ?? row.id}`;
+/** "Purchase invoice R-11" at the start of a sentence, "purchase invoice R-11" within one. */
+const NOUN = (row: PurchaseInvoiceRow, within = false) => {
+  const noun = `${row.document_kind === 'invoice' ? 'Purchase invoice' : 'Credit note'} ${row.number ?? row.id}`;
+  return within ? noun[0]!.toLowerCase() + noun.slice(1) : noun;
+};
 
 export class PurchaseLedger {
   constructor(
@@ -147,7 +151,7 @@ export class PurchaseLedger {
         const due = amountDueOf(row);
         if (due === null) return refuse(`${NOUN(row)} states no payable amount (BT-115) that a payment could be set against.`);
         const digits = Math.max(digitsOf(row.currency), due.decimalPlaces());
-        if (!due.greaterThan(0)) return refuse(`Nothing is due on ${NOUN(row)}: its credit notes and payments cover it.`);
+        if (!due.greaterThan(0)) return refuse(`Nothing is due on ${NOUN(row, true)}: its credit notes and payments cover it.`);
         const read = readMoney(input, digits, now);
         if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
         const amount = read.value.amount;
@@ -156,7 +160,7 @@ export class PurchaseLedger {
           return {
             ok: false,
             code: 'PAYMENT_EXCEEDS_AMOUNT_DUE',
-            message: `The payment of ${given} is more than is due on ${NOUN(row)}: at most ${maximum} can be paid.`,
+            message: `The payment of ${given} is more than is due on ${NOUN(row, true)}: at most ${maximum} can be paid.`,
             details: [{ field: 'amount', code: 'exceeds_amount_due', message: `At most ${maximum} (the amount due).`, maximum }],
           };
         }
