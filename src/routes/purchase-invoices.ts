@@ -37,7 +37,7 @@ const PurchaseInvoiceIdParams = Type.Object({
 });
 const AttachmentParams = Type.Object({
   id: PurchaseInvoiceIdParams.properties.id,
-  n: Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'The attachment number (1, 2, …), as the purchase invoice lists it.', examples: ['1'] }),
+  n: Type.String({ maxLength: 10, description: 'The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).', examples: ['1'] }),
 });
 
 const ReceiveQuery = Type.Object(
@@ -240,7 +240,8 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       },
     },
     async (request, reply) => {
-      const file = await purchaseInvoices.attachment(scopeOf(request), request.params.id, Number(request.params.n));
+      const n = /^[1-9]\d{0,5}$/.test(request.params.n) ? Number(request.params.n) : 0;
+      const file = await purchaseInvoices.attachment(scopeOf(request), request.params.id, n);
       if (!file) throw new AppError('NOT_FOUND', 'No such attachment of this purchase invoice.');
       return reply.headers(fileHeaders(file)).send(file.body as unknown as string);
     },
