@@ -37,7 +37,7 @@ const PurchaseInvoiceIdParams = Type.Object({
 });
 const AttachmentParams = Type.Object({
   id: PurchaseInvoiceIdParams.properties.id,
-  n: Type.String({ maxLength: 10, description: 'The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).', examples: ['1'] }),
+  n: Type.String({ description: 'The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).', examples: ['1'] }),
 });
 
 const ReceiveQuery = Type.Object(
