@@ -188,6 +188,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     usesSharedRateLimitStore: rateLimitStore instanceof FailOpenRateLimitStore,
     droppedLogLines: () => destination?.droppedLines ?? 0,
     pdfLoad: () => pdfPool.load,
+    ...(readPool ? { receiveLoad: () => readPool.load } : {}),
   });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

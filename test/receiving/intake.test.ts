@@ -70,6 +70,14 @@ for (const dialect of DIALECTS) {
       expect(events[0].data.object).not.toHaveProperty('document');
     });
 
+    it("shows the reading pool's load in /metrics", async () => {
+      const { key } = await t.tenant();
+      expect((await receive(t, key, supplierDocument({ number: 'M-1' }))).statusCode).toBe(201);
+      const metrics = (await t.request({ method: 'GET', url: '/metrics' })).body;
+      expect(metrics).toContain('receive_read_documents{state="reading"} 0');
+      expect(metrics).toContain('receive_read_documents{state="waiting"} 0');
+    });
+
     it('reads the XML inside a Factur-X PDF, and keeps the PDF as the original', async () => {
       const { key } = await t.tenant();
       const bytes = example('facturx/EN16931_Einfach.pdf');
