@@ -180,7 +180,11 @@ export class Intake {
         })),
       ];
       // Two uploads of one document at once: the unique index lets one in, the other is a duplicate.
-      if (!(await this.repository.insert(t, row, files))) return (await duplicate())!;
+      if (!(await this.repository.insert(t, row, files))) {
+        const first = await duplicate();
+        if (!first) throw new Error(`Receiving ${number}: the unique index refused it, but no earlier document of that number is visible`);
+        return first;
+      }
 
       // A credit note reduces what we owe on the invoice it corrects; an invoice takes the credit
       // notes that named it before it arrived.

@@ -35,7 +35,7 @@ for (const dialect of DIALECTS) {
     it('reads a UBL invoice into the model with its amounts as written, and answers its original byte for byte with its type and digest', async () => {
       const { key } = await t.tenant();
       const bytes = example('cen-ubl/ubl-tc434-example1.xml');
-      const res = await receive(t, key, bytes, { contentType: 'text/xml' });
+      const res = await receive(t, key, bytes, { contentType: 'text/xml; charset=utf-8' });
       expect(res.statusCode, res.body).toBe(201);
       const data = res.json().data;
       expect(data).toMatchObject({
