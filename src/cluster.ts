@@ -5,7 +5,11 @@ import cluster, { type Worker } from 'node:cluster';
 // or Redis. A worker that exits while the primary is not stopping is replaced after a short
 // backoff; workers that keep dying make the primary give up rather than spin.
 
-/** A worker that dies this many times within CRASH_LOOP_WINDOW_MS is not started again. */
+/**
+ * Workers that die this many times within CRASH_LOOP_WINDOW_MS, or this many times in a row
+ * before any of them listened, are not started again. The second rule holds however slowly a
+ * loaded machine starts them: a worker that cannot start is a crash loop whatever the clock says.
+ */
 export const CRASH_LOOP_DEATHS = 5;
 export const CRASH_LOOP_WINDOW_MS = 10_000;
 /** The first replacement waits this long; each further death within the window doubles it. */
@@ -39,6 +43,8 @@ export function runPrimary(options: PrimaryOptions): void {
   const running = new Map<number, Worker>();
   const restarts = new Set<NodeJS.Timeout>();
   let deaths: number[] = [];
+  const listening = new Set<number>();
+  let startFailuresInARow = 0;
   let stopping: { signal: NodeJS.Signals; exitCode: number; deadline: NodeJS.Timeout } | null = null;
   let ended = false;
   const end = (code: number) => {
@@ -76,8 +82,14 @@ export function runPrimary(options: PrimaryOptions): void {
     finish();
   };
 
+  cluster.on('listening', (worker) => {
+    listening.add(worker.id);
+    startFailuresInARow = 0;
+  });
+
   cluster.on('exit', (worker, code, signal) => {
     running.delete(worker.id);
+    const everListened = listening.delete(worker.id);
     const exit = { code, signal };
     if (stopping) {
       // A worker still starting has no handler yet and dies of the signal itself: nothing was in
@@ -96,15 +108,16 @@ export function runPrimary(options: PrimaryOptions): void {
     }
     const now = Date.now();
     deaths = [...deaths.filter((at) => now - at < CRASH_LOOP_WINDOW_MS), now];
-    if (deaths.length >= CRASH_LOOP_DEATHS) {
+    if (!everListened) startFailuresInARow += 1;
+    if (deaths.length >= CRASH_LOOP_DEATHS || startFailuresInARow >= CRASH_LOOP_DEATHS) {
       log.error(
-        { worker: worker.id, workerPid: worker.process.pid, ...exit, deaths: deaths.length, windowMs: CRASH_LOOP_WINDOW_MS },
+        { worker: worker.id, workerPid: worker.process.pid, ...exit, deaths: deaths.length, windowMs: CRASH_LOOP_WINDOW_MS, startFailuresInARow },
         'cluster: workers keep dying; not restarting them',
       );
       stop('SIGTERM', 1);
       return;
     }
-    const delayMs = restartDelayMs(deaths.length);
+    const delayMs = restartDelayMs(Math.max(deaths.length, startFailuresInARow));
     log.warn({ worker: worker.id, workerPid: worker.process.pid, ...exit, restartInMs: delayMs }, 'cluster: worker exited; starting a replacement');
     const timer = setTimeout(() => {
       restarts.delete(timer);

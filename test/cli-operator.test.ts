@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       expect(unknown.stderr).toContain('No company with id cmp_nope');
     });
 
-    it('resets a password from standard input: the new one signs in, the old one and every session end', async () => {
+    it('resets a password from standard input: the new one signs in, must be replaced there, and the old one and every session end', async () => {
       const created = await users.create({ companyId, email: `clerk-${dialect}@operator.example`, role: 'member', password: PASSWORD });
       if (!created.ok) throw new Error(created.detail);
       const sessions = new SessionStore(t.storage.db);
@@ -86,11 +86,14 @@ for (const dialect of DIALECTS) {
       expect(await sessions.find(session.token)).not.toBeNull();
 
       const reset = await json(['user', 'reset-password', created.value.id, '--password-stdin'], `${NEW_PASSWORD}\n`);
-      expect(reset).toMatchObject({ id: created.value.id, sessionsEnded: 1 });
+      expect(reset).toMatchObject({ id: created.value.id, sessionsEnded: 1, mustChangePassword: true });
       expect(JSON.stringify(reset)).not.toContain(NEW_PASSWORD);
       expect(await sessions.find(session.token)).toBeNull();
-      expect(await users.authenticate(created.value.email, NEW_PASSWORD)).not.toBeNull();
+      // The operator knows the new password: the user must choose their own at the next sign-in.
+      expect(await users.authenticate(created.value.email, NEW_PASSWORD)).toMatchObject({ mustChangePassword: true });
       expect(await users.authenticate(created.value.email, PASSWORD)).toBeNull();
+      const next = await sessions.create(created.value.id);
+      expect((await sessions.find(next.token))?.user.mustChangePassword).toBe(true);
     });
 
     it('refuses a reset without --password-stdin (usage), with a weak password or for an unknown user', async () => {

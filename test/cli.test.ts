@@ -50,6 +50,27 @@ for (const dialect of DIALECTS) {
       expect(JSON.parse(res.stdout)).toMatchObject({ id: expect.stringMatching(/^cmp_/), currency: 'EUR' });
     });
 
+    it("refuses a company whose VAT id breaks its EU state's format or whose country is not ISO 3166-1, as company update does, and creates none", async () => {
+      const before = JSON.parse((await cli(db, 'company', 'list', '--json')).stdout).companies.length;
+      const cases: [string[], string][] = [
+        [['--vat-id', 'DE12345678'], '--vat-id: A VAT id of Germany is DE + 9 digits, e.g. DE123456789.'],
+        [['--vat-id', 'GR123456789'], '--vat-id: A Greek VAT id starts with EL, not GR: EL + 9 digits, e.g. EL123456789.'],
+        [['--country', 'XX'], '--country: Must be an ISO 3166-1 alpha-2 country code such as DE.'],
+        [['--vat-id', 'NL123456789', '--country', 'QQ'], '--country: Must be an ISO 3166-1 alpha-2 country code such as DE.; --vat-id: A VAT id of Netherlands is NL + 9 digits + B + 2 digits, e.g. NL123456789B01.'],
+      ];
+      for (const [options, message] of cases) {
+        const created = await cli(db, 'company', 'create', '--name', 'Wrong VAT GmbH', ...options);
+        expect(created, options.join(' ')).toMatchObject({ code: 1, stdout: '', stderr: `Error: ${message}\n` });
+        // The same words as a change of the seller profile.
+        const updated = await cli(db, 'company', 'update', companyId, ...options);
+        expect(updated.stderr, options.join(' ')).toBe(created.stderr);
+      }
+      expect(JSON.parse((await cli(db, 'company', 'list', '--json')).stdout).companies).toHaveLength(before);
+      const normalized = await cli(db, 'company', 'create', '--name', 'Right VAT GmbH', '--vat-id', 'de 123 456 789', '--country', 'de', '--json');
+      expect(normalized.code, normalized.stderr).toBe(0);
+      expect(JSON.parse(normalized.stdout)).toMatchObject({ vatId: 'DE123456789', countryCode: 'DE' });
+    });
+
     it('creates a key and shows the full key once', async () => {
       const res = await cli(db, 'key', 'create', '--company', companyId, '--name', 'ERP', '--permissions', 'invoice.create,organization.create', '--expires-at', '2099-01-01T00:00:00Z', '--json');
       expect(res.code).toBe(0);

@@ -203,22 +203,21 @@ describe('a cluster whose workers cannot start', () => {
   // Nothing listens on the database port, so every worker fails at start; no database is needed.
   const unreachable = async () => `postgres://postgres@127.0.0.1:${await freePort()}/none`;
 
-  it('stops restarting workers that keep dying at start and exits 1', async () => {
-    const startedAt = Date.now();
+  it('stops restarting workers that keep dying at start and exits 1, however slowly they die', async () => {
     const { code, output } = await runServerToExit({
       CLUSTER_WORKERS: '2',
       DATABASE_URL: await unreachable(),
       DATABASE_STARTUP_WAIT_MS: '0',
       REDIS_URL: TEST_REDIS_URL,
-    });
+    }, 170_000);
     expect(code).toBe(1);
     expect(output).toContain('workers keep dying; not restarting them');
-    // Two workers, then replacements until the fifth death within 10 s: no spinning.
+    // Two workers, then replacements until the fifth death in a row of a worker that never
+    // listened: no spinning, on a fast machine or a loaded one.
     const started = output.split('\n').filter((line) => line.includes('cluster: worker started'));
     expect(started.length).toBeGreaterThanOrEqual(5);
     expect(started.length).toBeLessThanOrEqual(6);
-    expect(Date.now() - startedAt).toBeLessThan(15_000);
-  });
+  }, 180_000);
 
   it('exits 78 without restarting when a worker meets a configuration error that only start-up can check', async () => {
     const { code, output } = await runServerToExit({

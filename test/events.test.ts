@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '../src/events/event-purge.js';
-import { EVENT_RETENTION_MS } from '../src/events/event-types.js';
+import { EVENT_RETENTION_MS } from '../src/schemas/event-types.js';
 import { BASE_PATH } from '../src/http/api-version.js';
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 

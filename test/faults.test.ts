@@ -239,7 +239,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL going away under load'
     const app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: proxiedUrl, logLevel: 'silent', rateLimitMax: 100_000 }, storage });
     try {
       const company = await app.container.companies.create({ name: 'Outage GmbH' });
-      if (!company.ok) throw new Error(company.detail);
+      if (!company.ok) throw new Error(company.problems[0]!.message);
       const created = await app.container.apiKeys.create({ companyId: company.value.id, name: 'k', permissions: ['organization.create'] });
       if (!created.ok) throw new Error(created.detail);
       const key = created.value.key;

@@ -1,4 +1,4 @@
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvoiceRepository } from '../src/repositories/invoice-repository.js';
 import { DIALECTS } from './helpers/dialects.js';

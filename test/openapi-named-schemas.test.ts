@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { documentForm, DocumentedAs } from '../src/openapi/documented-as.js';
+import { documentForm, DocumentedAs } from '../src/schemas/documented-as.js';
 import { hoistNamedSchemas, SchemaNameConflict } from '../src/openapi/named-schemas.js';
 
 // The two mechanisms behind the document's components, on small documents: titled schemas

@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('gives the rows waiting in the outbox to the endpoint at the first dispatch, then deletes them', async () => {
-      const outbox = new Outbox(storage.db, dialect);
+      const outbox = new Outbox(storage.db, storage.dialect);
       expect(await outbox.dispatch()).toMatchObject({ made: 3, moved: 1 });
       await outbox.cleanUp();
       const deliveries = await storage.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_id']).orderBy('event_id').execute();

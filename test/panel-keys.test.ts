@@ -3,6 +3,7 @@ import { DIALECTS } from './helpers/dialects.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { claimInstance, PanelClient, revealedKey, signedInAs } from './panel-client.js';
 import { runCli } from '../src/cli/main.js';
+import { PERMISSION_GROUPS, PERMISSION_NAMES } from '../src/auth/permissions.js';
 
 /** The table row of one key on the keys page, or undefined when the key is not listed. */
 function rowOf(body: string, keyId: string): string | undefined {
@@ -67,6 +68,59 @@ for (const dialect of DIALECTS) {
       expect(sessions.every((s) => s.sealed_reveal === null)).toBe(true);
     });
 
+    it('groups the create form by resource from the catalogue, and All permissions grants every permission without JavaScript', async () => {
+      const page = await owner.get('/panel/keys');
+      const picker = /<fieldset class="permission-picker"[\s\S]*?<\/div>\s*<\/fieldset>/.exec(page.body)![0];
+      const legends = [...picker.matchAll(/<fieldset class="permission-group">\s*<legend>([^<]+)<\/legend>/g)].map((m) => m[1]);
+      expect(legends).toEqual(PERMISSION_GROUPS.map((g) => g.resource));
+      expect(legends).toEqual(expect.arrayContaining(['organization', 'invoice', 'payment', 'credit-note', 'company', 'event', 'webhook']));
+      for (const p of PERMISSION_NAMES) expect(picker).toContain(`value="${p}"`);
+      expect(picker).toContain('name="allPermissions" value="1"');
+
+      // Only the All box ticked, as a browser without JavaScript sends it.
+      const res = await owner.post('/panel/keys', { name: 'Everything', allPermissions: '1' });
+      expect(res.statusCode).toBe(303);
+      const shown = await owner.get('/panel/keys/new');
+      expect(shown.body).toContain('with all permissions:');
+      const row = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Everything').executeTakeFirstOrThrow();
+      expect(JSON.parse(row.permissions)).toEqual(PERMISSION_NAMES);
+      // With JavaScript every box is ticked too: the same key.
+      await owner.get('/panel/keys');
+      expect((await owner.post('/panel/keys', { name: 'Everything, ticked', allPermissions: '1', permissions: PERMISSION_NAMES })).statusCode).toBe(303);
+      await owner.get('/panel/keys/new');
+      const ticked = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Everything, ticked').executeTakeFirstOrThrow();
+      expect(JSON.parse(ticked.permissions)).toEqual(PERMISSION_NAMES);
+
+      // The list says "All permissions" instead of one badge per permission.
+      const list = await owner.get('/panel/keys');
+      const cell = /<td class="perms">([\s\S]*?)<\/td>/.exec(rowOf(list.body, row.id)!)![1];
+      expect(cell).toBe('<span class="perm-all">All permissions</span>');
+    });
+
+    it('shows each key\'s permissions by resource with their level', async () => {
+      const { row } = await createKey(owner, 'Grouped', [
+        'invoice.read',
+        'invoice.create',
+        'payment.create',
+        'payment.read',
+        'credit-note.create',
+        'organization.create',
+        'organization.update',
+        'organization.read',
+        'company.update',
+        'webhook.manage',
+      ]);
+      const list = await owner.get('/panel/keys');
+      const groups = [...rowOf(list.body, row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
+      expect(groups).toEqual(['invoice: read, create', 'payment: read &amp; write', 'credit-note: create', 'organization: read &amp; write', 'company: update', 'webhook: manage']);
+      expect(rowOf(list.body, row.id)).not.toContain('All permissions');
+      const writer = await createKey(owner, 'Writer', ['invoice.create', 'invoice.update', 'invoice.delete', 'event.read']);
+      const writes = [...rowOf((await owner.get('/panel/keys')).body, writer.row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
+      expect(writes).toEqual(['invoice: write', 'event: read']);
+      // The revoke confirmation says the same in words.
+      expect((await owner.get(`/panel/keys/${writer.row.id}/revoke`)).body).toContain('(invoice: write; event: read)');
+    });
+
     it('never puts the secret in a URL or a cookie', async () => {
       await owner.get('/panel/keys');
       const res = await owner.post('/panel/keys', { name: 'No leaks', permissions: 'invoice.create' });
@@ -83,7 +137,7 @@ for (const dialect of DIALECTS) {
       const res = await owner.post('/panel/keys', { name: '  ', expiresOn: '2001-01-01' });
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(/id="name-error"[^>]*>Give the key a name\./);
-      expect(res.body).toMatch(/id="permissions-error"[^>]*>Choose at least one permission\./);
+      expect(res.body).toMatch(/id="permissions-error"[^>]*>Choose at least one permission, or All permissions\./);
       expect(res.body).toMatch(/id="expiresOn-error"[^>]*>Choose a day in the future\./);
       const unknown = await owner.post('/panel/keys', { name: 'x', permissions: 'admin.everything' });
       expect(unknown.statusCode).toBe(400);
@@ -306,7 +360,7 @@ for (const dialect of DIALECTS) {
       expect(empty.statusCode).toBe(400);
       expect(empty.body).toMatch(/id="name-error"[^>]*>Give the key a name\./);
       const long = await owner.post(`/panel/keys/${row.id}/rename`, { name: 'x'.repeat(201) });
-      expect(long.body).toMatch(/id="name-error"[^>]*>Use at most 200 characters\./);
+      expect(long.body).toMatch(/id="name-error"[^>]*>The key name must be at most 200 characters\./);
 
       const res = await owner.post(`/panel/keys/${row.id}/rename`, { name: 'After <rename>' });
       expect(res.statusCode).toBe(303);

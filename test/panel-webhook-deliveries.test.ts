@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookAttemptLog } from '../src/panel/webhook-attempts.js';
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { addEndpoint } from './helpers/panel-webhooks.js';
@@ -55,6 +55,8 @@ for (const dialect of DIALECTS) {
     }
 
     const attemptRows = (body: string) => body.match(/<tr data-attempt-id=/g)?.length ?? 0;
+    /** The log's card of one event. */
+    const eventCard = (body: string, eventId: string) => new RegExp(`<article class="delivery-event" data-event-id="${eventId}">[\\s\\S]*?</article>`).exec(body)?.[0] ?? '';
 
     it('shows a delivered event in the attempts table with HTTP 200, and Resend makes the receiver get the same webhook-id again', async () => {
       const r = await receiver();
@@ -106,6 +108,78 @@ for (const dialect of DIALECTS) {
       expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain('badge-failing');
     });
 
+    it('groups attempts by event, numbered, with times to the second, the answer of each and the payload as delivered', async () => {
+      // Two failures, then success: one event, one delivery, attempts #1 to #3.
+      const r = await receiver((index) => (index < 2 ? { status: 503, body: `busy ${index + 1}` } : { status: 204 }));
+      const { id } = await addEndpoint(owner, { url: r.url, events: 'organization.created' });
+      await makeEvent('Retried Buyer');
+      await r.waitFor((got) => got.length === 3);
+      const eventId = String(r.received[0]!.headers['webhook-id']);
+      const page = await pageShowing(id, /Delivered<\/span> <span>after 3 attempts/);
+      const card = eventCard(page.body, eventId);
+      expect(card).toContain('<code>organization.created</code>');
+      expect([...card.matchAll(/<td class="num">#(\d)<\/td>/g)].map((m) => m[1])).toEqual(['1', '2', '3']);
+      expect(card.match(/<tr data-attempt-id=/g)).toHaveLength(3);
+      expect(card.match(/<code>HTTP 503<\/code>/g)).toHaveLength(2);
+      expect(card).toContain('<code>HTTP 204</code>');
+      expect(card).toContain('busy 1');
+      expect(card).toContain('busy 2');
+      // Retries 50 ms apart are told apart: every attempt's time has its seconds.
+      const times = [...card.matchAll(/<tr data-attempt-id=[\s\S]*?<time datetime="([^"]+)" title="[^"]+">([^<]+)<\/time>/g)];
+      expect(times).toHaveLength(3);
+      for (const [, iso, shown] of times) expect(shown).toBe(iso!.slice(0, 19).replace('T', ' '));
+      // The payload is the body the receiver got, indented.
+      const payload = /<details class="payload">[\s\S]*?<pre tabindex="0">([\s\S]*?)<\/pre>/.exec(card)![1]!;
+      const unescaped = payload.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      expect(JSON.parse(unescaped)).toEqual(JSON.parse(r.received[2]!.body));
+      expect(card).toContain(`${Buffer.byteLength(r.received[2]!.body).toLocaleString('en')} bytes, as delivered`);
+    });
+
+    it('sends a signed webhook.test event with Send test event, to an endpoint that takes other types, logs it, and keeps it out of GET /event', async () => {
+      const r = await receiver();
+      const { id, secret } = await addEndpoint(owner, { url: r.url, events: 'invoice.paid' });
+      const page = await owner.get(`/panel/webhooks/${id}`);
+      expect(page.body).toContain(`action="/panel/webhooks/${id}/test"`);
+      const sent = await owner.post(`/panel/webhooks/${id}/test`);
+      expect(sent.statusCode).toBe(303);
+      expect(sent.headers.location).toBe(`/panel/webhooks/${id}?done=tested`);
+      await r.waitFor((got) => got.length === 1);
+      const got = r.received[0]!;
+      const event = new Webhook(secret!).verify(got.body, got.headers as Record<string, string>) as { id: string; type: string; livemode: boolean; data: { object: { endpointId: string } } };
+      expect(event).toMatchObject({ type: 'webhook.test', livemode: true, data: { object: { endpointId: id, url: r.url } } });
+      expect(got.headers['webhook-id']).toBe(event.id);
+
+      const logged = await pageShowing(id, /Delivered<\/span>/);
+      const card = eventCard(logged.body, event.id);
+      expect(card).toContain('<code>webhook.test</code>');
+      expect(card).toContain('badge-test-event');
+      expect(card).toContain('<code>HTTP 200</code>');
+      expect((await owner.get(`/panel/webhooks/${id}?done=tested`)).body).toContain('A test event is queued.');
+
+      // Not a change: the events API does not list it or read it.
+      const { key } = await t.createKey(companyId, ['event.read']);
+      const list = await t.get('/event?limit=100', key);
+      expect(list.statusCode).toBe(200);
+      expect((list.json().data.items as { id: string }[]).map((e) => e.id)).not.toContain(event.id);
+      expect((await t.get(`/event/${event.id}`, key)).statusCode).toBe(404);
+    });
+
+    it("refuses a test event to another company's endpoint and to a member", async () => {
+      const r = await receiver();
+      const { id } = await addEndpoint(owner, { url: r.url });
+      const stranger = await t.tenant(['webhook.manage']);
+      const foreign = await t.container.webhookEndpoints.create(scopeFor(stranger.companyId), { url: r.url, events: ['*'] });
+      if (!foreign.ok) throw new Error(foreign.code);
+      await owner.get(`/panel/webhooks/${id}`);
+      expect((await owner.post(`/panel/webhooks/${foreign.value.id}/test`)).statusCode).toBe(404);
+      const member = await signedInAs(t.app, companyId, 'tester-member@example.com', 'member');
+      const page = await member.get(`/panel/webhooks/${id}`);
+      expect(page.body).not.toContain('Send test event');
+      expect((await member.post(`/panel/webhooks/${id}/test`)).statusCode).toBe(403);
+      const made = await t.storage.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', 'in', [id, foreign.value.id]).execute();
+      expect(made).toEqual([]);
+    });
+
     it("escapes the receiver's answer in the attempts table", async () => {
       const r = await receiver(() => ({ status: 418, body: '<script>alert("hooked")</script>' }));
       const { id } = await addEndpoint(owner, { url: r.url, events: 'organization.created' });
@@ -146,6 +220,43 @@ for (const dialect of DIALECTS) {
       // The read side answers nothing for an endpoint id with the wrong company, whatever is stored.
       expect(await new WebhookAttemptLog(t.storage.db).recent(companyId, foreign.value.id)).toEqual([]);
       expect(await new WebhookAttemptLog(t.storage.db).recent(stranger.companyId, foreign.value.id)).toHaveLength(1);
+    });
+  });
+
+  describe(`the delivery log's next retry on ${dialect}`, () => {
+    let t: TestApp;
+    let owner: PanelClient;
+    let r: Receiver;
+
+    beforeAll(async () => {
+      // An hour between attempts: the failed first attempt leaves the delivery waiting for its retry.
+      t = await buildTestApp(dialect, { webhookAllowPrivateUrls: true, webhookRetryScheduleMs: [60 * 60 * 1000] });
+      ({ owner } = await claimInstance(t.app));
+      r = await startReceiver({ answer: () => ({ status: 500, body: 'down for maintenance' }) });
+    });
+    afterAll(async () => {
+      await r.close();
+      await t.close();
+    });
+
+    it('shows when a pending delivery is tried next, and that a disabled endpoint waits', async () => {
+      const { id } = await addEndpoint(owner, { url: r.url });
+      expect((await owner.post(`/panel/webhooks/${id}/test`)).statusCode).toBe(303);
+      await r.waitFor((got) => got.length === 1);
+      const deadline = Date.now() + 15_000;
+      let body = '';
+      while (!/Retrying<\/span>/.test(body)) {
+        if (Date.now() > deadline) throw new Error('the page never showed the retry');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        body = (await owner.get(`/panel/webhooks/${id}`)).body;
+      }
+      const row = await t.storage.db.selectFrom('webhook_deliveries').select(['next_attempt_at', 'attempts']).where('endpoint_id', '=', id).executeTakeFirstOrThrow();
+      expect(row.attempts).toBe(1);
+      expect(body).toContain(`<span class="badge badge-pending">Retrying</span> <span>attempt 2 at <time datetime="${row.next_attempt_at}"`);
+      expect(body).toContain('<td class="num">#1</td>');
+      expect(body).toContain('down for maintenance');
+      expect((await owner.post(`/panel/webhooks/${id}/disable`)).statusCode).toBe(303);
+      expect((await owner.get(`/panel/webhooks/${id}`)).body).toContain('attempt 2 is made once the endpoint is enabled');
     });
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { addEndpoint, shownSecret } from './helpers/panel-webhooks.js';

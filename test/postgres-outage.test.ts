@@ -48,7 +48,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
     app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: database.url, logLevel: 'silent' }, storage });
     await app.ready();
     const company = await app.container.companies.create({ name: 'Outage GmbH', currency: 'EUR' });
-    if (!company.ok) throw new Error(company.detail);
+    if (!company.ok) throw new Error(company.problems[0]!.message);
     companyId = company.value.id;
     const created = await app.container.apiKeys.create({ companyId, name: 'outage', permissions: ['organization.create'], expiresAt: null });
     if (!created.ok) throw new Error(created.detail);

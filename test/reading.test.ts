@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../src/auth/permissions.js';
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 

@@ -90,6 +90,17 @@ for (const dialect of DIALECTS) {
       expect((await c.refund(paid.id, '0.01')).json().error).toMatchObject({ code: 'REFUND_EXCEEDS_AMOUNT_OWED', details: [{ maximum: '0.00' }] });
     });
 
+    it('refunds no more than was paid: an invoice whose negative lines leave the buyer owed with nothing paid is voided, not refunded', async () => {
+      const c = await company();
+      const negative = await c.issue({ lines: [{ name: 'Returned goods', quantity: '-1', unitPrice: '10', vatRate: '19' }] });
+      expect(negative.amountDue).toBe('-11.90');
+      const res = await c.refund(negative.id, '11.90');
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toMatchObject({ code: 'REFUND_EXCEEDS_AMOUNT_OWED', details: [{ maximum: '0.00' }] });
+      expect(await c.get(negative.id)).toMatchObject({ status: 'issued', amountRefunded: '0.00', statusTransitions: { voidedAt: null } });
+      expect((await c.post(`/invoice/${negative.id}/void`)).json().data).toMatchObject({ status: 'void', amountDue: '0.00' });
+    });
+
     it('takes no refund on a draft or a void invoice: 409 INVOICE_NOT_REFUNDABLE', async () => {
       const c = await company();
       const draft = await c.issue({ status: 'draft' });

@@ -49,6 +49,26 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it('names the largest value taken when a quantity, a unit price, or an allowance or charge amount has too many digits', async () => {
+      const huge = '1000000000000000';
+      const adjustment = { amount: huge, reason: 'Huge', vatCategory: 'S', vatRate: '19' };
+      const body = { organizationId: buyerId, lines: [{ ...LINES[0], quantity: `-${huge}`, unitPrice: huge }], allowances: [adjustment], charges: [adjustment] };
+      const res = await t.post('/invoice', body, key);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([
+        { field: 'lines[0].quantity', code: 'too_large', message: 'Must be between -999999999999999.999999 and 999999999999999.999999 (15 digits before the decimal point).', maximum: '999999999999999.999999' },
+        { field: 'lines[0].unitPrice', code: 'too_large', message: 'Must be at most 999999999999999.999999 (15 digits before the decimal point).', maximum: '999999999999999.999999' },
+        { field: 'allowances[0].amount', code: 'too_large', message: 'Must be at most 999999999999999.99, the largest amount there is.', maximum: '999999999999999.99' },
+        { field: 'charges[0].amount', code: 'too_large', message: 'Must be at most 999999999999999.99, the largest amount there is.', maximum: '999999999999999.99' },
+      ]);
+      // An allowance's largest amount is in the invoice's currency, and a credit note's lines are held to the same limits.
+      const inYen = await t.post('/invoice', { ...body, currency: 'JPY', lines: LINES, charges: [] }, key);
+      expect(inYen.json().error.details).toEqual([expect.objectContaining({ field: 'allowances[0].amount', maximum: '999999999999999' })]);
+      const invoice = await issue();
+      const credit = await send('POST', '/credit-note', { invoiceId: invoice.id, reason: 'Huge', lines: [{ ...LINES[0], unitPrice: huge }] });
+      expect(credit.json().error.details).toEqual([expect.objectContaining({ field: 'lines[0].unitPrice', code: 'too_large', maximum: '999999999999999.999999' })]);
+    });
+
     it("says a draft has no e-invoice when one is asked for, not how to void it", async () => {
       const draft = await issue({ status: 'draft' });
       for (const format of ['ubl', 'cii']) {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '../src/events/event-purge.js';
-import { EVENT_RETENTION_MS } from '../src/events/event-types.js';
-import { scopeFor } from '../src/services/scope.js';
+import { EVENT_RETENTION_MS } from '../src/schemas/event-types.js';
+import { scopeFor } from '../src/db/scope.js';
 import { resetTestData } from '../src/services/test-data.js';
 import { FRESH_PER_ENDPOINT, Outbox, readWindow, type OutboxRow } from '../src/webhooks/outbox.js';
 import { ALL_PERMISSIONS, BASE_PATH, buildTestApp, type TestApp } from './helpers/build.js';
@@ -136,7 +136,7 @@ for (const dialect of DIALECTS) {
       expect(await outboxOf(events)).toEqual(events);
 
       // Two outboxes, two connections on PostgreSQL.
-      await Promise.all([drain(new Outbox(t.storage.db, dialect)), drain(new Outbox(t.storage.db, dialect))]);
+      await Promise.all([drain(new Outbox(t.storage.db, t.storage.dialect)), drain(new Outbox(t.storage.db, t.storage.dialect))]);
       const deliveries = await deliveriesOf(c.companyId);
       const expected = events.flatMap((eventId) => [everything, created].sort().map((endpointId) => ({ eventId, endpointId })));
       expect(deliveries.map((d) => ({ eventId: d.event_id, endpointId: d.endpoint_id }))).toEqual(expected);

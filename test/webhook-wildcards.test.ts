@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_SELECTORS, EVENT_TYPES, EVENT_WILDCARDS, subscribes } from '../src/events/event-types.js';
+import { EVENT_SELECTORS, EVENT_TYPES, EVENT_WILDCARDS, subscribes } from '../src/schemas/event-types.js';
 import { buildTestApp, BASE_PATH, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';

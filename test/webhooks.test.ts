@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../src/http/api-version.js';
-import { scopeFor } from '../src/services/scope.js';
+import { scopeFor } from '../src/db/scope.js';
 import { PER_ENDPOINT_CONCURRENT } from '../src/webhooks/delivery-worker.js';
 import { RESPONSE_EXCERPT_BYTES } from '../src/webhooks/sender.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';

@@ -16,7 +16,7 @@ export async function renderClientFiles(document) {
 }
 
 async function main() {
-  const { renderOpenApiDocument } = await import('../../dist/openapi/render-document.js');
+  const { renderOpenApiDocument } = await import('../../scripts/render-openapi-document.mjs');
   const files = await renderClientFiles(await renderOpenApiDocument());
   await writeFile(new URL('./schema.d.ts', import.meta.url), files.schemaDts);
   console.warn('examples/client/schema.d.ts written');

@@ -27,3 +27,31 @@ export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
 export function isPermission(value: string): value is Permission {
   return Object.hasOwn(PERMISSIONS, value);
 }
+
+/** The resource a permission is about: `credit-note` for `credit-note.read`. */
+export function permissionResource(permission: Permission): string {
+  return permission.slice(0, permission.indexOf('.'));
+}
+
+/** What a permission lets one do to its resource: `read` for `credit-note.read`. */
+export function permissionAction(permission: Permission): string {
+  return permission.slice(permission.indexOf('.') + 1);
+}
+
+/** The catalogue by resource, in its own order: what the panel groups keys' permissions by. */
+export const PERMISSION_GROUPS: readonly { resource: string; permissions: readonly Permission[] }[] = PERMISSION_NAMES.reduce<{ resource: string; permissions: Permission[] }[]>(
+  (groups, permission) => {
+    const resource = permissionResource(permission);
+    const group = groups.find((g) => g.resource === resource);
+    if (group) group.permissions.push(permission);
+    else groups.push({ resource, permissions: [permission] });
+    return groups;
+  },
+  [],
+);
+
+/** A key's stored permissions (a JSON array) as the permissions it grants; names no longer in the catalogue grant nothing. */
+export function parsePermissions(json: string): Permission[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((p): p is Permission => typeof p === 'string' && isPermission(p)) : [];
+}

@@ -1,7 +1,6 @@
 import type { ApiKeyRepository, ApiKeyRow } from '../repositories/api-key-repository.js';
-import { parsePermissions } from '../services/api-key-service.js';
 import { digestApiKey, digestsEqual, lookupPrefixOf, modeOf } from './api-key.js';
-import type { Permission } from './permissions.js';
+import { parsePermissions, type Permission } from './permissions.js';
 
 export interface AuthContext {
   companyId: string;

@@ -1,4 +1,5 @@
-import type { ProfileChanges, ProfileField } from '../services/company-profile.js';
+import type { ProfileChanges, ProfileField } from '../schemas/company.js';
+import type { CreateCompanyProblem } from '../services/company-service.js';
 import { existingCompany, required, textTable, type CliCommand, type OptionName } from './command.js';
 import { CommandError, UsageError } from './errors.js';
 
@@ -26,6 +27,9 @@ const PROFILE_OPTIONS: [OptionName, ProfileField][] = [
   ['creditor-id', 'creditorId'],
 ];
 
+/** `company create` options by the field each one sets, to name them in a refusal. */
+const CREATE_OPTION: Record<CreateCompanyProblem['field'], OptionName> = { name: 'name', currency: 'currency', vatId: 'vat-id', countryCode: 'country' };
+
 export const COMPANY_COMMANDS: CliCommand[] = [
   {
     group: 'company',
@@ -40,7 +44,7 @@ export const COMPANY_COMMANDS: CliCommand[] = [
         vatId: values['vat-id'] ?? null,
         countryCode: values.country ?? null,
       });
-      if (!result.ok) throw new CommandError(result.detail);
+      if (!result.ok) throw new CommandError(result.problems.map((p) => `--${CREATE_OPTION[p.field]}: ${p.message}`).join('; '));
       const c = result.value;
       context.print(c, `Created company ${c.id} (${c.name}, currency ${c.currency})`);
     },

@@ -60,8 +60,8 @@ export const USER_COMMANDS: CliCommand[] = [
       if (!result.ok) throw new CommandError(result.reason === 'invalid' ? `Password: ${result.detail}` : result.detail);
       const u = result.value;
       context.print(
-        { id: u.id, companyId: u.companyId, email: u.email, sessionsEnded: result.sessionsEnded },
-        `Set a new password for ${u.email} (${u.id}); ${result.sessionsEnded} session(s) ended.`,
+        { id: u.id, companyId: u.companyId, email: u.email, sessionsEnded: result.sessionsEnded, mustChangePassword: true },
+        `Set a new password for ${u.email} (${u.id}); ${result.sessionsEnded} session(s) ended. They must choose their own at their next sign-in.`,
       );
     },
   },

@@ -36,7 +36,7 @@ export const WEBHOOK_COMMANDS: CliCommand[] = [
       const endpointId = context.args[0]!;
       const row = await context.container.webhookEndpointRepository.findForOperator(endpointId);
       if (!row) throw new CommandError(`No webhook endpoint with id ${endpointId}.`);
-      const { scopeFor } = await import('../services/scope.js');
+      const { scopeFor } = await import('../db/scope.js');
       const scope = scopeFor(row.company_id, { livemode: row.livemode === 1 });
       const result = await context.container.webhookEndpoints.update(scope, endpointId, { enabled: false });
       if (!result.ok) throw new CommandError(`No webhook endpoint with id ${endpointId}.`);

@@ -3,7 +3,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { isUnavailable, type DialectName } from './dialect.js';
+import { isUnavailable, type Dialect } from './dialect.js';
+import { postgresDialect } from './dialects/postgres.js';
+import { sqliteDialect } from './dialects/sqlite.js';
 import { hotStatementName } from './prepared-query.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite-driver.js';
@@ -13,7 +15,8 @@ import type { Database } from './schema.js';
 
 export interface Storage {
   db: Kysely<Database>;
-  dialect: DialectName;
+  /** What differs between the databases, chosen here once: code elsewhere asks it, never which database this is. */
+  dialect: Dialect;
   /** A cheap round trip, used by the health check. */
   ping(): Promise<void>;
   /** Connection pool use, for metrics; null where there is no pool (SQLite). */
@@ -82,7 +85,7 @@ function openSqlite(url: string, options: StorageOptions): Storage {
   const ping = prepareReader ?? prepareWriter;
   return {
     db,
-    dialect: 'sqlite',
+    dialect: sqliteDialect,
     poolStats: () => null,
     async ping() {
       // The reader handle itself: a query through Kysely costs ten times more, a read never
@@ -131,7 +134,7 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
-    dialect: 'postgres',
+    dialect: postgresDialect,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
     async ping() {
       await db.executeQuery(PING);

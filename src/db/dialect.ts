@@ -1,10 +1,15 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from './schema.js';
 
-// Every place where SQLite and PostgreSQL behave differently is named here, and only here.
+// Every place where SQLite and PostgreSQL behave differently is named here, and only here: the
+// driver errors below, and the Dialect, one object chosen when the storage opens
+// (Storage.dialect), with an implementation of each operation in dialects/sqlite.ts and
+// dialects/postgres.ts. Code outside src/db asks the dialect to do a thing; it never asks which
+// database it is on (a lint rule refuses a comparison with 'sqlite' or 'postgres' there).
 
 export type DialectName = 'sqlite' | 'postgres';
 
-/** The dialect a Kysely instance (or transaction, or a migration's db) speaks. */
+/** The dialect a Kysely instance speaks, for a migration (which gets a bare Kysely, no storage). */
 export function dialectOf(db: Kysely<unknown>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
@@ -20,6 +25,113 @@ export function binaryColumnType(dialect: DialectName): 'blob' | 'bytea' {
  */
 export function bytesOfColumn(value: Uint8Array): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+type Table = keyof Database & string;
+
+/** A change that is one INSERT of one row, written with its event (EventRecorder.recordWithInsert). */
+export interface InsertChange {
+  table: Table;
+  row: object;
+}
+
+/** An event as stored (table `events`). */
+export interface EventRow {
+  id: string;
+  company_id: string;
+  livemode: number;
+  type: string;
+  request_id: string | null;
+  object: string;
+  created_at: string;
+}
+
+/** What an event writer needs to know of webhooks: which endpoints take a type, and whom to nudge. */
+export interface EventWriterHooks {
+  /** Whether an endpoint's selectors (its `events`) take events of `type`. */
+  takes(selectors: readonly string[], type: string): boolean;
+  /** Called when an outbox row was written (not yet committed). */
+  onOutbox(): void;
+}
+
+export interface EventWriter {
+  /**
+   * Writes the event, the change's INSERT when there is one, and, when an enabled endpoint of
+   * the event's company and mode takes its type, one outbox row: in the caller's transaction when
+   * `executor` is one, all or nothing. A constraint the INSERT breaks throws, as the INSERT alone would.
+   */
+  write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void>;
+}
+
+/** The lease a worker puts on a delivery row. */
+export interface DeliveryLease {
+  lease_owner: string;
+  lease_expires_at: string;
+}
+
+/**
+ * The outbox's place order, (xact, seq). On PostgreSQL `xact` is the writing transaction's id
+ * (xid8), so a reader never passes a row whose transaction commits later (migration 0012); on
+ * SQLite, whose one writer commits in order, `xact` is always 0 and `seq` alone orders the rows.
+ * Outbox rows are `o` in the SQL these fragments go into.
+ */
+export interface OutboxDialect {
+  /** A transaction id as a parameter, as the driver gave it. */
+  xact(value: string | number): RawBuilder<unknown>;
+  /** A sequence number as a parameter, as the driver gave it. */
+  seq(value: string | number): RawBuilder<unknown>;
+  /** A column of transaction ids, read so that it can be passed back (xid8 as text on PostgreSQL). */
+  xactOf(column: string): RawBuilder<string | number>;
+  /** Outbox row `o` compared with a position, in the shape its index range takes. */
+  compare(op: '>' | '<=', xact: RawBuilder<unknown>, seq: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** Outbox rows `o` in place order. */
+  readonly order: RawBuilder<unknown>;
+  /** The newest row of a query over webhook_outbox first. */
+  newestFirst<O>(query: SelectQueryBuilder<Database, 'webhook_outbox', O>): SelectQueryBuilder<Database, 'webhook_outbox', O>;
+  /** The horizon now, as text: older than every transaction still running (null on SQLite, where every committed row is past it). */
+  readonly horizonNow: RawBuilder<string | null>;
+  /** `and` rows of `o` older than every transaction still running, or nothing. */
+  readonly belowHorizonNow: RawBuilder<unknown>;
+  /** `and` rows of `o` older than a horizon read before (`horizonNow`), or nothing. */
+  belowHorizon(horizon: string | null): RawBuilder<unknown>;
+  /**
+   * The id of a new delivery of event `ev` to an endpoint (the event's UUIDv7 time and prefix,
+   * then 48 bits), and what ends its INSERT: on PostgreSQL a digest of endpoint and event, so a
+   * second dispatch of the pair (another instance's) changes nothing; on SQLite, whose one process
+   * dispatches once, random bits.
+   */
+  deliveryId(endpointId: string): RawBuilder<unknown>;
+  readonly onDuplicateDelivery: RawBuilder<unknown>;
+  /** Deletes the rows every enabled endpoint of their company and mode has passed; returns how many. */
+  deletePassed(db: Kysely<Database>): Promise<number>;
+}
+
+export interface Dialect {
+  readonly name: DialectName;
+  /**
+   * Locks what a select in a transaction reads against other instances, skipping rows another
+   * holds (PostgreSQL: FOR UPDATE SKIP LOCKED); SQLite's one writer needs no lock.
+   */
+  lockSkippingLocked<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
+  /**
+   * Leases the deliveries of `ids` that `free` still allows, so that of workers leasing at once,
+   * here or in another instance, each row goes to one. Returns the ids to read back by lease
+   * owner: on PostgreSQL those it locked (FOR UPDATE SKIP LOCKED) and leased in one transaction;
+   * on SQLite all of `ids`, since one conditional UPDATE leased those still free.
+   */
+  leaseDeliveries(
+    db: Kysely<Database>,
+    ids: readonly string[],
+    free: (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) => Expression<SqlBool>,
+    lease: DeliveryLease,
+  ): Promise<string[]>;
+  /**
+   * How events are written. On PostgreSQL every statement is a round trip, so the event, its
+   * outbox row and a change that is one INSERT are one statement (data-modifying CTEs); SQLite
+   * has no such CTEs, and there they are steps in one transaction.
+   */
+  eventWriter(db: Kysely<Database>, hooks: EventWriterHooks): EventWriter;
+  readonly outbox: OutboxDialect;
 }
 
 interface DriverError {

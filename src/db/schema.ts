@@ -267,6 +267,8 @@ export interface UsersTable {
   password_hash: string;
   role: UserRole;
   active: number;
+  /** 1 while the password is one someone else set (Users page, CLI reset): changed at next sign-in. */
+  must_change_password: number;
   created_at: string;
 }
 

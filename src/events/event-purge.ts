@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { EVENT_RETENTION_MS } from './event-types.js';
+import { EVENT_RETENTION_MS } from '../schemas/event-types.js';
 
 export const EVENT_PURGE_INTERVAL_MS = 10 * 60_000;
 

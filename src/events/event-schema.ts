@@ -5,7 +5,7 @@ import { Nullable } from '../schemas/nullable.js';
 import { OrganizationSchema } from '../schemas/organization.js';
 import { PurchaseInvoiceSummarySchema } from '../schemas/purchase-invoice.js';
 import { Livemode } from '../schemas/values.js';
-import { EVENT_TYPES } from './event-types.js';
+import { EVENT_TYPES } from '../schemas/event-types.js';
 
 /** payment.created's object: the payment as the invoice lists it, and which invoice it pays. */
 export const PaymentEventObject = Type.Composite(

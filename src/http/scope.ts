@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Scope } from '../services/scope.js';
+import type { Scope } from '../db/scope.js';
 
 /** The scope of a request that passed the key check: its key's company and mode, and the request's id. */
 export function scopeOf(request: FastifyRequest): Scope {

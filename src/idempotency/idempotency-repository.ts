@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, IdempotencyRecordsTable } from '../db/schema.js';
-import { modeColumn } from '../services/scope.js';
+import { modeColumn } from '../db/scope.js';
 
 export type IdempotencyRow = IdempotencyRecordsTable;
 

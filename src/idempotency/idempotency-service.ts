@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { Sealer } from '../lib/sealer.js';
 import { IdempotencyRepository, type RecordId } from './idempotency-repository.js';
-import { modeColumn } from '../services/scope.js';
+import { modeColumn } from '../db/scope.js';
 
 // Idempotency for creating requests, with the database as the store (so it holds across
 // instances, on SQLite and PostgreSQL):

@@ -49,6 +49,11 @@ export function parseDecimal(input: unknown, limits: DecimalLimits): ParsedDecim
   return { ok: true, value: new Decimal(text) };
 }
 
+/** The largest value `limits` take, as text: 999999999999999.999999 for 15 digits before the point and 6 after. */
+export function largestDecimal(limits: DecimalLimits): string {
+  return `${'9'.repeat(limits.maxIntegerDigits)}${limits.maxScale > 0 ? `.${'9'.repeat(limits.maxScale)}` : ''}`;
+}
+
 /** A decimal as plain text without trailing zeros or exponent ("19", "7.5", "-0.25"). */
 export function plainDecimal(value: Decimal): string {
   return value.isZero() ? '0' : value.toFixed();

@@ -24,3 +24,12 @@ export function largestAmount(digits: number): string {
 export function isWithinAmountLimit(amount: Decimal | string): boolean {
   return new Decimal(amount).abs().lessThan(new Decimal(10).pow(AMOUNT_INTEGER_DIGITS));
 }
+
+// The other decimals an invoice takes, as the input reader parses them and the API documents them.
+
+/** A line quantity: 15 digits before the point, 6 after. */
+export const QUANTITY: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
+/** A unit price, or an allowance's or charge's amount before rounding: 15 digits before the point, 6 after. */
+export const PRICE: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
+/** A VAT rate or a discount: up to 100, 4 decimal places. */
+export const PERCENT: DecimalLimits = { maxScale: 4, maxIntegerDigits: 3 };

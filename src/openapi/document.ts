@@ -2,7 +2,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import type { Access } from '../http/access.js';
 import { API_VERSION, BASE_PATH } from '../http/api-version.js';
-import { documentForm } from './documented-as.js';
+import { documentForm } from '../schemas/documented-as.js';
 import { finishDocument, type OpenApiDocument } from './finish.js';
 import { operationIdFor } from './operations.js';
 

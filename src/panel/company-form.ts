@@ -1,5 +1,5 @@
-import type { Company } from '../schemas/company.js';
-import { readProfileChanges, type ProfileChanges, type ProfileProblem } from '../services/company-profile.js';
+import type { Company, ProfileChanges } from '../schemas/company.js';
+import { readProfileChanges, type ProfileProblem } from '../services/company-profile.js';
 import { groupedIban } from './iban.js';
 import type { FieldErrors } from './views/forms.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Owner, Scope } from '../services/scope.js';
+import type { Owner, Scope } from '../db/scope.js';
 import { MODE_COOKIE, signedInUser } from './context.js';
 
 // Which of its company's two worlds the panel shows: live data (the default), or the test

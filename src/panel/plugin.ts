@@ -8,7 +8,7 @@ import { AppError } from '../errors/app-error.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/store.js';
 import { KeyEventLog } from './key-events.js';
 import { PanelRecords } from './records.js';
-import { accountRoutes } from './routes/account.js';
+import { accountRoutes, PASSWORD_REQUIRED_PATH, passwordRequiredAddress } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { companyRoutes } from './routes/company.js';
 import { keyRoutes } from './routes/keys.js';
@@ -173,7 +173,14 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
   // Everything below needs a signed-in user; without one the browser goes to the sign-in page.
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', async (request, reply) => {
-      if (request.panelSession) return;
+      if (request.panelSession) {
+        // A password someone else set: until its user chooses their own, the session reaches the
+        // change-password page and nothing else (a form sent elsewhere is not carried out).
+        if (request.panelSession.user.mustChangePassword && request.url.split('?')[0] !== PASSWORD_REQUIRED_PATH) {
+          return reply.redirect(passwordRequiredAddress(request.method === 'GET' ? request.url : null), 303);
+        }
+        return;
+      }
       // A browser that had a session (its cookie, or the signed-in marker once the cookie ran out
       // with the session) is told it expired. No cookie at all is a first visit, which needs no
       // excuse. Either way sign-in leads back here.

@@ -9,7 +9,7 @@ import { todayUtc } from '../services/invoice-input.js';
 import type { InvoiceService } from '../services/invoice-service.js';
 import { organizationNameKey } from '../services/organization-rules.js';
 import { CREDIT_NOTE_COLUMNS, creditNoteItem, INVOICE_COLUMNS, invoiceItem, type CreditNoteListItem, type InvoiceListItem } from './record-items.js';
-import { modeColumn, type Owner } from '../services/scope.js';
+import { modeColumn, type Owner } from '../db/scope.js';
 
 // Read-only queries behind the panel's record pages. Every query is scoped by company.
 

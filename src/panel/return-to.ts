@@ -14,7 +14,7 @@ import { PANEL_PATH } from './views/layout.js';
 // anything not in RESTORABLE are never kept: a query string ends up in history and logs.
 
 /** The create-key form's fields: none is a secret (the key is made by the server). */
-export const KEY_FORM_FIELDS = ['name', 'permissions', 'expiresOn', 'mode'] as const;
+export const KEY_FORM_FIELDS = ['name', 'permissions', 'allPermissions', 'expiresOn', 'mode'] as const;
 
 /** The pages whose forms take typed values back, and the fields they take. */
 const RESTORABLE: Record<string, readonly string[]> = {

@@ -76,6 +76,7 @@ export class SessionStore {
         'users.email',
         'users.role',
         'users.active',
+        'users.must_change_password',
         'users.created_at',
       ])
       .where('user_sessions.token_hash', '=', tokenHash(token))
@@ -84,7 +85,15 @@ export class SessionStore {
     return {
       id: row.session_id,
       expiresAt: row.expires_at,
-      user: { id: row.id, companyId: row.company_id, email: row.email, role: row.role, active: true, createdAt: row.created_at },
+      user: {
+        id: row.id,
+        companyId: row.company_id,
+        email: row.email,
+        role: row.role,
+        active: true,
+        mustChangePassword: row.must_change_password === 1,
+        createdAt: row.created_at,
+      },
     };
   }
 

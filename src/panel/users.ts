@@ -16,6 +16,8 @@ export interface PanelUser {
   email: string;
   role: UserRole;
   active: boolean;
+  /** The password was set by someone else (an owner or admin, or the operator): it must be changed before anything else. */
+  mustChangePassword: boolean;
   createdAt: string;
 }
 
@@ -23,7 +25,7 @@ export function isRole(value: unknown): value is UserRole {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** Owners and admins create and revoke keys and manage users; members only look. */
+/** Owners and admins create and revoke keys, manage webhooks and users and edit the company; members only look. */
 export function isPrivileged(role: UserRole): boolean {
   return role === 'owner' || role === 'admin';
 }
@@ -39,7 +41,15 @@ export function emailProblem(email: string): string | null {
 }
 
 function toUser(row: UsersTable): PanelUser {
-  return { id: row.id, companyId: row.company_id, email: row.email, role: row.role, active: row.active === 1, createdAt: row.created_at };
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    email: row.email,
+    role: row.role,
+    active: row.active === 1,
+    mustChangePassword: row.must_change_password === 1,
+    createdAt: row.created_at,
+  };
 }
 
 export interface CreateUserInput {
@@ -47,6 +57,8 @@ export interface CreateUserInput {
   email: string;
   role: UserRole;
   password: string;
+  /** Set when someone else chose the password (the Users page): the user must change it at first sign-in. */
+  mustChangePassword?: boolean;
 }
 
 export type UserField = 'email' | 'password' | 'role' | 'company';
@@ -103,6 +115,7 @@ export class UserService {
       password_hash: await hashPassword(input.password),
       role: input.role,
       active: 1,
+      must_change_password: input.mustChangePassword ? 1 : 0,
       created_at: now.toISOString(),
     };
     try {
@@ -132,7 +145,8 @@ export class UserService {
 
   /**
    * The operator sets a new password (`invoicing user reset-password`): for a user who lost
-   * theirs. Every session of the user ends, so whoever held one must sign in with the new one.
+   * theirs. Every session of the user ends, so whoever held one must sign in with the new one,
+   * and since the operator knows it, the user must change it at that sign-in.
    */
   async resetPassword(userId: string, password: string): Promise<{ ok: true; value: PanelUser; sessionsEnded: number } | { ok: false; reason: 'not_found' | 'invalid'; detail: string }> {
     const problem = passwordProblem(password);
@@ -141,9 +155,9 @@ export class UserService {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
       if (!row) return { ok: false, reason: 'not_found', detail: `No user with id ${userId}.` };
-      await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+      await trx.updateTable('users').set({ password_hash: hash, must_change_password: 1 }).where('id', '=', userId).execute();
       const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).executeTakeFirst();
-      return { ok: true, value: toUser(row), sessionsEnded: Number(ended.numDeletedRows) };
+      return { ok: true, value: toUser({ ...row, must_change_password: 1 }), sessionsEnded: Number(ended.numDeletedRows) };
     });
   }
 
@@ -181,7 +195,37 @@ export class UserService {
     if (problems.length > 0) return { ok: false, currentWrong, problems };
     const hash = await hashPassword(input.next);
     return this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+      await trx.updateTable('users').set({ password_hash: hash, must_change_password: 0 }).where('id', '=', userId).execute();
+      const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).executeTakeFirst();
+      return { ok: true, sessionsEnded: Number(ended.numDeletedRows) };
+    });
+  }
+
+  /**
+   * The first thing a user does whose password someone else set: choose their own. They proved
+   * the given one at sign-in moments ago, so only the new one (twice) is asked, and it must differ
+   * from the given one. Every other session of the user ends, as with any password change. Refused
+   * when no change is required (the flag was cleared meanwhile, e.g. in another tab).
+   */
+  async replaceGivenPassword(userId: string, input: { next: string; confirm: string }, keepSessionId: string): Promise<ChangePasswordResult> {
+    const row = await this.db.selectFrom('users').select(['password_hash', 'active', 'must_change_password']).where('id', '=', userId).executeTakeFirst();
+    if (!row || row.active !== 1 || row.must_change_password !== 1) return { ok: false, currentWrong: false, problems: [] };
+    const problems: { field: PasswordField; detail: string }[] = [];
+    const nextProblem = passwordProblem(input.next);
+    if (nextProblem) problems.push({ field: 'newPassword', detail: nextProblem });
+    else if (await verifyPassword(input.next, row.password_hash)) problems.push({ field: 'newPassword', detail: 'Choose a password different from the one you were given.' });
+    if (input.confirm !== input.next) problems.push({ field: 'newPasswordConfirm', detail: 'The two new passwords differ.' });
+    if (problems.length > 0) return { ok: false, currentWrong: false, problems };
+    const hash = await hashPassword(input.next);
+    return this.db.transaction().execute(async (trx) => {
+      // Only while the change is still required: two tabs racing change it once.
+      const changed = await trx
+        .updateTable('users')
+        .set({ password_hash: hash, must_change_password: 0 })
+        .where('id', '=', userId)
+        .where('must_change_password', '=', 1)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) === 0) return { ok: false, currentWrong: false, problems: [] };
       const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).executeTakeFirst();
       return { ok: true, sessionsEnded: Number(ended.numDeletedRows) };
     });
@@ -209,8 +253,10 @@ export class UserService {
       const target = await trx.selectFrom('users').selectAll().where('id', '=', userId).where('company_id', '=', companyId).executeTakeFirst();
       if (!target) return { ok: false, reason: 'not_found', detail: 'No such user in your company.' };
       if (actor !== 'operator') {
-        // Stepping down is allowed (the last-owner rule still holds); locking yourself out is not.
+        // Nobody changes their own role or deactivates themselves: another owner or admin does,
+        // so a role change always has a second person behind it and nobody locks themselves out.
         if (target.id === actor.id && patch.active === 0) return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
+        if (target.id === actor.id && patch.role !== undefined) return { ok: false, reason: 'self', detail: `You cannot change your own role; another ${actor.role === 'owner' ? 'owner' : 'owner or admin'} can.` };
         if (actor.role !== 'owner' && (target.role === 'owner' || patch.role === 'owner')) {
           return { ok: false, reason: 'forbidden', detail: 'Only an owner can grant the owner role or change an owner.' };
         }

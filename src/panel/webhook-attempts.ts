@@ -1,17 +1,29 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, DeliveryStatus } from '../db/schema.js';
+import { eventJson } from '../events/event-json.js';
 
-// The read side behind the panel's webhook endpoint page: an endpoint's recent delivery attempts,
-// each with its event's type. Scoped by company and endpoint both, so an endpoint id alone never
-// reads another company's attempts.
+// The read side behind the panel's webhook endpoint page: the endpoint's latest events, each with
+// its deliveries (the first, and any resend) and every attempt of them, numbered. Scoped by company
+// and endpoint both, so an endpoint id alone never reads another company's deliveries.
+//
+// Only existing indexes are used: the endpoint's latest attempts (endpoint_id, attempted_at), the
+// deliveries still waiting for a first attempt (the partial "fresh" index), deliveries by primary
+// key, and the shown deliveries' attempts from the oldest shown delivery on, an index range of the
+// last day or so, not the endpoint's 30 days.
 
-export const ATTEMPTS_SHOWN = 100;
+/** Events shown on the page: the latest, by their latest attempt (or creation, while waiting). */
+export const EVENTS_SHOWN = 25;
+/** Latest attempts looked at to find those events (a delivery makes at most eight). */
+const ATTEMPTS_SCANNED = 200;
+/** Deliveries still waiting for their first attempt that are looked at. */
+const WAITING_SCANNED = 50;
+/** Clocks of instances may differ: an attempt is looked for from this long before its delivery was made. */
+const CLOCK_MARGIN_MS = 60 * 60 * 1000;
 
-export interface AttemptListItem {
+export interface LoggedAttempt {
   id: string;
-  eventId: string;
-  /** Null once the event is purged (its attempts go with it, so this is a moment's race at most). */
-  eventType: string | null;
+  /** 1 for a delivery's first attempt, 2 for its first retry, … */
+  number: number;
   attemptedAt: string;
   durationMs: number;
   statusCode: number | null;
@@ -21,31 +33,144 @@ export interface AttemptListItem {
   responseExcerpt: string | null;
 }
 
+export interface LoggedDelivery {
+  id: string;
+  createdAt: string;
+  status: DeliveryStatus;
+  /** Attempts made (as the delivery counts them). */
+  attemptCount: number;
+  /** When a pending delivery is tried next; null once it succeeded or failed for good. */
+  nextAttemptAt: string | null;
+  /** A worker holds it right now: it is being sent. */
+  sending: boolean;
+  /** Oldest first. */
+  attempts: LoggedAttempt[];
+}
+
+export interface LoggedEvent {
+  eventId: string;
+  /** Null once the event is purged (its deliveries go with it, so this is a moment's race at most). */
+  eventType: string | null;
+  createdAt: string | null;
+  /** The body every delivery of it POSTs: the event JSON, byte for byte. */
+  payload: string | null;
+  /** The first delivery, then resends. */
+  deliveries: LoggedDelivery[];
+  /** Its latest attempt, or its latest delivery's creation: what the page is ordered by. */
+  lastActivityAt: string;
+}
+
 export class WebhookAttemptLog {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The endpoint's latest attempts, newest first. */
-  async recent(companyId: string, endpointId: string, limit = ATTEMPTS_SHOWN): Promise<AttemptListItem[]> {
+  /** The endpoint's latest events with their deliveries and numbered attempts, newest first. */
+  async recent(companyId: string, endpointId: string, limit = EVENTS_SHOWN, now: Date = new Date()): Promise<LoggedEvent[]> {
+    const [attempted, waiting] = await Promise.all([
+      this.db
+        .selectFrom('webhook_attempts')
+        .select(['delivery_id', 'attempted_at'])
+        .where('company_id', '=', companyId)
+        .where('endpoint_id', '=', endpointId)
+        .orderBy('attempted_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(ATTEMPTS_SCANNED)
+        .execute(),
+      this.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'created_at'])
+        .where('company_id', '=', companyId)
+        .where('endpoint_id', '=', endpointId)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', 0)
+        .orderBy('created_at', 'desc')
+        .limit(WAITING_SCANNED)
+        .execute(),
+    ]);
+    const activity = new Map<string, string>();
+    for (const row of attempted) if (!activity.has(row.delivery_id)) activity.set(row.delivery_id, row.attempted_at);
+    for (const row of waiting) if (!activity.has(row.id)) activity.set(row.id, row.created_at);
+    if (activity.size === 0) return [];
+
     const rows = await this.db
-      .selectFrom('webhook_attempts as a')
-      .leftJoin('events as e', (join) => join.onRef('e.id', '=', 'a.event_id').on('e.company_id', '=', companyId))
-      .select(['a.id', 'a.event_id', 'e.type', 'a.attempted_at', 'a.duration_ms', 'a.status_code', 'a.succeeded', 'a.error', 'a.response_excerpt'])
-      .where('a.company_id', '=', companyId)
-      .where('a.endpoint_id', '=', endpointId)
-      .orderBy('a.attempted_at', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(limit)
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').on('e.company_id', '=', companyId))
+      .select([
+        'd.id',
+        'd.event_id',
+        'd.created_at',
+        'd.status',
+        'd.attempts',
+        'd.next_attempt_at',
+        'd.lease_expires_at',
+        'e.type',
+        'e.livemode',
+        'e.created_at as event_created_at',
+        'e.request_id',
+        'e.object',
+      ])
+      .where('d.company_id', '=', companyId)
+      .where('d.endpoint_id', '=', endpointId)
+      .where('d.id', 'in', [...activity.keys()])
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      eventId: row.event_id,
-      eventType: row.type,
-      attemptedAt: row.attempted_at,
-      durationMs: Number(row.duration_ms),
-      statusCode: row.status_code === null ? null : Number(row.status_code),
-      succeeded: Number(row.succeeded) === 1,
-      error: row.error,
-      responseExcerpt: row.response_excerpt,
-    }));
+
+    const events = new Map<string, LoggedEvent>();
+    const deliveries = new Map<string, LoggedDelivery>();
+    for (const row of rows) {
+      const delivery: LoggedDelivery = {
+        id: row.id,
+        createdAt: row.created_at,
+        status: row.status,
+        attemptCount: Number(row.attempts),
+        nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+        sending: row.status === 'pending' && row.lease_expires_at !== null && row.lease_expires_at > now.toISOString(),
+        attempts: [],
+      };
+      deliveries.set(row.id, delivery);
+      const at = activity.get(row.id)!;
+      let event = events.get(row.event_id);
+      if (!event) {
+        const payload =
+          row.type !== null && row.object !== null && row.event_created_at !== null
+            ? eventJson({ id: row.event_id, livemode: Number(row.livemode), type: row.type, created_at: row.event_created_at, request_id: row.request_id, object: row.object })
+            : null;
+        event = { eventId: row.event_id, eventType: row.type, createdAt: row.event_created_at, payload, deliveries: [], lastActivityAt: at };
+        events.set(row.event_id, event);
+      }
+      event.deliveries.push(delivery);
+      if (at > event.lastActivityAt) event.lastActivityAt = at;
+    }
+    const shown = [...events.values()]
+      .sort((a, b) => (a.lastActivityAt === b.lastActivityAt ? b.eventId.localeCompare(a.eventId) : b.lastActivityAt.localeCompare(a.lastActivityAt)))
+      .slice(0, limit);
+    for (const event of shown) event.deliveries.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+
+    // Every attempt of the shown deliveries, oldest first, so that each gets its number.
+    const shownIds = shown.flatMap((e) => e.deliveries.map((d) => d.id));
+    const oldest = shown.flatMap((e) => e.deliveries.map((d) => d.createdAt)).reduce((a, b) => (a < b ? a : b));
+    const from = new Date(new Date(oldest).getTime() - CLOCK_MARGIN_MS).toISOString();
+    const attempts = await this.db
+      .selectFrom('webhook_attempts')
+      .select(['id', 'delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'succeeded', 'error', 'response_excerpt'])
+      .where('company_id', '=', companyId)
+      .where('endpoint_id', '=', endpointId)
+      .where('attempted_at', '>=', from)
+      .where('delivery_id', 'in', shownIds)
+      .orderBy('attempted_at')
+      .orderBy('id')
+      .execute();
+    for (const row of attempts) {
+      const delivery = deliveries.get(row.delivery_id)!;
+      delivery.attempts.push({
+        id: row.id,
+        number: delivery.attempts.length + 1,
+        attemptedAt: row.attempted_at,
+        durationMs: Number(row.duration_ms),
+        statusCode: row.status_code === null ? null : Number(row.status_code),
+        succeeded: Number(row.succeeded) === 1,
+        error: row.error,
+        responseExcerpt: row.response_excerpt,
+      });
+    }
+    return shown;
   }
 }

@@ -10,7 +10,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { newId } from '../lib/ids.js';
 import { WorkerJobError } from '../lib/worker-pool.js';
 import type { PurchaseInvoice } from '../schemas/purchase-invoice.js';
-import { modeColumn, type Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 import { decimalOf, storedModel, type StoredVerdict } from './purchase-invoice-mapping.js';
 import type { PurchaseInvoiceReads } from './purchase-invoice-reads.js';
 import type { PurchaseFileRow, PurchaseInvoiceRepository, PurchaseInvoiceRow } from './purchase-invoice-repository.js';

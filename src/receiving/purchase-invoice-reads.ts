@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { PurchaseInvoice, PurchaseInvoiceSummary } from '../schemas/purchase-invoice.js';
-import type { Owner } from '../services/scope.js';
+import type { Owner } from '../db/scope.js';
 import { purchaseInvoiceOf, summaryOf, type RowExtras } from './purchase-invoice-mapping.js';
 import type { ListCursor, PurchaseInvoiceFilter, PurchaseInvoiceRepository } from './purchase-invoice-repository.js';
 

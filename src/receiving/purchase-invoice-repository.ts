@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { bytesOfColumn } from '../db/dialect.js';
 import type { Database, PurchaseInvoiceFilesTable, PurchaseInvoicesTable, PurchaseInvoiceState, PurchasePaymentsTable } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
-import { modeColumn, type Owner } from '../services/scope.js';
+import { modeColumn, type Owner } from '../db/scope.js';
 
 // Every query of received documents, scoped by company and mode. The unique index on (company,
 // mode, supplier, kind, number) decides a duplicate; amounts and states change by compare-and-set,

@@ -9,7 +9,7 @@ import type { OrganizationRepository } from '../repositories/organization-reposi
 import type { PurchaseInvoice, PurchaseInvoiceSummary, PurchasePaymentInput } from '../schemas/purchase-invoice.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import type { OrganizationService } from '../services/organization-service.js';
-import type { Owner, Scope } from '../services/scope.js';
+import type { Owner, Scope } from '../db/scope.js';
 import { Intake, type ReadUploadResult, type StoreOptions, type StoreResult, type Upload } from './intake.js';
 import type { StoredEinvoice } from './purchase-invoice-mapping.js';
 import { PurchaseInvoiceReads } from './purchase-invoice-reads.js';

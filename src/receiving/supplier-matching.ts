@@ -5,7 +5,7 @@ import type { OrganizationRepository, OrganizationRow } from '../repositories/or
 import type { CreateOrganizationInput } from '../schemas/organization.js';
 import { organizationNameKey } from '../services/organization-rules.js';
 import type { OrganizationService } from '../services/organization-service.js';
-import type { Scope } from '../services/scope.js';
+import type { Scope } from '../db/scope.js';
 
 // Whom a received document is from: its seller (BG-4) matched to an organization of the company
 // by electronic address (BT-34), VAT id (BT-31) or legal registration id (BT-30), in that order,

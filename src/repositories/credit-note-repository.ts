@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { preparedInsert } from '../db/prepared-query.js';
 import type { CreditNoteLinesTable, CreditNotesTable, Database, PdfDigestLanguage } from '../db/schema.js';
-import { modeColumn, type Owner } from '../services/scope.js';
+import { modeColumn, type Owner } from '../db/scope.js';
 
 export type CreditNoteRow = CreditNotesTable;
 export type CreditNoteLineRow = CreditNoteLinesTable;

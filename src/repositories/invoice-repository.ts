@@ -2,7 +2,7 @@ import type { Kysely, OnConflictBuilder } from 'kysely';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
 import type { Database, InvoiceLinesTable, InvoicesTable, PaymentsTable, PdfDigestLanguage } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
-import { modeColumn, type Owner } from '../services/scope.js';
+import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
 
 export type InvoiceRow = InvoicesTable;

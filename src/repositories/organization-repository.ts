@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationsTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { prepareQuery } from '../db/prepared-query.js';
-import { modeColumn, type Owner } from '../services/scope.js';
+import { modeColumn, type Owner } from '../db/scope.js';
 
 export type OrganizationRow = OrganizationsTable;
 

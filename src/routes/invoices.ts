@@ -4,7 +4,7 @@ import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { validationError, type ErrorDetail } from '../errors/app-error.js';
-import { DocumentedAs } from '../openapi/documented-as.js';
+import { DocumentedAs } from '../schemas/documented-as.js';
 import { CreateInvoiceBody, EINVOICE_PROFILES, InvoiceSchema, UpdateInvoiceBody, ValidateForInput } from '../schemas/invoice.js';
 import type { EinvoiceTarget, InvoiceService } from '../services/invoice-service.js';
 import { InvoiceIdParams, refusal } from './ids.js';

@@ -8,7 +8,7 @@ import { answerError } from '../http/error-handler.js';
 import { scopeOf } from '../http/scope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
-import { DocumentedAs } from '../openapi/documented-as.js';
+import { DocumentedAs } from '../schemas/documented-as.js';
 import { ATTACHMENT_TYPES, type FileAnswer, type PurchaseInvoiceService } from '../receiving/purchase-invoice-service.js';
 import { DisputeBody, PURCHASE_INVOICE_STATES, PurchaseInvoiceSchema, PurchaseInvoiceSummarySchema, PurchasePaymentBody, VERDICTS } from '../schemas/purchase-invoice.js';
 import { refusal } from './ids.js';

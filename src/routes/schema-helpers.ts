@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERRORS, type ErrorCode } from '../errors/codes.js';
 import { ErrorDetailSchema, ErrorMeta } from '../http/envelope.js';
-import { DocumentedAs } from '../openapi/documented-as.js';
+import { DocumentedAs } from '../schemas/documented-as.js';
 
 // What a route declares for each error status. Fastify serializes with one envelope whose code
 // is any of the status's codes (cheap: no branch to pick); the document shows the same answer

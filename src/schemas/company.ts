@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DocumentedAs } from '../openapi/documented-as.js';
-import { PROFILE_LIMITS, type ProfileField } from '../services/company-profile.js';
+import { DocumentedAs } from './documented-as.js';
 import { Nullable } from './nullable.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
 
@@ -41,6 +40,52 @@ export const CompanySchema = Type.Object(
 );
 
 export type Company = Static<typeof CompanySchema>;
+
+// The seller profile as the CLI, the panel and PATCH /company change it: flat fields, checked by
+// the one validation in src/services/company-profile.ts.
+
+/** The profile's fields, each optional in a change; null (or '') clears one. */
+export interface ProfileChanges {
+  legalName?: string | null;
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  postalCode?: string | null;
+  countryCode?: string | null;
+  vatId?: string | null;
+  taxNumber?: string | null;
+  legalRegistrationId?: string | null;
+  /** "<EAS scheme>:<identifier>", e.g. 0088:4000001123452 */
+  electronicAddress?: string | null;
+  contactName?: string | null;
+  contactPhone?: string | null;
+  contactEmail?: string | null;
+  iban?: string | null;
+  bic?: string | null;
+  accountName?: string | null;
+  paymentTerms?: string | null;
+  creditorId?: string | null;
+}
+
+export type ProfileField = keyof ProfileChanges;
+
+/** The most characters of each text field. */
+export const PROFILE_LIMITS: Partial<Record<ProfileField, number>> = {
+  legalName: 200,
+  line1: 200,
+  line2: 200,
+  city: 100,
+  postalCode: 20,
+  vatId: 32,
+  taxNumber: 32,
+  legalRegistrationId: 100,
+  contactName: 200,
+  contactPhone: 50,
+  contactEmail: 254,
+  accountName: 200,
+  paymentTerms: 1000,
+  creditorId: 35,
+};
 
 // PATCH /company. The validator checks shapes only (with generous bounds); the seller profile's
 // one validation (src/services/company-profile.ts, shared with the panel and the CLI) checks the

@@ -1,8 +1,7 @@
 import { Type, type TNumber } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH, type DecimalLimits } from '../money/decimal.js';
-import { AMOUNT_INTEGER_DIGITS } from '../money/limits.js';
-import { DocumentedAs } from '../openapi/documented-as.js';
-import { PERCENT, PRICE, QUANTITY } from '../services/invoice-input.js';
+import { AMOUNT_INTEGER_DIGITS, PERCENT, PRICE, QUANTITY } from '../money/limits.js';
+import { DocumentedAs } from './documented-as.js';
 
 // The values invoices are made of: decimals in and out, money amounts, calendar dates.
 //

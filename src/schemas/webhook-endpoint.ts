@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EVENT_SELECTORS } from '../events/event-types.js';
-import { DocumentedAs } from '../openapi/documented-as.js';
+import { EVENT_SELECTORS } from './event-types.js';
+import { DocumentedAs } from './documented-as.js';
 import { Nullable } from './nullable.js';
 import { Livemode } from './values.js';
 

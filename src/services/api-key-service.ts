@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { generateApiKey, type KeyMode } from '../auth/api-key.js';
-import { isPermission, type Permission } from '../auth/permissions.js';
+import { isPermission, parsePermissions, type Permission } from '../auth/permissions.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import { newId, uuidv7 } from '../lib/ids.js';
@@ -61,11 +61,6 @@ export type CreateApiKeyResult =
   | { ok: true; value: CreatedApiKey }
   | { ok: false; reason: 'company_not_found' | 'unknown_permission' | 'invalid_name' | 'invalid_expiry' | 'no_permission'; detail: string };
 
-export function parsePermissions(json: string): Permission[] {
-  const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? parsed.filter((p): p is Permission => typeof p === 'string' && isPermission(p)) : [];
-}
-
 export function statusOfKey(row: ApiKeyRow, now: Date): ApiKeyStatus {
   if (row.revoked_at !== null) return 'revoked';
   if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return 'expired';
@@ -114,11 +109,14 @@ export type RollResult =
 
 export type RenameResult = { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'invalid_name'; detail: string };
 
-/** A key name is 1 to 200 characters once trimmed; null when it is fine. */
+/** The longest key name, once trimmed. */
+export const MAX_KEY_NAME_LENGTH = 200;
+
+/** A key name is 1 to MAX_KEY_NAME_LENGTH characters once trimmed; null when it is fine. */
 export function keyNameProblem(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'The key name must not be empty.';
-  if (trimmed.length > 200) return 'The key name must be at most 200 characters.';
+  if (trimmed.length > MAX_KEY_NAME_LENGTH) return `The key name must be at most ${MAX_KEY_NAME_LENGTH} characters.`;
   return null;
 }
 

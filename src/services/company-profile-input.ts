@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../errors/app-error.js';
-import type { UpdateCompanyInput } from '../schemas/company.js';
-import type { ProfileChanges, ProfileField, ProfileProblem } from './company-profile.js';
+import type { ProfileChanges, ProfileField, UpdateCompanyInput } from '../schemas/company.js';
+import type { ProfileProblem } from './company-profile.js';
 
 // PATCH /company's body is shaped like GET /company's answer (address, contact, bankAccount,
 // electronicAddress as objects); the seller profile takes flat fields. This turns one into the

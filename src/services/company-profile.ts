@@ -6,7 +6,7 @@ import { EAS } from '../documents/schemes.js';
 import { checkVatId } from '../documents/vat-ids.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRow } from '../repositories/company-repository.js';
-import type { Company } from '../schemas/company.js';
+import { PROFILE_LIMITS, type Company, type ProfileChanges, type ProfileField } from '../schemas/company.js';
 import { BIC, normalizeIban } from './invoice-input.js';
 
 // The seller profile: what a company's invoices say about the seller (EN 16931 BG-4) and where
@@ -14,31 +14,6 @@ import { BIC, normalizeIban } from './invoice-input.js';
 // the one validation of a change; every change is recorded with who made it and what each field
 // was before, since a changed IBAN is the classic invoice-redirection fraud. Issued documents keep
 // the snapshot taken when they were issued.
-
-/** The profile's fields, each optional in a change; null (or '') clears one. */
-export interface ProfileChanges {
-  legalName?: string | null;
-  line1?: string | null;
-  line2?: string | null;
-  city?: string | null;
-  postalCode?: string | null;
-  countryCode?: string | null;
-  vatId?: string | null;
-  taxNumber?: string | null;
-  legalRegistrationId?: string | null;
-  /** "<EAS scheme>:<identifier>", e.g. 0088:4000001123452 */
-  electronicAddress?: string | null;
-  contactName?: string | null;
-  contactPhone?: string | null;
-  contactEmail?: string | null;
-  iban?: string | null;
-  bic?: string | null;
-  accountName?: string | null;
-  paymentTerms?: string | null;
-  creditorId?: string | null;
-}
-
-export type ProfileField = keyof ProfileChanges;
 
 type Columns = Partial<Pick<CompanyRow, Exclude<keyof CompanyRow, 'id' | 'name' | 'currency' | 'created_at'>>>;
 
@@ -56,24 +31,6 @@ export interface Actor {
   /** Who, as the audit list shows it: an email, "cli", or "API key <prefix>". */
   label: string;
 }
-
-/** The most characters of each text field. */
-export const PROFILE_LIMITS: Partial<Record<ProfileField, number>> = {
-  legalName: 200,
-  line1: 200,
-  line2: 200,
-  city: 100,
-  postalCode: 20,
-  vatId: 32,
-  taxNumber: 32,
-  legalRegistrationId: 100,
-  contactName: 200,
-  contactPhone: 50,
-  contactEmail: 254,
-  accountName: 200,
-  paymentTerms: 1000,
-  creditorId: 35,
-};
 
 const COLUMN_OF: Record<Exclude<ProfileField, 'electronicAddress'>, keyof Columns> = {
   legalName: 'legal_name',

@@ -1,6 +1,7 @@
 import { newId } from '../lib/ids.js';
 import { isKnownCurrency } from '../money/currency.js';
 import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
+import { readProfileChanges } from './company-profile.js';
 
 export interface Company {
   id: string;
@@ -18,7 +19,13 @@ export interface CreateCompanyInput {
   countryCode?: string | null;
 }
 
-export type CreateCompanyResult = { ok: true; value: Company } | { ok: false; detail: string };
+export interface CreateCompanyProblem {
+  field: 'name' | 'currency' | 'vatId' | 'countryCode';
+  code: string;
+  message: string;
+}
+
+export type CreateCompanyResult = { ok: true; value: Company } | { ok: false; problems: CreateCompanyProblem[] };
 
 /** ISO 4217 codes as the platform (Intl) knows them: the one check, shared with invoices. */
 export const isCurrencyCode = isKnownCurrency;
@@ -38,20 +45,23 @@ export class CompanyService {
   constructor(private readonly companies: CompanyRepository) {}
 
   async create(input: CreateCompanyInput, now: Date = new Date()): Promise<CreateCompanyResult> {
+    const problems: CreateCompanyProblem[] = [];
     const name = input.name.trim();
-    if (name === '' || name.length > 200) return { ok: false, detail: 'The company name must be 1 to 200 characters.' };
+    if (name === '' || name.length > 200) problems.push({ field: 'name', code: 'invalid_name', message: 'The company name must be 1 to 200 characters.' });
     const currency = (input.currency ?? 'EUR').trim().toUpperCase();
-    if (!isCurrencyCode(currency)) return { ok: false, detail: `Unknown ISO 4217 currency code: ${input.currency}` };
-    const countryCode = input.countryCode?.trim().toUpperCase() || null;
-    if (countryCode !== null && !/^[A-Z]{2}$/.test(countryCode)) {
-      return { ok: false, detail: 'The country must be an ISO 3166-1 alpha-2 code such as DE.' };
-    }
+    if (!isCurrencyCode(currency)) problems.push({ field: 'currency', code: 'unknown_currency', message: `Unknown ISO 4217 currency code: ${input.currency}` });
+    // The VAT id and the country pass the seller profile's own checks (each EU state's VAT id
+    // format, the ISO 3166-1 list), with its messages: a company starts as `company update`,
+    // the panel and PATCH /company would leave it.
+    const profile = readProfileChanges({ countryCode: input.countryCode ?? null, vatId: input.vatId ?? null });
+    if (!profile.ok) problems.push(...profile.problems.map((p) => ({ field: p.field as 'vatId' | 'countryCode', code: p.code, message: p.message })));
+    if (!profile.ok || problems.length > 0) return { ok: false, problems };
     const row: CompanyRow = {
       id: newId('cmp'),
       name,
       currency,
-      vat_id: input.vatId?.trim() || null,
-      country_code: countryCode,
+      vat_id: profile.columns.vat_id ?? null,
+      country_code: profile.columns.country_code ?? null,
       created_at: now.toISOString(),
     };
     await this.companies.insert(row);

@@ -18,7 +18,7 @@ import { draftLineOf } from './invoice-content.js';
 import { todayUtc } from './invoice-input.js';
 import { buyerOf, sellerOf } from './parties.js';
 import { creditNoteSource, issuedInvoiceSource } from './document-sources.js';
-import type { Owner } from './scope.js';
+import type { Owner } from '../db/scope.js';
 
 // The documents of an invoice or credit note: UBL (Peppol BIS 3, XRechnung), CII (Factur-X
 // EN 16931, XRechnung) and the PDF/A-3 with its CII embedded. A document is rendered from what

@@ -2,7 +2,8 @@ import { creditorReference } from '../documents/payment-reference.js';
 import { isIban } from '../documents/identifiers.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
-import { parseDecimal, type Decimal, type DecimalLimits } from '../money/decimal.js';
+import { largestDecimal, parseDecimal, type Decimal, type DecimalLimits } from '../money/decimal.js';
+import { largestAmount, PERCENT, PRICE, QUANTITY } from '../money/limits.js';
 import type { LineFigures, VatCategory } from '../money/invoice-calculation.js';
 import type { CreateInvoiceInput, InvoiceLineInputType } from '../schemas/invoice.js';
 import type { Static } from '@sinclair/typebox';
@@ -80,9 +81,6 @@ export interface InvoiceDraft extends InvoiceContent {
 
 export type ReadInvoiceResult = { ok: true; value: InvoiceDraft } | { ok: false; details: ErrorDetail[] };
 
-export const QUANTITY: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
-export const PRICE: DecimalLimits = { maxScale: 6, maxIntegerDigits: 15 };
-export const PERCENT: DecimalLimits = { maxScale: 4, maxIntegerDigits: 3 };
 export const DEFAULT_UNIT_CODE = 'C62';
 export const DEFAULT_PAYMENT_DAYS = 30;
 /** Categories whose VAT rate is zero by definition (EN 16931 BR-Z-05, BR-E-05, BR-AE-05, BR-IC-05, BR-G-05, BR-O-05). */
@@ -131,6 +129,11 @@ export class Problems {
     this.add(field, parsed.code, parsed.message);
     return null;
   }
+  /** Gives the field's too_large refusal, if it has one, the largest value it takes: in `maximum` and in its message. */
+  nameMaximum(field: string, maximum: string, message: string): void {
+    const detail = this.details.find((d) => d.field === field && d.code === 'too_large');
+    if (detail) Object.assign(detail, { message, maximum });
+  }
 }
 
 /** The rate rules of EN 16931's categories: 0 to 100; zero exactly for Z, E, AE, K, G, O; above zero for S. */
@@ -149,8 +152,11 @@ function readLine(line: InvoiceLineInputType, field: string, problems: Problems)
   const name = text(line.name);
   if (name === null) problems.add(`${field}.name`, 'required', 'The line name must not be blank.');
   const quantity = problems.decimal(`${field}.quantity`, line.quantity, QUANTITY);
+  const [largestQuantity, largestPrice] = [largestDecimal(QUANTITY), largestDecimal(PRICE)];
+  problems.nameMaximum(`${field}.quantity`, largestQuantity, `Must be between -${largestQuantity} and ${largestQuantity} (${QUANTITY.maxIntegerDigits} digits before the decimal point).`);
   if (quantity?.isZero()) problems.add(`${field}.quantity`, 'zero', 'The quantity must not be zero.');
   const unitPrice = problems.decimal(`${field}.unitPrice`, line.unitPrice, PRICE);
+  problems.nameMaximum(`${field}.unitPrice`, largestPrice, `Must be at most ${largestPrice} (${PRICE.maxIntegerDigits} digits before the decimal point).`);
   if (unitPrice?.isNegative() && !unitPrice.isZero()) problems.add(`${field}.unitPrice`, 'negative', 'The unit price must not be negative.');
   let discountPercent: Decimal | null = null;
   if (line.discountPercent !== undefined && line.discountPercent !== null) {
@@ -224,10 +230,11 @@ export function readInvoiceContent(body: InvoiceContentInput, defaults: { curren
   }
 
   const currency = body.currency ?? defaults.currency;
-  if (!isKnownCurrency(currency)) problems.add('currency', 'unknown_currency', `${currency} is not an ISO 4217 currency code.`);
+  const knownCurrency = isKnownCurrency(currency);
+  if (!knownCurrency) problems.add('currency', 'unknown_currency', `${currency} is not an ISO 4217 currency code.`);
 
   const lines = readLines(body.lines, problems);
-  const extras = readDocumentExtras(body, problems);
+  const extras = readDocumentExtras(body, problems, knownCurrency ? minorUnitDigits(currency) : 2);
 
   if (problems.details.length > 0 || lines === null || extras === null) return { ok: false, details: problems.details };
   return {
@@ -256,9 +263,13 @@ export function normalizeIban(raw: string): string | null {
 
 export const BIC = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
-function readAllowanceCharge(item: AllowanceChargeInputType, field: string, problems: Problems): AllowanceChargeValue | null {
+/** An allowance or charge; `digits`, the currency's, for the largest amount a refusal names. */
+function readAllowanceCharge(item: AllowanceChargeInputType, field: string, problems: Problems, digits: number): AllowanceChargeValue | null {
   const before = problems.details.length;
   const amount = problems.decimal(`${field}.amount`, item.amount, PRICE);
+  // Rounded to the currency, it is held to the largest amount there is (with the totals it adds to).
+  const largest = largestAmount(digits);
+  problems.nameMaximum(`${field}.amount`, largest, `Must be at most ${largest}, the largest amount there is.`);
   if (amount && !amount.greaterThan(0)) problems.add(`${field}.amount`, 'not_positive', 'The amount must be above zero.');
   const vatRate = problems.decimal(`${field}.vatRate`, item.vatRate, PERCENT);
   const category = item.vatCategory;
@@ -270,7 +281,7 @@ function readAllowanceCharge(item: AllowanceChargeInputType, field: string, prob
   return { amount, reason, reasonCode, vatCategory: category, vatRate };
 }
 
-function readDocumentExtras(body: InvoiceContentInput, problems: Problems): DocumentExtras | null {
+function readDocumentExtras(body: InvoiceContentInput, problems: Problems, digits: number): DocumentExtras | null {
   const before = problems.details.length;
   let paymentMeans: PaymentMeansValue | null = null;
   if (body.paymentMeans) {
@@ -308,8 +319,8 @@ function readDocumentExtras(body: InvoiceContentInput, problems: Problems): Docu
     else if (start !== null && end < start) problems.add('invoicePeriod.end', 'before_start', 'The period must not end before it starts.');
     invoicePeriod = { start: body.invoicePeriod.start, end: body.invoicePeriod.end };
   }
-  const allowances = (body.allowances ?? []).map((item, i) => readAllowanceCharge(item, `allowances[${i}]`, problems));
-  const charges = (body.charges ?? []).map((item, i) => readAllowanceCharge(item, `charges[${i}]`, problems));
+  const allowances = (body.allowances ?? []).map((item, i) => readAllowanceCharge(item, `allowances[${i}]`, problems, digits));
+  const charges = (body.charges ?? []).map((item, i) => readAllowanceCharge(item, `charges[${i}]`, problems, digits));
   if (problems.details.length > before) return null;
   return {
     paymentMeans,

@@ -16,7 +16,7 @@ import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type I
 import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
 import { buyerOf, sellerOf } from './parties.js';
-import { modeColumn, type Owner, type Scope } from './scope.js';
+import { modeColumn, type Owner, type Scope } from '../db/scope.js';
 
 // Invoices from creation to issue: created issued at once (numbered in the same transaction), or
 // as drafts that are edited, deleted or finalized. Everything that can refuse is checked before

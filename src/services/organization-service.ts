@@ -7,7 +7,7 @@ import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from '../schemas/organization.js';
 import { organizationNameKey } from './organization-rules.js';
-import { modeColumn, type Scope } from './scope.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 
 export type { Organization };
 

@@ -14,7 +14,7 @@ import type { CreatePaymentInput, CreateRefundInput, Invoice } from '../schemas/
 import { dayOf, Problems, todayUtc } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
-import type { Scope } from './scope.js';
+import type { Scope } from '../db/scope.js';
 import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
 
 // Money that moves for an issued invoice: payments from the buyer and refunds back to the buyer.
@@ -48,11 +48,8 @@ interface ReadMoney {
 export function readMoney(input: Pick<MoneyInput, 'amount' | 'date' | 'reference'>, digits: number, now: Date): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
   const problems = new Problems();
   const amount = problems.decimal('amount', input.amount, amountLimits(digits));
-  const tooLarge = problems.details.find((d) => d.code === 'too_large');
-  if (tooLarge) {
-    const largest = largestAmount(digits);
-    Object.assign(tooLarge, { message: `Must be at most ${largest}, the largest amount there is.`, maximum: largest });
-  }
+  const largest = largestAmount(digits);
+  problems.nameMaximum('amount', largest, `Must be at most ${largest}, the largest amount there is.`);
   if (amount && !amount.greaterThan(0)) problems.add('amount', 'not_positive', 'The amount must be above zero.');
   const date = input.date ?? todayUtc(now);
   if (dayOf(date) === null) problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
@@ -131,7 +128,10 @@ function limitRefusal(
   digits: number,
 ): (AmountRefusal & { code: 'PAYMENT_EXCEEDS_AMOUNT_DUE' | 'REFUND_EXCEEDS_AMOUNT_OWED' }) | null {
   const due = amountDueOf(invoice);
-  const allowed = Decimal.max(0, kind === 'payment' ? due : due.negated());
+  // A refund pays back money that was paid: an invoice whose negative lines leave the buyer owed
+  // with nothing paid is undone by voiding it (a refund would void it without a credit note).
+  const { paid, refunded } = amountsOf(invoice);
+  const allowed = Decimal.max(0, kind === 'payment' ? due : Decimal.min(due.negated(), paid.minus(refunded)));
   if (!amount.greaterThan(allowed)) return null;
   const [given, maximum] = [formatMoney(amount, digits), formatMoney(allowed, digits)];
   if (kind === 'payment') {

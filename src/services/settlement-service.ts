@@ -18,7 +18,7 @@ import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from 
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
-import { modeColumn, type Owner, type Scope } from './scope.js';
+import { modeColumn, type Owner, type Scope } from '../db/scope.js';
 import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
 
 // What corrects an issued invoice: credit notes and voiding (payments and refunds are

@@ -4,7 +4,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { Decimal } from '../money/decimal.js';
 import type { InvoiceRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
-import type { Scope } from './scope.js';
+import type { Scope } from '../db/scope.js';
 
 // What payments, refunds and credit notes share: the status an invoice has after its amounts
 // changed, and the event of that change. Status rules: paid when amountDue ≤ 0 with something

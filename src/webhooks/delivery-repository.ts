@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { DialectName } from '../db/dialect.js';
-import type { Database } from '../db/schema.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Database, EventsTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 
 /** A leased delivery with what its attempt needs: where, with which secrets, and what. */
@@ -38,20 +38,23 @@ export interface LeaseRequest {
   busyEndpoints: readonly string[];
 }
 
+/** An event row to write (the panel's test event: written here with its one delivery, never through the outbox). */
+export type NewEvent = EventsTable;
+
 /** Delivery rows: leasing due ones (one worker per attempt, across instances) and recording attempts. */
 export class DeliveryRepository {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    private readonly dialect: Dialect,
   ) {}
 
   /**
    * Leases due deliveries of enabled endpoints: at most `perEndpoint` per endpoint (the earliest
    * due), endpoint by endpoint through the (endpoint, status, due) index, so that one endpoint's
    * backlog neither takes every slot nor is scanned to find another's. Candidates are read
-   * without a lock (a look that finds nothing writes nothing); then, on PostgreSQL, they are
-   * locked with FOR UPDATE SKIP LOCKED and leased in one transaction, so instances leasing at once
-   * take different rows; on SQLite one conditional update leases those still free.
+   * without a lock (a look that finds nothing writes nothing); then the dialect leases those still
+   * free so that instances leasing at once take different rows (Dialect.leaseDeliveries: FOR UPDATE
+   * SKIP LOCKED in one transaction on PostgreSQL, one conditional update on SQLite).
    */
   async lease(request: LeaseRequest): Promise<DeliveryJob[]> {
     const now = request.now.toISOString();
@@ -74,18 +77,7 @@ export class DeliveryRepository {
     if (wanted.length === 0) return [];
     const free = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
       eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
-    let ids: string[];
-    if (this.dialect === 'postgres') {
-      ids = await this.db.transaction().execute(async (t) => {
-        const locked = await t.selectFrom('webhook_deliveries').select('id').where('id', 'in', wanted).where(free).forUpdate().skipLocked().execute();
-        const chosen = locked.map((row) => row.id);
-        if (chosen.length > 0) await t.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', chosen).execute();
-        return chosen;
-      });
-    } else {
-      await this.db.updateTable('webhook_deliveries').set({ lease_owner: request.owner, lease_expires_at: until }).where('id', 'in', wanted).where(free).execute();
-      ids = wanted;
-    }
+    const ids = await this.dialect.leaseDeliveries(this.db, wanted, free, { lease_owner: request.owner, lease_expires_at: until });
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('webhook_deliveries as d')
@@ -181,17 +173,28 @@ export class DeliveryRepository {
     });
   }
 
+  /**
+   * A test event and its one delivery, to one endpoint, in one transaction: the worker then sends
+   * it as it sends every delivery (signed, retried, each attempt recorded).
+   */
+  async enqueueWithEvent(event: NewEvent, endpointId: string, now: Date): Promise<string> {
+    return this.db.transaction().execute(async (t) => {
+      await t.insertInto('events').values(event).execute();
+      return this.enqueue(event.company_id, endpointId, event.id, now, t);
+    });
+  }
+
   /** Gives leases back without an attempt (shutting down): the deliveries are due again at once. */
   async release(ids: readonly string[], owner: string): Promise<void> {
     if (ids.length === 0) return;
     await this.db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
   }
 
-  /** A new delivery of an event to an endpoint (the panel's "resend"). */
-  async enqueue(companyId: string, endpointId: string, eventId: string, now: Date): Promise<string> {
+  /** A new delivery of an event to an endpoint (the panel's "resend"); in `trx` when given. */
+  async enqueue(companyId: string, endpointId: string, eventId: string, now: Date, trx: Kysely<Database> = this.db): Promise<string> {
     const id = newId('whd');
     const at = now.toISOString();
-    await this.db
+    await trx
       .insertInto('webhook_deliveries')
       .values({ id, company_id: companyId, endpoint_id: endpointId, event_id: eventId, status: 'pending', attempts: 0, next_attempt_at: at, lease_owner: null, lease_expires_at: null, created_at: at, updated_at: at })
       .execute();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, WebhookEndpointsTable } from '../db/schema.js';
-import { modeColumn, type Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 
 export type EndpointRow = WebhookEndpointsTable;
 

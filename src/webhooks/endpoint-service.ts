@@ -3,11 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
-import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf } from '../events/event-types.js';
+import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf, TEST_EVENT_TYPE } from '../schemas/event-types.js';
 import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
-import { modeColumn, type Scope } from '../services/scope.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
 import type { Outbox } from './outbox.js';
@@ -169,6 +169,25 @@ export class EndpointService {
       await this.endpoints.update(scope, id, changes, t);
       return { ok: true, value: { ...endpointFromRow({ ...row, ...changes }), secret } };
     });
+  }
+
+  /**
+   * Sends the endpoint a test event (`webhook.test`, see TEST_EVENT_TYPE) as a delivery of its
+   * own, whatever event types it takes: the panel's "Send test event". The event is written with
+   * the delivery; it changes nothing and GET /event does not list it.
+   */
+  async sendTestEvent(scope: Scope, endpointId: string, now: Date = new Date()): Promise<{ ok: true; eventId: string; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
+    const endpoint = await this.endpoints.find(scope, endpointId);
+    if (!endpoint) return { ok: false, code: 'NOT_FOUND' };
+    const eventId = newId('evt');
+    const object = { endpointId: endpoint.id, url: endpoint.url, message: 'A test event sent from the panel. Nothing changed.' };
+    const deliveryId = await this.deliveries.enqueueWithEvent(
+      { id: eventId, company_id: scope.companyId, livemode: modeColumn(scope), type: TEST_EVENT_TYPE, request_id: scope.requestId, object: JSON.stringify(object), created_at: now.toISOString() },
+      endpoint.id,
+      now,
+    );
+    this.options.onEnqueued?.();
+    return { ok: true, eventId, deliveryId };
   }
 
   /**

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DialectName } from '../db/dialect.js';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect, OutboxDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { subscribes } from '../events/event-recorder.js';
 
@@ -74,43 +74,14 @@ interface Candidate {
 }
 
 export class Outbox {
-  private readonly pg: boolean;
+  /** The outbox's place order and the statements that differ (PostgreSQL orders by transaction, SQLite by sequence). */
+  private readonly outboxSql: OutboxDialect;
 
   constructor(
     private readonly db: Kysely<Database>,
-    dialect: DialectName,
+    private readonly dialect: Dialect,
   ) {
-    this.pg = dialect === 'postgres';
-  }
-
-  /** A transaction id as a parameter: xid8 on PostgreSQL, an integer (always 0) on SQLite. */
-  private xact(value: string | number): RawBuilder<unknown> {
-    return this.pg ? sql`${String(value)}::xid8` : sql`${value}`;
-  }
-
-  private seq(value: string | number): RawBuilder<unknown> {
-    return this.pg ? sql`${String(value)}::bigint` : sql`${value}`;
-  }
-
-  /**
-   * Rows whose transaction can no longer be followed by an earlier one: on PostgreSQL those older
-   * than every transaction still running; on SQLite every committed row.
-   */
-  private belowHorizon(horizon: RawBuilder<unknown> | null): RawBuilder<unknown> {
-    return this.pg && horizon ? sql`and o.xact < ${horizon}` : sql``;
-  }
-
-  /**
-   * Outbox row `o` compared with a position, in the shape its index range takes: (xact, seq) on
-   * PostgreSQL, seq alone on SQLite (where xact is always 0, and SQLite would scan a row-value
-   * range from its first column's start).
-   */
-  private compare(op: '>' | '<=', xact: RawBuilder<unknown>, seq: RawBuilder<unknown>): RawBuilder<unknown> {
-    return this.pg ? sql`(o.xact, o.seq) ${sql.raw(op)} (${xact}, ${seq})` : sql`o.seq ${sql.raw(op)} ${seq}`;
-  }
-
-  private get order(): RawBuilder<unknown> {
-    return this.pg ? sql`o.xact, o.seq` : sql`o.seq`;
+    this.outboxSql = dialect.outbox;
   }
 
   /**
@@ -122,30 +93,30 @@ export class Outbox {
    * FRESH_PER_ENDPOINT more per instance, never an event twice.
    */
   async dispatch(): Promise<DispatchRound> {
-    const liveHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
     // A look that finds nothing writes nothing: candidates are found without a transaction. (A
     // scalar subquery, not EXISTS: PostgreSQL could make EXISTS a hash join over the whole outbox.)
     const { rows } = await sql<Candidate>`
       select e.id, e.company_id, e.livemode, e.events, e.created_at,
-        ${this.pg ? sql`${liveHorizon}::text` : sql`null`} as horizon,
+        ${this.outboxSql.horizonNow} as horizon,
         ${FRESH_PER_ENDPOINT} - (select count(*) from (
           select 1 from webhook_deliveries d where d.endpoint_id = e.id and d.status = 'pending' and d.attempts = 0 limit ${FRESH_PER_ENDPOINT}) fresh) as room
       from webhook_endpoints e
       join webhook_outbox_cursors c on c.endpoint_id = e.id
       where e.enabled = 1 and (
         select 1 from webhook_outbox o
-        where o.company_id = e.company_id and o.livemode = e.livemode and ${this.compare('>', sql`c.xact`, sql`c.seq`)} ${this.belowHorizon(liveHorizon)}
-        order by ${this.order} limit 1) is not null`.execute(this.db);
+        where o.company_id = e.company_id and o.livemode = e.livemode and ${this.outboxSql.compare('>', sql`c.xact`, sql`c.seq`)} ${this.outboxSql.belowHorizonNow}
+        order by ${this.outboxSql.order} limit 1) is not null`.execute(this.db);
     const ready = rows.filter((row) => Number(row.room) > 0);
     if (ready.length === 0) return { made: 0, moved: 0, more: false };
     // The horizon read before this transaction: older than its own id, so never past a running change.
-    const horizon = ready[0]!.horizon === null ? null : this.xact(ready[0]!.horizon);
+    const horizon = ready[0]!.horizon;
     return this.db.transaction().execute(async (t) => {
-      let cursors = t
-        .selectFrom('webhook_outbox_cursors')
-        .select(['endpoint_id', this.pg ? sql<string>`xact::text`.as('xact') : 'xact', 'seq'])
-        .where('endpoint_id', 'in', ready.map((row) => row.id));
-      if (this.pg) cursors = cursors.forUpdate().skipLocked();
+      const cursors = this.dialect.lockSkippingLocked(
+        t
+          .selectFrom('webhook_outbox_cursors')
+          .select(['endpoint_id', this.outboxSql.xactOf('xact').as('xact'), 'seq'])
+          .where('endpoint_id', 'in', ready.map((row) => row.id)),
+      );
       const at = new Map((await cursors.execute()).map((row) => [row.endpoint_id, row]));
       const round: DispatchRound = { made: 0, moved: 0, more: false };
       for (const endpoint of ready) {
@@ -153,11 +124,11 @@ export class Outbox {
         if (!cursor) continue;
         const window = (
           await sql<OutboxRow>`
-            select o.event_id, o.type, o.created_at, ${this.pg ? sql`o.xact::text` : sql`o.xact`} as xact, o.seq
+            select o.event_id, o.type, o.created_at, ${this.outboxSql.xactOf('o.xact')} as xact, o.seq
             from webhook_outbox o
             where o.company_id = ${endpoint.company_id} and o.livemode = ${endpoint.livemode}
-              and ${this.compare('>', this.xact(cursor.xact), this.seq(cursor.seq))} ${this.belowHorizon(horizon)}
-            order by ${this.order}
+              and ${this.outboxSql.compare('>', this.outboxSql.xact(cursor.xact), this.outboxSql.seq(cursor.seq))} ${this.outboxSql.belowHorizon(horizon)}
+            order by ${this.outboxSql.order}
             limit ${WINDOW}`.execute(t)
         ).rows;
         const { eventIds, to } = readWindow({ events: JSON.parse(endpoint.events) as string[], createdAt: endpoint.created_at, room: Number(endpoint.room) }, window);
@@ -165,7 +136,7 @@ export class Outbox {
         if (!to) continue;
         await t
           .updateTable('webhook_outbox_cursors')
-          .set({ xact: this.xact(to.xact), seq: this.seq(to.seq) } as never)
+          .set({ xact: this.outboxSql.xact(to.xact), seq: this.outboxSql.seq(to.seq) } as never)
           .where('endpoint_id', '=', endpoint.id)
           .execute();
         round.moved += 1;
@@ -178,20 +149,18 @@ export class Outbox {
 
   /**
    * A pending delivery of each event to the endpoint, due at once. Ids keep the event's UUIDv7
-   * time and prefix (time-ordered), then 48 bits: on PostgreSQL from a digest of endpoint and
-   * event, so that a pair always gets the same id and a second dispatch of it changes nothing;
-   * on SQLite at random. An event gone meanwhile (purged, or a test-data reset) makes none.
+   * time and prefix (time-ordered), then 48 bits (OutboxDialect.deliveryId: where instances can
+   * dispatch the same pair, the same id each time, so a second dispatch changes nothing). An event
+   * gone meanwhile (purged, or a test-data reset) makes none.
    */
   private async makeDeliveries(t: Kysely<Database>, endpointId: string, eventIds: readonly string[]): Promise<number> {
-    const id = this.pg
-      ? sql`'whd_' || substr(ev.id, 5, 24) || left(md5(${endpointId}::text || ev.id), 12)`
-      : sql`'whd_' || substr(ev.id, 5, 24) || lower(hex(randomblob(6)))`;
+    const id = this.outboxSql.deliveryId(endpointId);
     const made = await sql`
       insert into webhook_deliveries (id, company_id, endpoint_id, event_id, status, attempts, next_attempt_at, lease_owner, lease_expires_at, created_at, updated_at)
       select ${id}, ev.company_id, ${endpointId}, ev.id, 'pending', 0, ev.created_at, null, null, ev.created_at, ev.created_at
       from events ev
       where ev.id in (${sql.join(eventIds.map((eventId) => sql`${eventId}`))})
-      ${this.pg ? sql`on conflict (id) do nothing` : sql``}`.execute(t);
+      ${this.outboxSql.onDuplicateDelivery}`.execute(t);
     return Number(made.numAffectedRows ?? 0);
   }
 
@@ -201,25 +170,11 @@ export class Outbox {
    * (company, mode, position) index: rows an endpoint still waits for are never scanned.
    */
   async cleanUp(): Promise<number> {
-    const floors = this.pg
-      ? sql`select distinct on (e.company_id, e.livemode) e.company_id, e.livemode, c.xact, c.seq
-            from webhook_endpoints e join webhook_outbox_cursors c on c.endpoint_id = e.id
-            where e.enabled = 1
-            order by e.company_id, e.livemode, c.xact, c.seq`
-      : sql`select e.company_id, e.livemode, 0 as xact, min(c.seq) as seq
-            from webhook_endpoints e join webhook_outbox_cursors c on c.endpoint_id = e.id
-            where e.enabled = 1
-            group by e.company_id, e.livemode`;
-    const passed = this.pg
-      ? await sql`delete from webhook_outbox o using (${floors}) f
-                  where o.company_id = f.company_id and o.livemode = f.livemode and ${this.compare('<=', sql`f.xact`, sql`f.seq`)}`.execute(this.db)
-      : await sql`delete from webhook_outbox where seq in (
-                    select o.seq from (${floors}) f
-                    join webhook_outbox o on o.company_id = f.company_id and o.livemode = f.livemode and ${this.compare('<=', sql`f.xact`, sql`f.seq`)})`.execute(this.db);
+    const passed = await this.outboxSql.deletePassed(this.db);
     const unwatched = await sql`
       delete from webhook_outbox where (company_id, livemode) in (
         select company_id, livemode from webhook_endpoints group by company_id, livemode having max(enabled) = 0)`.execute(this.db);
-    return Number(passed.numAffectedRows ?? 0) + Number(unwatched.numAffectedRows ?? 0);
+    return passed + Number(unwatched.numAffectedRows ?? 0);
   }
 
   /**
@@ -227,17 +182,18 @@ export class Outbox {
    * enabled again): it is given what happens from now on, not what happened before.
    */
   async placeAtEnd(t: Kysely<Database>, endpoint: { id: string; company_id: string; livemode: number }): Promise<void> {
-    const end = await t
-      .selectFrom('webhook_outbox')
-      .select([this.pg ? sql<string>`xact::text`.as('xact') : 'xact', 'seq'])
-      .where('company_id', '=', endpoint.company_id)
-      .where('livemode', '=', endpoint.livemode)
-      .$if(this.pg, (q) => q.orderBy('xact', 'desc'))
-      .orderBy('seq', 'desc')
+    const end = await this.outboxSql
+      .newestFirst(
+        t
+          .selectFrom('webhook_outbox')
+          .select([this.outboxSql.xactOf('xact').as('xact'), 'seq'])
+          .where('company_id', '=', endpoint.company_id)
+          .where('livemode', '=', endpoint.livemode),
+      )
       .limit(1)
       .executeTakeFirst();
-    const xact = this.xact(end?.xact ?? 0);
-    const seq = this.seq(end?.seq ?? 0);
+    const xact = this.outboxSql.xact(end?.xact ?? 0);
+    const seq = this.outboxSql.seq(end?.seq ?? 0);
     await sql`insert into webhook_outbox_cursors (endpoint_id, xact, seq) values (${endpoint.id}, ${xact}, ${seq})
               on conflict (endpoint_id) do update set xact = excluded.xact, seq = excluded.seq`.execute(t);
   }

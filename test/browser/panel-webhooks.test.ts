@@ -93,7 +93,7 @@ describe.skipIf(BROWSER_MISSING)('the Webhooks page in Chromium', () => {
     expect(await page.content()).not.toContain(secret);
     await shot('webhook-endpoint');
 
-    await attempts.first().getByRole('button', { name: /Resend/ }).click();
+    await page.locator('.delivery-event').first().getByRole('button', { name: /Resend/ }).click();
     await page.waitForURL('**/panel/webhooks/*?done=resent');
     await receiver.waitFor((got) => got.length === 2);
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);

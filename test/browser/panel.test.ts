@@ -140,7 +140,12 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     await member.getByLabel('Email').fill('member@acme.example');
     await member.getByLabel('Password').fill(PASSWORD);
     await member.getByRole('button', { name: 'Sign in' }).click();
-    await member.waitForURL('**/panel/keys');
+    // The owner chose this password: the member replaces it before anything else.
+    await member.waitForURL('**/panel/change-password');
+    await member.getByLabel('New password', { exact: true }).fill(`${PASSWORD} of my own`);
+    await member.getByLabel('Repeat the new password').fill(`${PASSWORD} of my own`);
+    await member.getByRole('button', { name: 'Save password and continue' }).click();
+    await member.waitForURL('**/panel/keys?done=password-chosen');
     expect(await member.locator('tr', { hasText: 'Reporting (read side)' }).count()).toBe(1);
     expect(await member.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     expect(await member.getByRole('link', { name: /Revoke/ }).count()).toBe(0);

@@ -69,7 +69,7 @@ export async function buildTestApp(
 
   const createCompany = async (name = 'Test GmbH', currency = 'EUR') => {
     const result = await container.companies.create({ name, currency, vatId: 'DE123456789', countryCode: 'DE' });
-    if (!result.ok) throw new Error(result.detail);
+    if (!result.ok) throw new Error(result.problems[0]!.message);
     return result.value.id;
   };
   const createKey: TestApp['createKey'] = async (companyId, permissions, keyOptions = {}) => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { UNIT_CODES } from '../../src/documents/unit-codes.js';
 import type { VatCategory } from '../../src/money/invoice-calculation.js';
-import type { ProfileChanges } from '../../src/services/company-profile.js';
+import type { ProfileChanges } from '../../src/schemas/company.js';
 import { BASE_PATH, type TestApp } from './build.js';
 import { germanIban, glnFrom } from './document-arbitraries.js';
 import { decimalString } from './invoice-arbitraries.js';

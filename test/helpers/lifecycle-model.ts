@@ -31,6 +31,8 @@ export interface ModelInvoice {
   lines: LineInput[];
   payable: Dec;
   payments: Dec[];
+  /** Money paid back to the buyer (POST /invoice/{id}/refund). */
+  refunds: Dec[];
   creditNotes: { number: string; payable: Dec }[];
 }
 
@@ -70,7 +72,10 @@ export function payableOf(lines: LineInput[], digits: number): Dec {
 
 export const paidOf = (invoice: ModelInvoice) => sum(invoice.payments);
 export const creditedOf = (invoice: ModelInvoice) => sum(invoice.creditNotes.map((note) => note.payable));
-export const dueOf = (invoice: ModelInvoice) => invoice.payable.minus(creditedOf(invoice)).minus(paidOf(invoice));
+export const refundedOf = (invoice: ModelInvoice) => sum(invoice.refunds);
+export const dueOf = (invoice: ModelInvoice) => invoice.payable.minus(creditedOf(invoice)).minus(paidOf(invoice)).plus(refundedOf(invoice));
+/** What may be refunded: −amountDue when credit notes took it below zero, but never more than was paid and not yet refunded. */
+export const owedOf = (invoice: ModelInvoice) => Dec.max(Dec.min(dueOf(invoice).negated(), paidOf(invoice).minus(refundedOf(invoice))), 0);
 
 export class LifecycleModel {
   readonly invoices: ModelInvoice[] = [];
@@ -131,6 +136,7 @@ export class LifecycleModel {
         lines,
         payable: payableOf(lines, this.digits),
         payments: [],
+        refunds: [],
         creditNotes: [],
       };
       this.invoices.push(invoice);
@@ -168,17 +174,34 @@ export class LifecycleModel {
     return { accept: { number: this.peek('invoice', dates.issueDate), apply } };
   }
 
-  /** `amount` as sent on the wire: a decimal string or a JSON number. */
-  pay(invoice: ModelInvoice, amount: string | number): Prediction<{ apply: () => void }> {
-    if (invoice.deleted) return refuse(404, 'NOT_FOUND');
-    if (invoice.status === 'draft' || invoice.status === 'void') return refuse(409, 'INVOICE_NOT_PAYABLE');
+  /** A payment's or refund's amount as sent on the wire (a decimal string or a JSON number), or its refusal. */
+  private amountOf(amount: string | number): Dec | { refusal: Refusal } {
     const text = String(amount);
     const fraction = /^-?\d+(?:\.(\d+))?$/.exec(text)![1] ?? '';
     if (fraction.replace(/0+$/, '').length > this.digits) return refuse(400, 'VALIDATION_ERROR', 'amount');
     const value = new Dec(text);
     if (!value.greaterThan(0)) return refuse(400, 'VALIDATION_ERROR', 'amount');
+    return value;
+  }
+
+  /** At most the amount due. */
+  pay(invoice: ModelInvoice, amount: string | number): Prediction<{ apply: () => void }> {
+    if (invoice.deleted) return refuse(404, 'NOT_FOUND');
+    if (invoice.status === 'draft' || invoice.status === 'void') return refuse(409, 'INVOICE_NOT_PAYABLE');
+    const value = this.amountOf(amount);
+    if (!(value instanceof Dec)) return value;
     if (value.greaterThan(dueOf(invoice))) return refuse(409, 'PAYMENT_EXCEEDS_AMOUNT_DUE');
     return { accept: { apply: () => (invoice.payments.push(value), this.settle(invoice)) } };
+  }
+
+  /** At most what the buyer is owed and no more than was paid; a paid invoice stays paid. */
+  refund(invoice: ModelInvoice, amount: string | number): Prediction<{ apply: () => void }> {
+    if (invoice.deleted) return refuse(404, 'NOT_FOUND');
+    if (invoice.status === 'draft' || invoice.status === 'void') return refuse(409, 'INVOICE_NOT_REFUNDABLE');
+    const value = this.amountOf(amount);
+    if (!(value instanceof Dec)) return value;
+    if (value.greaterThan(owedOf(invoice))) return refuse(409, 'REFUND_EXCEEDS_AMOUNT_OWED');
+    return { accept: { apply: () => (invoice.refunds.push(value), this.settle(invoice)) } };
   }
 
   /** A credit note of `lines` (all the invoice's lines when absent), dated `issueDate` (today when absent). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Dec, creditedOf, dueOf, type DateField, type LifecycleModel, type LineInput, type ModelInvoice } from './lifecycle-model.js';
+import { Dec, creditedOf, dueOf, owedOf, type DateField, type LifecycleModel, type LineInput, type ModelInvoice } from './lifecycle-model.js';
 
 // The random steps of test/lifecycle-properties.test.ts. A step names its invoice and amounts
 // relative to the model's state (the n-th invoice, "the amount due plus one minor unit"), so
@@ -19,7 +19,7 @@ export type Spec =
   | { op: 'create'; draft: boolean; lines: LineInput[]; issueDate?: DateField; dueDate?: DateField }
   | { op: 'patch'; pick: Pick; lines?: LineInput[]; issueDate?: DateField; dueDate?: DateField }
   | { op: 'delete' | 'finalize' | 'void'; pick: Pick }
-  | { op: 'pay'; pick: Pick; amount: AmountSpec }
+  | { op: 'pay' | 'refund'; pick: Pick; amount: AmountSpec }
   | { op: 'credit'; pick: Pick; credit: CreditSpec; dated: boolean };
 
 /**
@@ -62,6 +62,14 @@ const amount: fc.Arbitrary<AmountSpec> = fc.record({
   padded: fc.boolean(),
 });
 
+/** Amounts that mostly take all that may be paid or refunded, to reach paid invoices and refunds within a run. */
+const mostlyAll: fc.Arbitrary<AmountSpec> = fc.record({
+  kind: fc.constantFrom<AmountKind>('due', 'due', 'due', 'half', 'minor', 'over', 'fixed'),
+  fixed: decimal(500_000),
+  asNumber: fc.boolean(),
+  padded: fc.boolean(),
+});
+
 const creditSpec: fc.Arbitrary<CreditSpec> = fc.oneof(
   fc.constant({ kind: 'all' as const }),
   fc.record({ kind: fc.constant('own' as const), index: fc.nat({ max: 2 }) }),
@@ -78,14 +86,47 @@ export const stepSpec: fc.Arbitrary<Spec> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('finalize' as const), pick }) },
   { weight: 5, arbitrary: fc.record({ op: fc.constant('pay' as const), pick, amount }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('credit' as const), pick, credit: creditSpec, dated: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('refund' as const), pick, amount }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('void' as const), pick }) },
+);
+
+/**
+ * Steps on issued invoices only, for the runs that reach refunds: a refund needs an invoice paid
+ * in full and then credited, a chain the general mix rarely completes in one run.
+ */
+export const settlementStepSpec: fc.Arbitrary<Spec> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('create' as const), draft: fc.constant(false), lines }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('pay' as const), pick, amount: mostlyAll }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('credit' as const), pick, credit: creditSpec, dated: fc.boolean() }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('refund' as const), pick, amount: mostlyAll }) },
 );
 
 const DRAFT_STEPS: ReadonlySet<Spec['op']> = new Set(['patch', 'delete', 'finalize']);
 
+type Wanted = (invoice: ModelInvoice) => boolean;
+const isDraft: Wanted = (invoice) => invoice.status === 'draft';
+const isPaid: Wanted = (invoice) => invoice.status === 'paid';
+const isIssued: Wanted = (invoice) => invoice.status === 'issued';
+const isSettled: Wanted = (invoice) => isIssued(invoice) || isPaid(invoice);
+const isDue: Wanted = (invoice) => isIssued(invoice) && dueOf(invoice).greaterThan(0);
+const owesBuyer: Wanted = (invoice) => isPaid(invoice) && owedOf(invoice).greaterThan(0);
+
+/**
+ * The invoices a fitting step prefers, best first. A payment wants one with something due; a refund one
+ * whose buyer is owed; three credit notes in four go to a paid invoice when there is one, leaving
+ * its buyer owed, so that refunds have something to do.
+ */
+function preferred(spec: Exclude<Spec, { op: 'create' }>): Wanted[] {
+  if (DRAFT_STEPS.has(spec.op)) return [isDraft];
+  if (spec.op === 'refund') return [owesBuyer, isSettled];
+  if (spec.op === 'pay') return [isDue, isSettled];
+  if (spec.op === 'credit' && spec.pick.index % 4 !== 0) return [isPaid, isSettled];
+  return [isSettled];
+}
+
 export function targetOf(spec: Exclude<Spec, { op: 'create' }>, model: LifecycleModel): ModelInvoice | undefined {
-  const fits = (invoice: ModelInvoice) => !invoice.deleted && (DRAFT_STEPS.has(spec.op) ? invoice.status === 'draft' : invoice.status === 'issued' || invoice.status === 'paid');
-  const fitting = spec.pick.fitting ? model.invoices.filter(fits) : [];
+  const live = model.invoices.filter((invoice) => !invoice.deleted);
+  const fitting = spec.pick.fitting ? (preferred(spec).map((wanted) => live.filter(wanted)).find((list) => list.length > 0) ?? []) : [];
   const candidates = fitting.length > 0 ? fitting : model.invoices;
   return candidates[spec.pick.index % candidates.length];
 }
@@ -108,10 +149,10 @@ export function creditLinesOf(spec: CreditSpec, invoice: ModelInvoice, model: Li
   }
 }
 
-/** The amount a payment step sends, relative to what the model says is due. */
-export function amountOf(spec: AmountSpec, invoice: ModelInvoice, model: LifecycleModel): string | number {
+/** The amount a payment or refund step sends, relative to what the model says may be paid (the amount due) or refunded (what is owed). */
+export function amountOf(spec: AmountSpec, allowed: Dec, model: LifecycleModel): string | number {
   const minor = new Dec(1).dividedBy(10 ** model.digits);
-  const due = Dec.max(dueOf(invoice), 0);
+  const due = Dec.max(allowed, 0);
   const value = {
     due: Dec.max(due, minor),
     half: Dec.max(due.dividedBy(2).toDecimalPlaces(model.digits, Dec.ROUND_DOWN), minor),

@@ -25,3 +25,26 @@ document.addEventListener('click', (event) => {
     done(`The ${what} is selected: press Ctrl+C (Cmd+C) to copy it.`);
   }
 });
+
+// "All permissions" on the create-key form, kept in step with the boxes below it. Only a
+// convenience: without JavaScript the box still works, the server grants every permission.
+function syncSelectAll(all) {
+  const boxes = Array.from(document.querySelectorAll(`input[type=checkbox][name="${all.getAttribute('data-select-all')}"]`));
+  const ticked = boxes.filter((box) => box.checked).length;
+  all.checked = boxes.length > 0 && ticked === boxes.length;
+  all.indeterminate = ticked > 0 && ticked < boxes.length;
+}
+document.addEventListener('change', (event) => {
+  const target = event.target;
+  if (!(target instanceof HTMLInputElement) || target.type !== 'checkbox') return;
+  const name = target.getAttribute('data-select-all');
+  if (name) {
+    for (const box of document.querySelectorAll(`input[type=checkbox][name="${name}"]`)) box.checked = target.checked;
+    target.indeterminate = false;
+    return;
+  }
+  for (const all of document.querySelectorAll(`[data-select-all="${target.name}"]`)) syncSelectAll(all);
+});
+document.addEventListener('DOMContentLoaded', () => {
+  for (const all of document.querySelectorAll('[data-select-all]')) if (!all.checked) syncSelectAll(all);
+});

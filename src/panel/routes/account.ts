@@ -2,12 +2,24 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AttemptLimiter } from '../../rate-limit/attempt-limiter.js';
-import { accountPage } from '../views/account.js';
+import { safePanelPath } from '../return-to.js';
+import { accountPage, passwordRequiredPage } from '../views/account.js';
 import type { FieldErrors } from '../views/forms.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
-import { ACCOUNT_ATTEMPTS, chromeFor, openAccess, sendPage, signedInUser, tooManyAttempts, type PanelDeps } from '../context.js';
+import { ACCOUNT_ATTEMPTS, chromeFor, csrfToken, openAccess, sendPage, signedInUser, tooManyAttempts, type PanelDeps } from '../context.js';
 
-// The signed-in user's own account page, where anyone changes their own password.
+// The signed-in user's own account page, where anyone changes their own password; and the page
+// where a user whose password someone else set must choose their own (plugin.ts lets such a
+// session reach nothing else).
+
+/** Where a user whose password was set by someone else is sent, whatever they asked for. */
+export const PASSWORD_REQUIRED_PATH = `${PANEL_PATH}/change-password`;
+
+/** The change-password page, keeping the page that was asked for (a panel page only) to go on to after. */
+export function passwordRequiredAddress(returnTo: string | null | undefined): string {
+  const page = safePanelPath(returnTo);
+  return page && !page.startsWith(PASSWORD_REQUIRED_PATH) ? `${PASSWORD_REQUIRED_PATH}?return=${encodeURIComponent(page)}` : PASSWORD_REQUIRED_PATH;
+}
 
 const PasswordBody = Type.Object(
   {
@@ -20,6 +32,17 @@ const PasswordBody = Type.Object(
   { additionalProperties: false },
 );
 const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
+const RequiredQuery = Type.Object({ return: Type.Optional(Type.String({ maxLength: 2000 })) });
+const RequiredBody = Type.Object(
+  {
+    _csrf: Type.Optional(Type.String()),
+    return: Type.Optional(Type.String({ maxLength: 2000 })),
+    username: Type.Optional(Type.String({ maxLength: 500 })),
+    newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+    newPasswordConfirm: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
 
 const NOTICES: Record<string, Notice> = {
   password: { kind: 'success', text: 'Your password is changed. Every other session of your account is signed out.' },
@@ -37,6 +60,28 @@ export function accountRoutes(deps: PanelDeps): FastifyPluginAsync {
     app.get('/account', { config: openAccess(), schema: { querystring: DoneQuery } }, async (request, reply) =>
       sendPage(reply, accountPage(await chromeFor(request, reply, deps), { notice: NOTICES[request.query.done ?? ''] })),
     );
+
+    app.get('/change-password', { config: openAccess(), schema: { querystring: RequiredQuery } }, async (request, reply) => {
+      const user = signedInUser(request);
+      if (!user.mustChangePassword) return reply.redirect(safePanelPath(request.query.return) ?? `${PANEL_PATH}/account`, 303);
+      return sendPage(reply, passwordRequiredPage(csrfToken(request, reply), user, { returnTo: safePanelPath(request.query.return) ?? undefined }));
+    });
+
+    app.post('/change-password', { config: openAccess(), schema: { body: RequiredBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      const user = signedInUser(request);
+      const returnTo = safePanelPath(request.body.return) ?? undefined;
+      const input = { next: request.body.newPassword ?? '', confirm: request.body.newPasswordConfirm ?? '' };
+      const result = user.mustChangePassword ? await deps.users.replaceGivenPassword(user.id, input, request.panelSession!.id) : null;
+      // Nothing to change (done already, in another tab): on to the page, as after a change.
+      if (result === null || (!result.ok && result.problems.length === 0)) return reply.redirect(returnTo ?? `${PANEL_PATH}/account`, 303);
+      if (!result.ok) {
+        const errors: FieldErrors = {};
+        for (const p of result.problems) errors[p.field] ??= p.detail;
+        return sendPage(reply, passwordRequiredPage(csrfToken(request, reply), user, { errors, returnTo }), 400);
+      }
+      request.log.info({ audit: 'password_chosen', userId: user.id, companyId: user.companyId, sessionsEnded: result.sessionsEnded }, 'panel user replaced the password they were given');
+      return reply.redirect(returnTo ?? `${PANEL_PATH}/keys?done=password-chosen`, 303);
+    });
 
     app.post('/account/password', { config: openAccess(), schema: { body: PasswordBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const user = signedInUser(request);

@@ -3,6 +3,7 @@ import { AttemptLimiter } from '../../rate-limit/attempt-limiter.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { afterSignIn, EXPIRED_NOTICE, MAX_RESTORE_LENGTH, safePanelPath } from '../return-to.js';
+import { passwordRequiredAddress } from './account.js';
 import { SESSION_TTL_MS } from '../sessions.js';
 import { setupProblems, type SetupProblem } from '../setup.js';
 import { normalizeEmail } from '../users.js';
@@ -135,6 +136,8 @@ export function authRoutes(deps: PanelDeps): FastifyPluginAsync {
       await attempt.succeeded();
       if (request.panelToken) await deps.sessions.destroy(request.panelToken);
       await startSession(request, reply, deps, user.id);
+      // A password someone else set is replaced before anything else (see plugin.ts).
+      if (user.mustChangePassword) return reply.redirect(passwordRequiredAddress(carry.returnTo), 303);
       return reply.redirect(afterSignIn(carry.returnTo, carry.restore) ?? `${PANEL_PATH}/keys`, 303);
     });
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { isPermission } from '../../auth/permissions.js';
+import { isPermission, PERMISSION_NAMES } from '../../auth/permissions.js';
 import { DEFAULT_ROLL_OVERLAP_HOURS, keyNameProblem, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type KeyActor } from '../../services/api-key-service.js';
 import { isKeyStatus, searchKeys, type KeySearch } from '../../services/api-key-search.js';
 import type { FieldErrors } from '../views/forms.js';
@@ -17,6 +17,7 @@ const CreateKeyBody = Type.Object(
     _csrf: Type.Optional(Type.String()),
     name: Type.Optional(Type.String({ maxLength: 1000 })),
     permissions: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })])),
+    allPermissions: Type.Optional(Type.String({ maxLength: 10 })),
     expiresOn: Type.Optional(Type.String({ maxLength: 40 })),
     mode: Type.Optional(Type.String({ maxLength: 10 })),
   },
@@ -37,6 +38,7 @@ const NOTICES: Record<string, Notice> = {
   renamed: { kind: 'success', text: 'The key is renamed.' },
   'not-rolled': { kind: 'error', text: 'That key cannot be rolled: it is revoked, expired or was rolled already.' },
   welcome: { kind: 'success', text: 'Your company and owner account are ready. Create the first API key below.' },
+  'password-chosen': { kind: 'success', text: 'Your password is saved. Sign in with it from now on.' },
 };
 
 /** "YYYY-MM-DD" -> the start of that day in UTC, or an error text. */
@@ -107,6 +109,7 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
         const values: CreateKeyValues = {
           name: String(restored.name ?? ''),
           permissions: asList(restored.permissions),
+          allPermissions: restored.allPermissions === '1',
           expiresOn: String(restored.expiresOn ?? ''),
           mode: restored.mode === 'test' ? 'test' : 'live',
         };
@@ -127,6 +130,7 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
       const values: CreateKeyValues = {
         name: request.body.name ?? '',
         permissions: asList(request.body.permissions),
+        allPermissions: request.body.allPermissions === '1',
         expiresOn: request.body.expiresOn ?? '',
         mode: request.body.mode ?? 'live',
       };
@@ -134,9 +138,11 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
       const errors: FieldErrors = {};
       const name = values.name!.trim();
       if (name === '') errors.name = 'Give the key a name.';
-      else if (keyNameProblem(name) !== null) errors.name = 'Use at most 200 characters.';
-      if (values.permissions!.length === 0) errors.permissions = 'Choose at least one permission.';
-      else if (!values.permissions!.every(isPermission)) errors.permissions = 'Choose permissions from the list.';
+      else if (keyNameProblem(name) !== null) errors.name = keyNameProblem(name)!;
+      // "All permissions" is the whole catalogue, whatever else was ticked (it works without JavaScript).
+      const permissions = values.allPermissions ? PERMISSION_NAMES : values.permissions!;
+      if (permissions.length === 0) errors.permissions = 'Choose at least one permission, or All permissions.';
+      else if (!permissions.every(isPermission)) errors.permissions = 'Choose permissions from the list.';
       const expiry = expiryFrom(values.expiresOn!, now);
       if (!expiry.ok) errors.expiresOn = expiry.error;
       if (values.mode !== 'live' && values.mode !== 'test') errors.mode = 'Choose a live or a test key.';
@@ -144,7 +150,7 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
 
       const mode = values.mode === 'test' ? 'test' : 'live';
       const result = await apiKeys.create(
-        { companyId: user.companyId, name, permissions: values.permissions!, expiresAt: expiry.value, createdBy: user.id, mode, actor: actorOf(user) },
+        { companyId: user.companyId, name, permissions: [...permissions], expiresAt: expiry.value, createdBy: user.id, mode, actor: actorOf(user) },
         now,
       );
       if (!result.ok) return renderList(request, reply, { values, errors: { name: result.detail } }, 400);
@@ -219,7 +225,7 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
       const { user, key } = await companyKey(request, request.params.id);
       const values = { name: request.body.name ?? '' };
       const name = values.name.trim();
-      const error = name === '' ? 'Give the key a name.' : keyNameProblem(name) !== null ? 'Use at most 200 characters.' : null;
+      const error = name === '' ? 'Give the key a name.' : keyNameProblem(name);
       if (error !== null) return sendPage(reply, renamePage(await chromeFor(request, reply, deps), key, values, { name: error }), 400);
       const result = await apiKeys.rename(key.id, name, { actor: actorOf(user), companyId: user.companyId });
       if (!result.ok) {

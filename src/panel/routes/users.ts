@@ -23,7 +23,7 @@ const UserParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const UsersQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 
 const NOTICES: Record<string, Notice> = {
-  created: { kind: 'success', text: 'The user is added. They can sign in now.' },
+  created: { kind: 'success', text: 'The user is added. They sign in with the password you set and must then choose their own.' },
   role: { kind: 'success', text: 'The role is changed.' },
   deactivated: { kind: 'success', text: 'The user is deactivated and signed out everywhere.' },
   activated: { kind: 'success', text: 'The user is active again.' },
@@ -42,7 +42,8 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
     async function afterChange(request: FastifyRequest, reply: FastifyReply, result: ChangeUserResult, done: string) {
       if (result.ok) return reply.redirect(`${PANEL_PATH}/users?done=${done}`, 303);
       if (result.reason === 'not_found') throw notFound();
-      const status = result.reason === 'forbidden' ? 403 : 409;
+      // One's own role and activity are not one's own to change (403); the last owner is a state of the company (409).
+      const status = result.reason === 'forbidden' || result.reason === 'self' ? 403 : 409;
       return render(request, reply, { notice: { kind: 'error', text: result.detail } }, status);
     }
 
@@ -65,7 +66,8 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
       const errors: FieldErrors = {};
       for (const p of userInputProblems({ email: values.email, role: values.role, password })) errors[p.field] = p.field === 'role' ? 'Choose a role from the list.' : p.detail;
       if (Object.keys(errors).length > 0 || !isRole(values.role)) return render(request, reply, { values, errors }, 400);
-      const result = await deps.users.create({ companyId: actor.companyId, email: values.email, role: values.role, password });
+      // The actor chose this password, so the new user must replace it at first sign-in.
+      const result = await deps.users.create({ companyId: actor.companyId, email: values.email, role: values.role, password, mustChangePassword: true });
       if (!result.ok) {
         for (const p of result.problems) errors[p.field] = p.detail;
         return render(request, reply, { values, errors }, result.detail.includes('already exists') ? 409 : 400);

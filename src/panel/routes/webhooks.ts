@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { isEventType, type EventType } from '../../events/event-types.js';
-import type { Scope } from '../../services/scope.js';
+import { isEventType, type EventType } from '../../schemas/event-types.js';
+import type { Scope } from '../../db/scope.js';
 import { panelScope } from '../mode.js';
 import { endpointFromRow, MAX_ENDPOINTS } from '../../webhooks/endpoint-service.js';
 import { WebhookAttemptLog } from '../webhook-attempts.js';
@@ -34,6 +34,7 @@ const NOTICES: Record<string, Notice> = {
   enabled: { kind: 'success', text: 'The endpoint is enabled. New events are sent to it again.' },
   disabled: { kind: 'success', text: 'The endpoint is disabled. Nothing is sent to it until it is enabled again.' },
   resent: { kind: 'success', text: 'The event is queued to be sent again, as a new delivery with its own retries.' },
+  tested: { kind: 'success', text: 'A test event is queued. It is sent within seconds and shows below with the receiver’s answer.' },
 };
 
 type EventChoice = { ok: true; events: (EventType | '*')[] } | { ok: false; error: string };
@@ -116,6 +117,7 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
       const recent = await attempts.recent(signedInUser(request).companyId, endpoint.id);
       let shown = NOTICES[request.query.done ?? ''];
       if (request.query.done === 'resent' && !endpoint.enabled) shown = { kind: 'info', text: 'The event is queued to be sent again; it goes out once the endpoint is enabled.' };
+      if (request.query.done === 'tested' && !endpoint.enabled) shown = { kind: 'info', text: 'A test event is queued; it goes out once the endpoint is enabled.' };
       return sendPage(reply, webhookEndpointPage(await chromeFor(request, reply, deps), endpoint, recent, shown));
     });
 
@@ -162,6 +164,14 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (!(await endpoints.delete(scopeOf(request), request.params.id))) throw notFound();
       request.log.info({ endpointId: request.params.id }, 'webhook endpoint deleted in the panel');
       return reply.redirect(`${PANEL_PATH}/webhooks?done=deleted`, 303);
+    });
+
+    app.post('/webhooks/:id/test', { config: openAccess(), schema: { params: EndpointParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
+      requirePrivileged(request);
+      const result = await endpoints.sendTestEvent(scopeOf(request), request.params.id);
+      if (!result.ok) throw notFound();
+      request.log.info({ endpointId: request.params.id, eventId: result.eventId, deliveryId: result.deliveryId }, 'webhook test event sent from the panel');
+      return reply.redirect(`${endpointPath(request.params.id)}?done=tested`, 303);
     });
 
     app.post('/webhooks/:id/resend', { config: openAccess(), schema: { params: EndpointParams, body: ResendBody }, preHandler: scope.csrfProtection }, async (request, reply) => {

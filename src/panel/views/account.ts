@@ -33,3 +33,32 @@ ${notice(model.notice)}
 </article>`,
   );
 }
+
+/**
+ * The one page a user whose password someone else set can reach: choose their own. No menu (every
+ * other page leads back here until it is done), but a way to sign out.
+ */
+export function passwordRequiredPage(csrf: string, user: PanelUser, model: { errors?: FieldErrors; returnTo?: string | undefined }): string {
+  const errors = model.errors;
+  return layout(
+    'Choose your password',
+    { csrf },
+    html`<article class="narrow" id="password">
+  <header><h1>Choose your own password</h1>
+  <p>Your password for <strong>${user.email}</strong> was set by someone else: an owner or admin of your company, or the operator of this service. Choose one that only you know before you continue.</p></header>
+  ${formErrorSummary(errors)}
+  <form method="post" action="${PANEL_PATH}/change-password" novalidate>
+    ${csrfField(csrf)}
+    ${model.returnTo ? html`<input type="hidden" name="return" value="${model.returnTo}">` : ''}
+    <input type="text" name="username" value="${user.email}" autocomplete="username" hidden>
+    ${field({ name: 'newPassword', label: 'New password', type: 'password', errors, required: true, minlength: MIN_PASSWORD_LENGTH, autocomplete: 'new-password', autofocus: !errors, hint: `At least ${MIN_PASSWORD_LENGTH} characters, not the one you were given.` })}
+    ${field({ name: 'newPasswordConfirm', label: 'Repeat the new password', type: 'password', errors, required: true, autocomplete: 'new-password' })}
+    <button type="submit">Save password and continue</button>
+  </form>
+  <form method="post" action="${PANEL_PATH}/sign-out" class="inline">
+    ${csrfField(csrf)}
+    <button type="submit" class="secondary outline small">Sign out instead</button>
+  </form>
+</article>`,
+  );
+}

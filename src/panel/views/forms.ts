@@ -51,10 +51,11 @@ export function formErrorSummary(errors: FieldErrors | undefined): SafeHtml {
   return html`<p class="notice notice-error" role="alert">${count === 1 ? 'One field needs attention.' : `${count} fields need attention.`} See the message under the field.</p>`;
 }
 
-export function time(iso: string | null | undefined, empty = '—'): SafeHtml {
+export function time(iso: string | null | undefined, empty = '—', options: { seconds?: boolean } = {}): SafeHtml {
   if (!iso) return html`<span class="muted">${empty}</span>`;
-  // Minutes are enough to read; the full instant is in the tooltip and the datetime attribute.
-  const shown = iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '');
+  // Minutes are enough to read most times; a delivery log, whose retries come seconds apart, shows
+  // seconds. The full instant is in the tooltip and the datetime attribute.
+  const shown = iso.replace('T', ' ').replace(options.seconds ? /(\.\d+)?Z$/ : /:\d\d(\.\d+)?Z$/, '');
   return html`<time datetime="${iso}" title="${iso}">${shown}</time>`;
 }
 

@@ -4,6 +4,7 @@ import { html } from '../html.js';
 import type { PanelUser } from '../users.js';
 import { csrfField, describedBy, field, fieldMessages, formErrorSummary, time, type FieldErrors } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
+import { permissionText } from './permissions.js';
 
 // The pages that change one key: revoke (a confirmation), roll (with its overlap) and rename.
 
@@ -15,7 +16,7 @@ export function revokeConfirmPage(chrome: KeyChrome, key: ApiKeySummary): string
     { ...chrome, active: 'keys' },
     html`<article class="narrow">
   <header><h1>Revoke “${key.name}”?</h1></header>
-  <p>Key <code>${key.prefix}</code> (${key.permissions.join(', ')}) stops working immediately: every request with it is refused with 401. This cannot be undone.</p>
+  <p>Key <code>${key.prefix}</code> (${permissionText(key.permissions)}) stops working immediately: every request with it is refused with 401. This cannot be undone.</p>
   <form method="post" action="${PANEL_PATH}/keys/${key.id}/revoke">
     ${csrfField(chrome.csrf)}
     <div class="actions">

@@ -1,15 +1,17 @@
-import { PERMISSIONS, type Permission } from '../../auth/permissions.js';
-import type { ApiKeySummary } from '../../services/api-key-service.js';
+import { MAX_KEY_NAME_LENGTH, type ApiKeySummary } from '../../services/api-key-service.js';
 import type { KeySearch } from '../../services/api-key-search.js';
 import { html, type SafeHtml } from '../html.js';
 import type { KeyEvent } from '../key-events.js';
 import { isPrivileged, type PanelUser } from '../users.js';
-import { csrfField, describedBy, field, fieldMessages, firstError, formErrorSummary, time, type FieldErrors } from './forms.js';
+import { csrfField, describedBy, field, fieldMessages, formErrorSummary, time, type FieldErrors } from './forms.js';
+import { permissionBadges, permissionFieldset, permissionText } from './permissions.js';
 import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.js';
 
 export interface CreateKeyValues {
   name?: string;
   permissions?: string[];
+  /** The "All permissions" box: the whole catalogue, whatever else is ticked. */
+  allPermissions?: boolean;
   expiresOn?: string;
   /** live (default) or test. */
   mode?: string;
@@ -40,20 +42,13 @@ function statusBadge(status: ApiKeySummary['status']): SafeHtml {
 
 function createForm(csrf: string, values: CreateKeyValues, errors: FieldErrors | undefined): SafeHtml {
   const chosen = new Set(values.permissions ?? []);
-  const permissionError = errors?.permissions;
   return html`<article id="create">
   <header><h2>Create a key</h2></header>
   ${formErrorSummary(errors)}
   <form method="post" action="${PANEL_PATH}/keys" novalidate>
     ${csrfField(csrf)}
-    ${field({ name: 'name', label: 'Name', value: values.name, errors, required: true, maxlength: 200, hint: 'Say what uses it, e.g. "ERP sync (production)".' })}
-    <fieldset${permissionError ? html` aria-invalid="true"` : ''}${describedBy('permissions', errors)}>
-      <legend>Permissions</legend>
-      ${(Object.keys(PERMISSIONS) as Permission[]).map(
-        (p, i) => html`<label><input type="checkbox" name="permissions" value="${p}"${chosen.has(p) ? html` checked` : ''}${i === 0 && firstError(errors) === 'permissions' ? html` autofocus` : ''}> <code>${p}</code> — ${PERMISSIONS[p]}</label>`,
-      )}
-      ${fieldMessages('permissions', errors)}
-    </fieldset>
+    ${field({ name: 'name', label: 'Name', value: values.name, errors, required: true, maxlength: MAX_KEY_NAME_LENGTH, hint: 'Say what uses it, e.g. "ERP sync (production)".' })}
+    ${permissionFieldset(chosen, values.allPermissions === true, errors)}
     ${field({ name: 'expiresOn', label: 'Expires on (UTC)', type: 'date', value: values.expiresOn, errors, hint: 'The key stops working at the start of this day. Leave empty for no expiry.' })}
     <fieldset${describedBy('mode', errors)}>
       <legend>Mode</legend>
@@ -66,18 +61,23 @@ function createForm(csrf: string, values: CreateKeyValues, errors: FieldErrors |
 </article>`;
 }
 
+/**
+ * One bar of aligned controls (search, status, mode, the button), the hint on a line of its own
+ * under them: not Pico's role="search" group, which would fuse the controls into one pill. A named
+ * form is a landmark of its own.
+ */
 function searchForm(search: KeySearch): SafeHtml {
   const option = (value: string, label: string, chosen: string | undefined) => html`<option value="${value}"${chosen === value ? html` selected` : ''}>${label}</option>`;
   const filtered = Boolean(search.query || search.status || search.mode);
-  return html`<form method="get" action="${PANEL_PATH}/keys" role="search" class="key-search">
-  <div class="grid">
-    <div>${field({ name: 'q', label: 'Search', type: 'search', value: search.query ?? '', maxlength: 200, hint: 'Part of a key’s label or its prefix.' })}</div>
-    <div><label for="status">Status</label>
-      <select id="status" name="status">${option('', 'Any status', search.status)}${option('active', 'Active', search.status)}${option('revoked', 'Revoked', search.status)}${option('expired', 'Expired', search.status)}</select></div>
-    <div><label for="mode">Mode</label>
-      <select id="mode" name="mode">${option('', 'Live and test', search.mode)}${option('live', 'Live', search.mode)}${option('test', 'Test', search.mode)}</select></div>
-  </div>
-  <div class="actions"><button type="submit" class="secondary">Search keys</button>${filtered ? html` <a href="${PANEL_PATH}/keys">Show all keys</a>` : ''}</div>
+  return html`<form method="get" action="${PANEL_PATH}/keys" class="filter-bar" aria-label="Find keys">
+  <div class="filter-field filter-query"><label for="q">Search</label>
+    <input id="q" name="q" type="search" value="${search.query ?? ''}" maxlength="${MAX_KEY_NAME_LENGTH}" aria-describedby="q-hint"></div>
+  <div class="filter-field"><label for="status">Status</label>
+    <select id="status" name="status">${option('', 'Any status', search.status)}${option('active', 'Active', search.status)}${option('revoked', 'Revoked', search.status)}${option('expired', 'Expired', search.status)}</select></div>
+  <div class="filter-field"><label for="mode">Mode</label>
+    <select id="mode" name="mode">${option('', 'Live and test', search.mode)}${option('live', 'Live', search.mode)}${option('test', 'Test', search.mode)}</select></div>
+  <div class="filter-actions"><button type="submit" class="secondary">Search keys</button>${filtered ? html`<a href="${PANEL_PATH}/keys">Show all keys</a>` : ''}</div>
+  <small id="q-hint" class="filter-hint">Search matches part of a key’s label or its prefix.</small>
 </form>`;
 }
 
@@ -108,7 +108,7 @@ function keyTable(user: PanelUser, model: KeysPageModel): SafeHtml {
     <th scope="row">${k.name}</th>
     <td><code>${k.prefix}</code></td>
     <td><span class="badge badge-mode-${k.mode}">${k.mode}</span></td>
-    <td>${k.permissions.map((p) => html`<code class="perm">${p}</code> `)}</td>
+    <td class="perms">${permissionBadges(k.permissions)}</td>
     <td>${time(k.createdAt)}<br><small class="muted">by ${creatorOf(k.createdBy, creators)}</small></td>
     <td>${time(k.lastUsedAt, 'never')}</td>
     <td>${time(k.expiresAt, 'never')}</td>
@@ -174,7 +174,7 @@ export function revealPage(chrome: Chrome & { user: PanelUser }, revealed: Revea
     ? html`<article class="reveal">
   <header><h1>Your new API key</h1></header>
   <p class="notice notice-warning" role="alert"><strong>Copy this key now. It will not be shown again.</strong> We store only a hash of it; if you lose it, revoke it and create another.</p>
-  <p>Key <strong>${revealed.summary.name}</strong> with ${revealed.summary.permissions.join(', ')}:</p>
+  <p>Key <strong>${revealed.summary.name}</strong> with ${permissionText(revealed.summary.permissions)}:</p>
   ${replacedNote(revealed.replaces)}
   <div class="secret-row">
     <code id="new-key" class="secret">${revealed.key}</code>

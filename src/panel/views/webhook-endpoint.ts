@@ -2,13 +2,18 @@ import type { WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
 import { scrollTable } from './table.js';
 import { isPrivileged, type PanelUser } from '../users.js';
-import { ATTEMPTS_SHOWN, type AttemptListItem } from '../webhook-attempts.js';
+import { TEST_EVENT_TYPE } from '../../schemas/event-types.js';
+import { EVENTS_SHOWN, type LoggedAttempt, type LoggedDelivery, type LoggedEvent } from '../webhook-attempts.js';
 import { csrfField, time } from './forms.js';
 import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.js';
 import { endpointPath, endpointStatus, eventList } from './webhooks.js';
 
-// One webhook endpoint: what it receives, the controls of owners and admins, and its latest
-// delivery attempts with a "Resend" per event.
+// One webhook endpoint: what it receives, the controls of owners and admins, and its delivery log:
+// the latest events, each with its deliveries, their numbered attempts, the next retry and the
+// payload, with "Resend" per event and "Send test event".
+
+/** A payload longer than this is cut on the page (an invoice of 500 lines is a large event). */
+const PAYLOAD_SHOWN_CHARS = 20_000;
 
 function details(endpoint: WebhookEndpoint): SafeHtml {
   return html`<dl class="facts">
@@ -38,7 +43,7 @@ function controls(csrf: string, endpoint: WebhookEndpoint): SafeHtml {
 ${endpoint.enabled ? '' : html`<p class="muted"><small>Disabled endpoints receive nothing; deliveries already waiting go out once it is enabled again.</small></p>`}</section>`;
 }
 
-function answer(attempt: AttemptListItem): SafeHtml {
+function answer(attempt: LoggedAttempt): SafeHtml {
   const status = attempt.statusCode === null ? html`` : html`<code>HTTP ${attempt.statusCode}</code>`;
   // "answered 503" says no more than the status; the error text counts when there was no answer.
   const error = attempt.statusCode === null && attempt.error ? html`<span>${attempt.error}</span>` : html``;
@@ -48,37 +53,100 @@ function answer(attempt: AttemptListItem): SafeHtml {
   return html`${status}${error}${excerpt}`;
 }
 
-function resendButton(csrf: string, endpointId: string, attempt: AttemptListItem): SafeHtml {
-  if (attempt.eventType === null) return html``;
+function resendButton(csrf: string, endpointId: string, event: LoggedEvent): SafeHtml {
+  if (event.eventType === null) return html``;
   return html`<form method="post" action="${endpointPath(endpointId)}/resend" class="inline">
-    ${csrfField(csrf)}<input type="hidden" name="eventId" value="${attempt.eventId}">
-    <button type="submit" class="secondary outline small">Resend<span class="visually-hidden"> event ${attempt.eventId}</span></button>
+    ${csrfField(csrf)}<input type="hidden" name="eventId" value="${event.eventId}">
+    <button type="submit" class="secondary outline small">Resend<span class="visually-hidden"> event ${event.eventId}</span></button>
   </form>`;
 }
 
-function attemptTable(chrome: Chrome & { user: PanelUser }, endpointId: string, attempts: AttemptListItem[]): SafeHtml {
-  if (attempts.length === 0) {
-    return html`<div class="empty-state"><p><strong>No delivery attempts yet.</strong></p><p>Each attempt to send an event to this endpoint appears here.</p></div>`;
+/** Where a delivery stands: delivered, failed for good, or when it is tried next. */
+function deliveryState(delivery: LoggedDelivery, endpointEnabled: boolean): SafeHtml {
+  const tries = (n: number) => (n === 1 ? '1 attempt' : `${n} attempts`);
+  switch (delivery.status) {
+    case 'succeeded':
+      return html`<span class="badge badge-succeeded">Delivered</span> <span>after ${tries(delivery.attemptCount)}</span>`;
+    case 'failed':
+      return html`<span class="badge badge-failed">Failed</span> <span>after ${tries(delivery.attemptCount)}; no more retries</span>`;
+    case 'pending': {
+      const next = delivery.attemptCount + 1;
+      if (!endpointEnabled) return html`<span class="badge badge-pending">Waiting</span> <span>attempt ${next} is made once the endpoint is enabled</span>`;
+      if (delivery.sending) return html`<span class="badge badge-pending">Sending</span> <span>attempt ${next} is under way</span>`;
+      return html`<span class="badge badge-pending">${delivery.attemptCount === 0 ? 'Queued' : 'Retrying'}</span> <span>attempt ${next} at ${time(delivery.nextAttemptAt, '—', { seconds: true })}</span>`;
+    }
   }
-  const privileged = isPrivileged(chrome.user.role);
-  return html`${scrollTable('Delivery attempts, newest first', html`<table class="striped attempts">
-  <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Answer</th><th scope="col" class="num">Duration</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
+}
+
+function attemptTable(label: string, attempts: LoggedAttempt[]): SafeHtml {
+  if (attempts.length === 0) return html``;
+  return scrollTable(
+    label,
+    html`<table class="striped attempts">
+  <thead><tr><th scope="col" class="num">Attempt</th><th scope="col">Time</th><th scope="col">Result</th><th scope="col">Answer</th><th scope="col" class="num">Duration</th></tr></thead>
   <tbody>
   ${attempts.map(
-    (a) => html`<tr data-attempt-id="${a.id}" data-event-id="${a.eventId}">
-    <td>${time(a.attemptedAt)}</td>
-    <td>${a.eventType ? html`<code>${a.eventType}</code>` : html`<span class="muted">event purged</span>`}<br><small class="muted"><code>${a.eventId}</code></small></td>
+    (a) => html`<tr data-attempt-id="${a.id}">
+    <td class="num">#${a.number}</td>
+    <td>${time(a.attemptedAt, '—', { seconds: true })}</td>
     <td>${a.succeeded ? html`<span class="badge badge-succeeded">Succeeded</span>` : html`<span class="badge badge-failed">Failed</span>`}</td>
     <td>${answer(a)}</td>
     <td class="num">${a.durationMs} ms</td>
-    ${privileged ? html`<td>${resendButton(chrome.csrf, endpointId, a)}</td>` : ''}
   </tr>`,
   )}
   </tbody>
-</table>`)}`;
+</table>`,
+  );
 }
 
-export function webhookEndpointPage(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoint, attempts: AttemptListItem[], pageNotice?: Notice): string {
+/** The event as delivered, indented to be read (the body sent is the same JSON, unindented). */
+function payloadView(event: LoggedEvent): SafeHtml {
+  if (event.payload === null) return html``;
+  const bytes = Buffer.byteLength(event.payload, 'utf8');
+  let shown = JSON.stringify(JSON.parse(event.payload) as unknown, null, 2);
+  const cut = shown.length > PAYLOAD_SHOWN_CHARS;
+  if (cut) shown = shown.slice(0, PAYLOAD_SHOWN_CHARS);
+  return html`<details class="payload"><summary>Payload <small class="muted">(${bytes.toLocaleString('en')} bytes, as delivered)</small></summary>
+<pre tabindex="0">${shown}${cut ? '\n…' : ''}</pre>${cut ? html`<p class="muted"><small>The first ${PAYLOAD_SHOWN_CHARS.toLocaleString('en')} characters.${event.eventType === TEST_EVENT_TYPE ? '' : html` <code>GET /event/${event.eventId}</code> gives all of it.`}</small></p>` : ''}
+</details>`;
+}
+
+function eventLog(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoint, event: LoggedEvent): SafeHtml {
+  const privileged = isPrivileged(chrome.user.role);
+  const name = event.eventType ?? 'event purged';
+  return html`<article class="delivery-event" data-event-id="${event.eventId}">
+  <header>
+    <h3>${event.eventType ? html`<code>${event.eventType}</code>` : html`<span class="muted">event purged</span>`}${event.eventType === TEST_EVENT_TYPE ? html` <span class="badge badge-test-event">test</span>` : ''}</h3>
+    <p class="muted"><small><code>${event.eventId}</code>${event.createdAt ? html` · created ${time(event.createdAt, '—', { seconds: true })}` : ''}</small></p>
+    ${privileged ? resendButton(chrome.csrf, endpoint.id, event) : ''}
+  </header>
+  ${event.deliveries.map(
+    (delivery, i) => html`<section class="delivery" data-delivery-id="${delivery.id}" aria-label="${i === 0 ? 'Delivery' : `Resend ${i}`} of ${name} ${event.eventId}">
+    <p class="delivery-state">${i > 0 ? html`<strong>Resent</strong> ${time(delivery.createdAt, '—', { seconds: true })}: ` : ''}${deliveryState(delivery, endpoint.enabled)}</p>
+    ${attemptTable(`Attempts of ${i === 0 ? 'the delivery' : `resend ${i}`} of ${event.eventId}`, delivery.attempts)}
+  </section>`,
+  )}
+  ${payloadView(event)}
+</article>`;
+}
+
+function deliveryLog(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoint, events: LoggedEvent[]): SafeHtml {
+  if (events.length === 0) {
+    return html`<div class="empty-state"><p><strong>No deliveries yet.</strong></p><p>Each event sent to this endpoint appears here with every attempt to deliver it.</p></div>`;
+  }
+  return html`${events.map((event) => eventLog(chrome, endpoint, event))}`;
+}
+
+function testEventForm(csrf: string, endpoint: WebhookEndpoint): SafeHtml {
+  return html`<form method="post" action="${endpointPath(endpoint.id)}/test" class="inline test-event">
+  ${csrfField(csrf)}
+  <button type="submit" class="secondary small">Send test event</button>
+  <small class="muted">A <code>${TEST_EVENT_TYPE}</code> event, signed and retried like every delivery, whatever event types the endpoint takes.</small>
+</form>`;
+}
+
+export function webhookEndpointPage(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoint, events: LoggedEvent[], pageNotice?: Notice): string {
+  const privileged = isPrivileged(chrome.user.role);
   return layout(
     'Webhook endpoint',
     { ...chrome, active: 'webhooks' },
@@ -87,11 +155,12 @@ export function webhookEndpointPage(chrome: Chrome & { user: PanelUser }, endpoi
 ${notice(pageNotice)}
 ${failingExplanation(endpoint)}
 ${details(endpoint)}
-${isPrivileged(chrome.user.role) ? controls(chrome.csrf, endpoint) : html`<p class="muted">Your role (member) can see this endpoint and its deliveries but not change them.</p>`}
-<section aria-labelledby="attempts-heading">
-  <h2 id="attempts-heading">Delivery attempts</h2>
-  <p class="muted">The last ${ATTEMPTS_SHOWN}, newest first. “Resend” sends that event again as a new delivery, with the same <code>webhook-id</code> so receivers can tell a repeat.</p>
-  ${attemptTable(chrome, endpoint.id, attempts)}
+${privileged ? controls(chrome.csrf, endpoint) : html`<p class="muted">Your role (member) can see this endpoint and its deliveries but not change them.</p>`}
+<section aria-labelledby="attempts-heading" class="delivery-log">
+  <h2 id="attempts-heading">Deliveries</h2>
+  <p class="muted">The last ${EVENTS_SHOWN} events sent to this endpoint, latest activity first, each with every attempt (times in UTC, to the second) and the payload. “Resend” sends an event again as a new delivery, with the same <code>webhook-id</code> so receivers can tell a repeat.</p>
+  ${privileged ? testEventForm(chrome.csrf, endpoint) : ''}
+  ${deliveryLog(chrome, endpoint, events)}
 </section>
 <p class="muted">id <code>${endpoint.id}</code></p>`,
   );

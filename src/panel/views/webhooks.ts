@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../events/event-types.js';
+import { EVENT_TYPES } from '../../schemas/event-types.js';
 import type { WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
 import { scrollTable } from './table.js';

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { CreditNoteRepository } from '../../repositories/credit-note-repository.js';
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { creditNoteFromRows } from '../../services/credit-note-mapping.js';
-import { modeColumn, type Owner } from '../../services/scope.js';
+import { modeColumn, type Owner } from '../../db/scope.js';
 import { PageBudget, cursorAfter, numberStartsWith, type Cursor, type SerializedPage } from './pagination.js';
 
 const CHUNK = 10;

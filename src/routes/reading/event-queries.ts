@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { eventJson } from '../../events/event-json.js';
-import { modeColumn, type Scope } from '../../services/scope.js';
+import { TEST_EVENT_TYPE } from '../../schemas/event-types.js';
+import { modeColumn, type Scope } from '../../db/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface EventFilter {
@@ -11,7 +12,7 @@ export interface EventFilter {
   createdAfter?: string;
 }
 
-/** Read side of events; every query is scoped by company and mode. */
+/** Read side of events; every query is scoped by company and mode. A webhook test event is a delivery, not a change: never read here. */
 export class EventQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -23,6 +24,7 @@ export class EventQueries {
       .where('company_id', '=', scope.companyId)
       .where('livemode', '=', modeColumn(scope))
       .where('id', '=', id)
+      .where('type', '!=', TEST_EVENT_TYPE)
       .executeTakeFirst();
     return row ? eventJson(row) : undefined;
   }
@@ -33,7 +35,8 @@ export class EventQueries {
       .selectFrom('events')
       .select(['id', 'livemode', 'type', 'created_at', 'request_id', 'object'])
       .where('company_id', '=', scope.companyId)
-      .where('livemode', '=', modeColumn(scope));
+      .where('livemode', '=', modeColumn(scope))
+      .where('type', '!=', TEST_EVENT_TYPE);
     const type = filter.type;
     if (type?.endsWith('.*')) query = query.where('type', 'like', `${type.slice(0, -1)}%`);
     else if (type !== undefined) query = query.where('type', '=', type);

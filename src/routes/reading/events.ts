@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError, validationError } from '../../errors/app-error.js';
 import { EventSchema } from '../../events/event-schema.js';
-import { EVENT_RESOURCES, EVENT_TYPES, isEventType } from '../../events/event-types.js';
+import { EVENT_RESOURCES, EVENT_TYPES, isEventType } from '../../schemas/event-types.js';
 import { SuccessEnvelope, pageEnvelopeJson, successEnvelopeJson } from '../../http/envelope.js';
 import { scopeOf } from '../../http/scope.js';
 import { EventIdParams } from '../ids.js';

@@ -6,7 +6,7 @@ import { todayUtc } from '../../services/invoice-input.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import { buyerOf, sellerOf, type Buyer, type Seller } from '../../services/parties.js';
-import { modeColumn, type Owner } from '../../services/scope.js';
+import { modeColumn, type Owner } from '../../db/scope.js';
 import { PageBudget, cursorAfter, numberStartsWith, type Cursor, type SerializedPage } from './pagination.js';
 
 /** Invoices whose lines are loaded by the first query while a page fills, and at most by one query. */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { OrganizationRow } from '../../repositories/organization-repository.js';
 import { organizationFromRow, type Organization } from '../../services/organization-service.js';
-import { modeColumn, type Owner } from '../../services/scope.js';
+import { modeColumn, type Owner } from '../../db/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface OrganizationFilter {

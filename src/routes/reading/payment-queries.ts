@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, PaymentKind, PaymentsTable } from '../../db/schema.js';
 import type { PaymentRecord } from '../../schemas/invoice.js';
-import { modeColumn, type Owner } from '../../services/scope.js';
+import { modeColumn, type Owner } from '../../db/scope.js';
 import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 export interface PaymentFilter {

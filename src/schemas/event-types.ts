@@ -1,4 +1,6 @@
 // The events a change can write. The object of each is the resource as the API answered it.
+// The names are the API's vocabulary (an Event's `type`, a webhook endpoint's `events`), so they
+// live with the schemas that enumerate them; src/events/ writes and reads the events themselves.
 
 export const EVENT_TYPES = [
   'organization.created',
@@ -44,6 +46,14 @@ export function isEventSelector(value: string): boolean {
 export function subscribes(selectors: readonly string[], type: string): boolean {
   return selectors.includes('*') || selectors.includes(type) || selectors.includes(`${resourceOf(type)}.*`);
 }
+
+/**
+ * The test event the panel's "Send test event" sends to one endpoint. It is no change and no
+ * type to subscribe to: it goes to the endpoint it was sent for, whatever that endpoint takes,
+ * through the same deliveries (signed, retried, logged) as every event, and GET /event never
+ * lists it.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
 
 /** How long events (and their deliveries' attempts) are kept. */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;

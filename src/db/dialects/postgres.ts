@@ -1,0 +1,124 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
+import { prepareQuery } from '../prepared-query.js';
+import type { Database } from '../schema.js';
+
+// PostgreSQL: several instances write at once, each statement is a round trip, and transactions
+// commit out of the order they started in. Rows that workers share are locked with FOR UPDATE
+// SKIP LOCKED, outbox places carry the writing transaction's id (xid8), and what can be one
+// statement is.
+
+type Table = keyof Database & string;
+
+/**
+ * The event and its outbox row as one statement (data-modifying CTEs), and a change that is a
+ * single INSERT joins it: one atomic statement, no BEGIN and COMMIT around it. Compiled once per
+ * shape (the change's table and columns).
+ */
+function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
+  const oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>>();
+
+  const compile = (table: Table | null, columns: string[]) => {
+    type Values = Record<string, unknown>;
+    return prepareQuery<Values, { event_id: string }>(db, (d, param) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the change's table is only known at run time
+      let query: any = d;
+      if (table) query = query.with('change', (w: Kysely<Database>) => w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never));
+      const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
+      return query
+        .with('event', (w: Kysely<Database>) =>
+          w
+            .insertInto('events')
+            .values(Object.fromEntries(eventColumns.map((c) => [c, param(`event:${c}`)])) as never)
+            .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
+        )
+        .with('outbox', (w: Kysely<Database & { event: { id: string; company_id: string; livemode: number; type: string; created_at: string } }>) =>
+          w
+            .insertInto('webhook_outbox')
+            .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
+            .expression(
+              w
+                .selectFrom('event')
+                .where(({ exists, selectFrom }) =>
+                  exists(
+                    selectFrom('webhook_endpoints as endpoint')
+                      .select(sql.lit(1).as('one'))
+                      .whereRef('endpoint.company_id', '=', 'event.company_id')
+                      .whereRef('endpoint.livemode', '=', 'event.livemode')
+                      .where('endpoint.enabled', '=', sql.lit(1))
+                      // hooks.takes (subscribes()), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
+                      .where(
+                        sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
+                      ),
+                  ),
+                )
+                .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at']) as never,
+            )
+            .returning(['event_id']),
+        )
+        .selectFrom('outbox')
+        .select('event_id');
+    });
+  };
+
+  return {
+    async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
+      const columns = change ? Object.keys(change.row) : [];
+      const shape = change ? `${change.table}:${columns.join(',')}` : '';
+      let statement = oneStatement.get(shape);
+      if (!statement) {
+        statement = compile(change?.table ?? null, columns);
+        if (oneStatement.size > 100) oneStatement.clear();
+        oneStatement.set(shape, statement);
+      }
+      const values: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(event)) values[`event:${column}`] = value;
+      for (const column of columns) values[`change:${column}`] = (change!.row as Record<string, unknown>)[column];
+      const { rows } = await statement(values, executor);
+      if (rows.length > 0) hooks.onOutbox();
+    },
+  };
+}
+
+const xact = (value: string | number) => sql`${String(value)}::xid8`;
+const liveHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+
+  lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
+
+  leaseDeliveries(db, ids, free, lease) {
+    return db.transaction().execute(async (t) => {
+      const locked = await t.selectFrom('webhook_deliveries').select('id').where('id', 'in', [...ids]).where(free).forUpdate().skipLocked().execute();
+      const chosen = locked.map((row) => row.id);
+      if (chosen.length > 0) await t.updateTable('webhook_deliveries').set(lease).where('id', 'in', chosen).execute();
+      return chosen;
+    });
+  },
+
+  eventWriter: postgresEventWriter,
+
+  outbox: {
+    xact,
+    seq: (value) => sql`${String(value)}::bigint`,
+    xactOf: (column) => sql<string>`${sql.ref(column)}::text`,
+    compare: (op, xactValue, seq) => sql`(o.xact, o.seq) ${sql.raw(op)} (${xactValue}, ${seq})`,
+    order: sql`o.xact, o.seq`,
+    newestFirst: (query) => query.orderBy('xact', 'desc').orderBy('seq', 'desc'),
+    horizonNow: sql<string>`${liveHorizon}::text`,
+    belowHorizonNow: sql`and o.xact < ${liveHorizon}`,
+    belowHorizon: (horizon) => (horizon === null ? sql`` : sql`and o.xact < ${xact(horizon)}`),
+    deliveryId: (endpointId) => sql`'whd_' || substr(ev.id, 5, 24) || left(md5(${endpointId}::text || ev.id), 12)`,
+    onDuplicateDelivery: sql`on conflict (id) do nothing`,
+    async deletePassed(db) {
+      const floors = sql`select distinct on (e.company_id, e.livemode) e.company_id, e.livemode, c.xact, c.seq
+            from webhook_endpoints e join webhook_outbox_cursors c on c.endpoint_id = e.id
+            where e.enabled = 1
+            order by e.company_id, e.livemode, c.xact, c.seq`;
+      const passed = await sql`delete from webhook_outbox o using (${floors}) f
+                  where o.company_id = f.company_id and o.livemode = f.livemode and ${postgresDialect.outbox.compare('<=', sql`f.xact`, sql`f.seq`)}`.execute(db);
+      return Number(passed.numAffectedRows ?? 0);
+    },
+  },
+};

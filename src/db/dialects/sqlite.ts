@@ -1,0 +1,88 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
+import { prepareQuery, preparedInsert } from '../prepared-query.js';
+import type { Database } from '../schema.js';
+import { inTransaction } from '../transactions.js';
+
+// SQLite: one process writes, through one connection, one transaction after another (group
+// commit). Nothing needs a row lock, transaction ids never interleave (outbox `xact` is always 0),
+// and a statement is a function call, not a round trip.
+
+type Table = keyof Database & string;
+
+/** The event, the change's INSERT and the outbox row as steps in one transaction; every statement prepared once. */
+function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
+  const insertEvent = preparedInsert(db, 'events');
+  const insertOutbox = preparedInsert(db, 'webhook_outbox');
+  const selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { events: string }>(db, (d, param) =>
+    d
+      .selectFrom('webhook_endpoints')
+      .select('events')
+      .where('company_id', '=', param('companyId'))
+      .where('livemode', '=', param('livemode'))
+      .where('enabled', '=', sql.lit(1)),
+  );
+  const insertInto = new Map<Table, ReturnType<typeof preparedInsert>>();
+
+  const writeInSteps = async (t: Kysely<Database>, event: EventRow) => {
+    await insertEvent([event], t);
+    const endpoints = (await selectEndpoints({ companyId: event.company_id, livemode: event.livemode }, t)).rows;
+    if (endpoints.some((endpoint) => hooks.takes(JSON.parse(endpoint.events) as string[], event.type))) {
+      await insertOutbox([{ event_id: event.id, company_id: event.company_id, livemode: event.livemode, type: event.type, created_at: event.created_at }], t);
+      hooks.onOutbox();
+    }
+  };
+
+  return {
+    async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
+      if (!change) return writeInSteps(executor, event);
+      let insert = insertInto.get(change.table);
+      if (!insert) {
+        insert = preparedInsert(db, change.table);
+        insertInto.set(change.table, insert);
+      }
+      return inTransaction(db, executor, async (t) => {
+        await insert([change.row], t);
+        await writeInSteps(t, event);
+      });
+    },
+  };
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+
+  lockSkippingLocked: (query) => query,
+
+  async leaseDeliveries(db, ids, free, lease) {
+    await db.updateTable('webhook_deliveries').set(lease).where('id', 'in', [...ids]).where(free).execute();
+    return [...ids];
+  },
+
+  eventWriter: sqliteEventWriter,
+
+  outbox: {
+    xact: (value) => sql`${value}`,
+    seq: (value) => sql`${value}`,
+    xactOf: (column) => sql<string | number>`${sql.ref(column)}`,
+    // seq alone: SQLite would scan a row-value range from its first column's start.
+    compare: (op, _xact, seq) => sql`o.seq ${sql.raw(op)} ${seq}`,
+    order: sql`o.seq`,
+    newestFirst: (query) => query.orderBy('seq', 'desc'),
+    horizonNow: sql<null>`null`,
+    belowHorizonNow: sql``,
+    belowHorizon: () => sql``,
+    deliveryId: () => sql`'whd_' || substr(ev.id, 5, 24) || lower(hex(randomblob(6)))`,
+    onDuplicateDelivery: sql``,
+    async deletePassed(db) {
+      const floors = sql`select e.company_id, e.livemode, 0 as xact, min(c.seq) as seq
+            from webhook_endpoints e join webhook_outbox_cursors c on c.endpoint_id = e.id
+            where e.enabled = 1
+            group by e.company_id, e.livemode`;
+      const passed = await sql`delete from webhook_outbox where seq in (
+                    select o.seq from (${floors}) f
+                    join webhook_outbox o on o.company_id = f.company_id and o.livemode = f.livemode and ${sqliteDialect.outbox.compare('<=', sql`f.xact`, sql`f.seq`)})`.execute(db);
+      return Number(passed.numAffectedRows ?? 0);
+    },
+  },
+};
