@@ -6037,7 +6037,7 @@ export interface operations {
                  */
                 id: string;
                 /**
-                 * @description The attachment number (1, 2, …), as the purchase invoice lists it.
+                 * @description The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).
                  * @example 1
                  */
                 n: string;
@@ -6090,7 +6090,7 @@ export interface operations {
                  */
                 id: string;
                 /**
-                 * @description The attachment number (1, 2, …), as the purchase invoice lists it.
+                 * @description The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).
                  * @example 1
                  */
                 n: string;
