@@ -37,6 +37,9 @@ import { resolveDataKeys } from './lib/data-keys.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 import type { Resolve } from './webhooks/url-safety.js';
 import { panelPlugin } from './panel/plugin.js';
+import { DocumentReadPool, type DocumentReader } from './documents/read/read-pool.js';
+import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
+import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -49,6 +52,8 @@ export interface BuildAppOptions {
   logDestination?: LogDestination;
   /** How webhook hosts are resolved; the system's DNS when absent (tests play DNS with it). */
   resolve?: Resolve;
+  /** How received documents are read; the app's own worker pool when absent (tests hold it). */
+  reader?: DocumentReader;
 }
 
 declare module 'fastify' {
@@ -140,9 +145,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // PDFs render in worker threads, never on the event loop; the pool starts its threads with the first PDF.
   const pdfPool = new PdfRenderPool({ workers: config.pdfWorkers, maxQueued: config.pdfQueueMax, timeoutMs: config.pdfTimeoutMs, maxMemoryMb: config.pdfWorkerMemoryMb });
   app.addHook('onClose', async () => pdfPool.close());
+  // Received documents are read in worker threads too, within the limits their size allows.
+  const readLimits = { ...DEFAULT_READ_LIMITS, maxBytes: config.receiveMaxBytes, xml: { ...DEFAULT_READ_LIMITS.xml, maxBytes: config.receiveMaxBytes } };
+  const readPool = options.reader
+    ? null
+    : new DocumentReadPool({ workers: config.receiveWorkers, maxQueued: config.receiveQueueMax, timeoutMs: config.receiveTimeoutMs, maxMemoryMb: config.receiveWorkerMemoryMb }, readLimits);
+  if (readPool) app.addHook('onClose', async () => readPool.close());
   const container = createContainer(storage, {
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
     pdf: pdfPool,
+    reader: options.reader ?? readPool!,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
     dataKeys,
     webhooks: {
@@ -174,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     usesSharedRateLimitStore: rateLimitStore instanceof FailOpenRateLimitStore,
     droppedLogLines: () => destination?.droppedLines ?? 0,
     pdfLoad: () => pdfPool.load,
+    ...(readPool ? { receiveLoad: () => readPool.load } : {}),
   });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
@@ -215,6 +228,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
+      await api.register(purchaseInvoiceRoutes, {
+        purchaseInvoices: container.purchaseInvoices,
+        idempotency: container.idempotency,
+        maxBytes: config.receiveMaxBytes,
+        responseMaxBytes: config.responseMaxBytes,
+      });
       await api.register(webhookEndpointRoutes, {
         endpoints: container.webhookEndpoints,
         repository: container.webhookEndpointRepository,

@@ -53,6 +53,16 @@ export interface Config {
   pdfTimeoutMs: number;
   /** PDF_WORKER_MEMORY_MB: the heap one rendering thread (one PDF at a time) may use. */
   pdfWorkerMemoryMb: number;
+  /** RECEIVE_MAX_BYTES: the largest received document (POST /purchase-invoice) accepted; 413 above. */
+  receiveMaxBytes: number;
+  /** RECEIVE_WORKERS: threads reading received documents per process. */
+  receiveWorkers: number;
+  /** RECEIVE_QUEUE_MAX: received documents that may wait for a reading thread per process; past it, 503 with Retry-After. */
+  receiveQueueMax: number;
+  /** RECEIVE_TIMEOUT_MS: the longest reading one received document may take once a thread has it (422 past it). */
+  receiveTimeoutMs: number;
+  /** RECEIVE_WORKER_MEMORY_MB: the heap one reading thread (one document at a time) may use (422 past it). */
+  receiveWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -208,6 +218,11 @@ export function loadConfig(env: Env = process.env): Config {
     pdfQueueMax: integer(env, 'PDF_QUEUE_MAX', 256, 0, 100_000),
     pdfTimeoutMs: integer(env, 'PDF_TIMEOUT_MS', 30_000, 100, 600_000),
     pdfWorkerMemoryMb: integer(env, 'PDF_WORKER_MEMORY_MB', 256, 32, 16_384),
+    receiveMaxBytes: integer(env, 'RECEIVE_MAX_BYTES', 20 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    receiveWorkers: integer(env, 'RECEIVE_WORKERS', Math.max(1, Math.min(2, availableParallelism())), 1, 64),
+    receiveQueueMax: integer(env, 'RECEIVE_QUEUE_MAX', 32, 0, 10_000),
+    receiveTimeoutMs: integer(env, 'RECEIVE_TIMEOUT_MS', 20_000, 100, 600_000),
+    receiveWorkerMemoryMb: integer(env, 'RECEIVE_WORKER_MEMORY_MB', 512, 64, 16_384),
   };
   checkClusterWorkers(config);
   return config;

@@ -24,6 +24,8 @@ import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { EndpointRepository } from './webhooks/endpoint-repository.js';
 import { EndpointService } from './webhooks/endpoint-service.js';
 import { systemResolve, type Resolve } from './webhooks/url-safety.js';
+import { inThreadReader, type DocumentReader } from './documents/read/read-pool.js';
+import { PurchaseInvoiceService } from './receiving/purchase-invoice-service.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -40,6 +42,8 @@ export interface Container {
   /** Writes events (and their webhook deliveries) in the transactions of the changes. */
   events: EventRecorder;
   organizationRepository: OrganizationRepository;
+  /** Received e-invoices: intake, reading back, lifecycle (src/receiving). */
+  purchaseInvoices: PurchaseInvoiceService;
   /** Seals secrets the service reads back (webhook signing secrets). */
   sealer: Sealer;
   webhookEndpoints: EndpointService;
@@ -59,6 +63,8 @@ export interface ContainerOptions {
   dataKeys?: Buffer[];
   /** How PDFs are rendered: the app's worker pool; in-thread where none is given (the CLI, scripts). */
   pdf?: PdfRenderer;
+  /** How received documents are read: the app's worker pool; in-thread where none is given (the CLI, scripts). */
+  reader?: DocumentReader;
   /** Webhook delivery settings; absent where nothing is delivered (the CLI). */
   webhooks?: {
     allowPrivateUrls: boolean;
@@ -99,16 +105,19 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   });
   events.onOutbox(() => deliveryWorker.dispatchSoon());
   const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
+  const organizations = new OrganizationService(storage.db, organizationRepository, events);
+  const pdf = options.pdf ?? { render: renderPdf };
   return {
     storage,
     companies: new CompanyService(companyRepository),
     apiKeys: new ApiKeyService(storage.db, apiKeyRepository, companyRepository),
-    organizations: new OrganizationService(storage.db, organizationRepository, events),
+    organizations,
     events,
     organizationRepository,
     invoices,
     companyProfiles: new CompanyProfiles(storage.db),
-    documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, options.pdf ?? { render: renderPdf }),
+    documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf),
+    purchaseInvoices: new PurchaseInvoiceService(storage.db, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,

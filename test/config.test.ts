@@ -39,6 +39,16 @@ describe('configuration', () => {
     expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, clusterWorkers: 4, databaseUrl: 'postgres://u@db:5432/inv', databasePoolMax: 20, redisUrl: 'redis://cache:6379', rateLimitMax: 100, rateLimitWindowMs: 1000, authFailureLimit: 5, bodyLimitBytes: 4096, logLevel: 'warn', apiKeyCacheTtlMs: 0 });
   });
 
+  it('reads the limits of received e-invoices', () => {
+    expect(loadConfig({})).toMatchObject({ receiveMaxBytes: 20 * 1024 * 1024, receiveQueueMax: 32, receiveTimeoutMs: 20_000, receiveWorkerMemoryMb: 512 });
+    expect(loadConfig({}).receiveWorkers).toBeLessThanOrEqual(2);
+    expect(
+      loadConfig({ RECEIVE_MAX_BYTES: '4096', RECEIVE_WORKERS: '3', RECEIVE_QUEUE_MAX: '0', RECEIVE_TIMEOUT_MS: '500', RECEIVE_WORKER_MEMORY_MB: '128' }),
+    ).toMatchObject({ receiveMaxBytes: 4096, receiveWorkers: 3, receiveQueueMax: 0, receiveTimeoutMs: 500, receiveWorkerMemoryMb: 128 });
+    expect(() => loadConfig({ RECEIVE_MAX_BYTES: '200000000' })).toThrow(/RECEIVE_MAX_BYTES must be between 1024 and 104857600/);
+    expect(() => loadConfig({ RECEIVE_WORKER_MEMORY_MB: '16' })).toThrow(/RECEIVE_WORKER_MEMORY_MB/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

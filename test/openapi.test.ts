@@ -154,8 +154,9 @@ for (const dialect of DIALECTS) {
         expect(headersOf('409'), path).toEqual(expect.arrayContaining(['Retry-After']));
         // Answered before the handler runs, or by the idempotency layer itself: never stored.
         for (const status of ['400', '401', '413', '415', '429']) expect(headersOf(status), status).not.toContain('Idempotent-Replayed');
-        // 422 is stored (and replayed) only when the handler itself refused: EINVOICE_INCOMPLETE, not a reused key.
-        const handlerRefuses422 = JSON.stringify(resolve(document, operation.responses['422'])).includes('EINVOICE_INCOMPLETE');
+        // 422 is stored (and replayed) only when the handler itself refused (an incomplete e-invoice,
+        // a received document that is refused or invalid), not a reused key.
+        const handlerRefuses422 = /EINVOICE_INCOMPLETE|EINVOICE_REFUSED|EINVOICE_INVALID/.test(JSON.stringify(resolve(document, operation.responses['422'])));
         expect(headersOf('422').includes('Idempotent-Replayed'), `${path} 422`).toBe(handlerRefuses422);
       }
     });
@@ -173,7 +174,10 @@ for (const dialect of DIALECTS) {
         expect(example, `${method} ${path}: response example`).toBeDefined();
         const validate = ajv.compile({ $ref: responseSchemaRef(document, path, method, status) });
         expect(validate(example), `${method} ${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-        if (operation.requestBody) {
+        // A raw body (a received document) is the document itself: its media types are its example.
+        if (operation.requestBody && !operation.requestBody.content['application/json']) {
+          expect(Object.keys(operation.requestBody.content).length, `${method} ${path}: request media types`).toBeGreaterThan(0);
+        } else if (operation.requestBody) {
           const body = operation.requestBody.content['application/json']!.examples?.example?.value;
           expect(body, `${method} ${path}: request example`).toBeDefined();
           const validateBody = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema')}` });

@@ -42,4 +42,15 @@ describe('the query plans of hot reads on sqlite', () => {
     expect(detail).toMatch(/SEARCH o USING (COVERING )?INDEX webhook_outbox_position_idx \(company_id=\? AND livemode=\? AND seq>\?\)/);
     expect(detail).not.toMatch(/SCAN|TEMP B-TREE/);
   });
+
+  const key = (column: string) => `upper(replace(replace(replace(replace("${column}", ' ', ''), '.', ''), '-', ''), '/', ''))`;
+  it.each([
+    ['electronic address', 'organizations_electronic_address_idx', `electronic_address_scheme = '0088' and ${key('electronic_address_id')} = '4000001123452'`],
+    ['VAT id', 'organizations_vat_id_idx', `${key('vat_id')} = 'DE811907980'`],
+    ['legal registration id', 'organizations_legal_registration_idx', `${key('legal_registration_id')} in ('HRB4711', '0106:HRB4711')`],
+  ])('matches a received document’s seller by its %s as a key in one index seek', async (_name, index, condition) => {
+    const detail = await plan(`select * from organizations where company_id = 'c' and livemode = 1 and ${condition} order by case when archived_at is null then 0 else 1 end, created_at, id limit 1`);
+    expect(detail).toMatch(new RegExp(`SEARCH organizations USING INDEX ${index} \\(company_id=\\? AND livemode=\\? AND `));
+    expect(detail).not.toMatch(/SCAN/);
+  });
 });

@@ -544,6 +544,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List received documents, newest first
+         * @description Newest first by when they arrived; each without the document itself (GET /purchase-invoice/{id} has it).
+         */
+        get: operations["listPurchaseInvoices"];
+        put?: never;
+        /**
+         * Receive an e-invoice from a supplier
+         * @description The body is one document as the supplier sent it: a UBL 2.1 Invoice or CreditNote or a UN/CEFACT CII D16B invoice (application/xml or text/xml), or a PDF with one of them embedded (application/pdf: Factur-X / ZUGFeRD 2.x, XRechnung in a PDF). What it is, and which profile it claims (BT-24), is read from the content.
+         *
+         *     It is read off the event loop (no DTD, no external entities, no network; bounded size, depth, inflation, time and memory) into the EN 16931 model, judged by EN 16931 and by Peppol BIS 3 or XRechnung when it claims them, and stored with its verdict, its original bytes (GET …/original) and its attachments. Its seller is matched to one of your organizations by electronic address, VAT id or legal registration id, or created as a supplier.
+         *
+         *     Refused: a body that is not an e-invoice (not XML or PDF, broken XML, a PDF without invoice XML, an order: 422 EINVOICE_REFUSED saying what was found), one larger than RECEIVE_MAX_BYTES (413), another media type (415); with ?require=valid an invalid one (422 EINVOICE_INVALID with every finding); the same supplier's document of the same kind and number a second time, by any channel (409 DUPLICATE_DOCUMENT naming the first in existingId). 503 with Retry-After when too many documents wait to be read.
+         */
+        post: operations["receivePurchaseInvoice"];
+        delete?: never;
+        options?: never;
+        /**
+         * List received documents, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListPurchaseInvoices"];
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one received document: the document in the EN 16931 model, its verdict with every finding, and where it stands
+         * @description An id of another company (or of the other mode) gets the same 404 as an id that does not exist.
+         */
+        get: operations["getPurchaseInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read one received document: the document in the EN 16931 model, its verdict with every finding, and where it stands (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetPurchaseInvoice"];
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}/original": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The received document exactly as it was uploaded
+         * @description The bytes as they arrived (their SHA-256 is in Repr-Digest and ETag, and in the purchase invoice's original.sha256), as application/xml or application/pdf.
+         */
+        get: operations["getPurchaseInvoiceOriginal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The received document exactly as it was uploaded (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetPurchaseInvoiceOriginal"];
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}/attachments/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attachment of a received document, byte for byte
+         * @description Attachment n as the purchase invoice lists it: a BG-24 supporting document embedded in the XML, or another file embedded in the PDF. Answered as its own media type when EN 16931 allows it for attachments (or XML), else as application/octet-stream; always as a download.
+         */
+        get: operations["getPurchaseInvoiceAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An attachment of a received document, byte for byte (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetPurchaseInvoiceAttachment"];
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A received document drawn as a PDF, to read
+         * @description Our own rendering of the received document, in English, German or French: every page is marked RECEIVED as a rendering of a received e-invoice (the e-invoice itself is the original), it states the verdict of the rules, and it carries no XML and no payment code: it states the supplier's payment details, it asks for nothing. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.
+         */
+        get: operations["getPurchaseInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A received document drawn as a PDF, to read (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetPurchaseInvoicePdf"];
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a received document: it is to be paid
+         * @description From received or disputed (approving an approved one changes nothing); a paid one is 409 PURCHASE_INVOICE_NOT_APPROVABLE. Event purchase_invoice.approved.
+         */
+        post: operations["approvePurchaseInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute a received document, with the reason
+         * @description From received or approved (a disputed one takes the new reason); a paid one is 409 PURCHASE_INVOICE_NOT_DISPUTABLE. Approve it once the dispute is settled. Event purchase_invoice.disputed.
+         */
+        post: operations["disputePurchaseInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-invoice/{id}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment to the supplier of an approved purchase invoice
+         * @description Partial or full, in exact decimals; more than is due is refused (409 PAYMENT_EXCEEDS_AMOUNT_DUE, whose detail names the amount due in `maximum`), also when payments race. Only approved invoices take payments (409 PURCHASE_INVOICE_NOT_PAYABLE otherwise, and for credit notes). It becomes paid when nothing is due any more (event purchase_invoice.paid).
+         */
+        post: operations["createPurchasePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoint": {
         parameters: {
             query?: never;
@@ -791,6 +979,13 @@ export interface components {
             method?: components["schemas"]["PaymentMethod"] | null;
             reference?: string | null;
         };
+        /** CreatePurchasePaymentInput */
+        CreatePurchasePaymentInput: {
+            amount: components["schemas"]["AmountInput"];
+            date?: string | null;
+            method?: components["schemas"]["PaymentMethod"] | null;
+            reference?: string | null;
+        };
         /** CreateRefundInput */
         CreateRefundInput: {
             amount: components["schemas"]["AmountInput"];
@@ -812,7 +1007,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
             description?: string | null;
         };
         /**
@@ -927,6 +1122,152 @@ export interface components {
             data: components["schemas"]["DeletedWebhookEndpoint"];
             meta: components["schemas"]["SuccessMeta"];
         };
+        /** DisputePurchaseInvoiceInput */
+        DisputePurchaseInvoiceInput: {
+            /** @description Why the invoice is disputed (what is wrong with it); shown with it. */
+            reason: string;
+        };
+        /**
+         * DuplicateDocumentError
+         * @description This supplier already sent a document of this kind with this number; the detail names the one received first.
+         */
+        DuplicateDocumentError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "DUPLICATE_DOCUMENT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * Einvoice
+         * @description The received document read into the EN 16931 model: each field names its business term (BT-…) or group (BG-…), its text exactly as written.
+         */
+        Einvoice: {
+            specificationId?: string | null;
+            businessProcess?: string | null;
+            typeCode: string | null;
+            number: string | null;
+            issueDate: string | null;
+            dueDate: string | null;
+            currency: {
+                code: string | null;
+                /** @description The minor-unit digits the rules round to. */
+                minorDigits: number;
+            };
+            taxCurrencyCode?: string | null;
+            taxPointDate?: string | null;
+            taxPointDateCode?: string | null;
+            buyerReference: string | null;
+            projectReference?: string | null;
+            contractReference?: string | null;
+            purchaseOrderReference: string | null;
+            salesOrderReference?: string | null;
+            receivingAdviceReference?: string | null;
+            despatchAdviceReference?: string | null;
+            tenderReference?: string | null;
+            invoicedObjectId?: components["schemas"]["EinvoiceIdentifier"] | null;
+            buyerAccountingReference?: string | null;
+            note: string | null;
+            /** @description BG-1: every note. */
+            notes?: {
+                subjectCode: string | null;
+                text: string;
+            }[];
+            paymentTerms: string | null;
+            deliveryDate: string | null;
+            invoicePeriod: components["schemas"]["EinvoicePeriod"] | null;
+            deliverTo: {
+                name: string | null;
+                locationId?: components["schemas"]["EinvoiceIdentifier"] | null;
+                address: components["schemas"]["EinvoiceAddress"] | null;
+            } | null;
+            precedingInvoice: {
+                number: string | null;
+                issueDate: string | null;
+            } | null;
+            precedingInvoices?: {
+                number: string | null;
+                issueDate: string | null;
+            }[];
+            seller: components["schemas"]["EinvoiceParty"];
+            buyer: components["schemas"]["EinvoiceParty"];
+            payee?: {
+                name: string | null;
+                identifier: components["schemas"]["EinvoiceIdentifier"] | null;
+                legalRegistrationId: components["schemas"]["EinvoiceIdentifier"] | null;
+            } | null;
+            taxRepresentative?: {
+                name: string | null;
+                vatId: string | null;
+                address: components["schemas"]["EinvoiceAddress"] | null;
+            } | null;
+            paymentMeans: components["schemas"]["EinvoicePaymentMeans"] | null;
+            allPaymentMeans?: components["schemas"]["EinvoicePaymentMeans"][];
+            allowances: components["schemas"]["EinvoiceAllowanceCharge"][];
+            charges: components["schemas"]["EinvoiceAllowanceCharge"][];
+            lines: components["schemas"]["EinvoiceLine"][];
+            vatBreakdown: components["schemas"]["EinvoiceVatBreakdown"][];
+            totals: components["schemas"]["EinvoiceTotals"];
+            attachments?: components["schemas"]["EinvoiceAttachment"][];
+        };
+        /** EinvoiceAddress */
+        EinvoiceAddress: {
+            line1: string | null;
+            line2: string | null;
+            line3?: string | null;
+            city: string | null;
+            postalCode: string | null;
+            subdivision?: string | null;
+            countryCode: string | null;
+        };
+        /**
+         * EinvoiceAllowanceCharge
+         * @description BG-20 / BG-21
+         */
+        EinvoiceAllowanceCharge: {
+            amount: string | null;
+            baseAmount?: string | null;
+            percent?: string | null;
+            reason: string | null;
+            reasonCode: string | null;
+            vatCategory: string | null;
+            vatRate: string | null;
+            taxScheme?: string | null;
+        };
+        /**
+         * EinvoiceAttachment
+         * @description BG-24
+         */
+        EinvoiceAttachment: {
+            id: string | null;
+            description: string | null;
+            uri: string | null;
+            embedded: {
+                mimeCode: string | null;
+                filename: string | null;
+                /** @description The attachment number n of GET /purchase-invoice/{id}/attachments/{n} holding the bytes. */
+                file: number;
+            } | null;
+        };
+        /** EinvoiceContact */
+        EinvoiceContact: {
+            name: string | null;
+            phone: string | null;
+            email: string | null;
+        };
+        /**
+         * EinvoiceCreditTransfer
+         * @description BG-17
+         */
+        EinvoiceCreditTransfer: {
+            accountId: string | null;
+            accountName: string | null;
+            serviceProviderId: string | null;
+        };
         /**
          * EinvoiceGap
          * @description What an e-invoice export would refuse the document for: the same field, rule and message as 422 EINVOICE_INCOMPLETE and validateFor.
@@ -953,6 +1294,11 @@ export interface components {
             /** @description What the xrechnung export lacks; empty when the document exports. */
             xrechnung: components["schemas"]["EinvoiceGap"][];
         };
+        /** EinvoiceIdentifier */
+        EinvoiceIdentifier: {
+            id: string;
+            schemeId: string | null;
+        };
         /**
          * EinvoiceIncompleteError
          * @description The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.
@@ -969,6 +1315,117 @@ export interface components {
             meta: components["schemas"]["ErrorMeta"];
         };
         /**
+         * EinvoiceInvalidError
+         * @description The e-invoice breaks rules it must meet and ?require=valid refuses it; each detail names a rule, its business term and where it is broken.
+         */
+        EinvoiceInvalidError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "EINVOICE_INVALID";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * EinvoiceLine
+         * @description BG-25
+         */
+        EinvoiceLine: {
+            id: string | null;
+            note?: string | null;
+            objectId?: components["schemas"]["EinvoiceIdentifier"] | null;
+            name: string | null;
+            description: string | null;
+            quantity: string | null;
+            unitCode: string | null;
+            price: {
+                amount: string | null;
+                baseQuantity: string | null;
+                baseQuantityUnitCode?: string | null;
+                grossAmount?: string | null;
+                discount?: string | null;
+            } | null;
+            allowances: components["schemas"]["EinvoiceLineAllowanceCharge"][];
+            charges?: components["schemas"]["EinvoiceLineAllowanceCharge"][];
+            netAmount: string | null;
+            vatCategory: string | null;
+            vatRate: string | null;
+            taxScheme?: string | null;
+            period?: components["schemas"]["EinvoicePeriod"] | null;
+            orderLineReference?: string | null;
+            accountingReference?: string | null;
+            sellerItemId?: string | null;
+            buyerItemId?: string | null;
+            standardItemId?: components["schemas"]["EinvoiceIdentifier"] | null;
+            classifications?: {
+                code: string;
+                listId: string | null;
+                listVersion: string | null;
+            }[];
+            originCountry?: string | null;
+            attributes?: {
+                name: string | null;
+                value: string | null;
+            }[];
+        };
+        /**
+         * EinvoiceLineAllowanceCharge
+         * @description BG-27 / BG-28
+         */
+        EinvoiceLineAllowanceCharge: {
+            amount: string | null;
+            baseAmount?: string | null;
+            percent?: string | null;
+            reason: string | null;
+            reasonCode: string | null;
+        };
+        /**
+         * EinvoiceParty
+         * @description BG-4 seller or BG-7 buyer.
+         */
+        EinvoiceParty: {
+            name: string | null;
+            tradingName: string | null;
+            identifier: components["schemas"]["EinvoiceIdentifier"] | null;
+            /** @description Every BT-29 / BT-46, when there are several. */
+            identifiers?: components["schemas"]["EinvoiceIdentifier"][];
+            legalRegistrationId: components["schemas"]["EinvoiceIdentifier"] | null;
+            vatId: string | null;
+            taxRegistrationId: string | null;
+            additionalLegalInformation?: string | null;
+            electronicAddress: components["schemas"]["EinvoiceIdentifier"] | null;
+            address: components["schemas"]["EinvoiceAddress"] | null;
+            contact: components["schemas"]["EinvoiceContact"] | null;
+        };
+        /**
+         * EinvoicePaymentMeans
+         * @description BG-16
+         */
+        EinvoicePaymentMeans: {
+            code: string | null;
+            text?: string | null;
+            remittanceInformation: string | null;
+            creditTransfer: components["schemas"]["EinvoiceCreditTransfer"] | null;
+            creditTransfers?: components["schemas"]["EinvoiceCreditTransfer"][];
+            card: {
+                accountNumber: string | null;
+                holderName: string | null;
+            } | null;
+            directDebit: {
+                mandateReference: string | null;
+                creditorId: string | null;
+                debitedAccountId: string | null;
+            } | null;
+        };
+        /** EinvoicePeriod */
+        EinvoicePeriod: {
+            startDate: string | null;
+            endDate: string | null;
+        };
+        /**
          * EinvoiceProfile
          * @description en16931: CII as Factur-X / ZUGFeRD use it (also the XML in the PDF); peppol: UBL Peppol BIS Billing 3.0; xrechnung: UBL or CII XRechnung 3.0.
          */
@@ -981,6 +1438,51 @@ export interface components {
             /** @description The profiles whose export answers 200. */
             exportableTo: components["schemas"]["EinvoiceProfile"][];
             missing: components["schemas"]["EinvoiceGaps"];
+        };
+        /**
+         * EinvoiceRefusedError
+         * @description The document is not an e-invoice this service reads (not XML or PDF, broken XML, a PDF without an invoice, an order); the detail says what was found.
+         */
+        EinvoiceRefusedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "EINVOICE_REFUSED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * EinvoiceTotals
+         * @description BG-22, every amount exactly as the document wrote it.
+         */
+        EinvoiceTotals: {
+            lineNetTotal: string | null;
+            allowanceTotal: string | null;
+            chargeTotal: string | null;
+            taxExclusive: string | null;
+            taxTotal: string | null;
+            taxTotalCurrency?: string | null;
+            taxTotalAccounting?: string | null;
+            taxInclusive: string | null;
+            prepaid?: string | null;
+            roundingAmount: string | null;
+            payable: string | null;
+        };
+        /**
+         * EinvoiceVatBreakdown
+         * @description BG-23
+         */
+        EinvoiceVatBreakdown: {
+            vatCategory: string | null;
+            vatRate: string | null;
+            taxableAmount: string | null;
+            taxAmount: string | null;
+            exemptionReason: string | null;
+            exemptionReasonCode: string | null;
+            taxScheme?: string | null;
         };
         /**
          * ElectronicAddress
@@ -1016,6 +1518,21 @@ export interface components {
              * @example 452.00
              */
             maximum?: string;
+            /**
+             * @description DUPLICATE_DOCUMENT only: the id of the purchase invoice received first.
+             * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+             */
+            existingId?: string;
+            /**
+             * @description Rule findings only (EINVOICE_INVALID): fatal breaks the document, a warning does not.
+             * @example fatal
+             */
+            severity?: string;
+            /**
+             * @description Rule findings only: the EN 16931 business term or group the rule is about, e.g. BT-106.
+             * @example BT-106
+             */
+            term?: string;
         };
         /** ErrorEnvelope */
         ErrorEnvelope: {
@@ -1050,8 +1567,8 @@ export interface components {
             createdAt: string;
             requestId: string | null;
             data: {
-                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created) or a CreditNote (credit-note.created). */
-                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"];
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"];
             };
         };
         /** EventEnvelope */
@@ -1077,7 +1594,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -1110,7 +1627,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -1786,6 +2303,222 @@ export interface components {
          * @example 12.45
          */
         Price: string | number;
+        /** PurchaseAttachment */
+        PurchaseAttachment: {
+            /** @description Its number: GET /purchase-invoice/{id}/attachments/{n} answers its bytes. */
+            n: number;
+            /** @description xml: a BG-24 attachment of the XML; pdf: another file embedded in the PDF. */
+            source: "xml" | "pdf";
+            name: string | null;
+            mimeType: string | null;
+            description: string | null;
+            size: number;
+            sha256: string;
+        };
+        /**
+         * PurchaseInvoice
+         * @description A received e-invoice or supplier credit note, read into the EN 16931 model and judged by the rules it claims.
+         */
+        PurchaseInvoice: {
+            /** @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
+            /** @description A purchase invoice, or a credit note from the supplier (which reduces what we owe). */
+            kind: "invoice" | "credit-note";
+            number: string | null;
+            typeCode: string | null;
+            issueDate: string | null;
+            dueDate: string | null;
+            currency: string | null;
+            supplier: components["schemas"]["PurchaseSupplier"];
+            totals: components["schemas"]["EinvoiceTotals"];
+            /** @description What we paid on it, in the currency's digits. */
+            amountPaid: string;
+            /** @description The payables of the supplier's credit notes that correct it. */
+            amountCredited: string;
+            amountDue: string | null;
+            state: components["schemas"]["PurchaseInvoiceState"];
+            disputeReason: string | null;
+            correctsNumber: string | null;
+            correctsId: string | null;
+            /** @description The supplier credit notes that correct this invoice. */
+            creditNoteIds: string[];
+            syntax: "ubl" | "cii";
+            /** @description What BT-24 claims: en16931, peppol, xrechnung, factur-x-minimum, factur-x-basic-wl, factur-x-basic, factur-x-extended, or unknown. */
+            profile: string;
+            /** @description pdf: the XML came embedded in a PDF (Factur-X, ZUGFeRD, XRechnung in a PDF). */
+            container: "xml" | "pdf";
+            verdict: "valid" | "valid with warnings" | "invalid";
+            original: components["schemas"]["PurchaseOriginal"];
+            attachments: components["schemas"]["PurchaseAttachment"][];
+            payments: components["schemas"]["PurchasePayment"][];
+            /** @description How it arrived: api (POST /purchase-invoice) or panel. */
+            channel: string;
+            /** Format: date-time */
+            receivedAt: string;
+            approvedAt: string | null;
+            disputedAt: string | null;
+            paidAt: string | null;
+            judgement: components["schemas"]["Verdict"];
+            document: components["schemas"]["Einvoice"];
+            /** @description Everything the document holds that the model has no field for, kept with its place (the original has it too). */
+            unmapped: {
+                /** @description An XPath into the XML that was read. */
+                path: string;
+                value: string;
+            }[];
+        };
+        /** PurchaseInvoiceEnvelope */
+        PurchaseInvoiceEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["PurchaseInvoice"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * PurchaseInvoiceNotApprovableError
+         * @description The purchase invoice cannot be approved: it is paid already.
+         */
+        PurchaseInvoiceNotApprovableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PURCHASE_INVOICE_NOT_APPROVABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * PurchaseInvoiceNotDisputableError
+         * @description The purchase invoice cannot be disputed: it is paid already.
+         */
+        PurchaseInvoiceNotDisputableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PURCHASE_INVOICE_NOT_DISPUTABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * PurchaseInvoiceNotPayableError
+         * @description The purchase invoice cannot take a payment: it is not approved, it is a credit note, it states no payable amount, or nothing is due.
+         */
+        PurchaseInvoiceNotPayableError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PURCHASE_INVOICE_NOT_PAYABLE";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * PurchaseInvoiceState
+         * @description received: arrived, nobody decided yet. approved: to be paid (payments may be recorded). disputed: refused for now, with a reason (approve it once settled). paid: payments reached the amount due.
+         */
+        PurchaseInvoiceState: "received" | "approved" | "disputed" | "paid";
+        /**
+         * PurchaseInvoiceSummary
+         * @description A received document as lists show it: without the document itself, its findings and what was not mapped (GET /purchase-invoice/{id} has them).
+         */
+        PurchaseInvoiceSummary: {
+            /** @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
+            /** @description A purchase invoice, or a credit note from the supplier (which reduces what we owe). */
+            kind: "invoice" | "credit-note";
+            number: string | null;
+            typeCode: string | null;
+            issueDate: string | null;
+            dueDate: string | null;
+            currency: string | null;
+            supplier: components["schemas"]["PurchaseSupplier"];
+            totals: components["schemas"]["EinvoiceTotals"];
+            /** @description What we paid on it, in the currency's digits. */
+            amountPaid: string;
+            /** @description The payables of the supplier's credit notes that correct it. */
+            amountCredited: string;
+            amountDue: string | null;
+            state: components["schemas"]["PurchaseInvoiceState"];
+            disputeReason: string | null;
+            correctsNumber: string | null;
+            correctsId: string | null;
+            /** @description The supplier credit notes that correct this invoice. */
+            creditNoteIds: string[];
+            syntax: "ubl" | "cii";
+            /** @description What BT-24 claims: en16931, peppol, xrechnung, factur-x-minimum, factur-x-basic-wl, factur-x-basic, factur-x-extended, or unknown. */
+            profile: string;
+            /** @description pdf: the XML came embedded in a PDF (Factur-X, ZUGFeRD, XRechnung in a PDF). */
+            container: "xml" | "pdf";
+            verdict: "valid" | "valid with warnings" | "invalid";
+            original: components["schemas"]["PurchaseOriginal"];
+            attachments: components["schemas"]["PurchaseAttachment"][];
+            payments: components["schemas"]["PurchasePayment"][];
+            /** @description How it arrived: api (POST /purchase-invoice) or panel. */
+            channel: string;
+            /** Format: date-time */
+            receivedAt: string;
+            approvedAt: string | null;
+            disputedAt: string | null;
+            paidAt: string | null;
+        };
+        /** PurchaseInvoiceSummaryPage */
+        PurchaseInvoiceSummaryPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["PurchaseInvoiceSummary"][];
+            nextCursor: string | null;
+        };
+        /** PurchaseInvoiceSummaryPageEnvelope */
+        PurchaseInvoiceSummaryPageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["PurchaseInvoiceSummaryPage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** PurchaseOriginal */
+        PurchaseOriginal: {
+            /** @example application/xml */
+            contentType: string;
+            size: number;
+            /** @description Of the bytes as uploaded: GET /purchase-invoice/{id}/original answers exactly these. */
+            sha256: string;
+        };
+        /**
+         * PurchasePayment
+         * @description Money paid to the supplier on this purchase invoice.
+         */
+        PurchasePayment: {
+            /** @example ppay_01956b21-5d6e-7f80-9a1b-2c3d4e5f6a7b */
+            id: string;
+            /** @description What was paid, in the document's currency. */
+            amount: string;
+            /** Format: date */
+            date: string;
+            method: components["schemas"]["PaymentMethod"];
+            reference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** PurchaseSupplier */
+        PurchaseSupplier: {
+            /** @description The organization the seller was matched to, or created as (isSupplier true). */
+            organizationId: string;
+            name: string | null;
+            /** @description How the seller was found among your organizations when the document arrived (name: only for a seller that states no identifier), or created: a new supplier. */
+            matchedBy: "electronicAddress" | "vatId" | "legalRegistrationId" | "name" | "created";
+        };
         /**
          * Quantity
          * @description A line quantity: up to 15 digits before the point and 6 after; not zero; negative credits a quantity. Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.
@@ -1839,6 +2572,26 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
             meta: components["schemas"]["ErrorMeta"];
+        };
+        /** RuleFinding */
+        RuleFinding: {
+            /**
+             * @description The official rule id (BR-CO-10, PEPPOL-EN16931-R010, BR-DE-15), or the structural check (XSD-REQUIRED, XSD-DECIMAL, …).
+             * @example BR-CO-10
+             */
+            rule: string;
+            severity: "fatal" | "warning";
+            /**
+             * @description The business term or group the rule is about (BT-106, BG-23); empty for a structural finding.
+             * @example BT-106
+             */
+            term: string;
+            /**
+             * @description Where in the document: an XPath into the XML that was read.
+             * @example /Invoice[1]/cac:LegalMonetaryTotal[1]/cbc:LineExtensionAmount[1]
+             */
+            location: string;
+            message: string;
         };
         /**
          * Seller
@@ -2033,7 +2786,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -2069,6 +2822,28 @@ export interface components {
          * @description UNCL5305: S standard, Z zero-rated, E exempt, AE reverse charge, K intra-community, G export, O outside the scope. Default S when vatRate is above zero, Z when it is zero.
          */
         VatCategory: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+        /**
+         * Verdict
+         * @description How the rules judged the document when it arrived.
+         */
+        Verdict: {
+            /** @description invalid: a fatal rule or the structure failed (the document is kept all the same). valid with warnings: only warnings. valid: nothing found. */
+            verdict: "valid" | "valid with warnings" | "invalid";
+            /** @description The rule sets the document was judged by: EN 16931 always, Peppol BIS 3 or XRechnung when its BT-24 claims them. */
+            rulesApplied: ("en16931" | "peppol" | "xrechnung")[];
+            /** @description The structural result. */
+            structure: {
+                valid: boolean;
+                /**
+                 * @description The structure is checked by the reader without the XSDs (required elements, decimals, dates, indicators, currency codes): no schema is fetched or loaded at run time. It is not a full XSD validation.
+                 * @enum {string}
+                 */
+                check: "schema-less";
+                findings: components["schemas"]["RuleFinding"][];
+            };
+            /** @description Every failed business rule, with its official id. */
+            findings: components["schemas"]["RuleFinding"][];
+        };
         /** WebhookEndpoint */
         WebhookEndpoint: {
             /** @example we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f */
@@ -4721,7 +5496,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; absent for the first page. */
                 cursor?: string;
-                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*). */
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*). */
                 type?: string;
                 /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
                 createdAfter?: string;
@@ -4766,7 +5541,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; absent for the first page. */
                 cursor?: string;
-                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*). */
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*). */
                 type?: string;
                 /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
                 createdAfter?: string;
@@ -4878,6 +5653,766 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    listPurchaseInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only documents of this supplier. */
+                organizationId?: string;
+                /** @description Only documents in this state. */
+                state?: "received" | "approved" | "disputed" | "paid";
+                /** @description Only invoices, or only credit notes. */
+                kind?: "invoice" | "credit-note";
+                /** @description Only documents the rules judged so. */
+                verdict?: "valid" | "valid with warnings" | "invalid";
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
+                number?: string;
+                /** @description Due (BT-9) on or after this day (YYYY-MM-DD). */
+                dueDateFrom?: string;
+                /** @description Due on or before this day (YYYY-MM-DD). */
+                dueDateTo?: string;
+                /** @description true: only invoices with something still due past their due date; false: none of those. */
+                overdue?: boolean;
+                /** @description Received on or after this day (YYYY-MM-DD, UTC). */
+                receivedFrom?: string;
+                /** @description Received on or before this day (YYYY-MM-DD, UTC). */
+                receivedTo?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseInvoiceSummaryPageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receivePurchaseInvoice: {
+        parameters: {
+            query?: {
+                /** @description valid: refuse an invalid document (422 EINVOICE_INVALID, with every finding) and store nothing. Without it an invalid document is stored all the same, flagged by its verdict: nothing a supplier sent is lost. */
+                require?: "valid";
+            };
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+                "text/xml": string;
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `DUPLICATE_DOCUMENT` (This supplier already sent a document of this kind with this number; the detail names the one received first.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateDocumentError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Error codes: `EINVOICE_REFUSED` (The document is not an e-invoice this service reads (not XML or PDF, broken XML, a PDF without an invoice, an order); the detail says what was found.); `EINVOICE_INVALID` (The e-invoice breaks rules it must meet and ?require=valid refuses it; each detail names a rule, its business term and where it is broken.); `IDEMPOTENCY_KEY_REUSED` (This Idempotency-Key was already used with a different request. Use a new key for a new request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EinvoiceRefusedError"] | components["schemas"]["EinvoiceInvalidError"] | components["schemas"]["IdempotencyKeyReusedError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListPurchaseInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only documents of this supplier. */
+                organizationId?: string;
+                /** @description Only documents in this state. */
+                state?: "received" | "approved" | "disputed" | "paid";
+                /** @description Only invoices, or only credit notes. */
+                kind?: "invoice" | "credit-note";
+                /** @description Only documents the rules judged so. */
+                verdict?: "valid" | "valid with warnings" | "invalid";
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
+                number?: string;
+                /** @description Due (BT-9) on or after this day (YYYY-MM-DD). */
+                dueDateFrom?: string;
+                /** @description Due on or before this day (YYYY-MM-DD). */
+                dueDateTo?: string;
+                /** @description true: only invoices with something still due past their due date; false: none of those. */
+                overdue?: boolean;
+                /** @description Received on or after this day (YYYY-MM-DD, UTC). */
+                receivedFrom?: string;
+                /** @description Received on or before this day (YYYY-MM-DD, UTC). */
+                receivedTo?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getPurchaseInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseInvoiceEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetPurchaseInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getPurchaseInvoiceOriginal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetPurchaseInvoiceOriginal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getPurchaseInvoiceAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+                /**
+                 * @description The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).
+                 * @example 1
+                 */
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.oasis.opendocument.spreadsheet": string;
+                    "application/xml": string;
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetPurchaseInvoiceAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+                /**
+                 * @description The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).
+                 * @example 1
+                 */
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getPurchaseInvoicePdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetPurchaseInvoicePdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    approvePurchaseInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.); `PURCHASE_INVOICE_NOT_APPROVABLE` (The purchase invoice cannot be approved: it is paid already.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["PurchaseInvoiceNotApprovableError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disputePurchaseInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputePurchaseInvoiceInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.); `PURCHASE_INVOICE_NOT_DISPUTABLE` (The purchase invoice cannot be disputed: it is paid already.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["PurchaseInvoiceNotDisputableError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPurchasePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePurchasePaymentInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.); `PURCHASE_INVOICE_NOT_PAYABLE` (The purchase invoice cannot take a payment: it is not approved, it is a credit note, it states no payable amount, or nothing is due.); `PAYMENT_EXCEEDS_AMOUNT_DUE` (The payment is more than the amount due; the detail names the amount due.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["PurchaseInvoiceNotPayableError"] | components["schemas"]["PaymentExceedsAmountDueError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {

@@ -4,7 +4,7 @@ export const PERMISSIONS = {
   'invoice.read': 'Read sales invoices (one by id, or lists)',
   'invoice.update': 'Edit and finalize drafts, void invoices',
   'invoice.delete': 'Delete drafts',
-  'payment.create': 'Record payments and refunds of invoices',
+  'payment.create': 'Record payments and refunds of invoices, and payments of purchase invoices',
   'payment.read': 'Read payments and refunds (one by id, or lists)',
   'credit-note.create': 'Issue credit notes',
   'credit-note.read': 'Read credit notes (one by id, or lists)',
@@ -15,6 +15,9 @@ export const PERMISSIONS = {
   'company.update': "Change the company's seller profile",
   'event.read': 'Read events (what changed, as it was answered)',
   'webhook.manage': 'Create, change, delete and read webhook endpoints; resend events',
+  'purchase-invoice.create': 'Receive e-invoices from suppliers (upload a purchase invoice or credit note)',
+  'purchase-invoice.read': 'Read received purchase invoices, their originals, attachments and renderings',
+  'purchase-invoice.update': 'Approve or dispute received purchase invoices',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -95,7 +95,7 @@ export const COMPANY_COMMANDS: CliCommand[] = [
       const deleted = await resetTestData(context.storage.db, companyId);
       context.print(
         { companyId, deleted },
-        `Deleted the test data of ${companyId}: ${deleted.organizations} organizations, ${deleted.invoices} invoices, ${deleted.creditNotes} credit notes, ${deleted.payments} payments, ${deleted.events} events. Test numbers start again at 00001; live data is untouched.`,
+        `Deleted the test data of ${companyId}: ${deleted.organizations} organizations, ${deleted.invoices} invoices, ${deleted.creditNotes} credit notes, ${deleted.payments} payments, ${deleted.events} events, ${deleted.purchaseInvoices} received purchase invoices. Test numbers start again at 00001; live data is untouched.`,
       );
     },
   },

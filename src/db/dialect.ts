@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import { PostgresAdapter, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from './schema.js';
 
 // Every place where SQLite and PostgreSQL behave differently is named here, and only here: the
@@ -8,6 +8,24 @@ import type { Database } from './schema.js';
 // database it is on (a lint rule refuses a comparison with 'sqlite' or 'postgres' there).
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** The dialect a Kysely instance speaks, for a migration (which gets a bare Kysely, no storage). */
+export function dialectOf(db: Kysely<unknown>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** The column type of raw bytes (received documents, their attachments): BLOB on SQLite, bytea on PostgreSQL. */
+export function binaryColumnType(dialect: DialectName): 'blob' | 'bytea' {
+  return dialect === 'postgres' ? 'bytea' : 'blob';
+}
+
+/**
+ * A binary column's value as read: node:sqlite answers a Uint8Array, node-postgres a Buffer.
+ * Either way a Buffer over the same memory, not a copy.
+ */
+export function bytesOfColumn(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
 
 type Table = keyof Database & string;
 

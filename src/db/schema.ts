@@ -403,6 +403,100 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export type PurchaseInvoiceState = 'received' | 'approved' | 'disputed' | 'paid';
+
+/** A received e-invoice or supplier credit note (migration 0016). */
+export interface PurchaseInvoicesTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  /** The supplier the seller was matched to, or created as. */
+  organization_id: string;
+  /** How the seller was found: electronicAddress, vatId, legalRegistrationId, name, or created. */
+  supplier_matched_by: 'electronicAddress' | 'vatId' | 'legalRegistrationId' | 'name' | 'created';
+  /** 'invoice' or 'credit-note'; part of what makes a document a duplicate. */
+  document_kind: 'invoice' | 'credit-note';
+  /** BT-1 as written; null when the document has none (then nothing can be its duplicate). */
+  number: string | null;
+  /** BT-3 as written. */
+  type_code: string | null;
+  issue_date: string | null;
+  due_date: string | null;
+  currency: string | null;
+  /** BT-27 as written. */
+  seller_name: string | null;
+  /** JSON: BT-106 … BT-115 as written. */
+  totals: string;
+  /** BT-115 as written, when it is a decimal; null otherwise (then nothing can be paid). */
+  payable: string | null;
+  /** Plain decimal text, kept with every payment (compare-and-set). */
+  amount_paid: string;
+  /** Plain decimal text: the payables of the supplier's credit notes that correct this invoice. */
+  amount_credited: string;
+  /** 1 while something is due on it (a payable above what was paid and credited), else 0: the overdue filter's. */
+  owing: number;
+  state: PurchaseInvoiceState;
+  dispute_reason: string | null;
+  approved_at: string | null;
+  disputed_at: string | null;
+  paid_at: string | null;
+  /** A credit note's BT-25: the number of the invoice it corrects. */
+  corrects_number: string | null;
+  /** The purchase invoice that number was found as (same supplier). */
+  corrects_id: string | null;
+  syntax: 'ubl' | 'cii';
+  profile: string;
+  /** BT-24 as written. */
+  specification_id: string | null;
+  /** 'xml', or 'pdf' for XML that came embedded in a PDF. */
+  container: 'xml' | 'pdf';
+  verdict: 'valid' | 'valid with warnings' | 'invalid';
+  /** JSON: { structure: { valid, findings }, findings }. */
+  findings: string;
+  /** JSON: the EN 16931 model, embedded attachments named by their file position instead of their bytes. */
+  document: string;
+  /** JSON: [{ path, value }] of everything the model has no field for. */
+  unmapped: string;
+  /** The content type the original is answered with. */
+  content_type: string;
+  original_sha256: string;
+  original_size: number;
+  /** How it arrived: 'api' (POST /purchase-invoice), 'panel'. */
+  channel: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The original upload (position 0) and the files that came with it, byte for byte. */
+export interface PurchaseInvoiceFilesTable {
+  purchase_invoice_id: string;
+  company_id: string;
+  livemode: number;
+  position: number;
+  /** 'upload' (the original), 'xml' (a BG-24 attachment), 'pdf' (another file embedded in the PDF). */
+  source: 'upload' | 'xml' | 'pdf';
+  name: string | null;
+  mime_type: string | null;
+  description: string | null;
+  sha256: string;
+  size: number;
+  /** BLOB on SQLite, bytea on PostgreSQL: read it through bytesOfColumn (dialect.ts). */
+  content: Uint8Array;
+}
+
+/** Money paid to a supplier on a purchase invoice. */
+export interface PurchasePaymentsTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  purchase_invoice_id: string;
+  amount: string;
+  date: string;
+  method: string;
+  reference: string | null;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
@@ -425,4 +519,7 @@ export interface Database {
   setup_tokens: SetupTokensTable;
   api_key_events: ApiKeyEventsTable;
   idempotency_records: IdempotencyRecordsTable;
+  purchase_invoices: PurchaseInvoicesTable;
+  purchase_invoice_files: PurchaseInvoiceFilesTable;
+  purchase_payments: PurchasePaymentsTable;
 }

@@ -6,6 +6,12 @@ export interface ErrorDetail {
   message: string;
   /** Amount refusals: the largest amount that would have been taken, in the currency's digits. */
   maximum?: string;
+  /** DUPLICATE_DOCUMENT: the id of the document received first. */
+  existingId?: string;
+  /** Rule findings (EINVOICE_INVALID): fatal or warning. */
+  severity?: 'fatal' | 'warning';
+  /** Rule findings: the business term the rule is about (BT-106, BG-23). */
+  term?: string;
 }
 
 /** The one error type of the application: a machine code, a message safe to show, optional field details. */

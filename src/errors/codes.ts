@@ -54,6 +54,24 @@ export const ERRORS = {
     status: 422,
     message: 'The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.',
   },
+  EINVOICE_REFUSED: {
+    status: 422,
+    message: 'The document is not an e-invoice this service reads (not XML or PDF, broken XML, a PDF without an invoice, an order); the detail says what was found.',
+  },
+  EINVOICE_INVALID: {
+    status: 422,
+    message: 'The e-invoice breaks rules it must meet and ?require=valid refuses it; each detail names a rule, its business term and where it is broken.',
+  },
+  DUPLICATE_DOCUMENT: {
+    status: 409,
+    message: 'This supplier already sent a document of this kind with this number; the detail names the one received first.',
+  },
+  PURCHASE_INVOICE_NOT_APPROVABLE: { status: 409, message: 'The purchase invoice cannot be approved: it is paid already.' },
+  PURCHASE_INVOICE_NOT_DISPUTABLE: { status: 409, message: 'The purchase invoice cannot be disputed: it is paid already.' },
+  PURCHASE_INVOICE_NOT_PAYABLE: {
+    status: 409,
+    message: 'The purchase invoice cannot take a payment: it is not approved, it is a credit note, it states no payable amount, or nothing is due.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

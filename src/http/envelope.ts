@@ -43,6 +43,9 @@ export const ErrorDetailSchema = Type.Object(
         examples: ['452.00'],
       }),
     ),
+    existingId: Type.Optional(Type.String({ description: 'DUPLICATE_DOCUMENT only: the id of the purchase invoice received first.', examples: ['pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b'] })),
+    severity: Type.Optional(Type.String({ pattern: '^(?:fatal|warning)$', description: 'Rule findings only (EINVOICE_INVALID): fatal breaks the document, a warning does not.', examples: ['fatal'] })),
+    term: Type.Optional(Type.String({ description: 'Rule findings only: the EN 16931 business term or group the rule is about, e.g. BT-106.', examples: ['BT-106'] })),
   },
   { title: 'ErrorDetail' },
 );

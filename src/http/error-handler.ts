@@ -109,17 +109,23 @@ const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 const VERSIONED_PATH = /^\/api\/([^/]+)\/public(?:\/|$|\?)/;
 
+/**
+ * Any error as the envelope answer, logged by its kind. `reword` lets a group of routes say more
+ * than the default message of a code (what media types they take, their size limit).
+ */
+export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, reword: (error: AppError) => AppError = (e) => e): FastifyReply {
+  const appError = reword(toAppError(error));
+  if (appError.code === 'SERVICE_UNAVAILABLE') {
+    request.log.warn({ err: error }, 'dependency unavailable');
+  } else if (appError.status >= 500) {
+    // The full error (stack, driver text) goes to the log only, tied to the request id.
+    request.log.error({ err: error }, 'request failed');
+  }
+  return sendError(request, reply, appError);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
-    if (appError.code === 'SERVICE_UNAVAILABLE') {
-      request.log.warn({ err: error }, 'dependency unavailable');
-    } else if (appError.status >= 500) {
-      // The full error (stack, driver text) goes to the log only, tied to the request id.
-      request.log.error({ err: error }, 'request failed');
-    }
-    return sendError(request, reply, appError);
-  });
+  app.setErrorHandler((error, request, reply) => answerError(error, request, reply));
 
   app.setNotFoundHandler((request, reply) => {
     const version = VERSIONED_PATH.exec(request.url)?.[1];

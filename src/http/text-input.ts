@@ -23,6 +23,8 @@ export function unstorableFields(value: unknown): string[] {
     const { value: current, path } = pending.pop()!;
     if (typeof current === 'string') {
       if (!isStorableText(current)) fields.push(path);
+    } else if (ArrayBuffer.isView(current)) {
+      // Bytes (a received document's raw body) are stored as bytes, not text: nothing to check, nothing to walk.
     } else if (Array.isArray(current)) {
       current.forEach((item, index) => pending.push({ value: item, path: `${path}[${index}]` }));
     } else if (current !== null && typeof current === 'object') {

@@ -74,7 +74,15 @@ export async function answerIdempotently(
   reply: FastifyReply,
   idempotency: IdempotencyService,
   work: (trx: Kysely<Database> | undefined) => Promise<Answer>,
-  options: { sealed?: boolean } = {},
+  options: {
+    sealed?: boolean;
+    /**
+     * What a repeat must have sent besides the operation, when it is not the JSON body: a raw body
+     * (a received document) is named by its SHA-256 and what else decides the answer (the query),
+     * never walked byte by byte.
+     */
+    digestOf?: unknown;
+  } = {},
 ): Promise<FastifyReply> {
   const header = request.headers['idempotency-key'];
   const key = typeof header === 'string' ? header : undefined;
@@ -87,7 +95,7 @@ export async function answerIdempotently(
   // rethrown below so the error handler answers (and logs) it as usual.
   let refusal: AppError | undefined;
   const outcome = await idempotency.run(
-    { companyId: request.auth.companyId, livemode: request.auth.livemode, key, digest: requestDigest(operationOf(request), request.body), ...(options.sealed ? { sealed: true } : {}) },
+    { companyId: request.auth.companyId, livemode: request.auth.livemode, key, digest: requestDigest(operationOf(request), 'digestOf' in options ? options.digestOf : request.body), ...(options.sealed ? { sealed: true } : {}) },
     async (trx) => {
       try {
         return await work(trx);

@@ -20,6 +20,8 @@ export interface MetricsSources {
   droppedLogLines?: () => number;
   /** PDFs rendering in the worker pool and waiting for a thread. */
   pdfLoad?: () => { rendering: number; waiting: number };
+  /** Received documents in the reading pool. */
+  receiveLoad?: () => { reading: number; waiting: number };
 }
 
 const MAX_REQUEST_SERIES = 2000;
@@ -74,6 +76,18 @@ export class Metrics {
         const load = sources.pdfLoad?.();
         if (!load) return;
         this.set({ state: 'rendering' }, load.rendering);
+        this.set({ state: 'waiting' }, load.waiting);
+      },
+    });
+    new Gauge({
+      name: 'receive_read_documents',
+      help: 'Received e-invoices in the reading pool, by state: reading in a worker thread, or waiting for one.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const load = sources.receiveLoad?.();
+        if (!load) return;
+        this.set({ state: 'reading' }, load.reading);
         this.set({ state: 'waiting' }, load.waiting);
       },
     });

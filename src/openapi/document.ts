@@ -76,6 +76,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         { name: 'Credit notes', description: 'Corrections of issued invoices, with numbers of their own.' },
         { name: 'Payments', description: 'Payments and refunds across invoices.' },
         { name: 'Company', description: 'Your company: the seller profile.' },
+        { name: 'Purchase invoices', description: 'E-invoices received from suppliers: read, judged by the EN 16931 rules, approved or disputed, and paid.' },
         { name: 'Contract', description: 'This document.' },
       ],
       components: {

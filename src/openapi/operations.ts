@@ -17,6 +17,7 @@ import {
   webhookEndpoint,
   webhookEndpointWithSecret,
 } from './examples.js';
+import { approvedPurchaseInvoice, disputedPurchaseInvoice, paidPurchaseInvoice, purchaseInvoice, purchaseInvoiceSummary } from './purchase-examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -195,6 +196,35 @@ const EXTRAS: Record<string, OperationExtras> = {
       data: { ...webhookEndpointWithSecret, secret: 'whsec_q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c=', updatedAt: '2026-03-05T08:00:00.000Z' },
       meta,
     },
+  },
+  'POST /purchase-invoice': {
+    operationId: 'receivePurchaseInvoice',
+    response: { success: true, message: 'Purchase invoice R-2026-0815 received from Nordlicht Bürobedarf GmbH: valid.', data: purchaseInvoice, meta },
+  },
+  'GET /purchase-invoice': {
+    operationId: 'listPurchaseInvoices',
+    response: { success: true, message: 'Purchase invoices listed.', data: { items: [purchaseInvoiceSummary], nextCursor: null }, meta },
+  },
+  'GET /purchase-invoice/{id}': {
+    operationId: 'getPurchaseInvoice',
+    response: { success: true, message: 'Purchase invoice found.', data: purchaseInvoice, meta },
+  },
+  'GET /purchase-invoice/{id}/original': { operationId: 'getPurchaseInvoiceOriginal' },
+  'GET /purchase-invoice/{id}/attachments/{n}': { operationId: 'getPurchaseInvoiceAttachment' },
+  'GET /purchase-invoice/{id}/pdf': { operationId: 'getPurchaseInvoicePdf' },
+  'POST /purchase-invoice/{id}/approve': {
+    operationId: 'approvePurchaseInvoice',
+    response: { success: true, message: 'R-2026-0815 approved.', data: approvedPurchaseInvoice, meta },
+  },
+  'POST /purchase-invoice/{id}/dispute': {
+    operationId: 'disputePurchaseInvoice',
+    requestBody: { reason: 'Only three chairs were delivered.' },
+    response: { success: true, message: 'R-2026-0815 disputed.', data: disputedPurchaseInvoice, meta },
+  },
+  'POST /purchase-invoice/{id}/payment': {
+    operationId: 'createPurchasePayment',
+    requestBody: { amount: '476.00', date: '2026-03-28', method: 'credit_transfer', reference: 'SEPA 2026-03-28/17' },
+    response: { success: true, message: 'Payment recorded on R-2026-0815.', data: paidPurchaseInvoice, meta },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',

@@ -14,6 +14,10 @@ export const EVENT_TYPES = [
   'invoice.refunded',
   'payment.created',
   'credit-note.created',
+  'purchase_invoice.received',
+  'purchase_invoice.approved',
+  'purchase_invoice.disputed',
+  'purchase_invoice.paid',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
-import { inTransaction } from '../db/transactions.js';
+import { inTransaction, writeUnlessTaken } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { newId } from '../lib/ids.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
@@ -149,6 +149,38 @@ export class OrganizationService {
       throw error;
     }
     return { ok: true, value: organization };
+  }
+
+  /**
+   * Creates inside the caller's transaction `t`, which stays usable when the name is taken (the
+   * insert runs in a savepoint): for changes that go on after a NAME_CONFLICT (receiving a
+   * document creates its supplier, and tries another name).
+   */
+  async createInTransaction(scope: Scope, input: CreateOrganizationInput, now: Date, t: Kysely<Database>): Promise<CreateOrganizationResult> {
+    const row: OrganizationRow = {
+      id: newId('org'),
+      company_id: scope.companyId,
+      livemode: modeColumn(scope),
+      ...columnsOf(input),
+      archived_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    const organization = organizationFromRow(row);
+    const written = await writeUnlessTaken(t, async () => {
+      await this.events.recordWithInsert(t, { table: 'organizations', row }, scope, 'organization.created', organization, now);
+    });
+    return written ? { ok: true, value: organization } : { ok: false, code: 'NAME_CONFLICT' };
+  }
+
+  /** Marks an organization as a supplier too (a customer that sent us an invoice), with its event. */
+  async markSupplier(scope: Scope, row: OrganizationRow, now: Date, t: Kysely<Database>): Promise<OrganizationRow> {
+    if (row.is_supplier === 1) return row;
+    const next: OrganizationRow = { ...row, is_supplier: 1, updated_at: now.toISOString() };
+    const updated = await this.organizations.update(next, t);
+    if (!updated.ok) return row;
+    await this.events.record(t, scope, 'organization.updated', organizationFromRow(next), now);
+    return next;
   }
 
   /**

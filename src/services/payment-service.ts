@@ -45,7 +45,7 @@ interface ReadMoney {
 }
 
 /** The amount (positive, the currency's digits, at most the largest amount), date and reference of a payment or refund. */
-function readMoney(input: MoneyInput, digits: number, now: Date): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
+export function readMoney(input: Pick<MoneyInput, 'amount' | 'date' | 'reference'>, digits: number, now: Date): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
   const problems = new Problems();
   const amount = problems.decimal('amount', input.amount, amountLimits(digits));
   const largest = largestAmount(digits);

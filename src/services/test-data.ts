@@ -8,11 +8,12 @@ export interface TestDataReset {
   creditNotes: number;
   payments: number;
   events: number;
+  purchaseInvoices: number;
 }
 
 /**
  * Deletes every piece of a company's test data (organizations, invoices with their lines,
- * payments, credit notes, events with their deliveries and outbox rows, idempotency records)
+ * payments, credit notes, received purchase invoices with their files and payments, events with their deliveries and outbox rows, idempotency records)
  * and resets its test number counters, in one transaction. Live data is not touched: every
  * statement names livemode 0, or rows reached only through test rows. Test keys and test webhook
  * endpoints stay: they are how the company works with its sandbox, not what it put in it.
@@ -33,6 +34,10 @@ export async function resetTestData(db: Kysely<Database>, companyId: string): Pr
     const creditNotes = await t.deleteFrom('credit_notes').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
     await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', 'in', testInvoices).execute();
     const invoices = await t.deleteFrom('invoices').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
+    // Received documents (with their files and payments) point at organizations: they go first.
+    await t.deleteFrom('purchase_payments').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
+    await t.deleteFrom('purchase_invoice_files').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
+    const purchaseInvoices = await t.deleteFrom('purchase_invoices').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
     const organizations = await t.deleteFrom('organizations').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
     await t.deleteFrom('number_sequences').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
     await t.deleteFrom('idempotency_records').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
@@ -42,6 +47,7 @@ export async function resetTestData(db: Kysely<Database>, companyId: string): Pr
       creditNotes: Number(creditNotes.numDeletedRows),
       payments: Number(payments.numDeletedRows),
       events: Number(events.numDeletedRows),
+      purchaseInvoices: Number(purchaseInvoices.numDeletedRows),
     };
   });
 }

@@ -9,6 +9,7 @@ import type { DialectName } from '../../src/db/dialect.js';
 import type { Storage } from '../../src/db/database.js';
 import { BASE_PATH } from '../../src/http/api-version.js';
 import type { Resolve } from '../../src/webhooks/url-safety.js';
+import type { DocumentReader } from '../../src/documents/read/read-pool.js';
 import { createTestDatabase, type TestDatabase } from './dialects.js';
 import { addContractCheck } from './openapi-contract.js';
 
@@ -41,7 +42,7 @@ export const ALL_PERMISSIONS: Permission[] = PERMISSION_NAMES;
 export async function buildTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: NodeJS.WritableStream; resolve?: Resolve; database?: TestDatabase } = {},
+  options: { logStream?: NodeJS.WritableStream; resolve?: Resolve; database?: TestDatabase; reader?: DocumentReader } = {},
 ): Promise<TestApp> {
   // A database given is another app's, opened again as after a restart; it stays when this app closes.
   const database = options.database ?? (await createTestDatabase(dialect));
@@ -59,6 +60,7 @@ export async function buildTestApp(
     storage,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.reader ? { reader: options.reader } : {}),
   });
   // Every response under the base path is checked against the OpenAPI document (one hook for the suite).
   const contract = addContractCheck(app);

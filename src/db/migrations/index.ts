@@ -14,6 +14,7 @@ import * as outboxCursors from './0012-outbox-cursors.js';
 import * as refunds from './0013-refunds.js';
 import * as documentPdfs from './0014-document-pdfs.js';
 import * as passwordChange from './0015-password-change.js';
+import * as purchaseInvoices from './0016-purchase-invoices.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -33,4 +34,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-refunds': refunds,
   '0014-document-pdfs': documentPdfs,
   '0015-password-change': passwordChange,
+  '0016-purchase-invoices': purchaseInvoices,
 };

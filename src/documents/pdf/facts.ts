@@ -30,3 +30,11 @@ export interface StatusFacts {
   /** A credit note's copy: the invoice whose balance this is. */
   invoiceNumber: string | null;
 }
+
+/** A rendering of a document we received (a purchase invoice): marked as such, asking us for nothing. */
+export interface ReceivedFacts {
+  /** The day it arrived. */
+  receivedOn: DateText;
+  /** How the EN 16931 rules (and those it claims) judged it. */
+  verdict: 'valid' | 'valid with warnings' | 'invalid';
+}

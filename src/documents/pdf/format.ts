@@ -32,6 +32,8 @@ const DEFAULT_EXEMPTIONS = new Map(
 );
 
 const cache = new Map<string, Formatters>();
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function formattersFor(lang: PdfLanguage, currency: DocumentView['currency']): Formatters {
   const key = `${lang}|${currency.code}|${currency.minorDigits}`;
@@ -42,14 +44,15 @@ export function formattersFor(lang: PdfLanguage, currency: DocumentView['currenc
     const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 4 });
     const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
     const countries = new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' });
-    // Intl formats decimal strings exactly (NumberFormat v3); the cast only widens the type.
-    const exact = (format: Intl.NumberFormat) => (value: string) => format.format(value as unknown as number);
+    // Intl formats decimal strings exactly (NumberFormat v3); the cast only widens the type. Text
+    // that is no decimal (a received document may write anything) is shown as it is written.
+    const exact = (format: Intl.NumberFormat) => (value: string) => (DECIMAL.test(value) ? format.format(value as unknown as number) : value);
     formatters = {
       money: exact(money),
       number: exact(number),
       // "19%" in English, "19 %" in German and French, each with its own no-break space.
-      percent: (rate) => exact(percent)(new Decimal(rate).div(100).toFixed()),
-      date: (text) => date.format(new Date(`${text}T00:00:00Z`)),
+      percent: (rate) => (DECIMAL.test(rate) ? exact(percent)(new Decimal(rate).div(100).toFixed()) : rate),
+      date: (text) => (DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ? date.format(new Date(`${text}T00:00:00Z`)) : text),
       unit: (code) => UNIT_NAMES[lang][code] ?? UNIT_CODES[code] ?? code,
       country: (code) => (/^[A-Z]{2}$/.test(code) ? (countries.of(code) ?? code) : code),
       reason: (kind, code) =>

@@ -18,6 +18,13 @@ export interface Labels {
   draftNotice: string;
   testNotice: string;
   copyNotice: (date: string) => string;
+  received: string;
+  receivedNotice: (date: string) => string;
+  /** A received document's payment section: what the supplier states, not a request of ours. */
+  statedPayment: string;
+  transferTo: (account: string) => string;
+  remittance: string;
+  rulesVerdict: (verdict: 'valid' | 'valid with warnings' | 'invalid') => string;
   labelled: (label: string, value: string) => string;
   number: string;
   issueDate: string;
@@ -90,6 +97,12 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     draftNotice: 'Draft — not an issued document',
     testNotice: 'Test document — not valid for tax purposes',
     copyNotice: (date) => `Copy with the status on ${date} — not the issued document`,
+    received: 'RECEIVED',
+    receivedNotice: (date) => `Rendering of an e-invoice received on ${date} — the e-invoice is the original`,
+    statedPayment: 'Payment details stated by the supplier',
+    transferTo: (account) => `Credit transfer to ${account}`,
+    remittance: 'Reference',
+    rulesVerdict: (verdict) => `Checked by the EN 16931 rules: ${verdict}.`,
     labelled: colon,
     number: 'Number',
     issueDate: 'Date',
@@ -158,6 +171,12 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     draftNotice: 'Entwurf — kein ausgestelltes Dokument',
     testNotice: 'Testdokument — steuerlich ohne Gültigkeit',
     copyNotice: (date) => `Kopie mit dem Stand vom ${date} — nicht das ausgestellte Dokument`,
+    received: 'EMPFANGEN',
+    receivedNotice: (date) => `Darstellung einer am ${date} empfangenen E-Rechnung — das Original ist die E-Rechnung`,
+    statedPayment: 'Zahlungsangaben des Lieferanten',
+    transferTo: (account) => `Überweisung auf ${account}`,
+    remittance: 'Verwendungszweck',
+    rulesVerdict: (verdict) => `Geprüft nach den Regeln der EN 16931: ${{ valid: 'gültig', 'valid with warnings': 'gültig mit Hinweisen', invalid: 'ungültig' }[verdict]}.`,
     labelled: colon,
     number: 'Nummer',
     issueDate: 'Datum',
@@ -226,6 +245,12 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     draftNotice: 'Brouillon — document non émis',
     testNotice: 'Document de test — sans valeur fiscale',
     copyNotice: (date) => `Copie avec la situation au ${date} — pas le document émis`,
+    received: 'REÇU',
+    receivedNotice: (date) => `Rendu d’une facture électronique reçue le ${date} — l’original est la facture électronique`,
+    statedPayment: 'Coordonnées de paiement indiquées par le fournisseur',
+    transferTo: (account) => `Virement sur ${account}`,
+    remittance: 'Référence',
+    rulesVerdict: (verdict) => `Contrôlée selon les règles EN 16931\u00a0: ${{ valid: 'valide', 'valid with warnings': 'valide avec avertissements', invalid: 'non valide' }[verdict]}.`,
     labelled: (label, value) => (label ? `${label}\u00a0: ${value}` : value),
     number: 'Numéro',
     issueDate: 'Date',

@@ -4,7 +4,7 @@ import { cleanText } from '../clean-text.js';
 import { problemsFor } from '../completeness.js';
 import { renderCiiDocument } from '../cii.js';
 import type { DocumentView } from '../model.js';
-import type { CreditFacts, StatusFacts } from './facts.js';
+import type { CreditFacts, ReceivedFacts, StatusFacts } from './facts.js';
 import { formattersFor } from './format.js';
 import { LABELS, type PdfLanguage } from './labels.js';
 import { COLORS, LEFT, PAGE, RIGHT, WIDTH, rule, write, type Pdf } from './page.js';
@@ -33,6 +33,8 @@ export interface PdfOptions {
   credit?: CreditFacts;
   /** A status copy: what happened since the document was issued. */
   status?: StatusFacts;
+  /** A rendering of a document we received: marked RECEIVED on every page, without XML, asking for nothing. */
+  received?: ReceivedFacts;
 }
 
 const PRODUCER = 'Invoicing API (pdfkit)';
@@ -109,9 +111,11 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
   const f = formattersFor(options.lang, view.currency);
   const created = options.now ?? new Date(`${view.issueDate}T00:00:00Z`);
   const status = options.status ?? null;
+  const received = options.received ?? null;
   const title = cleanText(`${titleOf(view, t)} ${view.number}`);
-  // Only an issued document whose CII is a valid EN 16931 invoice becomes Factur-X; a status copy is a copy, not the invoice.
-  const facturX = !view.draft && !status && problemsFor(view, ['en16931']).length === 0;
+  // Only an issued document whose CII is a valid EN 16931 invoice becomes Factur-X; a status copy is a copy, not the invoice,
+  // and a received document's rendering is not the supplier's e-invoice (its original is).
+  const facturX = !view.draft && !status && !received && problemsFor(view, ['en16931']).length === 0;
   const info = {
     Title: title,
     Author: cleanText(view.seller.name),
@@ -130,7 +134,7 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
   const xmp = documentXmp({ title, author: info.Author, subject: info.Subject, keywords: info.Keywords, creator: PRODUCER, producer: PRODUCER, created, language: options.lang });
   (doc as unknown as { _addInfo: () => void })._addInfo = () => doc.appendXML(facturX ? xmp + facturXXmp() : xmp);
 
-  const context: Context = { doc, view, t, f, note: options.note === undefined ? view.note : options.note, credit: options.credit ?? null, status };
+  const context: Context = { doc, view, t, f, note: options.note === undefined ? view.note : options.note, credit: options.credit ?? null, status, received };
   let y = header(context);
   y = parties(context, y);
   y = lines(context, y, totalsHeight(context));
@@ -150,6 +154,7 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
     if (view.draft) mark(doc, t.draft, t.draftNotice, marks++);
     if (view.test) mark(doc, t.test, t.testNotice, marks++);
     if (status) mark(doc, t.copy, t.copyNotice(f.date(status.asOf)), marks++);
+    if (received) mark(doc, t.received, t.receivedNotice(f.date(received.receivedOn)), marks++);
   }
 
   if (facturX) embed(doc, Buffer.from(renderCiiDocument(view, 'en16931'), 'utf8'), created);

@@ -1,5 +1,5 @@
 import type { DocumentView, Party } from '../model.js';
-import type { CreditFacts, StatusFacts } from './facts.js';
+import type { CreditFacts, ReceivedFacts, StatusFacts } from './facts.js';
 import type { Formatters } from './format.js';
 import type { Labels } from './labels.js';
 import { BOTTOM, COLORS, CONTINUATION_TOP, heightOf, LEFT, PAGE, RIGHT, room, rule, WIDTH, write, type Pdf } from './page.js';
@@ -18,6 +18,8 @@ export interface Context {
   note: string | null;
   credit: CreditFacts | null;
   status: StatusFacts | null;
+  /** A rendering of a received document. */
+  received: ReceivedFacts | null;
 }
 
 export const titleOf = (view: DocumentView, t: Labels) => (view.typeCode === '381' ? t.creditNote : t.invoice);

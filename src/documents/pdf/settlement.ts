@@ -53,9 +53,10 @@ export function statusSection({ doc, view, t, f, status }: Context, y: number): 
   return y + 36;
 }
 
-/** Exemption reasons, a credit note's reason, the payment terms of an invoice, and the note. */
-export function notes({ doc, view, t, f, note, credit }: Context, y: number): number {
+/** Exemption reasons, a credit note's reason, the payment terms of an invoice, and the note; a received document's verdict first. */
+export function notes({ doc, view, t, f, note, credit, received }: Context, y: number): number {
   const texts: string[] = [];
+  if (received) texts.push(t.rulesVerdict(received.verdict));
   for (const g of view.vatBreakdown) if (g.exemptionReason) texts.push(t.labelled(`${t.exemption} (${g.vatCategory})`, f.exemption(g.exemptionReason, g.exemptionReasonCode)));
   if (credit && !credit.voids) texts.push(t.labelled(t.reason, credit.reason));
   // A credit note asks for nothing, so it states no payment terms.
@@ -78,8 +79,33 @@ export function amountAsked({ view, status }: Pick<Context, 'view' | 'status'>):
   return positive(amount) ? amount : null;
 }
 
+/**
+ * A received document asks us for money, which our rendering of it does not repeat: it states
+ * the supplier's payment details as facts, with no request and no code to scan.
+ */
+function statedPayment(context: Context, y: number): number {
+  const { doc, view, t, f } = context;
+  const means = view.paymentMeans;
+  if (!means) return y;
+  const text: string[] = [];
+  const account = means.creditTransfer;
+  if (account) {
+    text.push(t.transferTo(view.test ? t.test : grouped(account.accountId)));
+    if (account.accountName && !view.test) text.push(t.labelled(t.accountHolder, account.accountName));
+    if (account.serviceProviderId && !view.test) text.push(t.labelled(t.bic, account.serviceProviderId));
+  }
+  if (means.remittanceInformation) text.push(t.labelled(t.remittance, means.remittanceInformation));
+  if (view.dueDate && view.typeCode === '380') text.push(t.labelled(t.dueDate, f.date(view.dueDate)));
+  if (text.length === 0) return y;
+  const body = text.join('\n');
+  y = room(doc, y, heightOf(doc, body, WIDTH) + 26);
+  write(doc, t.statedPayment.toUpperCase(), LEFT, y, { size: 7, bold: true, color: COLORS.muted });
+  return y + 12 + write(doc, body, LEFT, y + 12, { width: WIDTH }) + 10;
+}
+
 /** How to pay what the page asks for, with the EPC GiroCode for a euro credit transfer. */
 export function payment(context: Context, y: number): number {
+  if (context.received) return statedPayment(context, y);
   const { doc, view, t, f } = context;
   const means = view.paymentMeans;
   const asked = amountAsked(context);

@@ -1,8 +1,8 @@
-// Module hooks that let a worker thread run this folder's TypeScript sources directly, as the
+// Module hooks that let a worker thread run the TypeScript sources directly, as the
 // tests do (vitest runs src/ without building it). `./x.js` next to a `.ts` file resolves to
 // `./x.ts`, and a `.ts` file is transpiled on load (types removed, nothing else; the sources are
 // written to allow that: isolatedModules, verbatimModuleSyntax). The built service never loads
-// this file: its worker is the compiled render-worker.js.
+// this file: its workers are the compiled .js entries (worker-pool.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
