@@ -172,7 +172,7 @@ for (const dialect of DIALECTS) {
       expect(body).toContain('&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co');
       expect(body).not.toContain('<i>Lifecycle</i>');
       expect(body).toContain('Owner Co');
-      expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 C62 10.00 EUR — S 7 % 10.00 EUR');
+      expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 pc 10.00 EUR — S 7 % 10.00 EUR');
       expect(rowText(body, 'data-vat-category="S">S</abbr></td><td class="num">7 %</td>')).toBe('S 7 % 10.00 EUR 0.70 EUR');
       expect(amountRow(body, 'Total credited')).toBe('10.70 EUR');
     });

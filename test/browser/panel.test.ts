@@ -121,7 +121,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   it('adds a member, who sees the key list but no create or revoke controls', async () => {
     await page.goto(`${origin}/panel/keys`);
     await page.getByLabel('Name').fill('Reporting (read side)');
-    await page.getByRole('checkbox', { name: /invoice\.create/ }).check();
+    await page.getByRole('checkbox', { name: /^invoice\.create/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.waitForURL('**/panel/keys/new');
 
