@@ -18,6 +18,7 @@ import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { testModeRoutes } from './routes/test-mode.js';
+import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { SessionStore } from './sessions.js';
 import { FirstRunSetup } from './setup.js';
 import { UserService } from './users.js';
@@ -33,6 +34,8 @@ export interface PanelOptions {
   /** The app's counter store, so sign-in limits hold across instances once it is shared. */
   rateLimitStore?: RateLimitStore;
   signInLimits?: Partial<SignInLimits>;
+  /** RECEIVE_MAX_BYTES: the largest document the inbox's upload takes, as the API's intake. */
+  receiveMaxBytes?: number;
 }
 
 const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { attemptsPerAddress: 30, failuresPerAccount: 10, windowMs: 15 * 60_000 };
@@ -204,6 +207,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(documentRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
     await signedIn.register(testModeRoutes(deps));
+    await signedIn.register(purchaseInvoiceRoutes(deps, { maxBytes: options.receiveMaxBytes ?? 20 * 1024 * 1024 }));
     await signedIn.register(accountRoutes(deps));
   });
 }

@@ -48,8 +48,28 @@ function pageWindow(count: string | number, requested: number) {
   return { total, pages, page, offset: (page - 1) * PAGE_SIZE };
 }
 
+/** A supplier as the inbox's filter offers it. */
+export interface SupplierChoice {
+  id: string;
+  name: string;
+}
+
 export class PanelRecords {
   private readonly creditNoteRows: CreditNoteRepository;
+
+  /** The company's suppliers by name (at most `limit`), for the inbox's supplier filter. */
+  async suppliers(owner: Owner, limit: number): Promise<SupplierChoice[]> {
+    return this.db
+      .selectFrom('organizations')
+      .select(['id', 'name'])
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('is_supplier', '=', 1)
+      .orderBy('name_key')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
 
   constructor(
     private readonly db: Kysely<Database>,
