@@ -110,6 +110,13 @@ function renderError(error: unknown, request: FastifyRequest, reply: FastifyRepl
     status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
     if (e.validation) status = 400;
     [title, explanation] = statusTitle(status);
+    if (e.code === 'FST_REQ_FILE_TOO_LARGE') {
+      title = 'The file is too large';
+      explanation = 'The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.';
+    } else if (e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
+      title = 'One document at a time';
+      explanation = 'Upload one file per form. Nothing was stored.';
+    }
     if (e.code === 'FST_CSRF_MISSING_SECRET' || e.code === 'FST_CSRF_INVALID_TOKEN') {
       title = 'This form has expired';
       explanation = 'The form did not carry a valid security token (it may be old, or come from another site). Go back, reload the page and try again.';

@@ -95,8 +95,11 @@ for (const dialect of DIALECTS) {
       await owner.get('/panel/purchase-invoices');
       const big = await upload(t, owner, Buffer.alloc(MAX_BYTES + 1, 0x20));
       expect(big.statusCode).toBe(413);
+      expect(big.body).toContain('The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.');
       const forged = await upload(t, owner, supplierDocument({ number: 'R-PANEL-4' }), 'invoice.xml', false);
       expect(forged.statusCode).toBe(403);
+      const rows = await t.app.container.storage.db.selectFrom('purchase_invoices').select('number').where('number', '=', 'R-PANEL-4').execute();
+      expect(rows).toEqual([]);
     });
 
     it('approves, and disputes with a reason (and not without one)', async () => {
