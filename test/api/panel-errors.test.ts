@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage, sqlitePathOf } from '../../src/db/database.js';
 import { ERRORS } from '../../src/errors/codes.js';
 import { keyInputProblems, MAX_KEY_NAME_LENGTH } from '../../src/services/api-key-service.js';
+import { MAX_ENDPOINTS } from '../../src/webhooks/endpoint-service.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
+import { addEndpoint } from '../helpers/panel-webhooks.js';
 import { TcpProxy } from '../helpers/servers.js';
 import { claimInstance, PanelClient, signedInAs } from '../panel-client.js';
 
@@ -75,7 +77,7 @@ for (const dialect of DIALECTS) {
       const prepared = await outageFor(database);
       outage = prepared.outage;
       closeOutage = prepared.close;
-      t = await buildTestApp(dialect, { databaseBusyTimeoutMs: BUSY_TIMEOUT_MS }, { database: prepared.database });
+      t = await buildTestApp(dialect, { databaseBusyTimeoutMs: BUSY_TIMEOUT_MS, webhookAllowPrivateUrls: true }, { database: prepared.database });
       ({ owner, companyId } = await claimInstance(t.app));
       ({ key } = await t.createKey(companyId, ['organization.create', 'invoice.create', 'invoice.read']));
       const buyer = await t.post('/organization', { name: 'Buyer AG', isCustomer: true, address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } }, key);
@@ -133,6 +135,14 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(ERRORS.EINVOICE_INCOMPLETE.status);
       expect(res.body).toContain(`Error ${ERRORS.EINVOICE_INCOMPLETE.status} · EINVOICE_INCOMPLETE`);
       for (const detail of api.json().error.details as { field: string }[]) expect(res.body).toContain(`<code>${detail.field}</code>`);
+    });
+
+    it('answers the webhook endpoint limit with the status and words the error table gives WEBHOOK_ENDPOINT_LIMIT', async () => {
+      for (let i = 0; i < MAX_ENDPOINTS; i++) await addEndpoint(owner, { url: `http://127.0.0.1:9/hook-${i}` });
+      await owner.get('/panel/webhooks');
+      const res = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/one-too-many', events: '*' });
+      expect(res.statusCode).toBe(ERRORS.WEBHOOK_ENDPOINT_LIMIT.status);
+      expect(res.body).toContain(ERRORS.WEBHOOK_ENDPOINT_LIMIT.message);
     });
 
     it("shows the key service's own words next to the fields of the key forms", async () => {
