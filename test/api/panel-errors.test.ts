@@ -111,6 +111,13 @@ for (const dialect of DIALECTS) {
       expectPage(await owner.get('/panel/no-such-page'), ERRORS.NOT_FOUND.status, 'Not found');
     });
 
+    it("renders a form the route's schema refuses as a VALIDATION_ERROR page that lists each field's detail", async () => {
+      await owner.get('/panel/keys');
+      const res = await owner.post('/panel/keys', { name: 'k'.repeat(1001), permissions: 'invoice.read' });
+      expectPage(res, ERRORS.VALIDATION_ERROR.status, 'The form was not understood');
+      expect(articleOf(res.body)).toMatch(/<li><strong><code>name<\/code><\/strong>: Must NOT have more than 1000 characters\.<\/li>/);
+    });
+
     it('renders FORBIDDEN as a 403 page when a member sends a form only owners and admins may', async () => {
       const member = await signedInAs(t.app, companyId, `member-${dialect}@example.com`, 'member');
       await member.get('/panel/keys');
