@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PURCHASE_INVOICE_STATES, VERDICTS } from '../../schemas/purchase-invoice.js';
 import type { LifecycleResult, PurchaseInvoiceFilter } from '../../receiving/purchase-invoice-service.js';
-import { chromeFor, notFound, openAccess, PanelHttpError, requirePrivileged, forbidden, sendPage, type PanelDeps } from '../context.js';
+import { chromeFor, notFound, openAccess, PanelError, requirePrivileged, forbidden, sendPage, type PanelDeps } from '../context.js';
 import { panelOwner, panelScope } from '../mode.js';
 import { inboxPage, type InboxFilter, type UploadOutcome } from '../views/purchase-invoices.js';
 import { purchaseInvoicePage } from '../views/purchase-invoice.js';
@@ -92,7 +92,7 @@ export function purchaseInvoiceRoutes(deps: PanelDeps, options: PurchaseInvoiceP
       if (result.ok) throw new Error('a stored document answers its purchase invoice');
       switch (result.code) {
         case 'SERVICE_UNAVAILABLE':
-          throw new PanelHttpError(503, 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
+          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
         case 'DUPLICATE_DOCUMENT': {
           const existing = (result.details[0] as { existingId?: string } | undefined)?.existingId;
           return list(request, reply, {}, { kind: 'error', title: 'Received before', detail: result.message, ...(existing ? { link: `/panel${base}/${existing}` } : {}) }, 409);
@@ -145,7 +145,7 @@ export function purchaseInvoiceRoutes(deps: PanelDeps, options: PurchaseInvoiceP
 
     app.get(`${base}/:id/pdf`, { config: openAccess(), schema: { params: IdParams, querystring: PdfQuery } }, async (request, reply) => {
       const result = await service.renderPdf(panelOwner(request), request.params.id, request.query.lang ?? 'en');
-      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') throw new PanelHttpError(503, 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
+      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
       if (!result.ok) throw notFound();
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body);
     });
