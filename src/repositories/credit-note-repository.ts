@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { preparedInsert } from '../db/prepared-query.js';
 import type { CreditNoteLinesTable, CreditNotesTable, Database, PdfDigestLanguage } from '../db/schema.js';
 import { modeColumn, type Owner } from '../db/scope.js';
+import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
 
 export type CreditNoteRow = CreditNotesTable;
 export type CreditNoteLineRow = CreditNoteLinesTable;
@@ -31,6 +32,15 @@ export class CreditNoteRepository {
       .executeTakeFirst();
     if (!creditNote) return undefined;
     return { creditNote, lines: (await this.linesOf(owner.companyId, [id], trx)).get(id) ?? [] };
+  }
+
+  /** Up to `limit + 1` credit notes (without lines) after the cursor, newest first; `number` is a prefix. */
+  async page(owner: Owner, filter: { invoiceId?: string; number?: string }, page: { limit: number; after?: Cursor }): Promise<CreditNoteRow[]> {
+    let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (filter.invoiceId !== undefined) query = query.where('invoice_id', '=', filter.invoiceId);
+    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
+    if (page.after) query = query.where(afterCursor(page.after));
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
   }
 
   /** The lines of these credit notes (found in the right mode before), in order. */
