@@ -7,6 +7,10 @@ import { InvoiceRepository } from './repositories/invoice-repository.js';
 import { OrganizationRepository } from './repositories/organization-repository.js';
 import { EventRepository } from './repositories/event-repository.js';
 import { PaymentRepository } from './repositories/payment-repository.js';
+import { UserRepository } from './repositories/user-repository.js';
+import { SessionRepository } from './repositories/session-repository.js';
+import { SetupTokenRepository } from './repositories/setup-token-repository.js';
+import { TestDataRepository } from './repositories/test-data-repository.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import { CompanyService } from './services/company-service.js';
 import { InvoiceService } from './services/invoice-service.js';
@@ -46,9 +50,16 @@ export interface Container {
   organizationRepository: OrganizationRepository;
   /** Events read back (GET /event) and purged after their retention. */
   eventRepository: EventRepository;
-  /** The repositories the API's reads (GET lists and items) go through. */
+  /** The repositories the API's reads (GET lists and items) and the panel go through. */
   repositories: {
     companies: CompanyRepository;
+    apiKeys: ApiKeyRepository;
+    /** Panel accounts, their sessions and the first-run setup's tokens. */
+    users: UserRepository;
+    sessions: SessionRepository;
+    setupTokens: SetupTokenRepository;
+    /** A company's test data, deleted as a whole. */
+    testData: TestDataRepository;
     organizations: OrganizationRepository;
     invoices: InvoiceRepository;
     creditNotes: CreditNoteRepository;
@@ -131,6 +142,11 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     eventRepository,
     repositories: {
       companies: companyRepository,
+      apiKeys: apiKeyRepository,
+      users: new UserRepository(storage.db),
+      sessions: new SessionRepository(storage.db),
+      setupTokens: new SetupTokenRepository(storage.db),
+      testData: new TestDataRepository(storage.db),
       organizations: organizationRepository,
       invoices: invoiceRepository,
       creditNotes: creditNoteRepository,
@@ -138,7 +154,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
       events: eventRepository,
     },
     invoices,
-    companyProfiles: new CompanyProfiles(storage.db),
+    companyProfiles: new CompanyProfiles(storage.db, companyRepository),
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf),
     purchaseInvoices: new PurchaseInvoiceService(storage.db, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),

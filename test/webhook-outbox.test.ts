@@ -216,7 +216,7 @@ for (const dialect of DIALECTS) {
       await sandbox.organization('Sandbox Buyer');
       const testEvents = await sandbox.eventIds();
       expect(await outboxOf(testEvents)).toEqual(testEvents);
-      await resetTestData(t.storage.db, sandbox.companyId);
+      await resetTestData(t.container.repositories.testData, sandbox.companyId);
       expect(await outboxOf(testEvents)).toEqual([]);
 
       const old = await company();

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/dialect.js';
 import { prepareQuery } from '../db/prepared-query.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { afterCursor, type Cursor } from './keyset.js';
+import { containsPattern, like, type CountedPage, type PageAt } from './search.js';
 
 export type OrganizationRow = OrganizationsTable;
 
@@ -79,6 +80,20 @@ export class OrganizationRepository {
   async findByIds(owner: Owner, ids: string[], trx: Kysely<Database> = this.db): Promise<OrganizationRow[]> {
     if (ids.length === 0) return [];
     return trx.selectFrom('organizations').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', 'in', ids).execute();
+  }
+
+  /**
+   * The panel's list: organizations whose name key contains `nameKey` (all of them for ''),
+   * newest first, counted, and the page `at` places in that count.
+   */
+  async searchByNameKey(owner: Owner, nameKey: string, at: PageAt): Promise<CountedPage<OrganizationRow>> {
+    let query = this.db.selectFrom('organizations').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (nameKey !== '') query = query.where(like('name_key', containsPattern(nameKey)));
+    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const total = Number(n);
+    const { offset, limit } = at(total);
+    const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return { total, rows };
   }
 
   /** Up to `limit + 1` organizations after the cursor, newest first (the extra row says another page exists). */

@@ -41,13 +41,23 @@ function companyFromRow(row: CompanyRow): Company {
   };
 }
 
+/** The longest company name, once trimmed. */
+export const MAX_COMPANY_NAME_LENGTH = 200;
+
+/** A company name is 1 to MAX_COMPANY_NAME_LENGTH characters once trimmed; null when it is fine. */
+export function companyNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  return trimmed === '' || trimmed.length > MAX_COMPANY_NAME_LENGTH ? `The company name must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters.` : null;
+}
+
 export class CompanyService {
   constructor(private readonly companies: CompanyRepository) {}
 
   async create(input: CreateCompanyInput, now: Date = new Date()): Promise<CreateCompanyResult> {
     const problems: CreateCompanyProblem[] = [];
     const name = input.name.trim();
-    if (name === '' || name.length > 200) problems.push({ field: 'name', code: 'invalid_name', message: 'The company name must be 1 to 200 characters.' });
+    const nameProblem = companyNameProblem(name);
+    if (nameProblem !== null) problems.push({ field: 'name', code: 'invalid_name', message: nameProblem });
     const currency = (input.currency ?? 'EUR').trim().toUpperCase();
     if (!isCurrencyCode(currency)) problems.push({ field: 'currency', code: 'unknown_currency', message: `Unknown ISO 4217 currency code: ${input.currency}` });
     // The VAT id and the country pass the seller profile's own checks (each EU state's VAT id

@@ -52,7 +52,7 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const { webhookEndpoints: endpoints, webhookEndpointRepository: repository } = deps.container;
     // Built here rather than in PanelDeps: only these routes read attempts.
-    const attempts = new WebhookAttemptLog(deps.container.storage.db);
+    const attempts = new WebhookAttemptLog(deps.container.deliveries);
 
     /** The panel acts on the company's live data, as the API does. */
     const scopeOf = (request: FastifyRequest): Scope => panelScope(request);
