@@ -13,8 +13,9 @@ import { deleteConfirmPage, webhookEndpointPage } from '../views/webhook-endpoin
 import { rotateConfirmPage, secretPage } from '../views/webhook-secret.js';
 import { ALL_EVENTS, endpointPath, webhooksPage, type CreateEndpointValues } from '../views/webhooks.js';
 import { asList, chromeFor, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
+import { MAX_WEBHOOK_DESCRIPTION_LENGTH } from '../../schemas/webhook-endpoint.js';
 
-// Bounds above the service's own (URL 2048, description 500), so that its messages reach the form.
+// Bounds above the API's own (MAX_WEBHOOK_URL_LENGTH, MAX_WEBHOOK_DESCRIPTION_LENGTH), so that its messages reach the form.
 const CreateEndpointBody = Type.Object(
   {
     _csrf: Type.Optional(Type.String()),
@@ -88,7 +89,7 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (url === '') errors.url = 'Enter the address that receives the events.';
       const events = eventsFrom(values.events!);
       if (!events.ok) errors.events = events.error;
-      if (description.length > 500) errors.description = 'Use at most 500 characters.';
+      if (description.length > MAX_WEBHOOK_DESCRIPTION_LENGTH) errors.description = `Use at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters.`;
       if (Object.keys(errors).length > 0 || !events.ok) {
         // Every problem at once: the address is checked even when the form fails elsewhere.
         const urlProblem = url === '' ? null : await endpoints.urlProblem(url);
