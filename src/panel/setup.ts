@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { SetupTokenRepository } from '../repositories/setup-token-repository.js';
 import { newId } from '../lib/ids.js';
-import { companyNameProblem, isCurrencyCode } from '../services/company-service.js';
+import { companyInputProblems } from '../services/company-service.js';
 import { tokenHash } from './sessions.js';
 import { UserService, userInputProblems, type PanelUser, type UserField, type UserStores } from './users.js';
 
@@ -35,10 +35,10 @@ export type SetupResult =
 /** Every problem of the setup form's fields at once (the token is checked by `claim`). */
 export function setupProblems(input: Omit<SetupInput, 'token'>): SetupProblem[] {
   const problems: SetupProblem[] = [];
-  // The company service's own rule and message, as `invoicing company create` answers it.
-  const companyNameError = companyNameProblem(input.companyName);
-  if (companyNameError !== null) problems.push({ field: 'companyName', detail: companyNameError });
-  if (!isCurrencyCode(input.currency.trim().toUpperCase())) problems.push({ field: 'currency', detail: 'Enter an ISO 4217 currency code such as EUR.' });
+  // The company's rules are the company service's, in its words, under the form's fields.
+  for (const p of companyInputProblems({ name: input.companyName, currency: input.currency })) {
+    problems.push({ field: p.field === 'name' ? 'companyName' : 'currency', detail: p.message });
+  }
   return [...problems, ...userInputProblems({ email: input.email, role: 'owner', password: input.password })];
 }
 
