@@ -227,7 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
-      await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
+      await api.register(readingRoutes, { repositories: container.repositories, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,
@@ -246,7 +246,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(docsPlugin);
   await app.register(rootOpenApiRedirect);
   await app.register(idempotencyPurge, { idempotency: container.idempotency });
-  await app.register(eventPurge, { db: storage.db });
+  await app.register(eventPurge, { events: container.eventRepository });
   // Deliveries start once the app is ready and stop (leases given back) before storage closes.
   app.addHook('onReady', async () => container.deliveryWorker.start());
   app.addHook('preClose', async () => container.deliveryWorker.stop());
