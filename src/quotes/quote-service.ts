@@ -1,0 +1,266 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { modeColumn, type Owner, type Scope } from '../db/scope.js';
+import type { ErrorDetail } from '../errors/app-error.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { newId } from '../lib/ids.js';
+import type { CompanyRepository } from '../repositories/company-repository.js';
+import type { OrganizationRepository } from '../repositories/organization-repository.js';
+import type { Invoice } from '../schemas/invoice.js';
+import type { CreateQuoteInput, Quote, QuoteToInvoiceInput } from '../schemas/quote.js';
+import { adjustmentsOf, apiExtras, extrasColumns, extrasOf } from '../services/document-extras.js';
+import { computeContent, oversizedAmounts } from '../services/invoice-content.js';
+import { datesAtIssue, readInvoiceContent, todayUtc } from '../services/invoice-input.js';
+import { yearOf } from '../services/invoice-numbering.js';
+import { lineInputOf, type InvoiceFailure, type InvoiceService } from '../services/invoice-service.js';
+import { buyerOf, sellerOf } from '../services/parties.js';
+import { formatQuoteNumber, formatTestQuoteNumber, quoteFromRows } from './quote-mapping.js';
+import type { QuoteFilter, QuotePageCursor, QuoteRepository, QuoteRow } from './quote-repository.js';
+
+// Quotes from creation to invoice. The content is read, checked and computed by the invoice's
+// own code (readInvoiceContent, computeContent), so a quote and the invoice made from it have the
+// same lines and the same totals. Everything that can refuse runs before the transaction that
+// takes a number; state changes are compare-and-set, so racing answers and conversions have one
+// winner.
+
+export type QuoteFailure =
+  | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
+  | { ok: false; code: 'QUOTE_ALREADY_INVOICED'; details: ErrorDetail[] }
+  | {
+      ok: false;
+      code: 'NOT_FOUND' | 'ORGANIZATION_NOT_FOUND' | 'ORGANIZATION_ARCHIVED' | 'QUOTE_NOT_DRAFT' | 'QUOTE_NOT_OPEN' | 'QUOTE_EXPIRED' | 'QUOTE_NOT_ACCEPTED';
+    };
+
+export type QuoteResult = { ok: true; value: Quote } | QuoteFailure;
+
+/** Thrown inside a conversion's transaction to roll back its claim when the invoice is refused. */
+class InvoiceRefused extends Error {
+  constructor(readonly failure: InvoiceFailure) {
+    super(failure.code);
+  }
+}
+
+/** The invoice body's field names where a quote names them otherwise. */
+function asQuoteDetails(details: ErrorDetail[]): ErrorDetail[] {
+  return details.map((d) => (d.field === 'dueDate' ? { ...d, field: 'validUntil', message: d.message.replace('due date', 'validity date') } : d));
+}
+
+export class QuoteService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quotes: QuoteRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly companies: CompanyRepository,
+    private readonly invoices: InvoiceService,
+    private readonly events: EventRecorder,
+  ) {}
+
+  async get(owner: Owner, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Quote | undefined> {
+    const found = await this.quotes.findById(owner, id, trx);
+    if (!found) return undefined;
+    const current = found.quote.status === 'draft' ? await this.invoices.currentParties(owner, found.quote.organization_id, trx) : undefined;
+    return quoteFromRows(found.quote, found.lines, { today: todayUtc(now), ...(current ? { current } : {}) });
+  }
+
+  /** A page of quotes, newest first: up to `limit` of them, and the rows they came from (for the cursor). */
+  async list(owner: Owner, filter: Omit<QuoteFilter, 'today'>, page: { limit: number; after?: QuotePageCursor }, now: Date = new Date()): Promise<{ rows: QuoteRow[]; quotes: Quote[] }> {
+    const today = todayUtc(now);
+    const rows = await this.quotes.page(owner, { ...filter, today }, page);
+    const shown = rows.slice(0, page.limit);
+    const lines = await this.quotes.linesOf(owner.companyId, shown.map((row) => row.id));
+    const parties = new Map<string, Awaited<ReturnType<InvoiceService['currentParties']>>>();
+    for (const row of shown) {
+      if (row.status === 'draft' && !parties.has(row.organization_id)) parties.set(row.organization_id, await this.invoices.currentParties(owner, row.organization_id));
+    }
+    const quotes = shown.map((row) => {
+      const current = parties.get(row.organization_id);
+      return quoteFromRows(row, lines.get(row.id) ?? [], { today, ...(row.status === 'draft' && current ? { current } : {}) });
+    });
+    return { rows, quotes };
+  }
+
+  private async company(companyId: string) {
+    const company = await this.companies.findById(companyId);
+    if (!company) throw new Error(`The company ${companyId} of an authenticated key does not exist`);
+    return company;
+  }
+
+  /** POST /quote: sent at once (numbered, status open) or a draft. */
+  async create(scope: Scope, input: CreateQuoteInput, now: Date = new Date()): Promise<QuoteResult> {
+    const company = await this.company(scope.companyId);
+    const { status, validUntil, ...body } = input;
+    const read = readInvoiceContent({ ...body, number: null, dueDate: validUntil ?? null, paymentMeans: null }, { currency: company.currency });
+    if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(read.details) };
+    const content = read.value;
+    const organization = await this.organizations.findById(scope, content.organizationId);
+    if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
+    if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
+
+    const draft = status === 'draft';
+    const dates = draft ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate } : datesAtIssue(content, now);
+    if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(dates.details) };
+    const computed = computeContent(content.lines, content, adjustmentsOf(content));
+    const oversized = oversizedAmounts(computed, content.digits, 'quote');
+    if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
+
+    const id = newId('quo');
+    const at = now.toISOString();
+    const { payment_means: _none, ...extras } = extrasColumns(content);
+    const row: QuoteRow = {
+      id,
+      company_id: scope.companyId,
+      livemode: modeColumn(scope),
+      organization_id: organization.id,
+      number: null,
+      status: draft ? 'draft' : 'open',
+      issue_date: dates.issueDate,
+      valid_until: dates.dueDate,
+      currency: content.currency,
+      prices_include_tax: content.pricesIncludeTax ? 1 : 0,
+      buyer_reference: content.buyerReference,
+      purchase_order_reference: content.purchaseOrderReference,
+      note: content.note,
+      buyer_snapshot: draft ? null : JSON.stringify(buyerOf(organization)),
+      seller_snapshot: draft ? null : JSON.stringify(sellerOf(company)),
+      ...extras,
+      ...computed.totals,
+      sent_at: draft ? null : at,
+      accepted_at: null,
+      declined_at: null,
+      invoiced_at: null,
+      invoice_id: null,
+      created_at: at,
+      updated_at: at,
+    };
+    const lines = computed.lines.map((line) => ({ ...line, quote_id: id, company_id: scope.companyId }));
+    const today = todayUtc(now);
+    return this.db.transaction().execute(async (t) => {
+      if (!draft) row.number = await this.quotes.nextNumber(t, this.sequenceOf(scope, row.issue_date!), this.formatOf(scope));
+      await this.quotes.insert(t, row, lines);
+      const quote = quoteFromRows(row, lines, { today, ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}) });
+      await this.events.record(t, scope, 'quote.created', quote, now);
+      if (!draft) await this.events.record(t, scope, 'quote.sent', quote, now);
+      return { ok: true, value: quote };
+    });
+  }
+
+  private sequenceOf(owner: Owner, issueDate: string) {
+    return { companyId: owner.companyId, livemode: modeColumn(owner), sequence: 'quote', year: yearOf(issueDate) };
+  }
+
+  private formatOf(owner: Owner) {
+    return owner.livemode ? formatQuoteNumber : formatTestQuoteNumber;
+  }
+
+  /** POST /quote/{id}/send: a draft gets its number, dates and snapshots and is open. */
+  async send(scope: Scope, id: string, now: Date = new Date()): Promise<QuoteResult> {
+    const company = await this.company(scope.companyId);
+    const found = await this.quotes.findById(scope, id);
+    if (!found) return { ok: false, code: 'NOT_FOUND' };
+    const draft = found.quote;
+    if (draft.status !== 'draft') return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+    const organization = await this.organizations.findById(scope, draft.organization_id);
+    if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
+    if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
+    const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.valid_until }, now);
+    if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(dates.details) };
+    const at = now.toISOString();
+    return this.db.transaction().execute(async (t): Promise<QuoteResult> => {
+      const number = await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope));
+      const sent = await this.quotes.send(t, scope, id, {
+        number,
+        issue_date: dates.issueDate,
+        valid_until: dates.dueDate,
+        buyer_snapshot: JSON.stringify(buyerOf(organization)),
+        seller_snapshot: JSON.stringify(sellerOf(company)),
+        payment_terms: draft.payment_terms ?? null,
+        sent_at: at,
+        updated_at: at,
+      });
+      // Sent meanwhile by another call: this transaction ends without using the number.
+      if (!sent) throw new QuoteNotDraft();
+      const quote = (await this.get(scope, id, now, t))!;
+      await this.events.record(t, scope, 'quote.sent', quote, now);
+      return { ok: true, value: quote };
+    }).catch((error: unknown) => {
+      if (error instanceof QuoteNotDraft) return { ok: false as const, code: 'QUOTE_NOT_DRAFT' as const };
+      throw error;
+    });
+  }
+
+  /** POST /quote/{id}/accept and /decline: an open quote, while valid, gets the buyer's answer. */
+  async answer(scope: Scope, id: string, answer: 'accepted' | 'declined', now: Date = new Date()): Promise<QuoteResult> {
+    const today = todayUtc(now);
+    return this.db.transaction().execute(async (t): Promise<QuoteResult> => {
+      if (!(await this.quotes.answer(t, scope, id, answer, today, now.toISOString()))) {
+        const found = await this.quotes.findById(scope, id, t);
+        if (!found) return { ok: false, code: 'NOT_FOUND' };
+        const { status, valid_until } = found.quote;
+        return { ok: false, code: status === 'open' && valid_until !== null && valid_until < today ? 'QUOTE_EXPIRED' : 'QUOTE_NOT_OPEN' };
+      }
+      const quote = (await this.get(scope, id, now, t))!;
+      await this.events.record(t, scope, answer === 'accepted' ? 'quote.accepted' : 'quote.declined', quote, now);
+      return { ok: true, value: quote };
+    });
+  }
+
+  /**
+   * POST /quote/{id}/invoice: an accepted quote becomes an invoice (issued, or a draft) with its
+   * content, exactly once. The quote is claimed first in the transaction that creates the
+   * invoice: of racing calls one claims it, the others find it claimed (PostgreSQL: after the
+   * winner's commit, by its row lock; SQLite: the writer's turns) and are refused. A refused
+   * invoice (an archived buyer, dates out of order) rolls the claim back with it.
+   */
+  async invoice(scope: Scope, id: string, input: QuoteToInvoiceInput = {}, now: Date = new Date()): Promise<{ ok: true; value: { quote: Quote; invoice: Invoice } } | QuoteFailure | InvoiceFailure> {
+    const at = now.toISOString();
+    return this.db
+      .transaction()
+      .execute(async (t) => {
+        if (!(await this.quotes.claimForInvoice(t, scope, id, at))) {
+          const found = await this.quotes.findById(scope, id, t);
+          if (!found) return { ok: false as const, code: 'NOT_FOUND' as const };
+          if (found.quote.invoiced_at !== null) {
+            const invoiceId = found.quote.invoice_id ?? '';
+            return {
+              ok: false as const,
+              code: 'QUOTE_ALREADY_INVOICED' as const,
+              details: [{ field: 'invoiceId', code: 'already_invoiced', message: `The quote was made into the invoice ${invoiceId}.` }],
+            };
+          }
+          return { ok: false as const, code: 'QUOTE_NOT_ACCEPTED' as const };
+        }
+        const found = (await this.quotes.findById(scope, id, t))!;
+        const quote = found.quote;
+        const created = await this.invoices.create(
+            scope,
+            {
+              ...apiExtras(extrasOf({ ...quote, payment_means: null })),
+              organizationId: quote.organization_id,
+              issueDate: input.issueDate ?? null,
+              dueDate: input.dueDate ?? null,
+              currency: quote.currency,
+              pricesIncludeTax: quote.prices_include_tax === 1,
+              buyerReference: quote.buyer_reference,
+              purchaseOrderReference: input.purchaseOrderReference ?? quote.purchase_order_reference ?? quote.number,
+              note: quote.note,
+              lines: found.lines.map(lineInputOf),
+              status: input.status ?? 'issued',
+            },
+            now,
+            t,
+          );
+        if (!created.ok) throw new InvoiceRefused(created);
+        await this.quotes.setInvoice(t, scope, id, created.value.id);
+        const invoiced = (await this.get(scope, id, now, t))!;
+        await this.events.record(t, scope, 'quote.invoiced', invoiced, now);
+        return { ok: true as const, value: { quote: invoiced, invoice: created.value } };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof InvoiceRefused) return error.failure;
+        throw error;
+      });
+  }
+}
+
+/** Thrown inside a send's transaction when the draft was sent meanwhile, to give its number back. */
+class QuoteNotDraft extends Error {}
