@@ -229,7 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
-      await api.register(quoteRoutes, { quotes: container.quotes, responseMaxBytes: config.responseMaxBytes });
+      await api.register(quoteRoutes, { quotes: container.quotes, idempotency: container.idempotency, responseMaxBytes: config.responseMaxBytes });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,

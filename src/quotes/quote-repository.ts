@@ -102,7 +102,7 @@ export class QuoteRepository {
     t: Kysely<Database>,
     owner: Owner,
     id: string,
-    fields: Pick<QuoteRow, 'number' | 'issue_date' | 'valid_until' | 'buyer_snapshot' | 'seller_snapshot' | 'payment_terms' | 'sent_at' | 'updated_at'>,
+    fields: Pick<QuoteRow, 'issue_date' | 'valid_until' | 'buyer_snapshot' | 'seller_snapshot' | 'sent_at' | 'updated_at'>,
   ): Promise<boolean> {
     const result = await t
       .updateTable('quotes')
@@ -144,6 +144,22 @@ export class QuoteRepository {
       .where('invoiced_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  async setNumber(t: Kysely<Database>, owner: Owner, id: string, number: string): Promise<void> {
+    await t.updateTable('quotes').set({ number }).where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).execute();
+  }
+
+  /** Gives back a claim whose invoice was refused (nothing else was written), in the claim's transaction. */
+  async releaseClaim(t: Kysely<Database>, owner: Owner, id: string): Promise<void> {
+    await t
+      .updateTable('quotes')
+      .set({ invoiced_at: null })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .where('invoice_id', 'is', null)
+      .execute();
   }
 
   async setInvoice(t: Kysely<Database>, owner: Owner, id: string, invoiceId: string): Promise<void> {

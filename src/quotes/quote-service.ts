@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Owner, type Scope } from '../db/scope.js';
+import { inTransaction } from '../db/transactions.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { newId } from '../lib/ids.js';
@@ -32,13 +33,6 @@ export type QuoteFailure =
     };
 
 export type QuoteResult = { ok: true; value: Quote } | QuoteFailure;
-
-/** Thrown inside a conversion's transaction to roll back its claim when the invoice is refused. */
-class InvoiceRefused extends Error {
-  constructor(readonly failure: InvoiceFailure) {
-    super(failure.code);
-  }
-}
 
 /** The invoice body's field names where a quote names them otherwise. */
 function asQuoteDetails(details: ErrorDetail[]): ErrorDetail[] {
@@ -79,20 +73,20 @@ export class QuoteService {
     return { rows, quotes };
   }
 
-  private async company(companyId: string) {
-    const company = await this.companies.findById(companyId);
+  private async company(companyId: string, trx?: Kysely<Database>) {
+    const company = await this.companies.findById(companyId, trx);
     if (!company) throw new Error(`The company ${companyId} of an authenticated key does not exist`);
     return company;
   }
 
   /** POST /quote: sent at once (numbered, status open) or a draft. */
-  async create(scope: Scope, input: CreateQuoteInput, now: Date = new Date()): Promise<QuoteResult> {
-    const company = await this.company(scope.companyId);
+  async create(scope: Scope, input: CreateQuoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<QuoteResult> {
+    const company = await this.company(scope.companyId, trx);
     const { status, validUntil, ...body } = input;
     const read = readInvoiceContent({ ...body, number: null, dueDate: validUntil ?? null, paymentMeans: null }, { currency: company.currency });
     if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(read.details) };
     const content = read.value;
-    const organization = await this.organizations.findById(scope, content.organizationId);
+    const organization = await this.organizations.findById(scope, content.organizationId, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
     if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
 
@@ -134,7 +128,7 @@ export class QuoteService {
     };
     const lines = computed.lines.map((line) => ({ ...line, quote_id: id, company_id: scope.companyId }));
     const today = todayUtc(now);
-    return this.db.transaction().execute(async (t) => {
+    return inTransaction(this.db, trx, async (t) => {
       if (!draft) row.number = await this.quotes.nextNumber(t, this.sequenceOf(scope, row.issue_date!), this.formatOf(scope));
       await this.quotes.insert(t, row, lines);
       const quote = quoteFromRows(row, lines, { today, ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}) });
@@ -152,46 +146,43 @@ export class QuoteService {
     return owner.livemode ? formatQuoteNumber : formatTestQuoteNumber;
   }
 
-  /** POST /quote/{id}/send: a draft gets its number, dates and snapshots and is open. */
-  async send(scope: Scope, id: string, now: Date = new Date()): Promise<QuoteResult> {
-    const company = await this.company(scope.companyId);
-    const found = await this.quotes.findById(scope, id);
+  /**
+   * POST /quote/{id}/send: a draft gets its number, dates and snapshots and is open. The draft is
+   * claimed (draft → open) before its number is taken, so a send that lost a race takes none.
+   */
+  async send(scope: Scope, id: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<QuoteResult> {
+    const company = await this.company(scope.companyId, trx);
+    const found = await this.quotes.findById(scope, id, trx);
     if (!found) return { ok: false, code: 'NOT_FOUND' };
     const draft = found.quote;
     if (draft.status !== 'draft') return { ok: false, code: 'QUOTE_NOT_DRAFT' };
-    const organization = await this.organizations.findById(scope, draft.organization_id);
+    const organization = await this.organizations.findById(scope, draft.organization_id, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
     if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
     const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.valid_until }, now);
     if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(dates.details) };
     const at = now.toISOString();
-    return this.db.transaction().execute(async (t): Promise<QuoteResult> => {
-      const number = await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope));
+    return inTransaction(this.db, trx, async (t): Promise<QuoteResult> => {
       const sent = await this.quotes.send(t, scope, id, {
-        number,
         issue_date: dates.issueDate,
         valid_until: dates.dueDate,
         buyer_snapshot: JSON.stringify(buyerOf(organization)),
         seller_snapshot: JSON.stringify(sellerOf(company)),
-        payment_terms: draft.payment_terms ?? null,
         sent_at: at,
         updated_at: at,
       });
-      // Sent meanwhile by another call: this transaction ends without using the number.
-      if (!sent) throw new QuoteNotDraft();
+      if (!sent) return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+      await this.quotes.setNumber(t, scope, id, await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope)));
       const quote = (await this.get(scope, id, now, t))!;
       await this.events.record(t, scope, 'quote.sent', quote, now);
       return { ok: true, value: quote };
-    }).catch((error: unknown) => {
-      if (error instanceof QuoteNotDraft) return { ok: false as const, code: 'QUOTE_NOT_DRAFT' as const };
-      throw error;
     });
   }
 
   /** POST /quote/{id}/accept and /decline: an open quote, while valid, gets the buyer's answer. */
-  async answer(scope: Scope, id: string, answer: 'accepted' | 'declined', now: Date = new Date()): Promise<QuoteResult> {
+  async answer(scope: Scope, id: string, answer: 'accepted' | 'declined', now: Date = new Date(), trx?: Kysely<Database>): Promise<QuoteResult> {
     const today = todayUtc(now);
-    return this.db.transaction().execute(async (t): Promise<QuoteResult> => {
+    return inTransaction(this.db, trx, async (t): Promise<QuoteResult> => {
       if (!(await this.quotes.answer(t, scope, id, answer, today, now.toISOString()))) {
         const found = await this.quotes.findById(scope, id, t);
         if (!found) return { ok: false, code: 'NOT_FOUND' };
@@ -208,14 +199,19 @@ export class QuoteService {
    * POST /quote/{id}/invoice: an accepted quote becomes an invoice (issued, or a draft) with its
    * content, exactly once. The quote is claimed first in the transaction that creates the
    * invoice: of racing calls one claims it, the others find it claimed (PostgreSQL: after the
-   * winner's commit, by its row lock; SQLite: the writer's turns) and are refused. A refused
-   * invoice (an archived buyer, dates out of order) rolls the claim back with it.
+   * winner's commit, by its row lock; SQLite: the writer's turns) and are refused. An invoice
+   * refused (an archived buyer, dates out of order) writes nothing, and the claim is released
+   * in the same transaction.
    */
-  async invoice(scope: Scope, id: string, input: QuoteToInvoiceInput = {}, now: Date = new Date()): Promise<{ ok: true; value: { quote: Quote; invoice: Invoice } } | QuoteFailure | InvoiceFailure> {
+  async invoice(
+    scope: Scope,
+    id: string,
+    input: QuoteToInvoiceInput = {},
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<{ ok: true; value: { quote: Quote; invoice: Invoice } } | QuoteFailure | InvoiceFailure> {
     const at = now.toISOString();
-    return this.db
-      .transaction()
-      .execute(async (t) => {
+    return inTransaction(this.db, trx, async (t) => {
         if (!(await this.quotes.claimForInvoice(t, scope, id, at))) {
           const found = await this.quotes.findById(scope, id, t);
           if (!found) return { ok: false as const, code: 'NOT_FOUND' as const };
@@ -249,18 +245,14 @@ export class QuoteService {
             now,
             t,
           );
-        if (!created.ok) throw new InvoiceRefused(created);
+        if (!created.ok) {
+          await this.quotes.releaseClaim(t, scope, id);
+          return created;
+        }
         await this.quotes.setInvoice(t, scope, id, created.value.id);
         const invoiced = (await this.get(scope, id, now, t))!;
         await this.events.record(t, scope, 'quote.invoiced', invoiced, now);
         return { ok: true as const, value: { quote: invoiced, invoice: created.value } };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof InvoiceRefused) return error.failure;
-        throw error;
-      });
+    });
   }
 }
-
-/** Thrown inside a send's transaction when the draft was sent meanwhile, to give its number back. */
-class QuoteNotDraft extends Error {}

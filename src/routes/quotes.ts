@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { AppError, validationError, type ErrorDetail } from '../errors/app-error.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../http/envelope.js';
 import { scopeOf } from '../http/scope.js';
+import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
+import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { QuoteService } from '../quotes/quote-service.js';
 import { InvoiceSchema } from '../schemas/invoice.js';
 import { DocumentedAs } from '../schemas/documented-as.js';
@@ -13,6 +15,7 @@ import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 export interface QuoteRoutesOptions {
   quotes: QuoteService;
+  idempotency: IdempotencyService;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -70,7 +73,7 @@ function readConvertOptions(body: unknown): QuoteToInvoiceInput {
 }
 
 /** POST /quote, GET /quote[/{id}], and a quote's life: send, accept, decline, invoice. */
-export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (app, { quotes, responseMaxBytes }) => {
+export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (app, { quotes, idempotency, responseMaxBytes }) => {
   app.post(
     '/quote',
     {
@@ -80,15 +83,20 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
         description: 'The same lines, VAT and exact totals as POST /invoice; no payment means (a quote asks for no payment).',
         tags: ['Quotes'],
         body: CreateQuoteBody,
-        response: { 201: SuccessEnvelope(QuoteSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED']) },
+        headers: IdempotencyHeaders,
+        response: {
+          201: SuccessEnvelope(QuoteSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', ...IDEMPOTENCY_ERRORS]),
+        },
       },
     },
-    async (request, reply) => {
-      const result = await quotes.create(scopeOf(request), request.body);
-      if (!result.ok) throw refusal(result, MESSAGES);
-      const message = result.value.status === 'draft' ? 'Draft quote created.' : `Quote ${result.value.number} created.`;
-      return reply.status(201).send(successBody(request, message, result.value));
-    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const result = await quotes.create(scopeOf(request), request.body, new Date(), trx);
+        if (!result.ok) throw refusal(result, MESSAGES);
+        const message = result.value.status === 'draft' ? 'Draft quote created.' : `Quote ${result.value.number} created.`;
+        return { status: 201, body: successBody(request, message, result.value) };
+      }),
   );
 
   app.get(
@@ -140,14 +148,19 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
         summary: 'Send a draft quote: it gets its number, issue date, validity and snapshots, and is open',
         tags: ['Quotes'],
         params: QuoteIdParams,
-        response: { 200: SuccessEnvelope(QuoteSchema), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'QUOTE_NOT_DRAFT']) },
+        headers: IdempotencyHeaders,
+        response: {
+          200: SuccessEnvelope(QuoteSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'QUOTE_NOT_DRAFT', ...IDEMPOTENCY_ERRORS]),
+        },
       },
     },
-    async (request) => {
-      const result = await quotes.send(scopeOf(request), request.params.id);
-      if (!result.ok) throw refusal(result, MESSAGES);
-      return successBody(request, `Quote ${result.value.number} sent.`, result.value);
-    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const result = await quotes.send(scopeOf(request), request.params.id, new Date(), trx);
+        if (!result.ok) throw refusal(result, MESSAGES);
+        return { status: 200, body: successBody(request, `Quote ${result.value.number} sent.`, result.value) };
+      }),
   );
 
   for (const [action, answer] of [['accept', 'accepted'], ['decline', 'declined']] as const) {
@@ -160,14 +173,16 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
           description: 'Only an open quote, on or before its validUntil day (UTC): 409 QUOTE_EXPIRED after it, 409 QUOTE_NOT_OPEN when it is a draft or was answered.',
           tags: ['Quotes'],
           params: QuoteIdParams,
-          response: { 200: SuccessEnvelope(QuoteSchema), ...errorResponses([...KEY_ERRORS, 'QUOTE_NOT_OPEN', 'QUOTE_EXPIRED']) },
+          headers: IdempotencyHeaders,
+          response: { 200: SuccessEnvelope(QuoteSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'QUOTE_NOT_OPEN', 'QUOTE_EXPIRED', ...IDEMPOTENCY_ERRORS]) },
         },
       },
-      async (request) => {
-        const result = await quotes.answer(scopeOf(request), request.params.id, answer);
-        if (!result.ok) throw refusal(result, MESSAGES);
-        return successBody(request, `Quote ${result.value.number} ${answer}.`, result.value);
-      },
+      async (request, reply) =>
+        answerIdempotently(request, reply, idempotency, async (trx) => {
+          const result = await quotes.answer(scopeOf(request), request.params.id, answer, new Date(), trx);
+          if (!result.ok) throw refusal(result, MESSAGES);
+          return { status: 200, body: successBody(request, `Quote ${result.value.number} ${answer}.`, result.value) };
+        }),
     );
   }
 
@@ -183,18 +198,22 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
         tags: ['Quotes'],
         params: QuoteIdParams,
         body: ConvertBody,
+        headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(QuoteInvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_ARCHIVED', 'QUOTE_NOT_ACCEPTED', 'QUOTE_ALREADY_INVOICED', 'INVOICE_NUMBER_CONFLICT']),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_ARCHIVED', 'QUOTE_NOT_ACCEPTED', 'QUOTE_ALREADY_INVOICED', 'INVOICE_NUMBER_CONFLICT', ...IDEMPOTENCY_ERRORS]),
         },
       },
     },
     async (request, reply) => {
-      const options = readConvertOptions(request.body);
       if (request.auth && !request.auth.permissions.has('invoice.create')) throw new AppError('FORBIDDEN', 'Making an invoice of a quote needs invoice.create as well as quote.update.');
-      const result = await quotes.invoice(scopeOf(request), request.params.id, options);
-      if (!result.ok) throw refusal(result, MESSAGES);
-      return reply.status(201).send(successBody(request, `Invoice ${result.value.invoice.number ?? '(draft)'} made from quote ${result.value.quote.number}.`, result.value));
+      return answerIdempotently(request, reply, idempotency, async (trx) => {
+        const options = readConvertOptions(request.body);
+        const result = await quotes.invoice(scopeOf(request), request.params.id, options, new Date(), trx);
+        if (!result.ok) throw refusal(result, MESSAGES);
+        const made = result.value.invoice.number === null ? 'Draft invoice' : `Invoice ${result.value.invoice.number}`;
+        return { status: 201, body: successBody(request, `${made} made from quote ${result.value.quote.number}.`, result.value) };
+      });
     },
   );
 };
