@@ -661,7 +661,7 @@ export interface paths {
         put?: never;
         /**
          * Make an accepted quote into an invoice, exactly once
-         * @description Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice's purchaseOrderReference (BT-13) is the buyer's order number when given, else the quote's number. Of any number of calls, also racing ones, one makes the invoice; the others get 409 QUOTE_ALREADY_INVOICED naming it. Needs invoice.create as well.
+         * @description Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice's purchaseOrderReference (BT-13) is the buyer's order number when given, else the quote's number. Of any number of calls, also racing ones, one makes the invoice; the others get 409 QUOTE_ALREADY_INVOICED naming it.
          */
         post: operations["invoiceQuote"];
         delete?: never;

@@ -20,7 +20,7 @@ export const PERMISSIONS = {
   'purchase-invoice.update': 'Approve or dispute received purchase invoices',
   'quote.create': 'Create quotes and drafts of quotes',
   'quote.read': 'Read quotes (one by id, or lists)',
-  'quote.update': 'Send, accept and decline quotes, and make invoices of accepted ones',
+  'quote.update': 'Send, accept and decline quotes, and make invoices of accepted ones (without invoice.create)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -175,13 +175,16 @@ for (const dialect of DIALECTS) {
       expect((await c.post(`/quote/${q.id}/invoice`)).statusCode).toBe(201);
     });
 
-    it('needs invoice.create besides quote.update to make an invoice of a quote', async () => {
+    it('answers a repeated conversion with the same Idempotency-Key by replaying the first answer', async () => {
       const c = await company();
       const q = await c.accepted();
-      const { key } = await t.createKey(c.companyId, ['quote.update', 'quote.read']);
-      const res = await t.request({ method: 'POST', url: `${BASE_PATH}/quote/${q.id}/invoice`, headers: { 'x-api-key': key } });
-      expect(res.statusCode).toBe(403);
-      expect((await c.get(`/quote/${q.id}`)).invoiceId).toBeNull();
+      const send = () => t.request({ method: 'POST', url: `${BASE_PATH}/quote/${q.id}/invoice`, headers: { 'x-api-key': c.key, 'idempotency-key': `convert-${q.id}` } });
+      const first = await send();
+      const again = await send();
+      expect(first.statusCode).toBe(201);
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json().data).toEqual(first.json().data);
     });
 
     it('records quote.created, .sent, .accepted, .declined and .invoiced with the quote as answered', async () => {
