@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
+import { resetTestData } from '../../src/services/test-data.js';
 
 // Quotes: the invoice's lines and exact totals, their own gapless numbers, the life draft → open
 // → accepted / declined (expired when read past validUntil), and an accepted quote made into an
@@ -185,6 +186,24 @@ for (const dialect of DIALECTS) {
       expect(again.statusCode).toBe(201);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json().data).toEqual(first.json().data);
+    });
+
+    it('gives the quote back when the draft invoice made from it is deleted, so it can be invoiced again', async () => {
+      const c = await company();
+      const q = await c.accepted();
+      const { invoice } = (await c.post(`/quote/${q.id}/invoice`, { status: 'draft' })).json().data;
+      const deleted = await t.request({ method: 'DELETE', url: `${BASE_PATH}/invoice/${invoice.id}`, headers: { 'x-api-key': c.key } });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(await c.get(`/quote/${q.id}`)).toMatchObject({ status: 'accepted', invoiceId: null, statusTransitions: { invoicedAt: null } });
+      expect((await c.post(`/quote/${q.id}/invoice`)).statusCode).toBe(201);
+    });
+
+    it('deletes test-mode quotes with the rest of the test data', async () => {
+      const c = await company({ mode: 'test' });
+      const q = await c.accepted();
+      expect((await c.post(`/quote/${q.id}/invoice`)).statusCode).toBe(201);
+      await resetTestData(t.storage.db, c.companyId);
+      expect((await c.get('/quote')).items).toEqual([]);
     });
 
     it('records quote.created, .sent, .accepted, .declined and .invoiced with the quote as answered', async () => {
