@@ -97,6 +97,31 @@ export class QuoteRepository {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
   }
 
+  /** How many quotes the company has in this mode. */
+  async count(owner: Owner): Promise<number> {
+    const row = await this.db
+      .selectFrom('quotes')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** A page of the company's quotes by position (the panel's numbered pages), newest first. */
+  async pageAt(owner: Owner, offset: number, limit: number): Promise<QuoteRow[]> {
+    return this.db
+      .selectFrom('quotes')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
   /** draft → open with its number, dates and snapshots; false when it is no longer a draft. */
   async send(
     t: Kysely<Database>,

@@ -60,17 +60,30 @@ export class QuoteService {
   async list(owner: Owner, filter: Omit<QuoteFilter, 'today'>, page: { limit: number; after?: QuotePageCursor }, now: Date = new Date()): Promise<{ rows: QuoteRow[]; quotes: Quote[] }> {
     const today = todayUtc(now);
     const rows = await this.quotes.page(owner, { ...filter, today }, page);
-    const shown = rows.slice(0, page.limit);
-    const lines = await this.quotes.linesOf(owner.companyId, shown.map((row) => row.id));
+    const quotes = await this.shown(owner, rows.slice(0, page.limit), today);
+    return { rows, quotes };
+  }
+
+  /** The panel's numbered pages: quotes newest first, `size` a page, and how many there are. */
+  async page(owner: Owner, page: number, size: number, now: Date = new Date()): Promise<{ quotes: Quote[]; total: number; page: number; pages: number }> {
+    const total = await this.quotes.count(owner);
+    const pages = Math.max(1, Math.ceil(total / size));
+    const shown = Math.min(Math.max(1, page), pages);
+    const rows = await this.quotes.pageAt(owner, (shown - 1) * size, size);
+    return { quotes: await this.shown(owner, rows, todayUtc(now)), total, page: shown, pages };
+  }
+
+  /** Rows as the API shows them, lines and (for drafts) current parties loaded for all at once. */
+  private async shown(owner: Owner, rows: QuoteRow[], today: string): Promise<Quote[]> {
+    const lines = await this.quotes.linesOf(owner.companyId, rows.map((row) => row.id));
     const parties = new Map<string, Awaited<ReturnType<InvoiceService['currentParties']>>>();
-    for (const row of shown) {
+    for (const row of rows) {
       if (row.status === 'draft' && !parties.has(row.organization_id)) parties.set(row.organization_id, await this.invoices.currentParties(owner, row.organization_id));
     }
-    const quotes = shown.map((row) => {
+    return rows.map((row) => {
       const current = parties.get(row.organization_id);
       return quoteFromRows(row, lines.get(row.id) ?? [], { today, ...(row.status === 'draft' && current ? { current } : {}) });
     });
-    return { rows, quotes };
   }
 
   private async company(companyId: string, trx?: Kysely<Database>) {
