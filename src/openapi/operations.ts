@@ -240,6 +240,7 @@ const EXTRAS: Record<string, OperationExtras> = {
     operationId: 'getQuote',
     response: { success: true, message: 'Quote found.', data: openQuote, meta },
   },
+  'GET /quote/{id}/pdf': { operationId: 'getQuotePdf' },
   'POST /quote/{id}/send': {
     operationId: 'sendQuote',
     response: { success: true, message: 'Quote Q-2026-00017 sent.', data: { ...openQuote, id: draftQuote.id }, meta },

@@ -14,7 +14,11 @@ import { computeContent, oversizedAmounts } from '../services/invoice-content.js
 import { datesAtIssue, readInvoiceContent, todayUtc } from '../services/invoice-input.js';
 import { yearOf } from '../services/invoice-numbering.js';
 import { lineInputOf, type InvoiceFailure, type InvoiceService } from '../services/invoice-service.js';
-import { buyerOf, sellerOf } from '../services/parties.js';
+import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from '../services/parties.js';
+import { PdfRenderError, type PdfLanguage } from '../documents/index.js';
+import type { PdfRenderer } from '../services/document-service.js';
+import { documentViewOf } from '../services/document-view.js';
+import { draftLineOf } from '../services/invoice-content.js';
 import { formatQuoteNumber, formatTestQuoteNumber, quoteFromRows } from './quote-mapping.js';
 import type { QuoteFilter, QuotePageCursor, QuoteRepository, QuoteRow } from './quote-repository.js';
 
@@ -47,6 +51,7 @@ export class QuoteService {
     private readonly companies: CompanyRepository,
     private readonly invoices: InvoiceService,
     private readonly events: EventRecorder,
+    private readonly pdf: PdfRenderer,
   ) {}
 
   async get(owner: Owner, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Quote | undefined> {
@@ -84,6 +89,54 @@ export class QuoteService {
       const current = parties.get(row.organization_id);
       return quoteFromRows(row, lines.get(row.id) ?? [], { today, ...(row.status === 'draft' && current ? { current } : {}) });
     });
+  }
+
+  /**
+   * GET /quote/{id}/pdf: the quote in the invoice's house style, titled Quote / Angebot / Devis,
+   * with its validity, without payment terms, payment instruction or code, and without XML. A
+   * draft has no number yet, so no PDF.
+   */
+  async renderPdf(
+    owner: Owner,
+    id: string,
+    lang: PdfLanguage,
+  ): Promise<
+    | { ok: true; body: Buffer; contentType: string; filename: string }
+    | { ok: false; code: 'NOT_FOUND' | 'QUOTE_NOT_SENT' }
+    | { ok: false; code: 'SERVICE_UNAVAILABLE'; message: string; retryAfterSeconds: number }
+  > {
+    const found = await this.quotes.findById(owner, id);
+    if (!found) return { ok: false, code: 'NOT_FOUND' };
+    const row = found.quote;
+    if (row.status === 'draft' || row.number === null || row.issue_date === null || row.valid_until === null) return { ok: false, code: 'QUOTE_NOT_SENT' };
+    const view = documentViewOf({
+      typeCode: '380',
+      number: row.number,
+      issueDate: row.issue_date,
+      dueDate: null,
+      currency: row.currency,
+      pricesIncludeTax: row.prices_include_tax === 1,
+      buyerReference: row.buyer_reference,
+      purchaseOrderReference: row.purchase_order_reference,
+      note: row.note,
+      // No payment means and no payment terms: a quote asks for no payment.
+      extras: { ...extrasOf({ ...row, payment_means: null }), paymentTerms: null },
+      seller: sellerFromSnapshot(row.seller_snapshot!),
+      buyer: buyerFromSnapshot(row.buyer_snapshot!),
+      lines: found.lines.map((line) => draftLineOf(line)),
+      precedingInvoice: null,
+      draft: false,
+      test: row.livemode === 0,
+      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
+      pdfNote: row.note,
+    });
+    try {
+      const body = await this.pdf.render(view, { lang, quote: { validUntil: row.valid_until } });
+      return { ok: true, body, contentType: 'application/pdf', filename: `quote-${row.number.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf` };
+    } catch (error) {
+      if (!(error instanceof PdfRenderError) || error.reason === 'failed') throw error;
+      return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+    }
   }
 
   private async company(companyId: string, trx?: Kysely<Database>) {

@@ -12,6 +12,8 @@ import { CreateQuoteBody, QUOTE_STATUSES, QuoteSchema, QuoteToInvoiceBody, type 
 import { QuoteIdParams, refusal, type RefusalMessages } from './ids.js';
 import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageBudget, PageQuery, coerceQuery, cursorAfter, decodeCursor } from './reading/pagination.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
+import { PDF_LANGUAGES } from '../documents/index.js';
+import { sendDocument } from '../http/document-reply.js';
 
 export interface QuoteRoutesOptions {
   quotes: QuoteService;
@@ -137,6 +139,36 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
       const quote = await quotes.get(scopeOf(request), request.params.id);
       if (!quote) throw new AppError('NOT_FOUND', NO_QUOTE);
       return successBody(request, 'Quote found.', quote);
+    },
+  );
+
+  app.get(
+    '/quote/:id/pdf',
+    {
+      config: { access: { kind: 'key', permission: 'quote.read' } },
+      schema: {
+        summary: 'The quote as a PDF/A-3b: titled as a quote, with its validity, asking for no payment',
+        description:
+          'A page a person reads, in English, German or French, in the invoices\' house style: titled Quote / Angebot / Devis, with its number, issue date and validity, its parties, lines, VAT and totals; no payment terms, no payment instruction, no GiroCode and no embedded XML (a quote is no invoice). 409 QUOTE_NOT_SENT for a draft; 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.',
+        tags: ['Quotes'],
+        params: QuoteIdParams,
+        querystring: Type.Object(
+          { lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: { content: { 'application/pdf': { schema: Type.String({ format: 'binary', description: 'The PDF/A-3b document.' }) } } },
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'QUOTE_NOT_SENT', 'SERVICE_UNAVAILABLE']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await quotes.renderPdf(scopeOf(request), request.params.id, request.query.lang ?? 'en');
+      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') {
+        throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
+      }
+      if (!result.ok) throw refusal(result, MESSAGES);
+      return sendDocument(reply, result);
     },
   );
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { resetTestData } from '../../src/services/test-data.js';
+import { canInspectPdf, pdfAttachments, pdfPlainText, pdfQrPayloads } from '../helpers/pdf-tools.js';
 
 // Quotes: the invoice's lines and exact totals, their own gapless numbers, the life draft → open
 // → accepted / declined (expired when read past validUntil), and an accepted quote made into an
@@ -204,6 +205,32 @@ for (const dialect of DIALECTS) {
       expect((await c.post(`/quote/${q.id}/invoice`)).statusCode).toBe(201);
       await resetTestData(t.storage.db, c.companyId);
       expect((await c.get('/quote')).items).toEqual([]);
+    });
+
+    it.runIf(canInspectPdf)('renders the PDF in en, de and fr as a quote with its validity, asking for no payment and carrying no XML', async () => {
+      const c = await company();
+      // The company's bank account would be the invoice's payment means; a quote must not show it.
+      const profile = await t.request({ method: 'PATCH', url: `${BASE_PATH}/company`, headers: { 'x-api-key': c.key }, payload: { bankAccount: { iban: 'DE89370400440532013000' }, paymentTerms: 'Payable within 14 days.' } });
+      expect(profile.statusCode, profile.body).toBe(200);
+      const q = await c.quote({ issueDate: '2026-03-02', validUntil: '2026-04-15' });
+      const expected = { en: ['Quote', 'Valid until', q.number], de: ['Angebot', 'Gültig bis', q.number], fr: ['Devis', "Valable jusqu'au", q.number] };
+      for (const [lang, words] of Object.entries(expected)) {
+        const res = await t.request({ method: 'GET', url: `${BASE_PATH}/quote/${q.id}/pdf?lang=${lang}`, headers: { 'x-api-key': c.key } });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['content-type']).toBe('application/pdf');
+        const pdf = res.rawPayload;
+        const text = pdfPlainText(pdf);
+        for (const word of words) expect(text, lang).toContain(word);
+        expect(text).not.toMatch(/Invoice|Rechnung|Facture/);
+        expect(text).not.toContain('DE89');
+        expect(text).not.toContain('14 days');
+        expect(pdfQrPayloads(pdf)).toEqual([]);
+        expect(pdfAttachments(pdf).names).toEqual([]);
+      }
+      const draft = await c.quote({ status: 'draft' });
+      const refused = await t.request({ method: 'GET', url: `${BASE_PATH}/quote/${draft.id}/pdf`, headers: { 'x-api-key': c.key } });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('QUOTE_NOT_SENT');
     });
 
     it('records quote.created, .sent, .accepted, .declined and .invoiced with the quote as answered', async () => {
