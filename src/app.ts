@@ -40,6 +40,7 @@ import { panelPlugin } from './panel/plugin.js';
 import { DocumentReadPool, type DocumentReader } from './documents/read/read-pool.js';
 import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
+import { quoteRoutes } from './routes/quotes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -228,6 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, { repositories: container.repositories, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
+      await api.register(quoteRoutes, { quotes: container.quotes, idempotency: container.idempotency, responseMaxBytes: config.responseMaxBytes });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,

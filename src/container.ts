@@ -32,6 +32,8 @@ import { EndpointService } from './webhooks/endpoint-service.js';
 import { systemResolve, type Resolve } from './webhooks/url-safety.js';
 import { inThreadReader, type DocumentReader } from './documents/read/read-pool.js';
 import { PurchaseInvoiceService } from './receiving/purchase-invoice-service.js';
+import { QuoteRepository } from './quotes/quote-repository.js';
+import { QuoteService } from './quotes/quote-service.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -68,6 +70,8 @@ export interface Container {
   };
   /** Received e-invoices: intake, reading back, lifecycle (src/receiving). */
   purchaseInvoices: PurchaseInvoiceService;
+  /** Quotes and the invoices made of them (src/quotes). */
+  quotes: QuoteService;
   /** Seals secrets the service reads back (webhook signing secrets). */
   sealer: Sealer;
   webhookEndpoints: EndpointService;
@@ -156,6 +160,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     invoices,
     companyProfiles: new CompanyProfiles(storage.db, companyRepository),
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf),
+    quotes: new QuoteService(storage.db, new QuoteRepository(storage.db), organizationRepository, companyRepository, invoices, events, pdf),
     purchaseInvoices: new PurchaseInvoiceService(storage.db, storage.dialect, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),

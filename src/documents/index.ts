@@ -12,7 +12,7 @@ export type { DocumentInput, DocumentLineInput } from './build-view.js';
 export type { UblProfile } from './ubl.js';
 export type { CiiProfile } from './cii.js';
 export type { PdfOptions } from './pdf/render.js';
-export type { CreditFacts, StatusFacts } from './pdf/facts.js';
+export type { CreditFacts, QuoteFacts, StatusFacts } from './pdf/facts.js';
 export { PdfRenderPool, PdfRenderError, type PdfPoolSettings, type PdfRenderFailure } from './pdf/pool.js';
 export { cleanText } from './clean-text.js';
 export { PDF_LANGUAGES, type PdfLanguage } from './pdf/labels.js';

@@ -294,6 +294,14 @@ export class InvoiceRepository {
       .where('status', '=', 'draft')
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return false;
+    // A draft made from a quote gives the quote back: it can be made into an invoice again.
+    await t
+      .updateTable('quotes')
+      .set({ invoice_id: null, invoiced_at: null })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('invoice_id', '=', id)
+      .execute();
     await t.deleteFrom('invoice_lines').where('company_id', '=', owner.companyId).where('invoice_id', '=', id).execute();
     await t.deleteFrom('invoices').where('company_id', '=', owner.companyId).where('id', '=', id).execute();
     return true;

@@ -16,7 +16,7 @@ export class TestDataRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Deletes every piece of a company's test data (organizations, invoices with their lines,
+   * Deletes every piece of a company's test data (organizations, quotes and invoices with their lines,
    * payments, credit notes, received purchase invoices with their files and payments, events with their deliveries and outbox rows, idempotency records)
    * and resets its test number counters, in one transaction. Live data is not touched: every
    * statement names livemode 0, or rows reached only through test rows. Test keys and test webhook
@@ -36,6 +36,10 @@ export class TestDataRepository {
       const payments = await t.deleteFrom('payments').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
       await t.deleteFrom('credit_note_lines').where('company_id', '=', companyId).where('credit_note_id', 'in', testCreditNotes).execute();
       const creditNotes = await t.deleteFrom('credit_notes').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
+      // Quotes point at invoices and organizations: they go before both.
+      const testQuotes = t.selectFrom('quotes').select('id').where('company_id', '=', companyId).where('livemode', '=', 0);
+      await t.deleteFrom('quote_lines').where('company_id', '=', companyId).where('quote_id', 'in', testQuotes).execute();
+      await t.deleteFrom('quotes').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
       await t.deleteFrom('invoice_lines').where('company_id', '=', companyId).where('invoice_id', 'in', testInvoices).execute();
       const invoices = await t.deleteFrom('invoices').where('company_id', '=', companyId).where('livemode', '=', 0).executeTakeFirst();
       // Received documents (with their files and payments) point at organizations: they go first.

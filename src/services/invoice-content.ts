@@ -87,7 +87,7 @@ const TOTAL_NAMES: [keyof ComputedTotals, string, string][] = [
  * is (src/money/limits.ts), as details that name the limit: such a document could never be paid,
  * credited or written as an e-invoice, so it is refused before anything is stored.
  */
-export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals }, digits: number, noun: 'invoice' | 'credit note'): ErrorDetail[] {
+export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals }, digits: number, noun: 'invoice' | 'credit note' | 'quote'): ErrorDetail[] {
   const maximum = largestAmount(digits);
   const limit = `an amount is at most ${maximum} (${AMOUNT_INTEGER_DIGITS} digits before the decimal point), what a payment, a credit note and an e-invoice can carry.`;
   const details: ErrorDetail[] = [];
