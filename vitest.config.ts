@@ -4,14 +4,62 @@ import { requireSupportedRuntime } from './src/runtime.js';
 // `npx vitest` without `npm test` meets the same check: an old Node stops with one line.
 requireSupportedRuntime();
 
+// The suite in four tiers (test/README.md), each a vitest project that runs alone with
+// `npm run test:<tier>`. Groups run one after the other: first the in-process tiers on every core,
+// then the tiers that start servers, clusters, CLIs and Chromium one file at a time, so that their
+// child processes have the machine's cores to themselves instead of starving beside other files.
+const IN_PROCESS = 0;
+const OUT_OF_PROCESS = 1;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
     // Servers and CLIs the tests start on PostgreSQL need a data key, as in production.
     env: { DATA_ENCRYPTION_KEY: 'dGVzdC1vbmx5LWRhdGEta2V5LW5ldmVyLWluLXByb2Q=' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 15_000,
+          hookTimeout: 15_000,
+          sequence: { groupOrder: IN_PROCESS },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          sequence: { groupOrder: IN_PROCESS },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: OUT_OF_PROCESS },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: OUT_OF_PROCESS },
+        },
+      },
+    ],
   },
 });

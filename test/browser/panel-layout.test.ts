@@ -10,7 +10,7 @@ import { UserService } from '../../src/panel/users.js';
 import { ALL_PERMISSIONS, buildTestApp, type TestApp } from '../helpers/build.js';
 import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 import { addEndpoint } from '../helpers/panel-webhooks.js';
-import { claimInstance, PASSWORD, type PanelClient } from '../panel-client.js';
+import { claimInstance, PASSWORD, type PanelClient } from '../helpers/panel-client.js';
 
 // The panel as a finished product, at a phone's width (390 px) and a laptop's (1280 px): every
 // page passes axe-core with no violation and never scrolls sideways; wide tables scroll inside a
