@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/db/database.js';
 import { SqliteCheckpointer } from '../../src/db/sqlite-checkpointer.js';
 import { openSqliteDatabase } from '../../src/db/sqlite-driver.js';
+import { eventually } from '../helpers/eventually.js';
 
 describe('the SQLite checkpointer', () => {
   it('copies the write-ahead log into the database from its own thread', async () => {
@@ -19,8 +19,7 @@ describe('the SQLite checkpointer', () => {
     try {
       const insert = db.prepare('insert into t (v) values (?)');
       for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
-      const deadline = Date.now() + 5000;
-      while (checkpointer.stats.frames === 0 && Date.now() < deadline) await delay(25);
+      await eventually(() => checkpointer.stats.frames > 0, { timeoutMs: 5000, what: 'a checkpoint' }).catch(() => {});
       expect(checkpointer.stats.lastError).toBeNull();
       expect(checkpointer.stats.frames).toBeGreaterThan(0);
       // The rows are in the main database file, not only in the log.
@@ -42,8 +41,7 @@ describe('the SQLite checkpointer', () => {
       await sql`create table t (id integer primary key, v text)`.execute(storage.db);
       for (let i = 0; i < 2000; i++) await sql`insert into t (v) values (${'x'.repeat(200)})`.execute(storage.db);
       // The main connection's own checkpoints are only a safety net now; the worker keeps the file current.
-      const deadline = Date.now() + 5000;
-      while (statSync(path).size < 2000 * 200 && Date.now() < deadline) await delay(25);
+      await eventually(() => statSync(path).size >= 2000 * 200, { timeoutMs: 5000, what: 'the database file to grow' }).catch(() => {});
       expect(statSync(path).size).toBeGreaterThan(2000 * 200);
     } finally {
       await storage.close();

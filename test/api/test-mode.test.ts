@@ -145,7 +145,7 @@ for (const dialect of DIALECTS) {
       const testOrg = (await c.test.send('POST', '/organization', { name: 'Evented Test', isCustomer: true })).json().data;
       await liveReceiver.waitFor((got) => got.length === 1);
       await testReceiver.waitFor((got) => got.length === 1);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await t.container.deliveryWorker.drain();
       expect(liveReceiver.received.map((r) => JSON.parse(r.body).data.object.id)).toEqual([liveOrg.id]);
       expect(testReceiver.received.map((r) => JSON.parse(r.body))).toEqual([expect.objectContaining({ livemode: false, data: { object: testOrg } })]);
 

@@ -4,6 +4,7 @@ import { checkedLookup, NotSentError, type ResolvedAddress } from '../../src/web
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
 
 // Every delivery checks the address it connects to, at connect time: the connection's own lookup
 // resolves the host, refuses it unless every answer is public, and hands the connection the
@@ -98,12 +99,13 @@ for (const dialect of DIALECTS) {
       expect(endpoint.id).toMatch(/^we_/);
       rebound.set(host, address);
       await t.post('/organization', { name: `Rebound ${address}`, isCustomer: true }, key);
-      const deadline = Date.now() + 10_000;
-      let attempts: { succeeded: number; status_code: number | null; error: string | null }[] = [];
-      while (attempts.length === 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 25));
-        attempts = await t.storage.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpoint.id).execute();
-      }
+      const attempts = await eventually(
+        async () => {
+          const rows = await t.storage.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpoint.id).execute();
+          return rows.length > 0 && rows;
+        },
+        { what: 'an attempt to be recorded' },
+      );
       expect(attempts).toHaveLength(1);
       expect(attempts[0]).toMatchObject({ succeeded: 0, status_code: null });
       expect(attempts[0]!.error).toBe(`not sent: The host resolves to ${address}, which is not a public address (loopback, private, link-local and metadata addresses are refused).`);

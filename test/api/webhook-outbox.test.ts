@@ -7,6 +7,7 @@ import { resetTestData } from '../../src/services/test-data.js';
 import { FRESH_PER_ENDPOINT, Outbox, readWindow, type OutboxRow } from '../../src/webhooks/outbox.js';
 import { ALL_PERMISSIONS, BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
+import { eventually } from '../helpers/eventually.js';
 
 type Body = Record<string, unknown>;
 
@@ -149,7 +150,9 @@ for (const dialect of DIALECTS) {
       const c = await company();
       const early = await c.endpoint(['*']);
       await c.organization('Before The Second Endpoint');
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // The second endpoint is made on a later millisecond than the event.
+      const eventMadeBy = Date.now();
+      await eventually(() => Date.now() > eventMadeBy, { intervalMs: 1, what: 'the clock to move on' });
       await c.endpoint(['*']);
       await drain(t.container.outbox);
       expect((await deliveriesOf(c.companyId)).map((d) => d.endpoint_id)).toEqual([early]);

@@ -4,6 +4,7 @@ import { checkEndpointUrl, isPublicAddress, type ResolvedAddress } from '../../s
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
 
 // SSRF: endpoint URLs must be https and resolve to public addresses only, and a delivery
 // connects to the address it checked. DNS is played by the test (a resolver the app is given),
@@ -117,12 +118,13 @@ for (const dialect of DIALECTS) {
         const endpoint = (await t.post('/webhook-endpoint', { url: 'https://hooks.example.com/rebind', events: ['*'] }, key)).json().data;
         rebound = true;
         await t.post('/organization', { name: 'Rebinding Buyer', isCustomer: true }, key);
-        const deadline = Date.now() + 10_000;
-        let attempts: { succeeded: number; status_code: number | null; error: string | null }[] = [];
-        while (attempts.length === 0 && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 25));
-          attempts = await t.storage.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpoint.id).execute();
-        }
+        const attempts = await eventually(
+          async () => {
+            const rows = await t.storage.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpoint.id).execute();
+            return rows.length > 0 && rows;
+          },
+          { what: 'an attempt to be recorded' },
+        );
         expect(attempts).toHaveLength(1);
         expect(attempts[0]).toMatchObject({ succeeded: 0, status_code: null });
         expect(attempts[0]!.error).toMatch(/^not sent: .*127\.0\.0\.1.*not a public address/);

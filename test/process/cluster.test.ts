@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 import { deleteRedisKeys, REDIS_AVAILABLE, sharedStoresEnv, TEST_REDIS_URL, uniqueRedisPrefix } from '../helpers/redis.js';
 import { cliJson, freePort, runServerToExit, startServer, type ServerProcess } from '../helpers/servers.js';
+import { eventually } from '../helpers/eventually.js';
 
 // CLUSTER_WORKERS=2: the built server (dist/server.js) as a cluster primary with two workers on
 // one port, one PostgreSQL schema and one Redis. Which process answered is read from the JSON log:
@@ -81,23 +82,13 @@ function logLines(server: ServerProcess): LogLine[] {
 const listeningPids = (server: ServerProcess) =>
   logLines(server).filter((line) => line.msg.includes('listening; base URL')).map((line) => line.pid);
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(50);
-  }
-}
-
 /** The pid whose access-log line carries each answer's request id (log lines leave asynchronously). */
 function servingPids(server: ServerProcess, answers: Answer[]): Promise<number[]> {
-  return waitFor('the access-log line of every answer', () => {
+  return eventually(() => {
     const pidOf = new Map(logLines(server).filter((l) => l.msg === 'request completed' || l.msg === 'request errored').map((l) => [l.requestId, l.pid]));
     const pids = answers.map((answer) => pidOf.get(answer.requestId));
     return pids.every((pid) => pid !== undefined) && (pids as number[]);
-  });
+  }, { timeoutMs: 15_000, intervalMs: 50, what: 'the access-log line of every answer' });
 }
 
 const counts = (statuses: number[]) =>
@@ -127,7 +118,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('CLUSTER_WOR
     env = { CLUSTER_WORKERS: '2', ...sharedStoresEnv(database.url, redisPrefix, RATE_LIMIT_MAX) };
     server = await startServer(env);
     // startServer returns at the first worker's "listening"; both must be taking connections.
-    await waitFor('both workers listening', () => distinct(listeningPids(server)).length === 2);
+    await eventually(() => distinct(listeningPids(server)).length === 2, { timeoutMs: 15_000, intervalMs: 50, what: 'both workers listening' });
     ({ id: companyId } = await cliJson<{ id: string }>(['company', 'create', '--name', 'Cluster GmbH'], env));
   });
   afterAll(async () => {
@@ -151,7 +142,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('CLUSTER_WOR
 
   it('prints the first-run setup link once, not once per worker', async () => {
     const links = () => server.output.filter((line) => line.includes('/panel/setup?token='));
-    await waitFor('the setup link', () => links().length > 0);
+    await eventually(() => links().length > 0, { timeoutMs: 15_000, intervalMs: 50, what: 'the setup link' });
     await delay(500);
     expect(links()).toHaveLength(1);
   });
@@ -168,18 +159,17 @@ describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('CLUSTER_WOR
     const [victim, survivor] = before as [number, number];
     process.kill(victim, 'SIGKILL');
     // The primary has seen the death once it logs the restart.
-    await waitFor('the primary to notice the death', () =>
-      logLines(server).some((line) => line.msg.includes('worker exited; starting a replacement') && line.workerPid === victim),
-    );
+    await eventually(() =>
+      logLines(server).some((line) => line.msg.includes('worker exited; starting a replacement') && line.workerPid === victim), { timeoutMs: 15_000, intervalMs: 50, what: 'the primary to notice the death' });
 
     const meanwhile = await burst(20, await newKey());
     expect(counts(meanwhile.map((a) => a.status))).toEqual({ 200: 20 });
     expect(await servingPids(server, meanwhile)).not.toContain(victim);
 
-    const after = await waitFor('a replacement worker listening', () => {
+    const after = await eventually(() => {
       const now = workers();
       return now.length === 2 && now.includes(survivor) && !now.includes(victim) && listeningPids(server).some((pid) => now.includes(pid) && pid !== survivor) && now;
-    });
+    }, { timeoutMs: 15_000, intervalMs: 50, what: 'a replacement worker listening' });
     expect(isRunning(victim)).toBe(false);
     const answers = await burst(20, await newKey());
     expect(counts(answers.map((a) => a.status))).toEqual({ 200: 20 });

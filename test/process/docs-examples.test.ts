@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../src/auth/permissions.js';
 import { comparable, instrument, jsonValues, mask, optedOut, segments, shellExamples, type ShellExample } from '../helpers/docs-examples.js';
 import { startServer, type ServerProcess } from '../helpers/servers.js';
+import { eventually } from '../helpers/eventually.js';
 
 // Every shell example of README.md and docs/*.md runs, in order, against a fresh server per file
 // (dist/server.js on a new SQLite file), and what it prints is compared with the answer the docs
@@ -64,11 +65,7 @@ class Browser {
 
 /** What the quickstart has a reader do in the browser: claim the instance, then create a live key with every permission. */
 async function claimAndCreateKey(server: ServerProcess, origin: string): Promise<string> {
-  const deadline = Date.now() + 5000;
-  let link: RegExpExecArray | null = null;
-  while (!(link = /\/panel\/setup\?token=([A-Za-z0-9_%-]+)/.exec(server.output.join('\n'))) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const link = await eventually(() => /\/panel\/setup\?token=([A-Za-z0-9_%-]+)/.exec(server.output.join('\n')) ?? false, { intervalMs: 50, what: 'the setup link' }).catch(() => null);
   if (!link) throw new Error(`the server printed no setup link:\n${server.output.join('\n')}`);
   const browser = new Browser(origin);
   const token = decodeURIComponent(link[1]!);

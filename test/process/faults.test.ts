@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { createTestDatabase, DIALECTS, TEST_POSTGRES_URL, type TestDatabase } from '../helpers/dialects.js';
 import { REDIS_AVAILABLE, ThrowawayRedis } from '../helpers/redis.js';
 import { cliJson, startServer, TcpProxy, type ServerProcess } from '../helpers/servers.js';
+import { eventually } from '../helpers/eventually.js';
 
 // What happens when things go wrong: processes killed or stopped mid-load, hostile bodies,
 // Redis and PostgreSQL going away and coming back. Everything here runs against real processes,
@@ -61,7 +62,7 @@ for (const dialect of DIALECTS) {
         }
       };
       const workers = Array.from({ length: 16 }, worker);
-      while (acknowledged.length < 40) await delay(5);
+      await eventually(() => acknowledged.length >= 40, { timeoutMs: 60_000, intervalMs: 5, what: 'forty acknowledged invoices' });
       first.child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
@@ -132,12 +133,18 @@ describe('a server stopped with SIGTERM under load', () => {
     const exited = new Promise<number | null>((done) => server!.child.once('exit', (code) => done(code)));
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await delay(300);
 
-    const refused = await fetch(`${server.baseUrl}`, { headers: { connection: 'close' } }).then(
-      () => 'answered',
-      () => 'refused',
-    );
+    // The listener closes on the signal: ask until a new connection is refused.
+    const refused = await eventually(
+      async () => {
+        const answer = await fetch(`${server!.baseUrl}`, { headers: { connection: 'close' } }).then(
+          () => 'answered',
+          () => 'refused',
+        );
+        return answer === 'refused' && answer;
+      },
+      { intervalMs: 50, what: 'the listener to close' },
+    ).catch(() => 'answered');
     expect(refused).toBe('refused');
 
     pending.forEach(({ request }, i) => request.end(JSON.stringify({ name: `In flight ${i}`, isCustomer: true }).slice(10)));
@@ -262,11 +269,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL going away under load'
 
       await proxy.restore();
       let status = 0;
-      const deadline = Date.now() + 10_000;
-      while (status !== 201 && Date.now() < deadline) {
-        status = (await create()).statusCode;
-        if (status !== 201) await delay(200);
-      }
+      await eventually(async () => (status = (await create()).statusCode) === 201, { intervalMs: 200, what: 'a create to succeed again' }).catch(() => {});
       expect(status).toBe(201);
       expect((await app.inject({ method: 'GET', url: '/api/v1.0.0/public' })).statusCode).toBe(200);
     } finally {

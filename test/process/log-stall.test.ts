@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exitOf, freePort, START_FLAGS, waitUntilHealthy } from '../helpers/servers.js';
+import { eventually } from '../helpers/eventually.js';
 
 // A log reader that stops reading changes nothing: the server keeps answering, lines that cannot
 // be written are dropped and counted (and reported on stderr once writing resumes), and SIGTERM
@@ -88,11 +89,14 @@ describe('a server whose log reader stalls', () => {
     // The reader comes back: the pipe drains, and the next lines are written again.
     child.stdout!.resume();
     child.stdout!.on('data', () => {});
-    const deadline = Date.now() + 10_000;
-    while (!stderr.join('').includes('log lines were dropped') && Date.now() < deadline) {
-      await fetch(base);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => {
+        if (stderr.join('').includes('log lines were dropped')) return true;
+        await fetch(base);
+        return false;
+      },
+      { intervalMs: 50, what: 'the dropped-lines warning' },
+    ).catch(() => {});
     const warnings = stderr.join('').split('\n').filter((line) => line.includes('log lines were dropped'));
     expect(warnings).toHaveLength(1);
     expect(Number(/(\d+) log lines were dropped/.exec(warnings[0]!)?.[1])).toBeGreaterThan(100);

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createRateLimitStore } from '../../src/rate-limit/create-store.js';
@@ -8,20 +7,13 @@ import { RedisRateLimitStore } from '../../src/rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from '../../src/rate-limit/store.js';
 import { buildTestApp } from '../helpers/build.js';
 import { deleteRedisKeys, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from '../helpers/redis.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/servers.js';
 
 function recordingLogger(): FailOpenLogger & { warnings: string[]; infos: string[] } {
   const warnings: string[] = [];
   const infos: string[] = [];
   return { warnings, infos, warn: (_details, message) => warnings.push(message), info: (_details, message) => infos.push(message) };
-}
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await delay(50);
-  }
 }
 
 describe.skipIf(!REDIS_AVAILABLE)('the Redis rate-limit store', () => {
@@ -52,7 +44,8 @@ describe.skipIf(!REDIS_AVAILABLE)('the Redis rate-limit store', () => {
     await store.waitUntilReady(2000);
     expect((await store.increment('key:short', 200)).count).toBe(1);
     expect((await store.increment('key:short', 200)).count).toBe(2);
-    await delay(300);
+    // The 200 ms window ends on Redis's clock: ask until it has.
+    await eventually(async () => (await store.peek('key:short')) === null, { what: 'the window to end' });
     expect(await store.peek('key:short')).toBeNull();
     expect((await store.increment('key:short', 200)).count).toBe(1);
   });
@@ -103,18 +96,24 @@ describe.skipIf(!REDIS_SERVER_INSTALLED)('the fail-open rate-limit store over a 
     expect(logger.infos).toHaveLength(0);
 
     await redis.start();
-    await until(async () => {
-      await store.increment('probe', 60_000);
-      return !store.degraded;
-    }, 10_000, 'shared counting resumes');
+    await eventually(
+      async () => {
+        await store.increment('probe', 60_000);
+        return !store.degraded;
+      },
+      { intervalMs: 50, what: 'shared counting to resume' },
+    );
     expect(logger.warnings).toHaveLength(1);
     expect(logger.infos).toHaveLength(1);
     // Counting is shared again: both instances see one counter (the restarted Redis starts empty).
     expect((await store.increment('after', 60_000)).count).toBe(1);
-    await until(async () => {
-      await other.store.increment('probe', 60_000);
-      return !other.store.degraded;
-    }, 10_000, 'the other instance resumes');
+    await eventually(
+      async () => {
+        await other.store.increment('probe', 60_000);
+        return !other.store.degraded;
+      },
+      { intervalMs: 50, what: 'the other instance to resume' },
+    );
     expect((await other.store.increment('after', 60_000)).count).toBe(2);
   });
 

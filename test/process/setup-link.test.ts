@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { exitOf, freePort, START_FLAGS, waitUntilHealthy } from '../helpers/servers.js';
+import { eventually } from '../helpers/eventually.js';
 
 // The one-time setup link is for the operator's eyes: on stderr, never on stdout (the JSON log
 // that is shipped elsewhere) and never in a log line. Whoever missed it gets a fresh one from
@@ -42,8 +43,7 @@ describe('the first-run setup link', () => {
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const origin = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(`${origin}/api/v1.0.0/public`, child);
-    const deadline = Date.now() + 5000;
-    while (!stderr.includes('/panel/setup?token=') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => stderr.includes('/panel/setup?token='), { intervalMs: 50, what: 'the setup link on stderr' });
     const link = /(http:\/\/\S+\/panel\/setup\?token=(\S+))/.exec(stderr);
     expect(link).not.toBeNull();
     // The link works, and following it leaves its token out of the access log.

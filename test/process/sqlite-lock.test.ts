@@ -1,6 +1,8 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlitePathOf } from '../../src/db/database.js';
+import { SQLITE_BUSY_CHANNEL } from '../../src/db/sqlite-group-commit.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 
 // SQLite never blocks the event loop on a lock. While another process holds the write lock
@@ -89,8 +91,16 @@ describe('sqlite under another process write lock', () => {
 
   it('lets a write that waited for a short lock succeed without a 503', async () => {
     const lock = await holdWriteLock(sqlitePathOf(t.database.url));
+    // Released once the write has met the lock and waits, as the driver says on its channel.
+    const waiting = new Promise<void>((resolve) => {
+      const onBusy = () => {
+        unsubscribe(SQLITE_BUSY_CHANNEL, onBusy);
+        resolve();
+      };
+      subscribe(SQLITE_BUSY_CHANNEL, onBusy);
+    });
     const write = t.post('/organization', { name: 'Waited Briefly', isCustomer: true }, key);
-    await new Promise((r) => setTimeout(r, 300));
+    await waiting;
     await lock.release();
     expect((await write).statusCode).toBe(201);
   });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 import { cliJson, startServer, type ServerProcess } from '../helpers/servers.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
 
 // Deliveries across real server processes (the built dist/server.js): one killed with SIGKILL in
 // the middle of a burst and started again, and two instances sharing one database.
@@ -94,12 +95,19 @@ for (const dialect of DIALECTS) {
       expect(answers.every((a) => a.status === 201)).toBe(true);
 
       await receiver.waitFor((got) => new Set(got.map((r) => r.headers['webhook-id'])).size === 40, 30_000);
-      // Give a second attempt of any of them the time to show up, were there one.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(receiver.maxOpenPerId).toBe(1);
-      expect(receiver.received).toHaveLength(40);
       const storage = database!.open();
       try {
+        // Every delivery settled and none leased: no instance has an attempt left to make, so
+        // a second attempt of any of them, were there one, has shown by now.
+        await eventually(
+          async () => {
+            const open = await storage.db.selectFrom('webhook_deliveries').select('id').where((w) => w.or([w('status', '!=', 'succeeded'), w('lease_owner', 'is not', null)])).execute();
+            return open.length === 0;
+          },
+          { timeoutMs: 30_000, intervalMs: 50, what: 'every delivery to have succeeded with no lease held' },
+        );
+        expect(receiver.maxOpenPerId).toBe(1);
+        expect(receiver.received).toHaveLength(40);
         const attempts = await storage.db.selectFrom('webhook_attempts').select(['delivery_id', 'succeeded']).execute();
         expect(attempts).toHaveLength(40);
         expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(40);
