@@ -110,7 +110,7 @@ for (const dialect of DIALECTS) for (const mode of MODES) {
       const first = await eventually(async () => (await lastUsed()) ?? false, { intervalMs: 20, what: 'last_used_at to be written' }).catch(() => null);
       expect(first).not.toBeNull();
       for (let i = 0; i < 5; i++) await t.get('', key);
-      await new Promise((r) => setTimeout(r, 50));
+      await t.container.verifier.settled();
       expect(await lastUsed()).toBe(first);
     });
 
