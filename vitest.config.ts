@@ -25,8 +25,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          testTimeout: 15_000,
-          hookTimeout: 15_000,
+          // Short, but with room for the property tests (8 s alone) on a loaded two-core machine.
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
           sequence: { groupOrder: IN_PROCESS },
         },
       },
