@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { requireSupportedRuntime } from './src/runtime.js';
 
@@ -6,10 +7,12 @@ requireSupportedRuntime();
 
 // The suite in four tiers (test/README.md), each a vitest project that runs alone with
 // `npm run test:<tier>`. Groups run one after the other: first the in-process tiers on every core,
-// then the tiers that start servers, clusters, CLIs and Chromium one file at a time, so that their
-// child processes have the machine's cores to themselves instead of starving beside other files.
+// then the tiers that start servers, clusters, CLIs and Chromium, one file per two cores (one file
+// at a time on a two-core machine), so that a file and the processes it starts have two cores
+// instead of starving beside other files.
 const IN_PROCESS = 0;
 const OUT_OF_PROCESS = 1;
+const OUT_OF_PROCESS_WORKERS = Math.max(1, Math.floor(availableParallelism() / 2));
 
 export default defineConfig({
   test: {
@@ -46,7 +49,7 @@ export default defineConfig({
           include: ['test/process/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          maxWorkers: 1,
+          maxWorkers: OUT_OF_PROCESS_WORKERS,
           sequence: { groupOrder: OUT_OF_PROCESS },
         },
       },
@@ -57,7 +60,7 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          maxWorkers: 1,
+          maxWorkers: OUT_OF_PROCESS_WORKERS,
           sequence: { groupOrder: OUT_OF_PROCESS },
         },
       },
