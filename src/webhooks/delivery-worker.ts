@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { eventJson } from '../events/event-json.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox } from './outbox-repository.js';
 import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
 import { checkDeliveryUrl, checkedLookup, type Resolve } from './url-safety.js';
 

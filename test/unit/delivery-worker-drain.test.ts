@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sealer } from '../../src/lib/sealer.js';
 import type { AttemptRecord, DeliveryJob, DeliveryRepository, LeaseRequest } from '../../src/webhooks/delivery-repository.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import type { DispatchRound, Outbox } from '../../src/webhooks/outbox.js';
+import type { DispatchRound, Outbox } from '../../src/webhooks/outbox-repository.js';
 
 // drain() with the worker's storage replaced by counters in memory: no database, no network (the
 // jobs' URLs are refused before any connection), so what is tested is when drain() returns.
