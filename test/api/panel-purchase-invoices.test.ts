@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { receive, supplierDocument } from '../helpers/purchase-documents.js';
-import { claimInstance, PanelClient, signedInAs } from '../panel-client.js';
+import { claimInstance, PanelClient, signedInAs } from '../helpers/panel-client.js';
 
 // The panel's inbox of received e-invoices, through the app as a browser would use it: upload by
 // a plain multipart form, the document's page (parties, lines, VAT, totals, payment details, the

@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 import { pageProblems } from '../helpers/page-checks.js';
 import { supplierDocument } from '../helpers/purchase-documents.js';
-import { claimInstance, PASSWORD } from '../panel-client.js';
+import { claimInstance, PASSWORD } from '../helpers/panel-client.js';
 
 // The purchase-invoice inbox in Chromium at a phone's width (390 px) and a laptop's (1280 px):
 // a document uploaded with the file picker (and one dropped onto the form) is received and shown
