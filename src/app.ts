@@ -253,6 +253,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', async () => container.deliveryWorker.start());
   app.addHook('preClose', async () => container.deliveryWorker.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
-  await app.register(panelPlugin, { rateLimitStore });
+  await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
   return app;
 }

@@ -161,7 +161,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     companyProfiles: new CompanyProfiles(storage.db, companyRepository),
     documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf),
     quotes: new QuoteService(storage.db, new QuoteRepository(storage.db), organizationRepository, companyRepository, invoices, events, pdf),
-    purchaseInvoices: new PurchaseInvoiceService(storage.db, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
+    purchaseInvoices: new PurchaseInvoiceService(storage.db, storage.dialect, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,

@@ -750,6 +750,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase-invoice/{id}/unmapped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page through what a received document holds that the model has no field for
+         * @description Each value with its XPath, in document order, with cursor paging as every list (a document may hold thousands of them; the purchase invoice says how many in unmappedCount). Kept so that nothing a supplier sent is dropped; the original has them too.
+         */
+        get: operations["listPurchaseInvoiceUnmapped"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Page through what a received document holds that the model has no field for (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListPurchaseInvoiceUnmapped"];
+        patch?: never;
+        trace?: never;
+    };
     "/purchase-invoice/{id}/original": {
         parameters: {
             query?: never;
@@ -2532,12 +2556,8 @@ export interface components {
             paidAt: string | null;
             judgement: components["schemas"]["Verdict"];
             document: components["schemas"]["Einvoice"];
-            /** @description Everything the document holds that the model has no field for, kept with its place (the original has it too). */
-            unmapped: {
-                /** @description An XPath into the XML that was read. */
-                path: string;
-                value: string;
-            }[];
+            /** @description How many values the document holds that the model has no field for. They are kept, each with its place, and GET /purchase-invoice/{id}/unmapped pages through them (a document may hold thousands); the original has them too. */
+            unmappedCount: number;
         };
         /** PurchaseInvoiceEnvelope */
         PurchaseInvoiceEnvelope: {
@@ -3046,6 +3066,32 @@ export interface components {
             taxInclusive: components["schemas"]["Amount"];
             roundingAmount: components["schemas"]["Amount"];
             payable: components["schemas"]["Amount"];
+        };
+        /** UnmappedEntry */
+        UnmappedEntry: {
+            /** @description Its place in the list: 1, 2, … in document order. */
+            n: number;
+            /**
+             * @description An XPath into the XML that was read.
+             * @example /Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]
+             */
+            path: string;
+            /** @description The text it holds, as written. */
+            value: string;
+        };
+        /** UnmappedEntryPage */
+        UnmappedEntryPage: {
+            /** @description In document order. */
+            items: components["schemas"]["UnmappedEntry"][];
+            nextCursor: string | null;
+        };
+        /** UnmappedEntryPageEnvelope */
+        UnmappedEntryPageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["UnmappedEntryPage"];
+            meta: components["schemas"]["SuccessMeta"];
         };
         /**
          * UnsupportedMediaTypeError
@@ -6888,6 +6934,97 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    listPurchaseInvoiceUnmapped: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmappedEntryPageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListPurchaseInvoiceUnmapped: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The purchase invoice id (pin_…).
+                 * @example pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
             401: components["responses"]["InvalidApiKeyWithoutBody"];
             403: components["responses"]["ForbiddenWithoutBody"];
             404: components["responses"]["NotFoundWithoutBody"];

@@ -114,6 +114,13 @@ export interface Dialect {
    */
   lockSkippingLocked<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
   /**
+   * Holds `key` until transaction `t` ends, so that transactions taking the same key run their
+   * reads and writes after it one at a time, each seeing what the one before committed
+   * (PostgreSQL: a transaction-level advisory lock on the key's 64-bit hash; SQLite: nothing, its
+   * one writer already runs transactions one after another).
+   */
+  serializeOn(t: Kysely<Database>, key: string): Promise<void>;
+  /**
    * Leases the deliveries of `ids` that `free` still allows, so that of workers leasing at once,
    * here or in another instance, each row goes to one. Returns the ids to read back by lease
    * owner: on PostgreSQL those it locked (FOR UPDATE SKIP LOCKED) and leased in one transaction;

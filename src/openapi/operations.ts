@@ -210,6 +210,15 @@ const EXTRAS: Record<string, OperationExtras> = {
     operationId: 'getPurchaseInvoice',
     response: { success: true, message: 'Purchase invoice found.', data: purchaseInvoice, meta },
   },
+  'GET /purchase-invoice/{id}/unmapped': {
+    operationId: 'listPurchaseInvoiceUnmapped',
+    response: {
+      success: true,
+      message: 'Unmapped values listed.',
+      data: { items: [{ n: 1, path: '/Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]', value: 'Loading bay 2' }], nextCursor: null },
+      meta,
+    },
+  },
   'GET /purchase-invoice/{id}/original': { operationId: 'getPurchaseInvoiceOriginal' },
   'GET /purchase-invoice/{id}/attachments/{n}': { operationId: 'getPurchaseInvoiceAttachment' },
   'GET /purchase-invoice/{id}/pdf': { operationId: 'getPurchaseInvoicePdf' },

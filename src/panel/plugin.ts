@@ -20,6 +20,7 @@ import { recordRoutes } from './routes/records.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { testModeRoutes } from './routes/test-mode.js';
+import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { SessionStore } from './sessions.js';
 import { FirstRunSetup } from './setup.js';
 import { UserService } from './users.js';
@@ -35,6 +36,8 @@ export interface PanelOptions {
   /** The app's counter store, so sign-in limits hold across instances once it is shared. */
   rateLimitStore?: RateLimitStore;
   signInLimits?: Partial<SignInLimits>;
+  /** RECEIVE_MAX_BYTES: the largest document the inbox's upload takes, as the API's intake. */
+  receiveMaxBytes?: number;
 }
 
 const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { attemptsPerAddress: 30, failuresPerAccount: 10, windowMs: 15 * 60_000 };
@@ -97,6 +100,14 @@ function isCsrfRefusal(error: unknown): boolean {
   return code === 'FST_CSRF_MISSING_SECRET' || code === 'FST_CSRF_INVALID_TOKEN';
 }
 
+/** The inbox's upload past its limits (@fastify/multipart's 413s), in the panel's words. */
+function uploadRefusal(error: unknown): PanelError | null {
+  const code = (error as Partial<FastifyError>).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PanelError('PAYLOAD_TOO_LARGE', 'The file is too large', 'The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.');
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new PanelError('PAYLOAD_TOO_LARGE', 'One document at a time', 'Upload one file per form. Nothing was stored.');
+  return null;
+}
+
 function chromeOf(request: FastifyRequest, reply: FastifyReply): Chrome {
   let csrf = '';
   try {
@@ -120,7 +131,7 @@ function renderError(error: unknown, request: FastifyRequest, reply: FastifyRepl
         'This form has expired',
         'The form did not carry a valid security token (it may be old, or come from another site). Go back, reload the page and try again.',
       )
-    : toAppError(error);
+    : (uploadRefusal(error) ?? toAppError(error));
   const status = appError.status;
   if (appError.headers) reply.headers(appError.headers);
   if (appError.code === 'SERVICE_UNAVAILABLE' && !(appError instanceof PanelError)) request.log.warn({ err: error }, 'panel dependency unavailable');
@@ -216,6 +227,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(documentRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
     await signedIn.register(testModeRoutes(deps));
+    await signedIn.register(purchaseInvoiceRoutes(deps, { maxBytes: options.receiveMaxBytes ?? 20 * 1024 * 1024 }));
     await signedIn.register(accountRoutes(deps));
   });
 }

@@ -49,6 +49,12 @@ async function pageOf<R, T>(requested: number, read: (at: (total: number) => { o
   return { items: rows.map(item), page: w.page, pages: w.pages, total };
 }
 
+/** A supplier as the inbox's filter offers it. */
+export interface SupplierChoice {
+  id: string;
+  name: string;
+}
+
 export class PanelRecords {
   constructor(
     private readonly invoiceService: InvoiceService,
@@ -59,6 +65,11 @@ export class PanelRecords {
 
   async organizations(owner: Owner, search: string, page: number): Promise<Page<OrganizationsTable>> {
     return pageOf(page, (at) => this.organizationRows.searchByNameKey(owner, organizationNameKey(search), at), (row) => row);
+  }
+
+  /** The company's suppliers by name (at most `limit`), for the inbox's supplier filter. */
+  async suppliers(owner: Owner, limit: number): Promise<SupplierChoice[]> {
+    return this.organizationRows.suppliersByName(owner, limit);
   }
 
   async organization(owner: Owner, id: string): Promise<OrganizationsTable | undefined> {

@@ -118,6 +118,10 @@ export class Intake {
         const message = `${supplier.organization.name} already sent ${what} ${number}: it was received on ${first.created_at.slice(0, 10)} as ${first.id}.`;
         return { ok: false, code: 'DUPLICATE_DOCUMENT', message, details: [{ field: 'number', code: 'duplicate_document', message, existingId: first.id }] };
       };
+      // An invoice and the credit note correcting it, arriving at once: the second to take this
+      // lock sees the first, so one of them links the pair (tested with parallel uploads).
+      const linkingNumber = kind === 'invoice' ? number : correctsNumber;
+      if (linkingNumber !== null) await this.repository.serializeLinking(t, scope, organizationId, linkingNumber);
       const earlier = await duplicate();
       if (earlier) return earlier;
       const corrected = correctsNumber === null ? undefined : await this.repository.findByNumber(scope, organizationId, 'invoice', correctsNumber, t);
@@ -195,7 +199,7 @@ export class Intake {
         }
       }
       const received = (await this.reads.get(scope, id, t))!;
-      const { judgement: _judgement, document: _document, unmapped: _unmapped, ...summary } = received;
+      const { judgement: _judgement, document: _document, unmappedCount: _unmappedCount, ...summary } = received;
       await this.events.record(t, scope, 'purchase_invoice.received', summary, now);
       return { ok: true, value: received };
     });

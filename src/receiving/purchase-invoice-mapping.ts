@@ -122,7 +122,7 @@ export function purchaseInvoiceOf(row: PurchaseInvoiceRow, extras: RowExtras): P
       findings: verdict.findings.map(findingOf),
     },
     document: JSON.parse(row.document) as PurchaseInvoice['document'],
-    unmapped: JSON.parse(row.unmapped) as PurchaseInvoice['unmapped'],
+    unmappedCount: (JSON.parse(row.unmapped) as unknown[]).length,
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { bytesOfColumn } from '../db/dialect.js';
+import { bytesOfColumn, type Dialect } from '../db/dialect.js';
 import type { Database, PurchaseInvoiceFilesTable, PurchaseInvoicesTable, PurchaseInvoiceState, PurchasePaymentsTable } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
 import { modeColumn, type Owner } from '../db/scope.js';
@@ -94,7 +94,19 @@ function startOfDayAfter(day: string): string {
 }
 
 export class PurchaseInvoiceRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Until `t` ends, no other transaction links documents of this supplier's invoice `number`: an
+   * invoice and a credit note correcting it that arrive at once are stored one after the other,
+   * and the second sees the first, whichever it is.
+   */
+  async serializeLinking(t: Kysely<Database>, owner: Owner, organizationId: string, number: string): Promise<void> {
+    await this.dialect.serializeOn(t, `purchase-invoice-link|${owner.companyId}|${modeColumn(owner)}|${organizationId}|${number}`);
+  }
 
   /**
    * The document, its original and its files, in `t`. False, with nothing written and `t` still
@@ -153,6 +165,12 @@ export class PurchaseInvoiceRepository {
 
   async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<PurchaseInvoiceRow | undefined> {
     return trx.selectFrom('purchase_invoices').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The stored list of values the model has no field for (JSON text), or undefined for no such document. */
+  async unmappedOf(owner: Owner, id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('purchase_invoices').select('unmapped').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).executeTakeFirst();
+    return row?.unmapped;
   }
 
   /** Writes a change if the row's state and amounts are still those it was read with. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { PdfRenderError, type PdfLanguage } from '../documents/index.js';
 import type { DocumentReader } from '../documents/read/read-pool.js';
@@ -6,7 +7,7 @@ import type { ReceivedDocument } from '../documents/read/received.js';
 import { receivedView } from '../documents/received-view.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
-import type { PurchaseInvoice, PurchaseInvoiceSummary, PurchasePaymentInput } from '../schemas/purchase-invoice.js';
+import type { PurchaseInvoice, PurchaseInvoiceSummary, PurchasePaymentInput, UnmappedEntry } from '../schemas/purchase-invoice.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import type { OrganizationService } from '../services/organization-service.js';
 import type { Owner, Scope } from '../db/scope.js';
@@ -66,13 +67,14 @@ export class PurchaseInvoiceService {
 
   constructor(
     db: Kysely<Database>,
+    dialect: Dialect,
     reader: DocumentReader,
     organizations: OrganizationRepository,
     organizationService: OrganizationService,
     events: EventRecorder,
     private readonly pdf: PdfRenderer,
   ) {
-    this.repository = new PurchaseInvoiceRepository(db);
+    this.repository = new PurchaseInvoiceRepository(db, dialect);
     this.reads = new PurchaseInvoiceReads(this.repository);
     this.ledger = new PurchaseLedger(db, this.repository, this.reads, events);
     this.intake = new Intake(db, reader, this.repository, new SupplierMatcher(organizations, organizationService), this.ledger, events, this.reads);
@@ -101,6 +103,17 @@ export class PurchaseInvoiceService {
   /** Up to `limit + 1` summaries, newest first: one more than a page when another page follows. */
   list(owner: Owner, filter: PurchaseInvoiceFilter, page: { limit: number; after?: ListCursor; now?: Date }): Promise<PurchaseInvoiceSummary[]> {
     return this.reads.list(owner, filter, { limit: page.limit, ...(page.after ? { after: page.after } : {}), today: (page.now ?? new Date()).toISOString().slice(0, 10) });
+  }
+
+  /**
+   * Values the model has no field for, in document order: up to `limit + 1` from place `after`
+   * on (0: the first), the last telling that another page follows. undefined for no such document.
+   */
+  async unmapped(owner: Owner, id: string, page: { limit: number; after: number }): Promise<UnmappedEntry[] | undefined> {
+    const stored = await this.repository.unmappedOf(owner, id);
+    if (stored === undefined) return undefined;
+    const all = JSON.parse(stored) as { path: string; value: string }[];
+    return all.slice(page.after, page.after + page.limit + 1).map((entry, index) => ({ n: page.after + index + 1, path: entry.path, value: entry.value }));
   }
 
   /** The document exactly as it was uploaded. */

@@ -93,7 +93,7 @@ export class PurchaseLedger {
           });
         }
         const updated = (await this.reads.get(scope, id, t))!;
-        const { judgement: _judgement, document: _document, unmapped: _unmapped, ...summary } = updated;
+        const { judgement: _judgement, document: _document, unmappedCount: _unmappedCount, ...summary } = updated;
         for (const type of decision.events) await this.events.record(t, scope, type, summary, now);
         return updated;
       });

@@ -127,6 +127,20 @@ export class OrganizationRepository {
       .limit(1);
   }
 
+  /** The organizations marked as suppliers, by name (at most `limit`): id and name only. */
+  async suppliersByName(owner: Owner, limit: number): Promise<{ id: string; name: string }[]> {
+    return this.db
+      .selectFrom('organizations')
+      .select(['id', 'name'])
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('is_supplier', '=', 1)
+      .orderBy('name_key')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   /** By electronic address (BT-49): its EAS scheme, and its identifier as a key. */
   async findByElectronicAddress(owner: Owner, scheme: string, identifier: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
     return this.identified(owner, trx).where('electronic_address_scheme', '=', scheme).where(keyOf('electronic_address_id'), '=', identityKey(identifier)).executeTakeFirst();

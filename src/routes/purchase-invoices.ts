@@ -9,10 +9,11 @@ import { scopeOf } from '../http/scope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { DocumentedAs } from '../schemas/documented-as.js';
+import { Nullable } from '../schemas/nullable.js';
 import { ATTACHMENT_TYPES, type FileAnswer, type PurchaseInvoiceService } from '../receiving/purchase-invoice-service.js';
-import { DisputeBody, PURCHASE_INVOICE_STATES, PurchaseInvoiceSchema, PurchaseInvoiceSummarySchema, PurchasePaymentBody, VERDICTS } from '../schemas/purchase-invoice.js';
+import { DisputeBody, PURCHASE_INVOICE_STATES, PurchaseInvoiceSchema, PurchaseInvoiceSummarySchema, PurchasePaymentBody, UnmappedEntrySchema, VERDICTS } from '../schemas/purchase-invoice.js';
 import { refusal } from './ids.js';
-import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageBudget, PageQuery, coerceQuery, cursorAfter, decodeCursor } from './reading/pagination.js';
+import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageBudget, PageQuery, coerceQuery, cursorAfter, decodeCursor, decodePositionCursor, encodePositionCursor, MAX_LIMIT } from './reading/pagination.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 // Receiving e-invoices: POST /purchase-invoice takes one document as the raw body (UBL or CII
@@ -72,6 +73,16 @@ const ListQuery = Type.Object(
     receivedTo: Type.Optional(Type.String({ format: 'date', description: 'Received on or before this day (YYYY-MM-DD, UTC).' })),
   },
   { additionalProperties: false },
+);
+
+const UnmappedQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+const UnmappedPage = Type.Object(
+  {
+    items: Type.Array(UnmappedEntrySchema, { maxItems: MAX_LIMIT, description: 'In document order.' }),
+    nextCursor: Nullable(Type.String({ description: 'Pass as cursor to get the next page; null on the last page.' })),
+  },
+  { title: 'UnmappedEntryPage' },
 );
 
 const PdfQuery = Type.Object(
@@ -201,6 +212,34 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       const found = await purchaseInvoices.get(scopeOf(request), request.params.id);
       if (!found) throw new AppError('NOT_FOUND', NOT_FOUND);
       return successBody(request, `${found.kind === 'invoice' ? 'Purchase invoice' : 'Credit note'} found.`, found);
+    },
+  );
+
+  app.get(
+    '/purchase-invoice/:id/unmapped',
+    {
+      config: { access: { kind: 'key', permission: 'purchase-invoice.read' } },
+      preValidation: coerceQuery(UnmappedQuery),
+      schema: {
+        summary: 'Page through what a received document holds that the model has no field for',
+        description:
+          "Each value with its XPath, in document order, with cursor paging as every list (a document may hold thousands of them; the purchase invoice says how many in unmappedCount). Kept so that nothing a supplier sent is dropped; the original has them too.",
+        tags: [TAG],
+        params: PurchaseInvoiceIdParams,
+        querystring: UnmappedQuery,
+        response: { 200: SuccessEnvelope(UnmappedPage), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+      },
+    },
+    async (request, reply) => {
+      const { limit = DEFAULT_LIMIT, cursor } = request.query;
+      const after = cursor === undefined ? 0 : decodePositionCursor(cursor);
+      const items = await purchaseInvoices.unmapped(scopeOf(request), request.params.id, { limit, after });
+      if (!items) throw new AppError('NOT_FOUND', NOT_FOUND);
+      const budget = new PageBudget<unknown>(responseMaxBytes);
+      for (const item of items.slice(0, limit)) if (!budget.offer(item)) break;
+      const more = budget.count < items.length;
+      const nextCursor = more ? encodePositionCursor(after + budget.count) : null;
+      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Unmapped values listed.', { itemsJson: budget.itemsJson, nextCursor }) as never);
     },
   );
 

@@ -147,8 +147,10 @@ export const PurchaseInvoiceSchema = Type.Object(
     ...summaryFields,
     judgement: VerdictSchema,
     document: EinvoiceSchema,
-    unmapped: Type.Array(Type.Object({ path: Type.String({ description: 'An XPath into the XML that was read.' }), value: Type.String() }), {
-      description: 'Everything the document holds that the model has no field for, kept with its place (the original has it too).',
+    unmappedCount: Type.Integer({
+      minimum: 0,
+      description:
+        'How many values the document holds that the model has no field for. They are kept, each with its place, and GET /purchase-invoice/{id}/unmapped pages through them (a document may hold thousands); the original has them too.',
     }),
   },
   { title: 'PurchaseInvoice', description: 'A received e-invoice or supplier credit note, read into the EN 16931 model and judged by the rules it claims.' },
@@ -156,6 +158,18 @@ export const PurchaseInvoiceSchema = Type.Object(
 
 export type PurchaseInvoiceSummary = Static<typeof PurchaseInvoiceSummarySchema>;
 export type PurchaseInvoice = Static<typeof PurchaseInvoiceSchema>;
+
+/** One value the model has no field for, as GET /purchase-invoice/{id}/unmapped pages them. */
+export const UnmappedEntrySchema = Type.Object(
+  {
+    n: Type.Integer({ minimum: 1, description: 'Its place in the list: 1, 2, … in document order.' }),
+    path: Type.String({ description: 'An XPath into the XML that was read.', examples: ['/Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]'] }),
+    value: Type.String({ description: 'The text it holds, as written.' }),
+  },
+  { title: 'UnmappedEntry' },
+);
+
+export type UnmappedEntry = Static<typeof UnmappedEntrySchema>;
 
 /** POST /purchase-invoice/{id}/dispute */
 export const DisputeBody = Type.Object(

@@ -207,7 +207,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
       body: JSON.stringify({ organizationId: org.data.id, lines: [{ name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' }, { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] }),
     });
     expect(invoice.status).toBe(201);
-    await page.getByRole('link', { name: 'Invoices' }).click();
+    await page.getByRole('link', { name: 'Invoices', exact: true }).click();
     await shot('invoices');
     await page.locator('tbody tr a').first().click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Invoice /);
@@ -228,7 +228,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     await post(`/invoice/${invoice.id}/payment`, { amount: '100.00', method: 'credit_transfer', reference: 'Bank 4711', date: '2026-05-04' });
     const note = await post('/credit-note', { invoiceId: invoice.id, reason: 'Travel was not needed', lines: [{ name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] });
 
-    await mainNav().getByRole('link', { name: 'Invoices' }).click();
+    await mainNav().getByRole('link', { name: 'Invoices', exact: true }).click();
     await page.getByRole('link', { name: invoice.number }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Invoice ${invoice.number}`);
     expect(await page.locator('.amount-due').textContent()).toContain('138.00 EUR'); // 291.50 − 53.50 − 100.00
@@ -261,7 +261,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     await post('/invoice', { organizationId: org.id, status: 'draft', lines });
     await post(`/invoice/${(await post('/invoice', { organizationId: org.id, lines })).id}/void`, {}, 200);
     await post('/invoice', { organizationId: org.id, issueDate: '2020-01-01', dueDate: '2020-01-31', lines });
-    await mainNav().getByRole('link', { name: 'Invoices' }).click();
+    await mainNav().getByRole('link', { name: 'Invoices', exact: true }).click();
     const badges = await page.locator('table.invoices .badge').allTextContents();
     expect([...badges].sort()).toEqual(['Draft', 'Issued', 'Issued', 'Issued', 'Overdue', 'Void']);
     await shot('invoices-lifecycle');

@@ -88,6 +88,12 @@ export const postgresDialect: Dialect = {
 
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
 
+  // Read committed: each statement after the lock is granted sees what the holder before committed.
+  // Keys that share a hash only wait for each other, never mix up their rows.
+  async serializeOn(t, key) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(t);
+  },
+
   leaseDeliveries(db, ids, free, lease) {
     return db.transaction().execute(async (t) => {
       const locked = await t.selectFrom('webhook_deliveries').select('id').where('id', 'in', [...ids]).where(free).forUpdate().skipLocked().execute();

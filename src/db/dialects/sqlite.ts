@@ -54,6 +54,8 @@ export const sqliteDialect: Dialect = {
 
   lockSkippingLocked: (query) => query,
 
+  serializeOn: async () => {},
+
   async leaseDeliveries(db, ids, free, lease) {
     await db.updateTable('webhook_deliveries').set(lease).where('id', 'in', [...ids]).where(free).execute();
     return [...ids];

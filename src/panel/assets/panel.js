@@ -48,3 +48,27 @@ document.addEventListener('change', (event) => {
 document.addEventListener('DOMContentLoaded', () => {
   for (const all of document.querySelectorAll('[data-select-all]')) if (!all.checked) syncSelectAll(all);
 });
+
+// The inbox's upload form: a file dropped onto it fills its file picker and is uploaded at once.
+// Only a convenience: without JavaScript the picker and the Upload button do the same.
+for (const zone of document.querySelectorAll('form[data-dropzone]')) {
+  const input = zone.querySelector('input[type=file]');
+  if (!input) continue;
+  const over = (on) => (event) => {
+    event.preventDefault();
+    zone.classList.toggle('dragging', on);
+  };
+  zone.addEventListener('dragenter', over(true));
+  zone.addEventListener('dragover', over(true));
+  zone.addEventListener('dragleave', over(false));
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    zone.classList.remove('dragging');
+    const files = event.dataTransfer && event.dataTransfer.files;
+    if (!files || files.length === 0) return;
+    const one = new DataTransfer();
+    one.items.add(files[0]);
+    input.files = one.files;
+    zone.requestSubmit();
+  });
+}

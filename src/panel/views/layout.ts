@@ -9,7 +9,7 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'quotes' | 'credit-notes' | 'webhooks' | 'account';
+  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'quotes' | 'credit-notes' | 'purchase-invoices' | 'webhooks' | 'account';
   /** Which world the data pages show: live (default) or the test sandbox. */
   livemode?: boolean;
   /** The page's own path, to come back to after switching worlds. */
@@ -18,7 +18,9 @@ export interface Chrome {
 
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
 
-const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string; label: string }[] = [
+// The sections, the docs link, the switch and the account fit one row on a 1200 px laptop (a browser
+// test checks): the purchase-invoice inbox is named "Inbox" there, its page says the rest.
+const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string; label: string; title?: string }[] = [
   { id: 'keys', href: `${PANEL_PATH}/keys`, label: 'API keys' },
   { id: 'webhooks', href: `${PANEL_PATH}/webhooks`, label: 'Webhooks' },
   { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
@@ -27,6 +29,7 @@ const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string
   { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
   { id: 'credit-notes', href: `${PANEL_PATH}/credit-notes`, label: 'Credit notes' },
   { id: 'quotes', href: `${PANEL_PATH}/quotes`, label: 'Quotes' },
+  { id: 'purchase-invoices', href: `${PANEL_PATH}/purchase-invoices`, label: 'Inbox', title: 'Purchase invoices: the e-invoices your suppliers sent' },
 ];
 
 export function notice(n: Notice | undefined | null): SafeHtml {
@@ -57,7 +60,7 @@ function header(chrome: Chrome): SafeHtml {
     <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company" title="${chrome.companyName}">${chrome.companyName}</span>` : ''}</li></ul>
     ${user
       ? html`<ul>
-      ${NAV.map((item) => html`<li><a href="${item.href}"${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
+      ${NAV.map((item) => html`<li><a href="${item.href}"${item.title ? html` title="${item.title}"` : ''}${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
       <li><a href="${DOCS_PATH}" title="The API reference: every operation, its permission and its answers">API docs</a></li>
     </ul>
     <ul>

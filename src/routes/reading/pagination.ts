@@ -30,6 +30,22 @@ export function decodeCursor(raw: string): Cursor {
   return { createdAt, id };
 }
 
+/**
+ * A cursor into a list kept in order inside one resource (a received document's unmapped
+ * values): the number of items passed. Opaque to clients as every cursor.
+ */
+export function encodePositionCursor(passed: number): string {
+  return Buffer.from(`at|${passed}`, 'utf8').toString('base64url');
+}
+
+/** The items a position cursor passed, or a 400 VALIDATION_ERROR naming the `cursor` field. */
+export function decodePositionCursor(raw: string): number {
+  const text = /^[A-Za-z0-9_-]+$/.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
+  const match = /^at\|([1-9]\d{0,8})$/.exec(text);
+  if (!match) throw validationError([{ field: 'cursor', code: 'invalid_cursor', message: 'Must be a nextCursor value this API returned.' }]);
+  return Number(match[1]);
+}
+
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Items per page, 1 to 100.' })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'The nextCursor of the previous page; absent for the first page.' })),
