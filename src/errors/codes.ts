@@ -83,6 +83,10 @@ export const ERRORS = {
     status: 500,
     message: 'An unexpected error occurred. Contact support with the request id.',
   },
+  EMAIL_NOT_CONFIGURED: {
+    status: 503,
+    message: 'Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).',
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'The service is temporarily unavailable. Retry later.',

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/app-error.js';
 import { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
+import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
 import { creditNoteReadingRoutes } from './credit-notes.js';
 import { EventQueries } from './event-queries.js';
@@ -18,6 +19,8 @@ import { paymentReadingRoutes } from './payments.js';
 export interface ReadingRoutesOptions {
   db: Kysely<Database>;
   invoices: InvoiceService;
+  /** The messages a document was sent with, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
+  emailDeliveries: EmailDeliveryService;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -31,15 +34,15 @@ const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
-export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, invoices, responseMaxBytes }) => {
+export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, invoices, emailDeliveries, responseMaxBytes }) => {
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
     LARGE_READS_WAITING,
     () => new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', { headers: { 'retry-after': '1' } }),
   );
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db, invoices), responseMaxBytes, largeReads });
-  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(db), responseMaxBytes, largeReads });
+  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db, invoices), emailDeliveries, responseMaxBytes, largeReads });
+  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(db), emailDeliveries, responseMaxBytes, largeReads });
   await app.register(paymentReadingRoutes, { queries: new PaymentQueries(db), responseMaxBytes });
   await app.register(eventReadingRoutes, { queries: new EventQueries(db), responseMaxBytes });
 };
