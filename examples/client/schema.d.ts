@@ -252,6 +252,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoice/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the invoice by email, with its PDF and e-invoice XML attached
+         * @description Queues one message (202) to the buyer's email or the given recipients, with two attachments whose bytes are those of the API's downloads: the PDF (Factur-X, the CII inside) in the message's language, and the XML chosen by xmlFormat. A worker sends it through the operator's SMTP relay and retries on a schedule; GET /invoice/:id lists the messages (deliveries), and the events invoice.sent and invoice.send_failed tell how each ended. With an Idempotency-Key a retried request queues nothing more. 503 EMAIL_NOT_CONFIGURED when the operator has not set up SMTP.
+         */
+        post: operations["postInvoiceIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the credit note by email, with its PDF and e-invoice XML attached
+         * @description Queues one message (202) to the buyer's email or the given recipients, with two attachments whose bytes are those of the API's downloads: the PDF (Factur-X, the CII inside) in the message's language, and the XML chosen by xmlFormat. A worker sends it through the operator's SMTP relay and retries on a schedule; GET /credit-note/:id lists the messages (deliveries), and the events credit-note.sent and credit-note.send_failed tell how each ended. With an Idempotency-Key a retried request queues nothing more. 503 EMAIL_NOT_CONFIGURED when the operator has not set up SMTP.
+         */
+        post: operations["postCreditNoteIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/company": {
         parameters: {
             query?: never;
@@ -1007,7 +1047,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
             description?: string | null;
         };
         /**
@@ -1060,6 +1100,8 @@ export interface components {
             totals: components["schemas"]["Totals"];
             pdfSha256: components["schemas"]["PdfDigests"];
             einvoice: components["schemas"]["EinvoiceReadiness"];
+            /** @description Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send). */
+            deliveries?: components["schemas"]["EmailDelivery"][];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1506,6 +1548,72 @@ export interface components {
             scheme: string;
             identifier: string;
         };
+        /** EmailAttachment */
+        EmailAttachment: {
+            /** @example invoice-INV-2026-00001.pdf */
+            filename: string;
+            /** @example application/pdf */
+            contentType: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description The SHA-256 (hex) of the bytes sent: the same as the download of the document. */
+            sha256: string;
+        };
+        /** EmailDelivery */
+        EmailDelivery: {
+            /** @example eml_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            documentKind: "invoice" | "credit-note";
+            documentId: string;
+            /** @description queued: waiting for (another) attempt; sent: the relay took the message; failed: it will not be tried again (failureReason says why). */
+            status: "queued" | "sent" | "failed";
+            to: string[];
+            cc: string[];
+            /** @description The From header: the company name and the operator's sending address. */
+            from: string;
+            /** @description The Reply-To header: the company's contact email. */
+            replyTo: string | null;
+            language: "de" | "en" | "fr";
+            xmlFormat: "cii" | "xrechnung-cii" | "xrechnung-ubl" | "peppol";
+            subject: string;
+            /** @description The Message-ID header, the same on every attempt. */
+            messageId: string;
+            /** @description Empty until the message was built. */
+            attachments: components["schemas"]["EmailAttachment"][];
+            attempts: number;
+            /** @description The relay's answer to the message (sent), or to the last attempt. */
+            smtpResponse: string | null;
+            /** @description Why the last attempt failed. */
+            failureReason: string | null;
+            /** @description When a queued message is tried next. */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            sentAt: string | null;
+        };
+        /** EmailDeliveryEnvelope */
+        EmailDeliveryEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["EmailDelivery"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * EmailNotConfiguredError
+         * @description Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).
+         */
+        EmailNotConfiguredError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "EMAIL_NOT_CONFIGURED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
         /** ErrorDetail */
         ErrorDetail: {
             /** @description Path of the offending field, e.g. lines[3].unitPrice */
@@ -1567,8 +1675,8 @@ export interface components {
             createdAt: string;
             requestId: string | null;
             data: {
-                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers). */
-                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"];
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["EmailDelivery"];
             };
         };
         /** EventEnvelope */
@@ -1594,7 +1702,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -1627,7 +1735,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -1756,6 +1864,8 @@ export interface components {
             einvoice: components["schemas"]["EinvoiceReadiness"] | null;
             statusTransitions: components["schemas"]["StatusTransitions"];
             pdfSha256: components["schemas"]["PdfDigests"];
+            /** @description Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send). */
+            deliveries?: components["schemas"]["EmailDelivery"][];
             /** Format: date-time */
             createdAt: string;
         };
@@ -2648,6 +2758,17 @@ export interface components {
             scheme: string;
             identifier: string;
         };
+        /** SendDocumentInput */
+        SendDocumentInput: {
+            /** @description Recipients; without them, the buyer's email (its organization's email). */
+            to?: string[];
+            /** @description Copies. */
+            cc?: string[];
+            /** @description The language of the message and of the attached PDF: de, en or fr. Without it: de for a buyer in DE, AT, CH or LI, fr for FR or MC, else en. */
+            language?: "de" | "en" | "fr";
+            /** @description The e-invoice attached beside the PDF: cii (default, the same CII the PDF carries, as GET …/cii), xrechnung-cii (GET …/cii?profile=xrechnung), xrechnung-ubl (GET …/ubl?profile=xrechnung) or peppol (GET …/ubl). */
+            xmlFormat?: "cii" | "xrechnung-cii" | "xrechnung-ubl" | "peppol";
+        };
         /**
          * ServiceUnavailableError
          * @description The service is temporarily unavailable. Retry later.
@@ -2786,7 +2907,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -3150,6 +3271,36 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
+            };
+        };
+        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: it has not been issued.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+        InvoiceNotIssuedOrIdempotencyConflictReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvoiceNotIssuedError"] | components["schemas"]["IdempotencyConflictError"];
+            };
+        };
+        /** @description Error codes: `EMAIL_NOT_CONFIGURED` (Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).); `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
+        EmailNotConfiguredOrServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EmailNotConfiguredError"] | components["schemas"]["ServiceUnavailableError"];
             };
         };
         /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
@@ -4570,6 +4721,118 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    postInvoiceIdSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendDocumentInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDeliveryEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["EinvoiceIncompleteOrIdempotencyKeyReusedReplayable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["EmailNotConfiguredOrServiceUnavailable"];
+        };
+    };
+    postCreditNoteIdSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendDocumentInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDeliveryEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["EinvoiceIncompleteOrIdempotencyKeyReusedReplayable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["EmailNotConfiguredOrServiceUnavailable"];
         };
     };
     getCompany: {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,4 +144,25 @@ export function parseMessage(raw: Buffer): { headers: Record<string, string>; pa
 export function filenameOf(part: MessagePart): string | null {
   const match = /filename="?([^";]+)"?/i.exec(part.headers['content-disposition'] ?? '') ?? /name="?([^";]+)"?/i.exec(part.headers['content-type'] ?? '');
   return match ? match[1]! : null;
+}
+
+/** The SMTP sink in a process of its own (smtp-sink.mjs): for tests that block their own event loop. */
+export async function startSmtpSinkProcess(certificate: TestCertificate): Promise<{ port: number; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [join(import.meta.dirname, 'smtp-sink.mjs')], {
+    env: { ...process.env, SMTP_SINK_KEY: certificate.keyFile, SMTP_SINK_CERT: certificate.certFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the SMTP sink exited (${code})`)));
+    child.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+  });
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
