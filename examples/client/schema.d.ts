@@ -265,7 +265,7 @@ export interface paths {
          * Send the invoice by email, with its PDF and e-invoice XML attached
          * @description Queues one message (202) to the buyer's email or the given recipients, with two attachments whose bytes are those of the API's downloads: the PDF (Factur-X, the CII inside) in the message's language, and the XML chosen by xmlFormat. A worker sends it through the operator's SMTP relay and retries on a schedule; GET /invoice/:id lists the messages (deliveries), and the events invoice.sent and invoice.send_failed tell how each ended. With an Idempotency-Key a retried request queues nothing more. 503 EMAIL_NOT_CONFIGURED when the operator has not set up SMTP.
          */
-        post: operations["postInvoiceIdSend"];
+        post: operations["sendInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,7 +285,7 @@ export interface paths {
          * Send the credit note by email, with its PDF and e-invoice XML attached
          * @description Queues one message (202) to the buyer's email or the given recipients, with two attachments whose bytes are those of the API's downloads: the PDF (Factur-X, the CII inside) in the message's language, and the XML chosen by xmlFormat. A worker sends it through the operator's SMTP relay and retries on a schedule; GET /credit-note/:id lists the messages (deliveries), and the events credit-note.sent and credit-note.send_failed tell how each ended. With an Idempotency-Key a retried request queues nothing more. 503 EMAIL_NOT_CONFIGURED when the operator has not set up SMTP.
          */
-        post: operations["postCreditNoteIdSend"];
+        post: operations["sendCreditNote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4723,7 +4723,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
-    postInvoiceIdSend: {
+    sendInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -4779,7 +4779,7 @@ export interface operations {
             503: components["responses"]["EmailNotConfiguredOrServiceUnavailable"];
         };
     };
-    postCreditNoteIdSend: {
+    sendCreditNote: {
         parameters: {
             query?: never;
             header?: {

@@ -42,7 +42,7 @@ export function xmlRequestOf(format: XmlFormat): Exclude<RenderRequest, { format
 
 /** The From header: the company's name, quoted, and the operator's address. */
 export function fromHeader(companyName: string, address: string): string {
-  const name = companyName.replace(/[\r\n"\\]+/g, ' ').trim();
+  const name = companyName.replace(/[\r\n"\\]+/g, ' ').replace(/ {2,}/g, ' ').trim();
   return name ? `"${name}" <${address}>` : address;
 }
 

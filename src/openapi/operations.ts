@@ -13,6 +13,8 @@ import {
   paymentRecord,
   refundRecord,
   refundedInvoice,
+  emailDelivery,
+  creditNoteDelivery,
   voidedInvoice,
   webhookEndpoint,
   webhookEndpointWithSecret,
@@ -131,6 +133,16 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /payment/{id}': {
     operationId: 'getPayment',
     response: { success: true, message: 'Payment found.', data: paymentRecord, meta },
+  },
+  'POST /invoice/{id}/send': {
+    operationId: 'sendInvoice',
+    requestBody: { cc: ['controlling@buyer.example'], language: 'de', xmlFormat: 'cii' },
+    response: { success: true, message: 'The invoice is queued to be sent to ap@buyer.example.', data: { ...emailDelivery, cc: ['controlling@buyer.example'] }, meta },
+  },
+  'POST /credit-note/{id}/send': {
+    operationId: 'sendCreditNote',
+    requestBody: { to: ['accounts@buyer.example'], language: 'en', xmlFormat: 'xrechnung-ubl' },
+    response: { success: true, message: 'The credit note is queued to be sent to accounts@buyer.example.', data: creditNoteDelivery, meta },
   },
   'POST /invoice/{id}/void': {
     operationId: 'voidInvoice',
