@@ -28,6 +28,7 @@ import { inThreadReader, type DocumentReader } from './documents/read/read-pool.
 import { PurchaseInvoiceService } from './receiving/purchase-invoice-service.js';
 import { EmailDeliveryRepository } from './delivery/email-delivery-repository.js';
 import { EmailDeliveryService } from './delivery/email-delivery-service.js';
+import { EmailTemplateRepository } from './delivery/email-template-repository.js';
 import { EmailWorker } from './delivery/email-worker.js';
 import { smtpMailer } from './delivery/mailer.js';
 import type { EmailConfig } from './config.js';
@@ -134,6 +135,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     storage.db,
     emailDeliveryRepository,
     documents,
+    new EmailTemplateRepository(storage.db),
     options.email ? { from: options.email.config.from } : undefined,
     () => emailWorker?.nudge(),
   );

@@ -529,6 +529,16 @@ export interface EmailDeliveriesTable {
   sent_at: string | null;
 }
 
+/** A company's own subject and body of one document kind and language (migration 0018). */
+export interface EmailTemplatesTable {
+  company_id: string;
+  document_kind: 'invoice' | 'credit-note';
+  language: string;
+  subject: string;
+  body: string;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
@@ -555,4 +565,5 @@ export interface Database {
   purchase_invoice_files: PurchaseInvoiceFilesTable;
   purchase_payments: PurchasePaymentsTable;
   email_deliveries: EmailDeliveriesTable;
+  email_templates: EmailTemplatesTable;
 }

@@ -6,7 +6,8 @@ import type { ErrorCode } from '../errors/codes.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { isEmailAddress } from '../config.js';
 import { newId } from '../lib/ids.js';
-import type { EmailDelivery, EmailLanguage, SendDocumentInput, XmlFormat } from '../schemas/email-delivery.js';
+import { DOCUMENT_KINDS, EMAIL_LANGUAGES, type EmailDelivery, type EmailLanguage, type EmailTemplateInput, type EmailTemplateView, type SendDocumentInput, type XmlFormat } from '../schemas/email-delivery.js';
+import type { EmailTemplateRepository } from './email-template-repository.js';
 import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
 import type { Attachment, EmailDeliveryRow, EmailDeliveryRepository } from './email-delivery-repository.js';
 import { DEFAULT_TEMPLATES, fillTemplate, languageFor } from './templates.js';
@@ -79,6 +80,7 @@ export class EmailDeliveryService {
     private readonly db: Kysely<Database>,
     private readonly repository: EmailDeliveryRepository,
     private readonly documents: DocumentService,
+    private readonly templates: EmailTemplateRepository,
     /** Absent when the operator has not set up sending (no SMTP_URL). */
     private readonly sender: SenderSettings | undefined,
     private readonly onQueued: () => void = () => {},
@@ -114,7 +116,8 @@ export class EmailDeliveryService {
       return { ok: false, code: xml.code };
     }
     const language = input.language ?? languageFor(facts.buyerCountry);
-    const message = fillTemplate(DEFAULT_TEMPLATES[kind][language], {
+    const own = await this.templates.find(scope.companyId, kind, language, trx ?? this.db);
+    const message = fillTemplate(own ? { subject: own.subject, body: own.body } : DEFAULT_TEMPLATES[kind][language], {
       number: facts.number,
       seller: facts.sellerName,
       buyer: facts.buyerName,
@@ -156,6 +159,33 @@ export class EmailDeliveryService {
     await this.repository.insert(row, trx ?? this.db);
     this.onQueued();
     return { ok: true, value: emailDeliveryOf(row) };
+  }
+
+  /** Every kind and language's template: the company's own where it set one, else the default. */
+  async listTemplates(companyId: string): Promise<EmailTemplateView[]> {
+    const own = await this.templates.list(companyId);
+    return DOCUMENT_KINDS.flatMap((kind) =>
+      EMAIL_LANGUAGES.map((language) => {
+        const row = own.find((r) => r.document_kind === kind && r.language === language);
+        const template = row ?? DEFAULT_TEMPLATES[kind][language];
+        return { documentKind: kind, language, subject: template.subject, body: template.body, custom: row !== undefined, updatedAt: row?.updated_at ?? null };
+      }),
+    );
+  }
+
+  /** Sets the company's own template of a kind and language (a subject is one line). */
+  async setTemplate(companyId: string, kind: DocumentKind, language: EmailLanguage, input: EmailTemplateInput, now: Date, trx?: Kysely<Database>): Promise<{ ok: true; value: EmailTemplateView } | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }> {
+    if (/[\r\n]/.test(input.subject)) return { ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'subject', code: 'one_line', message: 'A subject is one line.' }] };
+    const updatedAt = now.toISOString();
+    await this.templates.upsert({ company_id: companyId, document_kind: kind, language, subject: input.subject, body: input.body, updated_at: updatedAt }, trx ?? this.db);
+    return { ok: true, value: { documentKind: kind, language, subject: input.subject, body: input.body, custom: true, updatedAt } };
+  }
+
+  /** Drops the company's own template: the default applies again. */
+  async resetTemplate(companyId: string, kind: DocumentKind, language: EmailLanguage, trx?: Kysely<Database>): Promise<EmailTemplateView> {
+    await this.templates.remove(companyId, kind, language, trx ?? this.db);
+    const template = DEFAULT_TEMPLATES[kind][language];
+    return { documentKind: kind, language, subject: template.subject, body: template.body, custom: false, updatedAt: null };
   }
 
   async listForDocument(owner: Owner, documentId: string): Promise<EmailDelivery[]> {

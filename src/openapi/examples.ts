@@ -296,3 +296,21 @@ export const creditNoteDelivery = {
   subject: 'Credit note CN-2026-00007 from Seller Software GmbH',
   messageId: '<eml_01956a46-2d3e-7f40-9b5c-6d7e8f9a0b1c@service.example>',
 };
+
+export const customInvoiceTemplate = {
+  documentKind: 'invoice',
+  language: 'de',
+  subject: 'Ihre Rechnung {{number}} von {{seller}}',
+  body: 'Guten Tag,\n\nanbei die Rechnung {{number}} über {{amount}} {{currency}}, fällig am {{dueDate}}.\n\nViele Grüße\n{{seller}}\n',
+  custom: true,
+  updatedAt: '2026-03-01T12:00:00.000Z',
+};
+
+export const defaultInvoiceTemplate = {
+  documentKind: 'invoice',
+  language: 'en',
+  subject: 'Invoice {{number}} from {{seller}}',
+  body: 'Hello,\n\nplease find attached invoice {{number}} of {{issueDate}} over {{amount}} {{currency}}, due on {{dueDate}}.\n\nKind regards\n{{seller}}\n',
+  custom: false,
+  updatedAt: null,
+};

@@ -15,6 +15,8 @@ import {
   refundedInvoice,
   emailDelivery,
   creditNoteDelivery,
+  customInvoiceTemplate,
+  defaultInvoiceTemplate,
   voidedInvoice,
   webhookEndpoint,
   webhookEndpointWithSecret,
@@ -164,6 +166,19 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /company': {
     operationId: 'getCompany',
     response: { success: true, message: 'Company found.', data: company, meta },
+  },
+  'GET /company/email-templates': {
+    operationId: 'listEmailTemplates',
+    response: { success: true, message: 'Email templates listed.', data: [customInvoiceTemplate, defaultInvoiceTemplate], meta },
+  },
+  'PUT /company/email-templates/{kind}/{language}': {
+    operationId: 'setEmailTemplate',
+    requestBody: { subject: customInvoiceTemplate.subject, body: customInvoiceTemplate.body },
+    response: { success: true, message: 'Email template set.', data: customInvoiceTemplate, meta },
+  },
+  'DELETE /company/email-templates/{kind}/{language}': {
+    operationId: 'resetEmailTemplate',
+    response: { success: true, message: 'Email template reset to the default.', data: defaultInvoiceTemplate, meta },
   },
   'PATCH /company': {
     operationId: 'updateCompany',

@@ -6,13 +6,15 @@ import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { scopeOf } from '../http/scope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
-import { EmailDeliverySchema, SendDocumentBody } from '../schemas/email-delivery.js';
+import { Type } from '@sinclair/typebox';
+import { EmailDeliverySchema, EmailTemplateBody, EmailTemplateParams, EmailTemplateSchema, SendDocumentBody } from '../schemas/email-delivery.js';
 import type { DocumentKind } from '../services/document-service.js';
 import { CreditNoteIdParams, InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 // POST /invoice/{id}/send and POST /credit-note/{id}/send: the message is queued in the request's
-// transaction and answered 202; the worker sends it (src/delivery, docs/delivery.md).
+// transaction and answered 202; the worker sends it (src/delivery, docs/delivery.md). And the
+// company's templates of the messages: GET /company/email-templates, PUT and DELETE one.
 
 export interface SendingRoutesOptions {
   emailDeliveries: EmailDeliveryService;
@@ -54,4 +56,60 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
         }),
     );
   }
+
+  const liveOnly = (request: { auth?: { livemode: boolean } | null }) => {
+    if (!request.auth?.livemode) throw new AppError('FORBIDDEN', 'A test key cannot change the email templates: they are shared by live and test mode. Use a live key.');
+  };
+
+  app.get(
+    '/company/email-templates',
+    {
+      config: { access: { kind: 'key', permission: 'company.read' } },
+      schema: {
+        summary: 'Read the subject and body of the messages that send documents, per kind and language',
+        description: "Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default.",
+        tags: ['Company'],
+        response: { 200: SuccessEnvelope(Type.Array(EmailTemplateSchema)), ...errorResponses(KEY_ERRORS) },
+      },
+    },
+    async (request) => successBody(request, 'Email templates listed.', await emailDeliveries.listTemplates(request.auth!.companyId)),
+  );
+
+  app.put(
+    '/company/email-templates/:kind/:language',
+    {
+      config: { access: { kind: 'key', permission: 'company.update' } },
+      schema: {
+        summary: 'Set the subject and body of the messages of one document kind and language',
+        description: 'Messages queued from then on use it; queued ones keep theirs. Only live keys change it (templates are shared by live and test mode): a test key gets 403.',
+        tags: ['Company'],
+        params: EmailTemplateParams,
+        body: EmailTemplateBody,
+        response: { 200: SuccessEnvelope(EmailTemplateSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS]) },
+      },
+    },
+    async (request) => {
+      liveOnly(request);
+      const result = await emailDeliveries.setTemplate(request.auth!.companyId, request.params.kind, request.params.language, request.body, new Date());
+      if (!result.ok) throw refusal(result);
+      return successBody(request, 'Email template set.', result.value);
+    },
+  );
+
+  app.delete(
+    '/company/email-templates/:kind/:language',
+    {
+      config: { access: { kind: 'key', permission: 'company.update' } },
+      schema: {
+        summary: "Drop the company's own template of one document kind and language: the default applies again",
+        tags: ['Company'],
+        params: EmailTemplateParams,
+        response: { 200: SuccessEnvelope(EmailTemplateSchema), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+      },
+    },
+    async (request) => {
+      liveOnly(request);
+      return successBody(request, 'Email template reset to the default.', await emailDeliveries.resetTemplate(request.auth!.companyId, request.params.kind, request.params.language));
+    },
+  );
 };

@@ -75,3 +75,32 @@ export const EmailDeliverySchema = Type.Object(
   { title: 'EmailDelivery' },
 );
 export type EmailDelivery = Static<typeof EmailDeliverySchema>;
+
+export const DOCUMENT_KINDS = ['invoice', 'credit-note'] as const;
+
+export const EmailTemplateBody = Type.Object(
+  {
+    subject: Type.String({ minLength: 1, maxLength: 200, description: 'One line; {{number}}, {{seller}}, {{buyer}}, {{amount}}, {{currency}}, {{issueDate}} and {{dueDate}} are filled in.' }),
+    body: Type.String({ minLength: 1, maxLength: 10_000, description: 'Plain text, with the same {{names}}.' }),
+  },
+  { additionalProperties: false, title: 'EmailTemplateInput' },
+);
+export type EmailTemplateInput = Static<typeof EmailTemplateBody>;
+
+export const EmailTemplateSchema = Type.Object(
+  {
+    documentKind: Type.Union(DOCUMENT_KINDS.map((kind) => Type.Literal(kind))),
+    language: Type.Union(EMAIL_LANGUAGES.map((language) => Type.Literal(language))),
+    subject: Type.String(),
+    body: Type.String(),
+    custom: Type.Boolean({ description: "true: the company's own; false: the default, used until the company sets its own." }),
+    updatedAt: Nullable(Type.String({ format: 'date-time' }), 'When the company last set it; null for the default.'),
+  },
+  { title: 'EmailTemplate' },
+);
+export type EmailTemplateView = Static<typeof EmailTemplateSchema>;
+
+export const EmailTemplateParams = Type.Object({
+  kind: Type.Union(DOCUMENT_KINDS.map((kind) => Type.Literal(kind)), { description: 'invoice or credit-note.' }),
+  language: Type.Union(EMAIL_LANGUAGES.map((language) => Type.Literal(language)), { description: 'de, en or fr.' }),
+});

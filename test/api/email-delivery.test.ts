@@ -194,6 +194,28 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it("uses the company's own template of the language, and the default again once it is dropped", async () => {
+      const s = await seller();
+      const invoice = await s.issue();
+      const put = await s.send('PUT', '/company/email-templates/invoice/de', { subject: 'Ihre Rechnung {{number}} über {{amount}} {{currency}}', body: 'Hallo {{buyer}},\nanbei {{number}}.\n' });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(put.json().data).toMatchObject({ documentKind: 'invoice', language: 'de', custom: true });
+      const listed = (await s.send('GET', '/company/email-templates')).json().data as Json[];
+      expect(listed).toHaveLength(6);
+      expect(listed.filter((template) => template.custom).map((template) => [template.documentKind, template.language])).toEqual([['invoice', 'de']]);
+      const custom = (await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['template@buyer.example'] })).json().data;
+      expect(custom.subject).toBe(`Ihre Rechnung ${invoice.number} über 285.60 EUR`);
+      await vi.waitFor(() => expect(messagesTo('template@buyer.example')).toHaveLength(1), { timeout: 20_000, interval: 50 });
+      const text = parseMessage(messagesTo('template@buyer.example')[0]!.raw).parts.find((part) => filenameOf(part) === null)!;
+      expect(text.body.toString('utf8')).toContain(`Hallo Käufer AG,`);
+
+      expect((await s.send('PUT', '/company/email-templates/invoice/de', { subject: 'two\nlines', body: 'x' })).statusCode).toBe(400);
+      const reset = await s.send('DELETE', '/company/email-templates/invoice/de');
+      expect(reset.json().data).toMatchObject({ custom: false, updatedAt: null });
+      const again = (await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['template@buyer.example'] })).json().data;
+      expect(again.subject).toBe(`Rechnung ${invoice.number} von Seller Software GmbH`);
+    });
+
     it('refuses before queueing: a draft, a buyer without email, a bad address, an unknown id, a key without the permission', async () => {
       const s = await seller(['invoice.read']);
       const draft = await s.issue({ status: 'draft' });

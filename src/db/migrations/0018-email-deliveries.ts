@@ -45,4 +45,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('email_deliveries_due').on('email_deliveries').columns(['status', 'next_attempt_at']).execute();
   // A document's deliveries, newest first, in its answer.
   await db.schema.createIndex('email_deliveries_document').on('email_deliveries').columns(['company_id', 'document_id', 'created_at']).execute();
+  await db.schema
+    .createTable('email_templates')
+    .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
+    .addColumn('document_kind', 'text', (c) => c.notNull())
+    .addColumn('language', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('email_templates_pk', ['company_id', 'document_kind', 'language'])
+    .execute();
 }
