@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../src/panel/html.js';
 import { FirstRunSetup } from '../src/panel/setup.js';
+import { companyInputProblems } from '../src/services/company-service.js';
 import { DIALECTS } from './helpers/dialects.js';
 import { buildTestApp, type TestApp } from './helpers/build.js';
 import { claimInstance, PanelClient } from './panel-client.js';
@@ -30,6 +32,11 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(400);
       expect(fieldErrors(res.body)).toEqual(['companyName', 'currency', 'email', 'password', 'passwordConfirm']);
       expect(res.body).toContain('5 fields need attention.');
+      // The company's rules are the company service's, shown in its words.
+      for (const problem of companyInputProblems({ name: ' ', currency: 'EURO' })) {
+        const field = problem.field === 'name' ? 'companyName' : problem.field;
+        expect(res.body).toContain(`<small id="${field}-error" class="field-error">${escapeHtml(problem.message)}</small>`);
+      }
       expect(res.body).toMatch(/<input id="companyName"[^>]*aria-invalid="true"[^>]*aria-describedby="companyName-error"[^>]*autofocus/);
       expect(await setup.isValid(token)).toBe(true);
       expect(await t.storage.db.selectFrom('users').selectAll().execute()).toHaveLength(0);

@@ -1,24 +1,29 @@
-// The one table from machine code to HTTP status and default message.
-// Every error the API answers with is listed here; nothing else maps codes to statuses.
+// The one table from machine code to HTTP status and default message, for the API and the panel.
+// Every error the service answers with is listed here; nothing else maps codes to statuses.
+// `retry` says how a client gets past a refusal: 'fix' (correct the request or its credentials) or
+// 'later' (the same request may pass when sent again). A code without it is final: the same request
+// gets the same answer, so an Idempotency-Key keeps it for repeats (see keptForRepeats).
 
 export const ERRORS = {
-  VALIDATION_ERROR: { status: 400, message: 'The request is not valid.' },
-  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
-  NAME_REQUIRED: { status: 400, message: 'The field "name" is required.' },
+  VALIDATION_ERROR: { status: 400, retry: 'fix', message: 'The request is not valid.' },
+  INVALID_JSON: { status: 400, retry: 'fix', message: 'The request body is not valid JSON.' },
+  NAME_REQUIRED: { status: 400, retry: 'fix', message: 'The field "name" is required.' },
   NAME_FIELDS_REQUIRED: {
     status: 400,
+    retry: 'fix',
     message: 'The fields "firstName" and "lastName" are required when "typeCode" is "F".',
   },
   ORG_TYPE_REQUIRED: {
     status: 400,
+    retry: 'fix',
     message: 'At least one organization type flag ("isCustomer", "isSupplier") must be true.',
   },
-  ORGANIZATION_NOT_FOUND: { status: 400, message: 'The organization does not exist.' },
-  ORGANIZATION_ARCHIVED: { status: 400, message: 'The organization is archived: restore it before invoicing it.' },
-  INVOICE_NOT_FOUND: { status: 400, message: 'The invoice does not exist.' },
-  UNAUTHORIZED: { status: 401, message: 'Credentials are required.' },
-  INVALID_API_KEY: { status: 401, message: 'The API key is missing, invalid, revoked or expired.' },
-  FORBIDDEN: { status: 403, message: 'The API key lacks the permission this endpoint requires.' },
+  ORGANIZATION_NOT_FOUND: { status: 400, retry: 'fix', message: 'The organization does not exist.' },
+  ORGANIZATION_ARCHIVED: { status: 400, retry: 'fix', message: 'The organization is archived: restore it before invoicing it.' },
+  INVOICE_NOT_FOUND: { status: 400, retry: 'fix', message: 'The invoice does not exist.' },
+  UNAUTHORIZED: { status: 401, retry: 'fix', message: 'Credentials are required.' },
+  INVALID_API_KEY: { status: 401, retry: 'fix', message: 'The API key is missing, invalid, revoked or expired.' },
+  FORBIDDEN: { status: 403, retry: 'fix', message: 'The API key lacks the permission this endpoint requires.' },
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.' },
   NAME_CONFLICT: { status: 409, message: 'An organization with this name already exists.' },
@@ -42,14 +47,15 @@ export const ERRORS = {
   WEBHOOK_ENDPOINT_LIMIT: { status: 409, message: 'The company has as many webhook endpoints as it may have (20): delete one first.' },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
+    retry: 'later',
     message: 'A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.',
   },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
   },
-  MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP.' },
-  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send it again, faster.' },
+  MALFORMED_REQUEST: { status: 400, retry: 'fix', message: 'The request is not valid HTTP.' },
+  REQUEST_TIMEOUT: { status: 408, retry: 'later', message: 'The request did not arrive in time. Send it again, faster.' },
   EINVOICE_INCOMPLETE: {
     status: 422,
     message: 'The document lacks what this e-invoice needs: each detail names the field to set and the rule it would break.',
@@ -72,15 +78,17 @@ export const ERRORS = {
     status: 409,
     message: 'The purchase invoice cannot take a payment: it is not approved, it is a credit note, it states no payable amount, or nothing is due.',
   },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  PAYLOAD_TOO_LARGE: { status: 413, retry: 'fix', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
+    retry: 'fix',
     message: 'The request body must be sent as application/json.',
   },
-  REQUEST_HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
-  RATE_LIMITED: { status: 429, message: 'Too many requests. Back off and retry after the time given in Retry-After.' },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, retry: 'fix', message: 'The request headers are too large.' },
+  RATE_LIMITED: { status: 429, retry: 'later', message: 'Too many requests. Back off and retry after the time given in Retry-After.' },
   INTERNAL_SERVER_ERROR: {
     status: 500,
+    retry: 'later',
     message: 'An unexpected error occurred. Contact support with the request id.',
   },
   EMAIL_NOT_CONFIGURED: {
@@ -89,8 +97,14 @@ export const ERRORS = {
   },
   SERVICE_UNAVAILABLE: {
     status: 503,
+    retry: 'later',
     message: 'The service is temporarily unavailable. Retry later.',
   },
-} as const satisfies Record<string, { status: number; message: string }>;
+} as const satisfies Record<string, { status: number; message: string; retry?: 'fix' | 'later' }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** Whether an idempotent request's refusal with this code is stored and answered again to repeats. */
+export function keptForRepeats(code: ErrorCode): boolean {
+  return !('retry' in ERRORS[code]);
+}

@@ -4,10 +4,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { headerCount } from '../http/headers.js';
-import type { ErrorCode } from '../errors/codes.js';
+import { keptForRepeats, type ErrorCode } from '../errors/codes.js';
 import { errorBody } from '../http/envelope.js';
 import { requestDigest } from './canonical-json.js';
-import { isStoredStatus, type Answer, type IdempotencyService } from './idempotency-service.js';
+import { type Answer, type IdempotencyService } from './idempotency-service.js';
 
 /** The request header of the creating routes; Fastify validates it (400 VALIDATION_ERROR). */
 export const IdempotencyHeaders = Type.Object({
@@ -100,9 +100,9 @@ export async function answerIdempotently(
       try {
         return await work(trx);
       } catch (error) {
-        if (!(error instanceof AppError) || !isStoredStatus(error.status)) throw error;
+        if (!(error instanceof AppError) || !keptForRepeats(error.code)) throw error;
         refusal = error;
-        return { status: error.status, body: errorBody(request.id, error.code, error.message, error.details) };
+        return { status: error.status, code: error.code, body: errorBody(request.id, error.code, error.message, error.details) };
       }
     },
   );

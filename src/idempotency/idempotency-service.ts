@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { Sealer } from '../lib/sealer.js';
 import { IdempotencyRepository, type RecordId } from './idempotency-repository.js';
 import { modeColumn } from '../db/scope.js';
+import { keptForRepeats, type ErrorCode } from '../errors/codes.js';
 
 // Idempotency for creating requests, with the database as the store (so it holds across
 // instances, on SQLite and PostgreSQL):
@@ -32,6 +33,8 @@ export interface IdempotencyScope extends RecordId {
 export interface Answer {
   status: number;
   body: unknown;
+  /** A refusal's error code: the error table says whether repeats get it again (keptForRepeats). */
+  code?: ErrorCode;
 }
 
 export type IdempotentOutcome =
@@ -39,11 +42,6 @@ export type IdempotentOutcome =
   | { kind: 'replayed'; answer: Answer }
   | { kind: 'in-progress'; retryAfterSeconds: number }
   | { kind: 'key-reused' };
-
-/** Whether an answer is kept for repeats: not the ones a corrected or later retry should get past. */
-export function isStoredStatus(status: number): boolean {
-  return status < 500 && ![400, 401, 403, 429].includes(status);
-}
 
 export interface IdempotencyOptions {
   ttlMs?: number;
@@ -159,7 +157,9 @@ export class IdempotencyService {
       if (error instanceof LostOwnership) return { kind: 'in-progress', retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS };
       if (error instanceof Refusal) {
         // Rolled back: the refusal created nothing, so it is stored on its own.
-        if (isStoredStatus(error.answer.status)) await this.records.complete(id, token, this.stored(scope, error.answer));
+        // Kept when the error table calls its code final; a refusal a corrected or later retry
+        // should get past (or one without a code) leaves the key free.
+        if (error.answer.code !== undefined && keptForRepeats(error.answer.code)) await this.records.complete(id, token, this.stored(scope, error.answer));
         else await this.records.release(id, token);
         return { kind: 'ran', answer: error.answer };
       }

@@ -1,7 +1,6 @@
-import type { ErrorCode } from '../errors/codes.js';
+import { keptForRepeats, type ErrorCode } from '../errors/codes.js';
 import { ErrorEnvelope } from '../http/envelope.js';
 import { IDEMPOTENCY_ERRORS } from '../idempotency/http.js';
-import { isStoredStatus } from '../idempotency/idempotency-service.js';
 import { BODY_ERRORS, COMMON_ERRORS, KEY_ERRORS, errorSchemaOf } from '../routes/schema-helpers.js';
 import { componentRef as ref, errorCodesOf, errorDescription, errorExampleRefs, jsonOf } from './error-responses.js';
 import { withHeadOperation } from './head-operations.js';
@@ -74,7 +73,7 @@ const ANSWERED_OUTSIDE_THE_HANDLER = new Set<ErrorCode>([...KEY_ERRORS, ...BODY_
 /** Whether an idempotent operation may answer this response as the replay of a stored one. */
 function replayable(status: string, codes: ErrorCode[]): boolean {
   if (status.startsWith('2')) return true;
-  return isStoredStatus(Number(status)) && codes.some((code) => !ANSWERED_OUTSIDE_THE_HANDLER.has(code));
+  return codes.some((code) => keptForRepeats(code) && !ANSWERED_OUTSIDE_THE_HANDLER.has(code));
 }
 
 const STATUS_TEXT: Record<string, string> = { '200': 'OK', '201': 'Created' };

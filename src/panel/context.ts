@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+import type { ErrorCode } from '../errors/codes.js';
 import type { Access } from '../http/access.js';
 import type { Container } from '../container.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
@@ -71,42 +73,47 @@ export function csrfToken(request: FastifyRequest, reply: FastifyReply): string 
   return reply.generateCsrf(cookieOptions(request));
 }
 
-export class PanelHttpError extends Error {
+/**
+ * A refusal of the panel: an AppError, so its status comes from the one code -> status table,
+ * with the page's own title. Its message is the page's explanation.
+ */
+export class PanelError extends AppError {
+  override name = 'PanelError';
   constructor(
-    readonly status: number,
+    code: ErrorCode,
     readonly title: string,
-    readonly explanation: string,
-    readonly headers: Record<string, string> = {},
+    explanation: string,
+    headers?: Record<string, string>,
   ) {
-    super(title);
+    super(code, explanation, headers ? { headers } : {});
   }
 }
 
 /** Too many sign-in (or password) attempts: a 429 page with Retry-After. */
-export function tooManyAttempts(resetAt: number, title = 'Too many sign-in attempts'): PanelHttpError {
+export function tooManyAttempts(resetAt: number, title = 'Too many sign-in attempts'): PanelError {
   const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-  return new PanelHttpError(429, title, `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
+  return new PanelError('RATE_LIMITED', title, `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
 }
 
 /** Failed sign-ins and wrong current passwords count against one budget per account (by email). */
 export const ACCOUNT_ATTEMPTS = 'panel-sign-in:account';
 
-export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys, webhooks and users.'): PanelHttpError {
-  return new PanelHttpError(403, 'Not allowed', explanation);
+export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys, webhooks and users.'): PanelError {
+  return new PanelError('FORBIDDEN', 'Not allowed', explanation);
 }
 
-export function notFound(): PanelHttpError {
-  return new PanelHttpError(404, 'Not found', 'There is nothing here, or it belongs to another company.');
+export function notFound(): PanelError {
+  return new PanelError('NOT_FOUND', 'Not found', 'There is nothing here, or it belongs to another company.');
 }
 
 export function signedInUser(request: FastifyRequest): PanelUser {
   const user = request.panelSession?.user;
-  if (!user) throw new PanelHttpError(401, 'Sign in first', 'Your session has ended.');
+  if (!user) throw new PanelError('UNAUTHORIZED', 'Sign in first', 'Your session has ended.');
   return user;
 }
 
 /** The signed-in owner or admin; anyone else gets `refusal` (a 403 saying what the role may not do). */
-export function requirePrivileged(request: FastifyRequest, refusal: PanelHttpError = forbidden()): PanelUser {
+export function requirePrivileged(request: FastifyRequest, refusal: PanelError = forbidden()): PanelUser {
   const user = signedInUser(request);
   if (!isPrivileged(user.role)) throw refusal;
   return user;

@@ -5,6 +5,8 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { ERRORS, type ErrorCode } from '../errors/codes.js';
+import { toAppError } from '../http/error-handler.js';
 import { FAVICON_SVG, faviconIco } from '../lib/favicon.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/store.js';
 import { KeyEventLog } from './key-events.js';
@@ -25,7 +27,7 @@ import { EXPIRED_NOTICE, formPageOf, keptValues, signInFor } from './return-to.j
 import { signInPage } from './views/auth.js';
 import { errorPage } from './views/error.js';
 import { PANEL_PATH, type Chrome } from './views/layout.js';
-import { csrfToken, hadSession, openAccess, PanelHttpError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
+import { csrfToken, hadSession, openAccess, PanelError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
 
 export { PANEL_PATH };
 
@@ -57,27 +59,42 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-function statusTitle(status: number): [string, string] {
-  switch (status) {
-    case 400:
-      return ['The form was not understood', 'Go back, check the form and send it again.'];
-    case 403:
-      return ['Not allowed', 'This action is not allowed for your account.'];
-    case 404:
-      return ['Not found', 'There is no page at this address.'];
-    case 405:
-      return ['Method not allowed', 'This page does not accept that kind of request.'];
-    case 413:
-      return ['Too much data', 'The form sent more data than the server accepts.'];
-    case 415:
-      return ['Not a form', 'The request was not sent as a form.'];
-    case 429:
-      return ['Too many requests', 'Slow down and try again in a minute.'];
-    case 503:
-      return ['Temporarily unavailable', 'The database cannot be reached right now. Try again shortly.'];
-    default:
-      return ['Something went wrong', 'An unexpected error occurred. If it keeps happening, contact support with the request id below.'];
-  }
+// The page words for the codes the panel meets without a page of its own; the status comes from
+// the one table (errors/codes.ts), as on the API. An AppError with its own message (a service's,
+// or a PanelError's) shows that message; one with the table's API-worded default shows these.
+const PAGE_WORDS: Partial<Record<ErrorCode, readonly [title: string, explanation: string]>> = {
+  VALIDATION_ERROR: ['The form was not understood', 'Go back, check the form and send it again.'],
+  INVALID_JSON: ['The form was not understood', 'Go back, check the form and send it again.'],
+  UNAUTHORIZED: ['Sign in first', 'Your session has ended.'],
+  FORBIDDEN: ['Not allowed', 'This action is not allowed for your account.'],
+  NOT_FOUND: ['Not found', 'There is no page at this address.'],
+  METHOD_NOT_ALLOWED: ['Method not allowed', 'This page does not accept that kind of request.'],
+  PAYLOAD_TOO_LARGE: ['Too much data', 'The form sent more data than the server accepts.'],
+  UNSUPPORTED_MEDIA_TYPE: ['Not a form', 'The request was not sent as a form.'],
+  RATE_LIMITED: ['Too many requests', 'Slow down and try again in a minute.'],
+  SERVICE_UNAVAILABLE: ['Temporarily unavailable', 'The database cannot be reached right now. Try again shortly.'],
+  INTERNAL_SERVER_ERROR: ['Something went wrong', 'An unexpected error occurred. If it keeps happening, contact support with the request id below.'],
+};
+
+/** A title for a code without words of its own, by the kind of its status. */
+function titleByStatus(status: number): string {
+  if (status === 409) return 'Not possible now';
+  if (status >= 500) return 'Something went wrong';
+  return 'Not accepted';
+}
+
+/** The page for an AppError: its title and explanation. */
+function pageWords(error: AppError): { title: string; explanation: string } {
+  const words = PAGE_WORDS[error.code];
+  const title = error instanceof PanelError ? error.title : (words?.[0] ?? titleByStatus(error.status));
+  const explanation = error.message === ERRORS[error.code].message && words ? words[1] : error.message;
+  return { title, explanation };
+}
+
+/** A form without a valid CSRF token: Fastify's 403, in the panel's words. */
+function isCsrfRefusal(error: unknown): boolean {
+  const code = (error as Partial<FastifyError>).code;
+  return code === 'FST_CSRF_MISSING_SECRET' || code === 'FST_CSRF_INVALID_TOKEN';
 }
 
 function chromeOf(request: FastifyRequest, reply: FastifyReply): Chrome {
@@ -91,31 +108,27 @@ function chromeOf(request: FastifyRequest, reply: FastifyReply): Chrome {
   return user && csrf ? { user, csrf } : { csrf };
 }
 
+/**
+ * Any error as a page, through the API's own toAppError: the same code decides the status (from
+ * the one table), a dependency that cannot serve is a 503 with the API's Retry-After, and an
+ * unknown error a 500 with no stack, driver text or SQL (those go to the log).
+ */
 function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  let status: number;
-  let title: string;
-  let explanation: string;
-  if (error instanceof PanelHttpError) {
-    ({ status, title, explanation } = error);
-    reply.headers(error.headers);
-  } else if (error instanceof AppError) {
-    status = error.status;
-    [title, explanation] = statusTitle(status);
-    if (error.headers) reply.headers(error.headers);
-  } else {
-    const e = error as Partial<FastifyError> & { validation?: unknown };
-    status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
-    if (e.validation) status = 400;
-    [title, explanation] = statusTitle(status);
-    if (e.code === 'FST_CSRF_MISSING_SECRET' || e.code === 'FST_CSRF_INVALID_TOKEN') {
-      title = 'This form has expired';
-      explanation = 'The form did not carry a valid security token (it may be old, or come from another site). Go back, reload the page and try again.';
-    }
-  }
-  if (status >= 500) request.log.error({ err: error }, 'panel request failed');
-  else request.log.info({ status, err: error instanceof Error ? error.message : String(error) }, 'panel request refused');
+  const appError = isCsrfRefusal(error)
+    ? new PanelError(
+        'FORBIDDEN',
+        'This form has expired',
+        'The form did not carry a valid security token (it may be old, or come from another site). Go back, reload the page and try again.',
+      )
+    : toAppError(error);
+  const status = appError.status;
+  if (appError.headers) reply.headers(appError.headers);
+  if (appError.code === 'SERVICE_UNAVAILABLE' && !(appError instanceof PanelError)) request.log.warn({ err: error }, 'panel dependency unavailable');
+  else if (status >= 500) request.log.error({ err: error }, 'panel request failed');
+  else request.log.info({ status, code: appError.code, err: error instanceof Error ? error.message : String(error) }, 'panel request refused');
   if (status === 401) return reply.redirect(signInFor(request.url, hadSession(request)), 303);
-  return sendPage(reply, errorPage(status, title, explanation, chromeOf(request, reply), request.id), status);
+  const { title, explanation } = pageWords(appError);
+  return sendPage(reply, errorPage(status, title, explanation, chromeOf(request, reply), request.id, appError.details), status);
 }
 
 async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<void> {
@@ -143,9 +156,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
   });
 
   app.setErrorHandler((error, request, reply) => renderError(error, request, reply));
-  app.setNotFoundHandler({ preHandler: loadSession }, (request, reply) =>
-    sendPage(reply, errorPage(404, ...statusTitle(404), chromeOf(request, reply), request.id), 404),
-  );
+  app.setNotFoundHandler({ preHandler: loadSession }, (request, reply) => renderError(new AppError('NOT_FOUND'), request, reply));
 
   async function loadSession(request: FastifyRequest): Promise<void> {
     const token = request.cookies[SESSION_COOKIE];
@@ -160,7 +171,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
 
   app.get('/assets/:file', { config: openAccess() }, async (request, reply) => {
     const asset = ASSETS[(request.params as { file: string }).file];
-    if (!asset) throw new PanelHttpError(404, ...statusTitle(404));
+    if (!asset) throw new AppError('NOT_FOUND');
     // The app marks every answer no-store; this hook runs after that one and lets assets be cached.
     reply.header('content-type', asset.type);
     return reply.send(asset.body);

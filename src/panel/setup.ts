@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
-import { isCurrencyCode } from '../services/company-service.js';
+import { companyInputProblems } from '../services/company-service.js';
 import { tokenHash } from './sessions.js';
 import { UserService, userInputProblems, type PanelUser, type UserField } from './users.js';
 
@@ -33,9 +33,10 @@ export type SetupResult =
 /** Every problem of the setup form's fields at once (the token is checked by `claim`). */
 export function setupProblems(input: Omit<SetupInput, 'token'>): SetupProblem[] {
   const problems: SetupProblem[] = [];
-  const companyName = input.companyName.trim();
-  if (companyName === '' || companyName.length > 200) problems.push({ field: 'companyName', detail: 'Enter the company name (at most 200 characters).' });
-  if (!isCurrencyCode(input.currency.trim().toUpperCase())) problems.push({ field: 'currency', detail: 'Enter an ISO 4217 currency code such as EUR.' });
+  // The company's rules are the company service's, in its words, under the form's fields.
+  for (const p of companyInputProblems({ name: input.companyName, currency: input.currency })) {
+    problems.push({ field: p.field === 'name' ? 'companyName' : 'currency', detail: p.message });
+  }
   return [...problems, ...userInputProblems({ email: input.email, role: 'owner', password: input.password })];
 }
 

@@ -3,6 +3,7 @@ import { generateApiKey, type KeyMode } from '../auth/api-key.js';
 import { isPermission, parsePermissions, type Permission } from '../auth/permissions.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
+import { validationError, type AppError, type ErrorDetail } from '../errors/app-error.js';
 import { newId, uuidv7 } from '../lib/ids.js';
 import type { ApiKeyEventRow, ApiKeyRepository, ApiKeyRow } from '../repositories/api-key-repository.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
@@ -109,13 +110,39 @@ export type RollResult =
 
 export type RenameResult = { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'invalid_name'; detail: string };
 
+type KeyInputProblem = 'invalid_name' | 'unknown_permission' | 'no_permission' | 'invalid_expiry';
+
+/**
+ * Every rule a new key's name, permissions and expiry must meet, each broken one as a detail
+ * (field \`name\`, \`permissions\` or \`expiresAt\`, its code the result's reason), or null when all
+ * hold. \`create\` runs it; a form runs it to name every problem at once, in these words.
+ */
+export function keyInputProblems(input: Pick<CreateApiKeyInput, 'name' | 'permissions' | 'expiresAt'>, now: Date = new Date()): AppError | null {
+  const details: ErrorDetail[] = [];
+  const problem = (field: string, code: KeyInputProblem, message: string) => details.push({ field, code, message });
+  const nameProblem = keyNameProblem(input.name);
+  if (nameProblem !== null) problem('name', 'invalid_name', nameProblem);
+  const unknown = input.permissions.filter((p) => !isPermission(p));
+  if (unknown.length > 0) problem('permissions', 'unknown_permission', `Unknown permission: ${unknown.join(', ')}`);
+  else if (input.permissions.length === 0) problem('permissions', 'no_permission', 'A key needs at least one permission.');
+  if (input.expiresAt) {
+    const time = Date.parse(input.expiresAt);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(input.expiresAt) || Number.isNaN(time)) {
+      problem('expiresAt', 'invalid_expiry', 'The expiry must be an ISO-8601 date or date-time.');
+    } else if (time <= now.getTime()) {
+      problem('expiresAt', 'invalid_expiry', 'The expiry must be in the future.');
+    }
+  }
+  return details.length > 0 ? validationError(details) : null;
+}
+
 /** The longest key name, once trimmed. */
 export const MAX_KEY_NAME_LENGTH = 200;
 
 /** A key name is 1 to MAX_KEY_NAME_LENGTH characters once trimmed; null when it is fine. */
 export function keyNameProblem(name: string): string | null {
   const trimmed = name.trim();
-  if (trimmed === '') return 'The key name must not be empty.';
+  if (trimmed === '') return 'Give the key a name.';
   if (trimmed.length > MAX_KEY_NAME_LENGTH) return `The key name must be at most ${MAX_KEY_NAME_LENGTH} characters.`;
   return null;
 }
@@ -135,28 +162,15 @@ export class ApiKeyService {
   ) {}
 
   async create(input: CreateApiKeyInput, now: Date = new Date()): Promise<CreateApiKeyResult> {
-    const nameProblem = keyNameProblem(input.name);
-    if (nameProblem !== null) return { ok: false, reason: 'invalid_name', detail: nameProblem };
+    const refusal = keyInputProblems(input, now);
+    if (refusal) {
+      // The first problem, as the result's reason (each detail's code is one).
+      const first = refusal.details![0]!;
+      return { ok: false, reason: first.code as KeyInputProblem, detail: first.message };
+    }
     const name = input.name.trim();
-    const unknown = input.permissions.filter((p) => !isPermission(p));
-    if (unknown.length > 0) {
-      return { ok: false, reason: 'unknown_permission', detail: `Unknown permission: ${unknown.join(', ')}` };
-    }
     const permissions = [...new Set(input.permissions)] as Permission[];
-    if (permissions.length === 0) {
-      return { ok: false, reason: 'no_permission', detail: 'A key needs at least one permission.' };
-    }
-    let expiresAt: string | null = null;
-    if (input.expiresAt) {
-      const time = Date.parse(input.expiresAt);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(input.expiresAt) || Number.isNaN(time)) {
-        return { ok: false, reason: 'invalid_expiry', detail: 'The expiry must be an ISO-8601 date or date-time.' };
-      }
-      if (time <= now.getTime()) {
-        return { ok: false, reason: 'invalid_expiry', detail: 'The expiry must be in the future.' };
-      }
-      expiresAt = new Date(time).toISOString();
-    }
+    const expiresAt = input.expiresAt ? new Date(Date.parse(input.expiresAt)).toISOString() : null;
     if (!(await this.companies.findById(input.companyId))) {
       return { ok: false, reason: 'company_not_found', detail: `No company with id ${input.companyId}` };
     }

@@ -41,27 +41,46 @@ function companyFromRow(row: CompanyRow): Company {
   };
 }
 
+type CompanyInput = Pick<CreateCompanyInput, 'name' | 'currency' | 'countryCode' | 'vatId'>;
+
+/** A new company's name, currency, country and VAT id as stored, or every rule they break under its field. */
+function readCompanyInput(input: CompanyInput) {
+  const problems: CreateCompanyProblem[] = [];
+  const name = input.name.trim();
+  if (name === '' || name.length > 200) problems.push({ field: 'name', code: 'invalid_name', message: 'The company name must be 1 to 200 characters.' });
+  const currency = (input.currency ?? 'EUR').trim().toUpperCase();
+  if (!isCurrencyCode(currency)) problems.push({ field: 'currency', code: 'unknown_currency', message: `Unknown ISO 4217 currency code: "${input.currency}". Use one such as EUR.` });
+  // The VAT id and the country pass the seller profile's own checks (each EU state's VAT id
+  // format, the ISO 3166-1 list), with its messages: a company starts as `company update`,
+  // the panel and PATCH /company would leave it.
+  const profile = readProfileChanges({ countryCode: input.countryCode ?? null, vatId: input.vatId ?? null });
+  if (!profile.ok) problems.push(...profile.problems.map((p) => ({ field: p.field as 'vatId' | 'countryCode', code: p.code, message: p.message })));
+  if (!profile.ok || problems.length > 0) return { ok: false as const, problems };
+  return { ok: true as const, name, currency, vatId: profile.columns.vat_id ?? null, countryCode: profile.columns.country_code ?? null };
+}
+
+/**
+ * Every rule a new company's name, currency, country and VAT id must meet, each broken one under
+ * its field; empty when all hold. `create` holds a company to them, and the first-run setup form
+ * shows these words next to its fields.
+ */
+export function companyInputProblems(input: CompanyInput): CreateCompanyProblem[] {
+  const read = readCompanyInput(input);
+  return read.ok ? [] : read.problems;
+}
+
 export class CompanyService {
   constructor(private readonly companies: CompanyRepository) {}
 
   async create(input: CreateCompanyInput, now: Date = new Date()): Promise<CreateCompanyResult> {
-    const problems: CreateCompanyProblem[] = [];
-    const name = input.name.trim();
-    if (name === '' || name.length > 200) problems.push({ field: 'name', code: 'invalid_name', message: 'The company name must be 1 to 200 characters.' });
-    const currency = (input.currency ?? 'EUR').trim().toUpperCase();
-    if (!isCurrencyCode(currency)) problems.push({ field: 'currency', code: 'unknown_currency', message: `Unknown ISO 4217 currency code: ${input.currency}` });
-    // The VAT id and the country pass the seller profile's own checks (each EU state's VAT id
-    // format, the ISO 3166-1 list), with its messages: a company starts as `company update`,
-    // the panel and PATCH /company would leave it.
-    const profile = readProfileChanges({ countryCode: input.countryCode ?? null, vatId: input.vatId ?? null });
-    if (!profile.ok) problems.push(...profile.problems.map((p) => ({ field: p.field as 'vatId' | 'countryCode', code: p.code, message: p.message })));
-    if (!profile.ok || problems.length > 0) return { ok: false, problems };
+    const read = readCompanyInput(input);
+    if (!read.ok) return { ok: false, problems: read.problems };
     const row: CompanyRow = {
       id: newId('cmp'),
-      name,
-      currency,
-      vat_id: profile.columns.vat_id ?? null,
-      country_code: profile.columns.country_code ?? null,
+      name: read.name,
+      currency: read.currency,
+      vat_id: read.vatId,
+      country_code: read.countryCode,
       created_at: now.toISOString(),
     };
     await this.companies.insert(row);

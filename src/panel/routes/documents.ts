@@ -4,7 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PDF_LANGUAGES } from '../../documents/index.js';
 import { sendDocument } from '../../http/document-reply.js';
 import type { DocumentKind, RenderRequest, RenderResult } from '../../services/document-service.js';
-import { chromeFor, notFound, openAccess, PanelHttpError, sendPage, type PanelDeps } from '../context.js';
+import { ERRORS } from '../../errors/codes.js';
+import { chromeFor, notFound, openAccess, PanelError, sendPage, type PanelDeps } from '../context.js';
 import { panelOwner } from '../mode.js';
 import { incompleteEinvoicePage } from '../views/document-downloads.js';
 
@@ -41,13 +42,13 @@ export function documentRoutes(deps: PanelDeps): FastifyPluginAsync {
         case 'NOT_FOUND':
           throw notFound();
         case 'INVOICE_NOT_ISSUED':
-          throw new PanelHttpError(409, 'A draft has no e-invoice', 'The invoice is a draft: it becomes an e-invoice when it is finalized. Its PDF, marked DRAFT, is on its page.');
+          throw new PanelError('INVOICE_NOT_ISSUED', 'A draft has no e-invoice', 'The invoice is a draft: it becomes an e-invoice when it is finalized. Its PDF, marked DRAFT, is on its page.');
         case 'SERVICE_UNAVAILABLE':
-          throw new PanelHttpError(503, 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
+          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
         case 'EINVOICE_INCOMPLETE': {
           if (render.format === 'pdf') throw new Error('a PDF is never refused as an incomplete e-invoice');
           const page = incompleteEinvoicePage(await chromeFor(request, reply, deps), kind, request.params.id, render.format, render.profile, result.details);
-          return sendPage(reply, page, 422);
+          return sendPage(reply, page, ERRORS.EINVOICE_INCOMPLETE.status);
         }
       }
     }

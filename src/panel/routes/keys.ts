@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { isPermission, PERMISSION_NAMES } from '../../auth/permissions.js';
-import { DEFAULT_ROLL_OVERLAP_HOURS, keyNameProblem, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type KeyActor } from '../../services/api-key-service.js';
+import { PERMISSION_NAMES } from '../../auth/permissions.js';
+import { DEFAULT_ROLL_OVERLAP_HOURS, keyInputProblems, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type KeyActor } from '../../services/api-key-service.js';
 import { isKeyStatus, searchKeys, type KeySearch } from '../../services/api-key-search.js';
 import type { FieldErrors } from '../views/forms.js';
 import { renamePage, revokeConfirmPage, rollPage } from '../views/key-changes.js';
@@ -41,15 +41,14 @@ const NOTICES: Record<string, Notice> = {
   'password-chosen': { kind: 'success', text: 'Your password is saved. Sign in with it from now on.' },
 };
 
-/** "YYYY-MM-DD" -> the start of that day in UTC, or an error text. */
-function expiryFrom(raw: string, now: Date): { ok: true; value: string | null } | { ok: false; error: string } {
+/** The form's "YYYY-MM-DD" -> the start of that day in UTC, or an error text; the service judges the day. */
+function expiryFrom(raw: string): { ok: true; value: string | null } | { ok: false; error: string } {
   if (raw.trim() === '') return { ok: true, value: null };
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim());
   const date = match ? new Date(`${raw.trim()}T00:00:00.000Z`) : null;
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw.trim()) {
     return { ok: false, error: 'Enter a date as YYYY-MM-DD.' };
   }
-  if (date.getTime() <= now.getTime()) return { ok: false, error: 'Choose a day in the future.' };
   return { ok: true, value: date.toISOString() };
 }
 
@@ -134,19 +133,18 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
         expiresOn: request.body.expiresOn ?? '',
         mode: request.body.mode ?? 'live',
       };
-      // Every field is checked, so that one answer names every problem.
+      // Every field is checked, so that one answer names every problem: the form's own (a day, a
+      // mode from the list) here, the key's rules by the service, in its words, under their fields.
       const errors: FieldErrors = {};
       const name = values.name!.trim();
-      if (name === '') errors.name = 'Give the key a name.';
-      else if (keyNameProblem(name) !== null) errors.name = keyNameProblem(name)!;
       // "All permissions" is the whole catalogue, whatever else was ticked (it works without JavaScript).
       const permissions = values.allPermissions ? PERMISSION_NAMES : values.permissions!;
-      if (permissions.length === 0) errors.permissions = 'Choose at least one permission, or All permissions.';
-      else if (!permissions.every(isPermission)) errors.permissions = 'Choose permissions from the list.';
-      const expiry = expiryFrom(values.expiresOn!, now);
+      const expiry = expiryFrom(values.expiresOn!);
       if (!expiry.ok) errors.expiresOn = expiry.error;
       if (values.mode !== 'live' && values.mode !== 'test') errors.mode = 'Choose a live or a test key.';
-      if (Object.keys(errors).length > 0 || !expiry.ok) return renderList(request, reply, { values, errors }, 400);
+      const refusal = keyInputProblems({ name, permissions: [...permissions], expiresAt: expiry.ok ? expiry.value : null }, now);
+      for (const detail of refusal?.details ?? []) errors[detail.field === 'expiresAt' ? 'expiresOn' : detail.field] ??= detail.message;
+      if (Object.keys(errors).length > 0 || !expiry.ok) return renderList(request, reply, { values, errors }, refusal?.status ?? 400);
 
       const mode = values.mode === 'test' ? 'test' : 'live';
       const result = await apiKeys.create(
@@ -224,10 +222,8 @@ export function keyRoutes(deps: PanelDeps): FastifyPluginAsync {
     app.post('/keys/:id/rename', { config: openAccess(), schema: { params: KeyParams, body: RenameBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
       const { user, key } = await companyKey(request, request.params.id);
       const values = { name: request.body.name ?? '' };
-      const name = values.name.trim();
-      const error = name === '' ? 'Give the key a name.' : keyNameProblem(name);
-      if (error !== null) return sendPage(reply, renamePage(await chromeFor(request, reply, deps), key, values, { name: error }), 400);
-      const result = await apiKeys.rename(key.id, name, { actor: actorOf(user), companyId: user.companyId });
+      // The service judges the name; its words go under the field.
+      const result = await apiKeys.rename(key.id, values.name, { actor: actorOf(user), companyId: user.companyId });
       if (!result.ok) {
         if (result.reason === 'not_found') throw notFound();
         return sendPage(reply, renamePage(await chromeFor(request, reply, deps), key, values, { name: result.detail }), 400);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isEventType, type EventType } from '../../schemas/event-types.js';
 import type { Scope } from '../../db/scope.js';
+import { ERRORS } from '../../errors/codes.js';
 import { panelScope } from '../mode.js';
 import { endpointFromRow, MAX_ENDPOINTS } from '../../webhooks/endpoint-service.js';
 import { WebhookAttemptLog } from '../webhook-attempts.js';
@@ -102,8 +103,9 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
           for (const detail of result.details) errors[detail.field === 'events' ? 'events' : 'url'] = detail.message;
           return renderList(request, reply, { values, errors }, 400);
         }
-        const text = `A company can have at most ${MAX_ENDPOINTS} endpoints. Delete one before adding another.`;
-        return renderList(request, reply, { values, notice: { kind: 'error', text } }, 409);
+        // The limit, in the error table's words and with its status, as the API answers it.
+        const refusal = ERRORS[result.code];
+        return renderList(request, reply, { values, notice: { kind: 'error', text: refusal.message } }, refusal.status);
       }
       request.log.info({ endpointId: result.value.id }, 'webhook endpoint created in the panel');
       // As with API keys: the secret never goes into a URL; it is sealed into this session for the

@@ -1,6 +1,7 @@
 import type { PdfLanguage } from '../../documents/index.js';
 import type { EinvoiceProfile, EinvoiceReadiness } from '../../schemas/einvoice-readiness.js';
 import type { ErrorDetail } from '../../errors/app-error.js';
+import { ERRORS } from '../../errors/codes.js';
 import { html, type SafeHtml } from '../html.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 
@@ -91,7 +92,7 @@ export function incompleteEinvoicePage(chrome: Chrome, kind: DownloadKind, id: s
   <p>It lacks what this e-invoice needs. An issued ${noun} never changes, so it lacks it for good: set these in the company profile or the organization for the next documents (or issue a credit note and a new invoice).</p>
   <ul class="einvoice-gaps">${details.map((d) => html`<li><strong><code>${d.field}</code></strong>: ${d.message} <small class="muted">(${d.code})</small></li>`)}</ul>
   <p><a href="${documentPath(kind, id)}">Back to the ${noun}</a></p>
-  <footer><small class="muted">Error 422 · EINVOICE_INCOMPLETE</small></footer>
+  <footer><small class="muted">Error ${ERRORS.EINVOICE_INCOMPLETE.status} · EINVOICE_INCOMPLETE</small></footer>
 </article>`,
   );
 }

@@ -1,5 +1,5 @@
 import type { ApiKeySummary } from '../../services/api-key-service.js';
-import { MAX_ROLL_OVERLAP_HOURS } from '../../services/api-key-service.js';
+import { MAX_KEY_NAME_LENGTH, MAX_ROLL_OVERLAP_HOURS } from '../../services/api-key-service.js';
 import { html } from '../html.js';
 import type { PanelUser } from '../users.js';
 import { csrfField, describedBy, field, fieldMessages, formErrorSummary, time, type FieldErrors } from './forms.js';
@@ -62,7 +62,7 @@ export function renamePage(chrome: KeyChrome, key: ApiKeySummary, values: { name
   ${formErrorSummary(errors)}
   <form method="post" action="${PANEL_PATH}/keys/${key.id}/rename" novalidate>
     ${csrfField(chrome.csrf)}
-    ${field({ name: 'name', label: 'Name', value: values.name, errors, required: true, maxlength: 200, autofocus: true })}
+    ${field({ name: 'name', label: 'Name', value: values.name, errors, required: true, maxlength: MAX_KEY_NAME_LENGTH, autofocus: true })}
     <div class="actions">
       <button type="submit">Rename key</button>
       <a href="${PANEL_PATH}/keys" role="button" class="secondary outline">Cancel</a>
