@@ -93,6 +93,7 @@ export const ERRORS = {
   },
   EMAIL_NOT_CONFIGURED: {
     status: 503,
+    retry: 'later',
     message: 'Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).',
   },
   SERVICE_UNAVAILABLE: {
