@@ -23,10 +23,11 @@ export default tseslint.config(
   },
   // The layers of src/ (eslint.layers.js): no import up, none across a layer, no import circle.
   // Outside src/db, no code asks which database it is on: it asks the dialect object to do a thing.
+  // Outside src/db, src/repositories and a capability's *-repository.ts, no query is built.
   {
     files: ['src/**/*.{ts,mts,js,mjs}'],
     plugins: { layers: layersPlugin },
-    rules: { 'layers/no-import-cycle': 'error', 'layers/in-a-layer': 'error' },
+    rules: { 'layers/no-import-cycle': 'error', 'layers/in-a-layer': 'error', 'layers/queries-in-repositories': 'error' },
   },
   ...layerConfigs((entry) => (entry === 'db' ? [] : DIALECT_TESTS)),
 );

@@ -13,7 +13,7 @@ export const LAYERS = [
   ['openapi'], // documents the routes
   ['panel', 'routes'], // the web panel and the API's routes
   ['container.ts'], // builds the services and repositories from a storage
-  ['webhooks', 'idempotency', 'receiving', 'delivery'], // capabilities with their own services, repositories and route glue
+  ['webhooks', 'idempotency', 'receiving', 'quotes', 'delivery'], // capabilities with their own services, repositories and route glue
   ['services', 'http'], // the rules; what every request goes through
   ['events', 'auth'], // what happened, as rows; keys and the verifier
   ['repositories'], // the queries
@@ -211,4 +211,45 @@ const inALayer = {
   },
 };
 
-export const layersPlugin = { rules: { 'no-import-cycle': noImportCycle, 'in-a-layer': inALayer } };
+
+// --- Queries in repositories -----------------------------------------------------------------
+// Every query lives in a repository: src/repositories/, a capability's own *-repository.ts file,
+// or src/db (migrations, the dialects). Elsewhere a query builder call or Kysely's `sql` tag is
+// refused, so "every query is scoped by company" can be checked in one room. Starting a
+// transaction (`db.transaction()`) stays with the services: they decide what is one change.
+
+const QUERY_BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom', 'with', 'withRecursive']);
+const QUERY_NOTE = 'give the repository that owns the table an intent-named method taking the scope (src/repositories/README.md)';
+
+/** Whether a file of src/ may hold queries: the db layer, the repositories, a capability's repository file. */
+export function mayHoldQueries(relativePath) {
+  const path = relativePath.split(/[\\/]/).join('/');
+  return path.startsWith('db/') || path.startsWith('repositories/') || /(?:^|\/)[^/]*-repository\.(ts|mts|js|mjs)$/.test(path);
+}
+
+const queriesInRepositories = {
+  meta: { type: 'problem', docs: { description: 'Refuses a query builder or the sql tag outside the repositories and src/db.' }, schema: [] },
+  create(context) {
+    const path = relative(SRC, resolve(context.filename));
+    if (path.startsWith('..') || mayHoldQueries(path)) return {};
+    return {
+      ImportDeclaration(node) {
+        if (node.source.value !== 'kysely' || node.importKind === 'type') return;
+        for (const specifier of node.specifiers) {
+          if (specifier.type === 'ImportSpecifier' && specifier.imported.name === 'sql' && specifier.importKind !== 'type') {
+            context.report({ node: specifier, message: `Kysely's sql tag outside a repository: ${QUERY_NOTE}.` });
+          }
+        }
+      },
+      'CallExpression > MemberExpression.callee'(node) {
+        const name = node.property.type === 'Identifier' && !node.computed ? node.property.name : null;
+        if (name === null || !QUERY_BUILDERS.has(name)) return;
+        // `array.with(index, value)` is not a query: Kysely's `with` takes a name and a callback.
+        if (name === 'with' && node.parent.arguments.length === 2 && node.parent.arguments[1].type !== 'ArrowFunctionExpression' && node.parent.arguments[1].type !== 'FunctionExpression') return;
+        context.report({ node: node.property, message: `A query (${name}) outside a repository: ${QUERY_NOTE}.` });
+      },
+    };
+  },
+};
+
+export const layersPlugin = { rules: { 'no-import-cycle': noImportCycle, 'in-a-layer': inALayer, 'queries-in-repositories': queriesInRepositories } };

@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { it } from 'vitest';
-import { buildDocumentView, problemsFor, renderCii, renderUbl } from '../src/documents/index.js';
+import { problemsFor, renderCii, renderUbl } from '../src/documents/index.js';
 import { documentInputArbitrary } from '../test/helpers/document-arbitraries.js';
+import { viewOf } from '../test/helpers/sample-document.js';
 
 // Writes random documents for scripts/validate-einvoices.mjs, made by the same generator as the
 // property tests: EINVOICE_SAMPLES_DIR/<format>/<n>.xml for each format, EINVOICE_SAMPLES_COUNT
@@ -32,7 +33,7 @@ it('writes random e-invoices of every format for the official validators', () =>
     const inputs = fc.sample(documentInputArbitrary({ digits: [0, 2] }), { numRuns: count, seed: seed + f });
     const result = { written: 0, refused: {} as Record<string, number> };
     inputs.forEach((input, n) => {
-      const view = buildDocumentView({ ...input, typeCode: format.typeCode, precedingInvoice: format.typeCode === '381' ? { number: '2026-00001', issueDate: '2026-01-15' } : null });
+      const view = viewOf({ ...input, typeCode: format.typeCode, precedingInvoice: format.typeCode === '381' ? { number: '2026-00001', issueDate: '2026-01-15' } : null });
       const problems = problemsFor(view, ['en16931', format.profile === 'en16931' ? 'en16931' : format.profile]);
       if (problems.length > 0) {
         for (const p of problems) result.refused[p.code] = (result.refused[p.code] ?? 0) + 1;

@@ -13,8 +13,12 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 const dist = (path) => pathToFileURL(new URL(`../dist/${path}`, import.meta.url).pathname).href;
 
 async function work(seconds) {
-  const { buildDocumentView, renderPdf } = await import(dist('documents/index.js'));
+  const { documentViewFrom, renderPdf } = await import(dist('documents/index.js'));
   const { Decimal } = await import(dist('money/decimal.js'));
+  const { calculateInvoice } = await import(dist('money/invoice-calculation.js'));
+  // Our arithmetic, then the one view builder, as src/services/document-view.ts does for a stored invoice.
+  const buildView = (input) =>
+    documentViewFrom(input, calculateInvoice(input.lines, { digits: input.currency.minorDigits, pricesIncludeTax: input.pricesIncludeTax }, { allowances: input.allowances, charges: input.charges }));
   const party = (name, vatId, city) => ({
     name,
     tradingName: null,
@@ -26,7 +30,7 @@ async function work(seconds) {
     address: { line1: 'Hauptstraße 1', line2: null, city, postalCode: '10115', countryCode: 'DE' },
     contact: { name: 'Erika Mustermann', phone: '+49 30 1234567', email: 'billing@example.com' },
   });
-  const view = buildDocumentView({
+  const view = buildView({
     typeCode: '380', number: '2026-00042', issueDate: '2026-03-02', dueDate: '2026-04-01', currency: { code: 'EUR', minorDigits: 2 },
     buyerReference: '04011000-12345-03', purchaseOrderReference: 'PO-4711', note: null, paymentTerms: 'Zahlbar innerhalb von 30 Tagen.',
     deliveryDate: '2026-02-27', invoicePeriod: null, deliverTo: null, precedingInvoice: null,

@@ -41,6 +41,7 @@ import { panelPlugin } from './panel/plugin.js';
 import { DocumentReadPool, type DocumentReader } from './documents/read/read-pool.js';
 import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
+import { quoteRoutes } from './routes/quotes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -230,7 +231,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(documentSendingRoutes, { emailDeliveries: container.emailDeliveries, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
-      await api.register(readingRoutes, { db: storage.db, invoices: container.invoices, emailDeliveries: container.emailDeliveries, responseMaxBytes: config.responseMaxBytes });
+      await api.register(readingRoutes, { repositories: container.repositories, invoices: container.invoices, emailDeliveries: container.emailDeliveries, responseMaxBytes: config.responseMaxBytes });
+      await api.register(quoteRoutes, { quotes: container.quotes, idempotency: container.idempotency, responseMaxBytes: config.responseMaxBytes });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,
@@ -249,7 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(docsPlugin);
   await app.register(rootOpenApiRedirect);
   await app.register(idempotencyPurge, { idempotency: container.idempotency });
-  await app.register(eventPurge, { db: storage.db });
+  await app.register(eventPurge, { events: container.eventRepository });
   // Deliveries start once the app is ready and stop (leases given back) before storage closes.
   app.addHook('onReady', async () => container.deliveryWorker.start());
   app.addHook('preClose', async () => container.deliveryWorker.stop());

@@ -5,6 +5,12 @@ import { ApiKeyRepository } from './repositories/api-key-repository.js';
 import { CompanyRepository } from './repositories/company-repository.js';
 import { InvoiceRepository } from './repositories/invoice-repository.js';
 import { OrganizationRepository } from './repositories/organization-repository.js';
+import { EventRepository } from './repositories/event-repository.js';
+import { PaymentRepository } from './repositories/payment-repository.js';
+import { UserRepository } from './repositories/user-repository.js';
+import { SessionRepository } from './repositories/session-repository.js';
+import { SetupTokenRepository } from './repositories/setup-token-repository.js';
+import { TestDataRepository } from './repositories/test-data-repository.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import { CompanyService } from './services/company-service.js';
 import { InvoiceService } from './services/invoice-service.js';
@@ -19,7 +25,7 @@ import { EventRecorder } from './events/event-recorder.js';
 import { Sealer } from './lib/sealer.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './config.js';
 import { DeliveryRepository } from './webhooks/delivery-repository.js';
-import { Outbox } from './webhooks/outbox.js';
+import { Outbox } from './webhooks/outbox-repository.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { EndpointRepository } from './webhooks/endpoint-repository.js';
 import { EndpointService } from './webhooks/endpoint-service.js';
@@ -32,6 +38,8 @@ import { EmailTemplateRepository } from './delivery/email-template-repository.js
 import { EmailWorker } from './delivery/email-worker.js';
 import { smtpMailer } from './delivery/mailer.js';
 import type { EmailConfig } from './config.js';
+import { QuoteRepository } from './quotes/quote-repository.js';
+import { QuoteService } from './quotes/quote-service.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -48,8 +56,28 @@ export interface Container {
   /** Writes events (and their webhook deliveries) in the transactions of the changes. */
   events: EventRecorder;
   organizationRepository: OrganizationRepository;
+  /** Events read back (GET /event) and purged after their retention. */
+  eventRepository: EventRepository;
+  /** The repositories the API's reads (GET lists and items) and the panel go through. */
+  repositories: {
+    companies: CompanyRepository;
+    apiKeys: ApiKeyRepository;
+    /** Panel accounts, their sessions and the first-run setup's tokens. */
+    users: UserRepository;
+    sessions: SessionRepository;
+    setupTokens: SetupTokenRepository;
+    /** A company's test data, deleted as a whole. */
+    testData: TestDataRepository;
+    organizations: OrganizationRepository;
+    invoices: InvoiceRepository;
+    creditNotes: CreditNoteRepository;
+    payments: PaymentRepository;
+    events: EventRepository;
+  };
   /** Received e-invoices: intake, reading back, lifecycle (src/receiving). */
   purchaseInvoices: PurchaseInvoiceService;
+  /** Quotes and the invoices made of them (src/quotes). */
+  quotes: QuoteService;
   /** Seals secrets the service reads back (webhook signing secrets). */
   sealer: Sealer;
   webhookEndpoints: EndpointService;
@@ -98,6 +126,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const organizationRepository = new OrganizationRepository(storage.db);
   const invoiceRepository = new InvoiceRepository(storage.db);
   const creditNoteRepository = new CreditNoteRepository(storage.db);
+  const eventRepository = new EventRepository(storage.db);
   const events = new EventRecorder(storage.db, storage.dialect);
   const sealer = new Sealer(options.dataKeys ?? []);
   const webhooks = options.webhooks ?? {
@@ -146,14 +175,29 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     organizations,
     events,
     organizationRepository,
+    eventRepository,
+    repositories: {
+      companies: companyRepository,
+      apiKeys: apiKeyRepository,
+      users: new UserRepository(storage.db),
+      sessions: new SessionRepository(storage.db),
+      setupTokens: new SetupTokenRepository(storage.db),
+      testData: new TestDataRepository(storage.db),
+      organizations: organizationRepository,
+      invoices: invoiceRepository,
+      creditNotes: creditNoteRepository,
+      payments: new PaymentRepository(storage.db),
+      events: eventRepository,
+    },
     invoices,
-    companyProfiles: new CompanyProfiles(storage.db),
+    companyProfiles: new CompanyProfiles(storage.db, companyRepository),
     documents,
+    quotes: new QuoteService(storage.db, new QuoteRepository(storage.db), organizationRepository, companyRepository, invoices, events, pdf),
     purchaseInvoices: new PurchaseInvoiceService(storage.db, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,
-    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, outbox, {
+    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, outbox, eventRepository, {
       allowPrivateUrls: webhooks.allowPrivateUrls,
       resolve,
       onEnqueued: () => deliveryWorker.nudge(),

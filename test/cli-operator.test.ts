@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       t = await buildTestApp(dialect, { webhookAllowPrivateUrls: true });
       companyId = await t.createCompany('Operator GmbH');
       otherCompanyId = await t.createCompany('Second Ltd', 'GBP');
-      users = new UserService(t.storage.db);
+      users = new UserService(t.storage.db, t.container.repositories);
     });
     afterAll(async () => t.close());
 
@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
     it('resets a password from standard input: the new one signs in, must be replaced there, and the old one and every session end', async () => {
       const created = await users.create({ companyId, email: `clerk-${dialect}@operator.example`, role: 'member', password: PASSWORD });
       if (!created.ok) throw new Error(created.detail);
-      const sessions = new SessionStore(t.storage.db);
+      const sessions = new SessionStore(t.container.repositories.sessions);
       const session = await sessions.create(created.value.id);
       expect(await sessions.find(session.token)).not.toBeNull();
 
@@ -120,7 +120,7 @@ for (const dialect of DIALECTS) {
       const owner = await users.create({ companyId: company, email: `only-${dialect}@lonely.example`, role: 'owner', password: PASSWORD });
       const member = await users.create({ companyId: company, email: `member-${dialect}@lonely.example`, role: 'member', password: PASSWORD });
       if (!owner.ok || !member.ok) throw new Error('users not created');
-      const sessions = new SessionStore(t.storage.db);
+      const sessions = new SessionStore(t.container.repositories.sessions);
       const session = await sessions.create(member.value.id);
 
       const done = await json(['user', 'deactivate', member.value.id]);

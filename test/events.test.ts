@@ -218,7 +218,7 @@ for (const dialect of DIALECTS) {
       const db = t.container.storage.db;
       const longAgo = new Date(Date.now() - EVENT_RETENTION_MS - 60_000).toISOString();
       await db.updateTable('events').set({ created_at: longAgo }).where('id', '=', old!.id).execute();
-      await purgeOldEvents(db);
+      await purgeOldEvents(t.container.eventRepository);
       expect((await c.events()).map((e) => e.id)).toEqual([fresh!.id]);
     });
   });

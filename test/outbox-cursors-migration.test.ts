@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type Storage } from '../src/db/database.js';
-import { Outbox } from '../src/webhooks/outbox.js';
+import { Outbox } from '../src/webhooks/outbox-repository.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './helpers/dialects.js';
 import { migrateTo } from './helpers/migrate.js';
 

@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores only a hash of the setup token and keeps it usable after a form error', async () => {
-      const setup = new FirstRunSetup(t.storage.db);
+      const setup = new FirstRunSetup(t.storage.db, t.container.repositories);
       const token = (await setup.issueToken())!;
       const rows = await t.storage.db.selectFrom('setup_tokens').selectAll().execute();
       expect(rows.map((r) => r.token_hash)).toContain(tokenHash(token));
@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses a setup post without the CSRF token', async () => {
-      const token = (await new FirstRunSetup(t.storage.db).issueToken())!;
+      const token = (await new FirstRunSetup(t.storage.db, t.container.repositories).issueToken())!;
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);
       const res = await client.post('/panel/setup', { token, companyName: 'Acme', currency: 'EUR', email: 'o@example.com', password: PASSWORD, passwordConfirm: PASSWORD }, { csrf: false });
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('creates the company and its owner with the token, signs the owner in, and kills the link', async () => {
-      const setup = new FirstRunSetup(t.storage.db);
+      const setup = new FirstRunSetup(t.storage.db, t.container.repositories);
       const token = (await setup.issueToken())!;
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);
@@ -210,7 +210,7 @@ describe('panel setup link in the log', () => {
     });
     const t = await buildTestApp('sqlite', {}, { logStream: log });
     try {
-      const token = (await new FirstRunSetup(t.storage.db).issueToken())!;
+      const token = (await new FirstRunSetup(t.storage.db, t.container.repositories).issueToken())!;
       const res = await new PanelClient(t.app).get(`/panel/setup?token=${token}&x=1`);
       expect(res.statusCode).toBe(200);
       const logged = lines.join('');

@@ -58,7 +58,7 @@ export class PanelClient {
 
 /** Claims a fresh instance through the setup page; returns the owner's signed-in client and company. */
 export async function claimInstance(app: FastifyInstance, email = 'owner@example.com'): Promise<{ owner: PanelClient; companyId: string }> {
-  const token = await new FirstRunSetup(app.container.storage.db).issueToken();
+  const token = await new FirstRunSetup(app.container.storage.db, app.container.repositories).issueToken();
   if (!token) throw new Error('the instance is already claimed');
   const owner = new PanelClient(app);
   await owner.get(`/panel/setup?token=${token}`);
@@ -70,7 +70,7 @@ export async function claimInstance(app: FastifyInstance, email = 'owner@example
 
 /** A user of the company, signed in. */
 export async function signedInAs(app: FastifyInstance, companyId: string, email: string, role: UserRole): Promise<PanelClient> {
-  const created = await new UserService(app.container.storage.db).create({ companyId, email, role, password: PASSWORD });
+  const created = await new UserService(app.container.storage.db, app.container.repositories).create({ companyId, email, role, password: PASSWORD });
   if (!created.ok) throw new Error(created.detail);
   const client = new PanelClient(app);
   const res = await client.signIn(email);

@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
     afterAll(async () => t.close());
 
     it('answers every problem of the setup form at once and keeps the link usable', async () => {
-      const setup = new FirstRunSetup(t.storage.db);
+      const setup = new FirstRunSetup(t.storage.db, t.container.repositories);
       const token = (await setup.issueToken())!;
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);

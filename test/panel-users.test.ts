@@ -159,7 +159,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps one owner when two owners demote each other at the same moment', async () => {
-      const users = new UserService(t.storage.db);
+      const users = new UserService(t.storage.db, t.container.repositories);
       const company = await t.createCompany('Two Owners Co');
       const created = await Promise.all(
         ['twin-a@example.com', 'twin-b@example.com'].map((email) => users.create({ companyId: company, email, role: 'owner', password: PASSWORD })),

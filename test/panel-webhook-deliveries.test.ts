@@ -218,8 +218,8 @@ for (const dialect of DIALECTS) {
       const deliveries = await t.storage.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', 'in', [id, foreign.value.id]).execute();
       expect(deliveries).toHaveLength(2);
       // The read side answers nothing for an endpoint id with the wrong company, whatever is stored.
-      expect(await new WebhookAttemptLog(t.storage.db).recent(companyId, foreign.value.id)).toEqual([]);
-      expect(await new WebhookAttemptLog(t.storage.db).recent(stranger.companyId, foreign.value.id)).toHaveLength(1);
+      expect(await new WebhookAttemptLog(t.container.deliveries).recent(companyId, foreign.value.id)).toEqual([]);
+      expect(await new WebhookAttemptLog(t.container.deliveries).recent(stranger.companyId, foreign.value.id)).toHaveLength(1);
     });
   });
 

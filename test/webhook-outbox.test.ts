@@ -4,7 +4,7 @@ import { purgeOldEvents } from '../src/events/event-purge.js';
 import { EVENT_RETENTION_MS } from '../src/schemas/event-types.js';
 import { scopeFor } from '../src/db/scope.js';
 import { resetTestData } from '../src/services/test-data.js';
-import { FRESH_PER_ENDPOINT, Outbox, readWindow, type OutboxRow } from '../src/webhooks/outbox.js';
+import { FRESH_PER_ENDPOINT, Outbox, readWindow, type OutboxRow } from '../src/webhooks/outbox-repository.js';
 import { ALL_PERMISSIONS, BASE_PATH, buildTestApp, type TestApp } from './helpers/build.js';
 import { DIALECTS } from './helpers/dialects.js';
 
@@ -216,7 +216,7 @@ for (const dialect of DIALECTS) {
       await sandbox.organization('Sandbox Buyer');
       const testEvents = await sandbox.eventIds();
       expect(await outboxOf(testEvents)).toEqual(testEvents);
-      await resetTestData(t.storage.db, sandbox.companyId);
+      await resetTestData(t.container.repositories.testData, sandbox.companyId);
       expect(await outboxOf(testEvents)).toEqual([]);
 
       const old = await company();
@@ -224,7 +224,7 @@ for (const dialect of DIALECTS) {
       await old.organization('Long Ago');
       const oldEvents = await old.eventIds();
       await t.storage.db.updateTable('events').set({ created_at: new Date(Date.now() - EVENT_RETENTION_MS - 60_000).toISOString() }).where('id', 'in', oldEvents).execute();
-      await purgeOldEvents(t.storage.db);
+      await purgeOldEvents(t.container.eventRepository);
       expect(await outboxOf(oldEvents)).toEqual([]);
 
       // An outbox row left behind anyway (its event deleted by hand) is passed and makes nothing.

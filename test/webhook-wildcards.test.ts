@@ -10,7 +10,7 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 describe('event selectors', () => {
   it('are "*", one wildcard per resource and every type', () => {
-    expect(EVENT_WILDCARDS).toEqual(['organization.*', 'invoice.*', 'payment.*', 'credit-note.*', 'purchase_invoice.*']);
+    expect(EVENT_WILDCARDS).toEqual(['organization.*', 'invoice.*', 'payment.*', 'credit-note.*', 'purchase_invoice.*', 'quote.*']);
     expect(EVENT_SELECTORS).toEqual(['*', ...EVENT_WILDCARDS, ...EVENT_TYPES]);
   });
 
@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) {
       const detail = res.json().error.details[0];
       expect(detail).toMatchObject({ field: 'events[1]', code: 'unknown_event_type' });
       expect(detail.message).toBe(
-        `"invoice.payed" is not an event type. Send types (${EVENT_TYPES.join(', ')}), wildcards (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*), or "*" alone.`,
+        `"invoice.payed" is not an event type. Send types (${EVENT_TYPES.join(', ')}), wildcards (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*), or "*" alone.`,
       );
       expect(detail.message).not.toContain('constant');
       const patched = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/h', events: ['invoice'] });

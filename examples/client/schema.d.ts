@@ -629,6 +629,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List quotes, newest first */
+        get: operations["listQuotes"];
+        put?: never;
+        /**
+         * Create a quote: sent at once (numbered Q-YYYY-NNNNN, status open), or a draft
+         * @description The same lines, VAT and exact totals as POST /invoice; no payment means (a quote asks for no payment).
+         */
+        post: operations["createQuote"];
+        delete?: never;
+        options?: never;
+        /**
+         * List quotes, newest first (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListQuotes"];
+        patch?: never;
+        trace?: never;
+    };
+    "/quote/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one quote
+         * @description An id of another company gets the same 404 as an id that does not exist.
+         */
+        get: operations["getQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read one quote (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetQuote"];
+        patch?: never;
+        trace?: never;
+    };
+    "/quote/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quote as a PDF/A-3b: titled as a quote, with its validity, asking for no payment
+         * @description A page a person reads, in English, German or French, in the invoices' house style: titled Quote / Angebot / Devis, with its number, issue date and validity, its parties, lines, VAT and totals; no payment terms, no payment instruction, no GiroCode and no embedded XML (a quote is no invoice). 409 QUOTE_NOT_SENT for a draft; 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.
+         */
+        get: operations["getQuotePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The quote as a PDF/A-3b: titled as a quote, with its validity, asking for no payment (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetQuotePdf"];
+        patch?: never;
+        trace?: never;
+    };
+    "/quote/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a draft quote: it gets its number, issue date, validity and snapshots, and is open */
+        post: operations["sendQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quote/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that the buyer accepted an open quote
+         * @description Only an open quote, on or before its validUntil day (UTC): 409 QUOTE_EXPIRED after it, 409 QUOTE_NOT_OPEN when it is a draft or was answered.
+         */
+        post: operations["acceptQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quote/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that the buyer declined an open quote
+         * @description Only an open quote, on or before its validUntil day (UTC): 409 QUOTE_EXPIRED after it, 409 QUOTE_NOT_OPEN when it is a draft or was answered.
+         */
+        post: operations["declineQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quote/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an accepted quote into an invoice, exactly once
+         * @description Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice's purchaseOrderReference (BT-13) is the buyer's order number when given, else the quote's number. Of any number of calls, also racing ones, one makes the invoice; the others get 409 QUOTE_ALREADY_INVOICED naming it.
+         */
+        post: operations["invoiceQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase-invoice": {
         parameters: {
             query?: never;
@@ -1071,6 +1221,26 @@ export interface components {
             method?: components["schemas"]["PaymentMethod"] | null;
             reference?: string | null;
         };
+        /** CreateQuoteInput */
+        CreateQuoteInput: {
+            /** @description The buyer: an organization of the caller's company, not archived. */
+            organizationId: string;
+            issueDate?: string | null;
+            validUntil?: string | null;
+            currency?: string | null;
+            pricesIncludeTax?: boolean | null;
+            buyerReference?: string | null;
+            purchaseOrderReference?: string | null;
+            note?: string | null;
+            lines: components["schemas"]["InvoiceLineInput"][];
+            paymentTerms?: string | null;
+            deliveryDate?: string | null;
+            invoicePeriod?: components["schemas"]["InvoicePeriodInput"] | null;
+            allowances?: components["schemas"]["AllowanceChargeInput"][] | null;
+            charges?: components["schemas"]["AllowanceChargeInput"][] | null;
+            /** @description open (default): numbered and sent at once. draft: no number yet; POST /quote/{id}/send numbers and sends it. */
+            status?: "open" | "draft";
+        };
         /** CreateRefundInput */
         CreateRefundInput: {
             amount: components["schemas"]["AmountInput"];
@@ -1092,7 +1262,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
             description?: string | null;
         };
         /**
@@ -1746,8 +1916,8 @@ export interface components {
             createdAt: string;
             requestId: string | null;
             data: {
-                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers). */
-                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["EmailDelivery"];
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"] | components["schemas"]["EmailDelivery"];
             };
         };
         /** EventEnvelope */
@@ -1773,7 +1943,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -1806,7 +1976,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -2707,6 +2877,183 @@ export interface components {
          * @example 3
          */
         Quantity: string | number;
+        /** Quote */
+        Quote: {
+            /** @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57 */
+            id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
+            number: string | null;
+            status: components["schemas"]["QuoteStatus"];
+            organizationId: string;
+            buyer: components["schemas"]["Buyer"];
+            seller: components["schemas"]["Seller"];
+            issueDate: string | null;
+            validUntil: string | null;
+            currency: string;
+            pricesIncludeTax: boolean;
+            buyerReference: string | null;
+            purchaseOrderReference: string | null;
+            note: string | null;
+            paymentTerms: string | null;
+            deliveryDate: string | null;
+            invoicePeriod: components["schemas"]["InvoicePeriod"] | null;
+            allowances: components["schemas"]["AllowanceCharge"][];
+            charges: components["schemas"]["AllowanceCharge"][];
+            lines: components["schemas"]["InvoiceLine"][];
+            vatBreakdown: components["schemas"]["VatBreakdown"][];
+            totals: components["schemas"]["Totals"];
+            invoiceId: string | null;
+            statusTransitions: {
+                sentAt: string | null;
+                acceptedAt: string | null;
+                declinedAt: string | null;
+                invoicedAt: string | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * QuoteAlreadyInvoicedError
+         * @description An invoice was made from this quote already; the detail names it.
+         */
+        QuoteAlreadyInvoicedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "QUOTE_ALREADY_INVOICED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** QuoteEnvelope */
+        QuoteEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["Quote"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * QuoteExpiredError
+         * @description The quote has expired: its validUntil date has passed.
+         */
+        QuoteExpiredError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "QUOTE_EXPIRED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * QuoteInvoice
+         * @description The quote, now naming its invoice, and the invoice made from it.
+         */
+        QuoteInvoice: {
+            quote: components["schemas"]["Quote"];
+            invoice: components["schemas"]["Invoice"];
+        };
+        /** QuoteInvoiceEnvelope */
+        QuoteInvoiceEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["QuoteInvoice"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * QuoteNotAcceptedError
+         * @description Only an accepted quote can be made into an invoice.
+         */
+        QuoteNotAcceptedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "QUOTE_NOT_ACCEPTED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * QuoteNotDraftError
+         * @description The quote is not a draft: it was sent already.
+         */
+        QuoteNotDraftError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "QUOTE_NOT_DRAFT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * QuoteNotOpenError
+         * @description The quote is not open: it is a draft, or the buyer answered it already.
+         */
+        QuoteNotOpenError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "QUOTE_NOT_OPEN";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /**
+         * QuoteNotSentError
+         * @description The quote is a draft: it has no PDF until it is sent (POST /quote/{id}/send).
+         */
+        QuoteNotSentError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "QUOTE_NOT_SENT";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** QuotePage */
+        QuotePage: {
+            /** @description Newest first. */
+            items: components["schemas"]["Quote"][];
+            nextCursor: string | null;
+        };
+        /** QuotePageEnvelope */
+        QuotePageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["QuotePage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * QuoteStatus
+         * @description draft: no number yet. open: numbered and sent, awaiting the buyer. accepted / declined: the buyer answered. expired: open, and validUntil has passed (computed when read: an open quote becomes expired the day after validUntil, UTC).
+         */
+        QuoteStatus: "draft" | "open" | "accepted" | "declined" | "expired";
+        /** QuoteToInvoiceInput */
+        QuoteToInvoiceInput: {
+            /** @description issued (default): numbered and issued at once. draft: an editable draft. */
+            status?: "issued" | "draft";
+            issueDate?: string | null;
+            dueDate?: string | null;
+            purchaseOrderReference?: string | null;
+        };
         /**
          * RateLimitedError
          * @description Too many requests. Back off and retry after the time given in Retry-After.
@@ -2978,7 +3325,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -3344,6 +3691,20 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"];
             };
         };
+        /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `ORGANIZATION_ARCHIVED` (The organization is archived: restore it before invoicing it.) */
+        ValidationErrorOrInvalidJsonOrOrganizationArchived: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationArchivedError"];
+            };
+        };
         /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: it has not been issued.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
         InvoiceNotIssuedOrIdempotencyConflictReplayable: {
             headers: {
@@ -3415,6 +3776,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["EinvoiceIncompleteError"];
+            };
+        };
+        /** @description Error codes: `QUOTE_NOT_OPEN` (The quote is not open: it is a draft, or the buyer answered it already.); `QUOTE_EXPIRED` (The quote has expired: its validUntil date has passed.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+        QuoteNotOpenOrQuoteExpiredOrIdempotencyConflictReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["QuoteNotOpenError"] | components["schemas"]["QuoteExpiredError"] | components["schemas"]["IdempotencyConflictError"];
             };
         };
         /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
@@ -4372,20 +4749,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceEnvelope"];
                 };
             };
-            /** @description Error codes: `VALIDATION_ERROR` (The request is not valid.); `INVALID_JSON` (The request body is not valid JSON.); `ORGANIZATION_ARCHIVED` (The organization is archived: restore it before invoicing it.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationArchivedError"];
-                };
-            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationArchived"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5991,7 +6355,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; absent for the first page. */
                 cursor?: string;
-                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*). */
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*). */
                 type?: string;
                 /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
                 createdAfter?: string;
@@ -6036,7 +6400,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; absent for the first page. */
                 cursor?: string;
-                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*). */
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*). */
                 type?: string;
                 /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
                 createdAfter?: string;
@@ -6148,6 +6512,595 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    listQuotes: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only quotes to this buyer. */
+                organizationId?: string;
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
+                number?: string;
+                /** @description Issued on or after this day (YYYY-MM-DD). */
+                issueDateFrom?: string;
+                /** @description Issued on or before this day (YYYY-MM-DD). */
+                issueDateTo?: string;
+                /** @description Only quotes in this status (expired: open and past validUntil). */
+                status?: "draft" | "open" | "accepted" | "declined" | "expired";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotePageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuoteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListQuotes: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only quotes to this buyer. */
+                organizationId?: string;
+                /**
+                 * @description Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.
+                 * @example 2026-0004
+                 */
+                number?: string;
+                /** @description Issued on or after this day (YYYY-MM-DD). */
+                issueDateFrom?: string;
+                /** @description Issued on or before this day (YYYY-MM-DD). */
+                issueDateTo?: string;
+                /** @description Only quotes in this status (expired: open and past validUntil). */
+                status?: "draft" | "open" | "accepted" | "declined" | "expired";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getQuotePdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `QUOTE_NOT_SENT` (The quote is a draft: it has no PDF until it is sent (POST /quote/{id}/send).) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteNotSentError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetQuotePdf: {
+        parameters: {
+            query?: {
+                /** @description The language of the page: en (default), de or fr. */
+                lang?: "en" | "de" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            /** @description Error codes: `QUOTE_NOT_SENT` (The quote is a draft: it has no PDF until it is sent (POST /quote/{id}/send).) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    sendQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `QUOTE_NOT_DRAFT` (The quote is not a draft: it was sent already.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteNotDraftError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["QuoteNotOpenOrQuoteExpiredOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    declineQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["QuoteNotOpenOrQuoteExpiredOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invoiceQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteToInvoiceInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `QUOTE_NOT_ACCEPTED` (Only an accepted quote can be made into an invoice.); `QUOTE_ALREADY_INVOICED` (An invoice was made from this quote already; the detail names it.); `INVOICE_NUMBER_CONFLICT` (An invoice with this number already exists.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteNotAcceptedError"] | components["schemas"]["QuoteAlreadyInvoicedError"] | components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPurchaseInvoices: {

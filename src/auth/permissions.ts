@@ -20,6 +20,9 @@ export const PERMISSIONS = {
   'purchase-invoice.create': 'Receive e-invoices from suppliers (upload a purchase invoice or credit note)',
   'purchase-invoice.read': 'Read received purchase invoices, their originals, attachments and renderings',
   'purchase-invoice.update': 'Approve or dispute received purchase invoices',
+  'quote.create': 'Create quotes and drafts of quotes',
+  'quote.read': 'Read quotes (one by id, or lists)',
+  'quote.update': 'Send, accept and decline quotes, and make invoices of accepted ones (without invoice.create)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -12,7 +12,7 @@ export const ADMIN_COMMANDS: CliCommand[] = [
     async run(context) {
       // For operators who missed the link the server printed at start (or run it in a container).
       const { FirstRunSetup, setupLinkMessage, setupPath } = await import('../panel/setup.js');
-      const token = await new FirstRunSetup(context.storage.db).issueToken();
+      const token = await new FirstRunSetup(context.storage.db, context.container.repositories).issueToken();
       if (token === null) throw new CommandError('This instance already has panel users: sign in at /panel, or ask an owner to add you.');
       const baseUrl = (context.values['base-url'] ?? `http://${context.config.host}:${context.config.port}`).replace(/\/+$/, '');
       const url = `${baseUrl}${setupPath(token)}`;

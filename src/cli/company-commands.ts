@@ -92,7 +92,7 @@ export const COMPANY_COMMANDS: CliCommand[] = [
     async run(context) {
       const companyId = await existingCompany(context, context.args[0]!, 'company');
       const { resetTestData } = await import('../services/test-data.js');
-      const deleted = await resetTestData(context.storage.db, companyId);
+      const deleted = await resetTestData(context.container.repositories.testData, companyId);
       context.print(
         { companyId, deleted },
         `Deleted the test data of ${companyId}: ${deleted.organizations} organizations, ${deleted.invoices} invoices, ${deleted.creditNotes} credit notes, ${deleted.payments} payments, ${deleted.events} events, ${deleted.purchaseInvoices} received purchase invoices. Test numbers start again at 00001; live data is untouched.`,

@@ -6,7 +6,7 @@ import { CommandError, UsageError } from './errors.js';
 
 async function users(context: CommandContext) {
   const { UserService } = await import('../panel/users.js');
-  return new UserService(context.storage.db);
+  return new UserService(context.storage.db, context.container.repositories);
 }
 
 async function passwordFromStdin(context: CommandContext, command: string): Promise<string> {

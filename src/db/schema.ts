@@ -539,6 +539,48 @@ export interface EmailTemplatesTable {
   updated_at: string;
 }
 
+export type QuoteStatusColumn = 'draft' | 'open' | 'accepted' | 'declined';
+
+export interface QuotesTable extends Omit<DocumentExtrasColumns, 'payment_means'> {
+  id: string;
+  company_id: string;
+  livemode: number;
+  organization_id: string;
+  /** Null while a draft: the number is taken when the quote is sent. */
+  number: string | null;
+  status: QuoteStatusColumn;
+  issue_date: string | null;
+  /** The last day the quote can be accepted; past it an open quote reads as expired. */
+  valid_until: string | null;
+  currency: string;
+  prices_include_tax: number;
+  buyer_reference: string | null;
+  purchase_order_reference: string | null;
+  note: string | null;
+  /** JSON, taken when the quote is sent; null for a draft. */
+  buyer_snapshot: string | null;
+  seller_snapshot: string | null;
+  vat_breakdown: string;
+  line_net_total: string;
+  tax_exclusive: string;
+  tax_total: string;
+  tax_inclusive: string;
+  rounding_amount: string;
+  payable: string;
+  sent_at: string | null;
+  accepted_at: string | null;
+  declined_at: string | null;
+  /** Set by the one conversion that made an invoice of the quote. */
+  invoiced_at: string | null;
+  invoice_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QuoteLinesTable extends Omit<InvoiceLinesTable, 'invoice_id'> {
+  quote_id: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
@@ -566,4 +608,6 @@ export interface Database {
   purchase_payments: PurchasePaymentsTable;
   email_deliveries: EmailDeliveriesTable;
   email_templates: EmailTemplatesTable;
+  quotes: QuotesTable;
+  quote_lines: QuoteLinesTable;
 }

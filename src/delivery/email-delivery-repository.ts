@@ -111,6 +111,11 @@ export class EmailDeliveryRepository {
     return Number(updated.numUpdatedRows) === 1;
   }
 
+  /** A message as its attempt left it, in the transaction that recorded the attempt (for its event). */
+  async findRecorded(t: Kysely<Database>, id: string): Promise<EmailDeliveryRow | undefined> {
+    return t.selectFrom('email_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** Gives leases back without an attempt (shutting down): the messages are due again at once. */
   async release(ids: readonly string[], owner: string): Promise<void> {
     if (ids.length === 0) return;

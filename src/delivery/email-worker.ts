@@ -179,7 +179,7 @@ export class EmailWorker {
     await this.db.transaction().execute(async (t) => {
       if (!(await this.deliveries.recordAttempt(t, row.id, this.owner, result))) return;
       if (result.kind === 'retry') return;
-      const after = (await t.selectFrom('email_deliveries').selectAll().where('id', '=', row.id).executeTakeFirst())!;
+      const after = (await this.deliveries.findRecorded(t, row.id))!;
       const scope = { companyId: row.company_id, livemode: row.livemode === 1, requestId: row.request_id };
       const type = kind === 'invoice' ? (result.kind === 'sent' ? 'invoice.sent' : 'invoice.send_failed') : result.kind === 'sent' ? 'credit-note.sent' : 'credit-note.send_failed';
       await this.events.record(t, scope, type, emailDeliveryOf(after), result.at);

@@ -1,5 +1,5 @@
 import { plainDecimal, type Decimal } from '../money/decimal.js';
-import { calculateInvoice, extendedAmount, type AllowanceChargeFigures, type InvoiceCalculation, type LineFigures } from '../money/invoice-calculation.js';
+import { extendedAmount, type AllowanceChargeFigures, type InvoiceCalculation, type LineFigures } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import { UNCL5305 } from './code-lists.js';
 import { linePrice } from './line-price.js';
@@ -26,17 +26,10 @@ export type DocumentInput = Omit<DocumentView, 'lines' | 'allowances' | 'charges
 
 const DISCOUNT_REASON_CODE = '95';
 
-/** Computes the document with our arithmetic and builds its view. */
-export function buildDocumentView(input: DocumentInput): DocumentView {
-  const calculation = calculateInvoice(
-    input.lines,
-    { digits: input.currency.minorDigits, pricesIncludeTax: input.pricesIncludeTax },
-    { allowances: input.allowances, charges: input.charges },
-  );
-  return documentViewFrom(input, calculation);
-}
-
-/** Builds the view from a calculation already made (the one stored with the invoice). */
+/**
+ * Builds the view from a calculation already made (the one stored with the invoice). The one
+ * builder of a view: src/services/document-view.ts calls it for every stored document.
+ */
 export function documentViewFrom(input: DocumentInput, calculation: InvoiceCalculation): DocumentView {
   const digits = input.currency.minorDigits;
   const money = (value: Decimal) => formatMoney(value, digits);

@@ -12,12 +12,12 @@ export type { DocumentInput, DocumentLineInput } from './build-view.js';
 export type { UblProfile } from './ubl.js';
 export type { CiiProfile } from './cii.js';
 export type { PdfOptions } from './pdf/render.js';
-export type { CreditFacts, StatusFacts } from './pdf/facts.js';
+export type { CreditFacts, QuoteFacts, StatusFacts } from './pdf/facts.js';
 export { PdfRenderPool, PdfRenderError, type PdfPoolSettings, type PdfRenderFailure } from './pdf/pool.js';
 export { cleanText } from './clean-text.js';
 export { PDF_LANGUAGES, type PdfLanguage } from './pdf/labels.js';
 export { problemsFor } from './completeness.js';
-export { buildDocumentView, documentViewFrom } from './build-view.js';
+export { documentViewFrom } from './build-view.js';
 
 /** UBL 2.1 Invoice (BT-3 380) or CreditNote (381), Peppol BIS Billing 3.0 or XRechnung 3.0. */
 export function renderUbl(view: DocumentView, options: { profile: UblProfile } = { profile: 'peppol' }): string {

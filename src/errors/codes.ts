@@ -78,6 +78,12 @@ export const ERRORS = {
     status: 409,
     message: 'The purchase invoice cannot take a payment: it is not approved, it is a credit note, it states no payable amount, or nothing is due.',
   },
+  QUOTE_NOT_SENT: { status: 409, message: 'The quote is a draft: it has no PDF until it is sent (POST /quote/{id}/send).' },
+  QUOTE_NOT_DRAFT: { status: 409, message: 'The quote is not a draft: it was sent already.' },
+  QUOTE_NOT_OPEN: { status: 409, message: 'The quote is not open: it is a draft, or the buyer answered it already.' },
+  QUOTE_EXPIRED: { status: 409, message: 'The quote has expired: its validUntil date has passed.' },
+  QUOTE_NOT_ACCEPTED: { status: 409, message: 'Only an accepted quote can be made into an invoice.' },
+  QUOTE_ALREADY_INVOICED: { status: 409, message: 'An invoice was made from this quote already; the detail names it.' },
   PAYLOAD_TOO_LARGE: { status: 413, retry: 'fix', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

@@ -21,6 +21,7 @@ import {
   webhookEndpoint,
   webhookEndpointWithSecret,
 } from './examples.js';
+import { acceptedQuote, declinedQuote, draftQuote, invoicedQuote, openQuote, quoteRequest } from './quote-examples.js';
 import { approvedPurchaseInvoice, disputedPurchaseInvoice, paidPurchaseInvoice, purchaseInvoice, purchaseInvoiceSummary } from './purchase-examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
@@ -252,6 +253,37 @@ const EXTRAS: Record<string, OperationExtras> = {
     operationId: 'createPurchasePayment',
     requestBody: { amount: '476.00', date: '2026-03-28', method: 'credit_transfer', reference: 'SEPA 2026-03-28/17' },
     response: { success: true, message: 'Payment recorded on R-2026-0815.', data: paidPurchaseInvoice, meta },
+  },
+  'POST /quote': {
+    operationId: 'createQuote',
+    requestBody: quoteRequest,
+    response: { success: true, message: 'Quote Q-2026-00017 created.', data: openQuote, meta },
+  },
+  'GET /quote': {
+    operationId: 'listQuotes',
+    response: { success: true, message: 'Quotes listed.', data: { items: [openQuote], nextCursor: null }, meta },
+  },
+  'GET /quote/{id}': {
+    operationId: 'getQuote',
+    response: { success: true, message: 'Quote found.', data: openQuote, meta },
+  },
+  'GET /quote/{id}/pdf': { operationId: 'getQuotePdf' },
+  'POST /quote/{id}/send': {
+    operationId: 'sendQuote',
+    response: { success: true, message: 'Quote Q-2026-00017 sent.', data: { ...openQuote, id: draftQuote.id }, meta },
+  },
+  'POST /quote/{id}/accept': {
+    operationId: 'acceptQuote',
+    response: { success: true, message: 'Quote Q-2026-00017 accepted.', data: acceptedQuote, meta },
+  },
+  'POST /quote/{id}/decline': {
+    operationId: 'declineQuote',
+    response: { success: true, message: 'Quote Q-2026-00017 declined.', data: declinedQuote, meta },
+  },
+  'POST /quote/{id}/invoice': {
+    operationId: 'invoiceQuote',
+    requestBody: { status: 'issued', issueDate: '2026-03-02' },
+    response: { success: true, message: `Invoice 2026-00042 made from quote Q-2026-00017.`, data: { quote: invoicedQuote, invoice }, meta },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',

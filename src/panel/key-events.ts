@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { ApiKeyRepository } from '../repositories/api-key-repository.js';
+import type { UserRepository } from '../repositories/user-repository.js';
 
 // The activity of a company's keys, as the key service records it for the panel and the CLI
 // alike: who (an email, or "CLI"), when, what, which key.
@@ -29,17 +29,13 @@ function text(value: unknown): string {
 }
 
 export class KeyEventLog {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly users: UserRepository,
+  ) {}
 
   async recent(companyId: string, limit = 50): Promise<KeyEvent[]> {
-    const rows = await this.db
-      .selectFrom('api_key_events')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    const rows = await this.apiKeys.recentEvents(companyId, limit);
     return rows.map((r): KeyEvent => {
       const base = { keyId: r.api_key_id, keyPrefix: r.key_prefix, keyName: r.key_name, actor: r.actor_label, at: r.at };
       const detail = detailOf(r.detail);
@@ -56,7 +52,6 @@ export class KeyEventLog {
 
   /** Emails of the company's users by id, to show who created a key. */
   async userEmails(companyId: string): Promise<Map<string, string>> {
-    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('company_id', '=', companyId).execute();
-    return new Map(rows.map((r) => [r.id, r.email]));
+    return this.users.emailsById(companyId);
   }
 }

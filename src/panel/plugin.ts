@@ -133,13 +133,14 @@ function renderError(error: unknown, request: FastifyRequest, reply: FastifyRepl
 
 async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<void> {
   const db = app.container.storage.db;
+  const repositories = app.container.repositories;
   const deps: PanelDeps = {
     container: app.container,
-    users: new UserService(db),
-    sessions: new SessionStore(db),
-    setup: new FirstRunSetup(db),
-    keyEvents: new KeyEventLog(db),
-    records: new PanelRecords(db, app.container.invoices, app.container.organizationRepository),
+    users: new UserService(db, repositories),
+    sessions: new SessionStore(repositories.sessions),
+    setup: new FirstRunSetup(db, repositories),
+    keyEvents: new KeyEventLog(repositories.apiKeys, repositories.users),
+    records: new PanelRecords(app.container.invoices, repositories.organizations, repositories.invoices, repositories.creditNotes),
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
   };

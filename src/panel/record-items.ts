@@ -1,31 +1,11 @@
-import type { CreditNotesTable, InvoicesTable } from '../db/schema.js';
+import type { CreditNoteListRow } from '../repositories/credit-note-repository.js';
+import type { InvoiceListRow } from '../repositories/invoice-repository.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { formatMoney } from '../money/money.js';
 import type { InvoiceStatus } from '../schemas/invoice.js';
 import { amountDueOf } from '../services/invoice-mapping.js';
 
-// The rows of the panel's lists: the few columns a list row needs, turned into what it shows.
-
-/** What an invoice row of a list needs, read from `invoices` (joined to its organization). */
-export const INVOICE_COLUMNS = [
-  'invoices.id',
-  'invoices.number',
-  'invoices.status',
-  'invoices.issue_date',
-  'invoices.due_date',
-  'invoices.currency',
-  'invoices.payable',
-  'invoices.buyer_snapshot',
-  'invoices.created_at',
-  'invoices.amount_paid',
-  'invoices.amount_credited',
-  'invoices.amount_refunded',
-] as const;
-
-type InvoiceColumns = Pick<
-  InvoicesTable,
-  'id' | 'number' | 'status' | 'issue_date' | 'due_date' | 'currency' | 'payable' | 'buyer_snapshot' | 'created_at' | 'amount_paid' | 'amount_credited' | 'amount_refunded'
-> & { organization_name: string | null };
+// The rows of the panel's lists, as the repositories read them, turned into what a list row shows.
 
 export interface InvoiceListItem {
   id: string;
@@ -44,7 +24,7 @@ export interface InvoiceListItem {
   createdAt: string;
 }
 
-export function invoiceItem(r: InvoiceColumns, today: string): InvoiceListItem {
+export function invoiceItem(r: InvoiceListRow, today: string): InvoiceListItem {
   const due = amountDueOf(r);
   return {
     id: r.id,
@@ -62,11 +42,6 @@ export function invoiceItem(r: InvoiceColumns, today: string): InvoiceListItem {
   };
 }
 
-/** What a credit-note row of a list needs, read from `credit_notes`. */
-export const CREDIT_NOTE_COLUMNS = ['id', 'number', 'invoice_id', 'invoice_number', 'issue_date', 'reason', 'currency', 'payable', 'buyer_snapshot', 'created_at'] as const;
-
-type CreditNoteColumns = Pick<CreditNotesTable, (typeof CREDIT_NOTE_COLUMNS)[number]>;
-
 export interface CreditNoteListItem {
   id: string;
   number: string;
@@ -81,7 +56,7 @@ export interface CreditNoteListItem {
   createdAt: string;
 }
 
-export function creditNoteItem(r: CreditNoteColumns): CreditNoteListItem {
+export function creditNoteItem(r: CreditNoteListRow): CreditNoteListItem {
   return {
     id: r.id,
     number: r.number,

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, OrganizationsTable } from '../db/schema.js';
-import { CreditNoteRepository } from '../repositories/credit-note-repository.js';
+import type { OrganizationsTable } from '../db/schema.js';
+import type { CreditNoteRepository } from '../repositories/credit-note-repository.js';
+import type { InvoiceRepository } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
 import type { CreditNote } from '../schemas/credit-note.js';
 import type { Invoice } from '../schemas/invoice.js';
@@ -8,10 +8,10 @@ import { creditNoteFromRows } from '../services/credit-note-mapping.js';
 import { todayUtc } from '../services/invoice-input.js';
 import type { InvoiceService } from '../services/invoice-service.js';
 import { organizationNameKey } from '../services/organization-rules.js';
-import { CREDIT_NOTE_COLUMNS, creditNoteItem, INVOICE_COLUMNS, invoiceItem, type CreditNoteListItem, type InvoiceListItem } from './record-items.js';
-import { modeColumn, type Owner } from '../db/scope.js';
+import { creditNoteItem, invoiceItem, type CreditNoteListItem, type InvoiceListItem } from './record-items.js';
+import type { Owner } from '../db/scope.js';
 
-// Read-only queries behind the panel's record pages. Every query is scoped by company.
+// What the panel's record pages read, through the repositories (every query scoped by company).
 
 export type { CreditNoteListItem, InvoiceListItem };
 
@@ -30,43 +30,35 @@ export interface InvoiceFilter {
   organizationId?: string;
 }
 
-/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export function pageNumber(raw: string | undefined): number {
   const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
   return Math.max(1, n);
 }
 
 /** The page actually shown (a page past the end shows the last one) and where it starts. */
-function pageWindow(count: string | number, requested: number) {
-  const total = Number(count);
+function pageWindow(total: number, requested: number) {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(requested, pages);
-  return { total, pages, page, offset: (page - 1) * PAGE_SIZE };
+  return { pages, page, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
+}
+
+/** A counted page of rows as the panel shows it, the requested page clamped to the last one. */
+async function pageOf<R, T>(requested: number, read: (at: (total: number) => { offset: number; limit: number }) => Promise<{ total: number; rows: R[] }>, item: (row: R) => T): Promise<Page<T>> {
+  const { total, rows } = await read((count) => pageWindow(count, requested));
+  const w = pageWindow(total, requested);
+  return { items: rows.map(item), page: w.page, pages: w.pages, total };
 }
 
 export class PanelRecords {
-  private readonly creditNoteRows: CreditNoteRepository;
-
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly invoiceService: InvoiceService,
     private readonly organizationRows: OrganizationRepository,
-  ) {
-    this.creditNoteRows = new CreditNoteRepository(db);
-  }
+    private readonly invoiceRows: InvoiceRepository,
+    private readonly creditNoteRows: CreditNoteRepository,
+  ) {}
 
   async organizations(owner: Owner, search: string, page: number): Promise<Page<OrganizationsTable>> {
-    let query = this.db.selectFrom('organizations').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
-    const key = organizationNameKey(search);
-    if (key !== '') query = query.where(sql<boolean>`name_key like ${containsPattern(key)} escape '\\'`);
-    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const w = pageWindow(n, page);
-    const items = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(w.offset).execute();
-    return { items, page: w.page, pages: w.pages, total: w.total };
+    return pageOf(page, (at) => this.organizationRows.searchByNameKey(owner, organizationNameKey(search), at), (row) => row);
   }
 
   async organization(owner: Owner, id: string): Promise<OrganizationsTable | undefined> {
@@ -75,32 +67,12 @@ export class PanelRecords {
 
   /** Invoices newest first: searchable by number or by the buyer's current name, or one buyer's. */
   async invoices(owner: Owner, filter: InvoiceFilter, page: number, now: Date = new Date()): Promise<Page<InvoiceListItem>> {
-    let query = this.db
-      .selectFrom('invoices')
-      .leftJoin('organizations', (join) =>
-        join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', owner.companyId),
-      )
-      .where('invoices.company_id', '=', owner.companyId)
-      .where('invoices.livemode', '=', modeColumn(owner));
-    if (filter.organizationId !== undefined) query = query.where('invoices.organization_id', '=', filter.organizationId);
-    if (filter.search) {
-      const numberPattern = containsPattern(filter.search.toLowerCase());
-      const namePattern = containsPattern(organizationNameKey(filter.search));
-      query = query.where(
-        sql<boolean>`(lower(invoices.number) like ${numberPattern} escape '\\' or organizations.name_key like ${namePattern} escape '\\')`,
-      );
-    }
-    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const w = pageWindow(n, page);
-    const rows = await query
-      .select([...INVOICE_COLUMNS, 'organizations.name as organization_name'])
-      .orderBy('invoices.created_at', 'desc')
-      .orderBy('invoices.id', 'desc')
-      .limit(PAGE_SIZE)
-      .offset(w.offset)
-      .execute();
     const today = todayUtc(now);
-    return { items: rows.map((r) => invoiceItem(r, today)), page: w.page, pages: w.pages, total: w.total };
+    const rowFilter = {
+      ...(filter.organizationId !== undefined ? { organizationId: filter.organizationId } : {}),
+      ...(filter.search ? { search: { number: filter.search.toLowerCase(), nameKey: organizationNameKey(filter.search) } } : {}),
+    };
+    return pageOf(page, (at) => this.invoiceRows.searchListRows(owner, rowFilter, at), (row) => invoiceItem(row, today));
   }
 
   async invoice(owner: Owner, id: string): Promise<Invoice | undefined> {
@@ -109,29 +81,12 @@ export class PanelRecords {
 
   /** Credit notes newest first, searchable by their number or the credited invoice's. */
   async creditNotes(owner: Owner, search: string, page: number): Promise<Page<CreditNoteListItem>> {
-    let query = this.db.selectFrom('credit_notes').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
-    if (search !== '') {
-      const pattern = containsPattern(search.toLowerCase());
-      query = query.where(sql<boolean>`(lower(number) like ${pattern} escape '\\' or lower(invoice_number) like ${pattern} escape '\\')`);
-    }
-    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const w = pageWindow(n, page);
-    const rows = await query.select(CREDIT_NOTE_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(w.offset).execute();
-    return { items: rows.map(creditNoteItem), page: w.page, pages: w.pages, total: w.total };
+    return pageOf(page, (at) => this.creditNoteRows.searchListRows(owner, search.toLowerCase(), at), creditNoteItem);
   }
 
   /** The credit notes of one invoice, oldest first (the order of the invoice's creditNoteIds). */
   async creditNotesOf(owner: Owner, invoiceId: string): Promise<CreditNoteListItem[]> {
-    const rows = await this.db
-      .selectFrom('credit_notes')
-      .select(CREDIT_NOTE_COLUMNS)
-      .where('company_id', '=', owner.companyId)
-      .where('livemode', '=', modeColumn(owner))
-      .where('invoice_id', '=', invoiceId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(creditNoteItem);
+    return (await this.creditNoteRows.listRowsOfInvoice(owner, invoiceId)).map(creditNoteItem);
   }
 
   async creditNote(owner: Owner, id: string): Promise<CreditNote | undefined> {

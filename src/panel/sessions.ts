@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { SessionRepository } from '../repositories/session-repository.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { PanelUser } from './users.js';
 
@@ -51,36 +50,18 @@ export function unseal(token: string, sealed: string): RevealedKey | null {
 }
 
 export class SessionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly sessions: SessionRepository) {}
 
   async create(userId: string, now: Date = new Date()): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await this.db
-      .insertInto('user_sessions')
-      .values({ id: `ses_${uuidv7()}`, token_hash: tokenHash(token), user_id: userId, created_at: now.toISOString(), expires_at: expiresAt.toISOString(), sealed_reveal: null })
-      .execute();
+    await this.sessions.insert({ id: `ses_${uuidv7()}`, token_hash: tokenHash(token), user_id: userId, created_at: now.toISOString(), expires_at: expiresAt.toISOString(), sealed_reveal: null });
     return { token, expiresAt };
   }
 
   /** The live session of this token with its active user, or null. */
   async find(token: string, now: Date = new Date()): Promise<Session | null> {
-    const row = await this.db
-      .selectFrom('user_sessions')
-      .innerJoin('users', 'users.id', 'user_sessions.user_id')
-      .select([
-        'user_sessions.id as session_id',
-        'user_sessions.expires_at',
-        'users.id',
-        'users.company_id',
-        'users.email',
-        'users.role',
-        'users.active',
-        'users.must_change_password',
-        'users.created_at',
-      ])
-      .where('user_sessions.token_hash', '=', tokenHash(token))
-      .executeTakeFirst();
+    const row = await this.sessions.findWithUser(tokenHash(token));
     if (!row || row.active !== 1 || row.expires_at <= now.toISOString()) return null;
     return {
       id: row.session_id,
@@ -98,31 +79,25 @@ export class SessionStore {
   }
 
   async destroy(token: string): Promise<void> {
-    await this.db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash(token)).execute();
+    await this.sessions.deleteByTokenHash(tokenHash(token));
   }
 
   async deleteExpired(now: Date = new Date()): Promise<void> {
-    await this.db.deleteFrom('user_sessions').where('expires_at', '<=', now.toISOString()).execute();
+    await this.sessions.deleteExpired(now.toISOString());
   }
 
   /** Holds a just-created key for the next page view of this session only. */
   async holdForReveal(token: string, payload: RevealedKey): Promise<void> {
-    await this.db.updateTable('user_sessions').set({ sealed_reveal: seal(token, payload) }).where('token_hash', '=', tokenHash(token)).execute();
+    await this.sessions.setSealedReveal(tokenHash(token), seal(token, payload));
   }
 
   /** The held key, once: it is cleared in the same step it is read. */
   async takeReveal(token: string): Promise<RevealedKey | null> {
     const hash = tokenHash(token);
-    const row = await this.db.selectFrom('user_sessions').select('sealed_reveal').where('token_hash', '=', hash).executeTakeFirst();
-    if (!row?.sealed_reveal) return null;
-    const cleared = await this.db
-      .updateTable('user_sessions')
-      .set({ sealed_reveal: null })
-      .where('token_hash', '=', hash)
-      .where('sealed_reveal', '=', row.sealed_reveal)
-      .executeTakeFirst();
+    const sealed = await this.sessions.sealedReveal(hash);
+    if (!sealed) return null;
     // Two tabs racing for the same key: only the one that cleared it shows it.
-    if (Number(cleared.numUpdatedRows) === 0) return null;
-    return unseal(token, row.sealed_reveal);
+    if (!(await this.sessions.clearSealedReveal(hash, sealed))) return null;
+    return unseal(token, sealed);
   }
 }

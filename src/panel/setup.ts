@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { CompanyRepository } from '../repositories/company-repository.js';
+import type { SetupTokenRepository } from '../repositories/setup-token-repository.js';
 import { newId } from '../lib/ids.js';
 import { companyInputProblems } from '../services/company-service.js';
 import { tokenHash } from './sessions.js';
-import { UserService, userInputProblems, type PanelUser, type UserField } from './users.js';
+import { UserService, userInputProblems, type PanelUser, type UserField, type UserStores } from './users.js';
 
 // First run, as Jupyter does it: while no user exists, each start issues a random token and
 // prints a setup URL carrying it. Only its hash is stored. Claiming consumes every token, so the
@@ -46,29 +48,34 @@ class Rollback extends Error {
   }
 }
 
+/** What the first-run setup reads and writes: the account stores and the setup tokens. */
+export interface SetupStores extends UserStores {
+  companies: CompanyRepository;
+  setupTokens: SetupTokenRepository;
+}
+
 export class FirstRunSetup {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly users: UserService;
+
+  /** `db` starts the claim's transaction; the stores are the container's repositories. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly stores: SetupStores,
+  ) {
+    this.users = new UserService(db, stores);
+  }
 
   /** A fresh setup token when the instance is unclaimed, else null. */
   async issueToken(now: Date = new Date()): Promise<string | null> {
-    if ((await new UserService(this.db).countUsers()) > 0) return null;
+    if ((await this.users.countUsers()) > 0) return null;
     const token = randomBytes(24).toString('base64url');
-    await this.db
-      .insertInto('setup_tokens')
-      .values({ token_hash: tokenHash(token), created_at: now.toISOString(), expires_at: new Date(now.getTime() + SETUP_TOKEN_TTL_MS).toISOString() })
-      .execute();
+    await this.stores.setupTokens.insert(tokenHash(token), now.toISOString(), new Date(now.getTime() + SETUP_TOKEN_TTL_MS).toISOString());
     return token;
   }
 
   async isValid(token: string, now: Date = new Date()): Promise<boolean> {
     if (!token) return false;
-    const row = await this.db
-      .selectFrom('setup_tokens')
-      .select('token_hash')
-      .where('token_hash', '=', tokenHash(token))
-      .where('expires_at', '>', now.toISOString())
-      .executeTakeFirst();
-    return row !== undefined && (await new UserService(this.db).countUsers()) === 0;
+    return (await this.stores.setupTokens.isLive(tokenHash(token), now.toISOString())) && (await this.users.countUsers()) === 0;
   }
 
   /** Creates the company and its owner and burns the tokens, all or nothing. */
@@ -80,21 +87,13 @@ export class FirstRunSetup {
     try {
       return await this.db.transaction().execute(async (trx) => {
         // Deleting the presented token first makes two concurrent claims race on one row.
-        const burned = await trx
-          .deleteFrom('setup_tokens')
-          .where('token_hash', '=', tokenHash(input.token))
-          .where('expires_at', '>', now.toISOString())
-          .executeTakeFirst();
-        const users = new UserService(trx);
-        if (Number(burned.numDeletedRows) === 0 || (await users.countUsers()) > 0) throw new Rollback({ ok: false, reason: 'invalid_token' });
+        const burned = await this.stores.setupTokens.burn(tokenHash(input.token), now.toISOString(), trx);
+        if (!burned || (await this.users.countUsers(trx)) > 0) throw new Rollback({ ok: false, reason: 'invalid_token' });
         const companyId = newId('cmp');
-        await trx
-          .insertInto('companies')
-          .values({ id: companyId, name: companyName, currency, vat_id: null, country_code: null, created_at: now.toISOString() })
-          .execute();
-        const created = await users.create({ companyId, email: input.email, role: 'owner', password: input.password }, now, trx);
+        await this.stores.companies.insert({ id: companyId, name: companyName, currency, vat_id: null, country_code: null, created_at: now.toISOString() }, trx);
+        const created = await this.users.create({ companyId, email: input.email, role: 'owner', password: input.password }, now, trx);
         if (!created.ok) throw new Rollback({ ok: false, reason: 'invalid_input', problems: created.problems });
-        await trx.deleteFrom('setup_tokens').execute();
+        await this.stores.setupTokens.deleteAll(trx);
         return { ok: true, user: created.value } as const;
       });
     } catch (error) {
@@ -115,11 +114,11 @@ export function setupLinkMessage(url: string): string {
  * into a log line. `invoicing setup-link` prints a fresh one for whoever missed it.
  */
 export async function announceFirstRunSetup(
-  app: { container: { storage: { db: Kysely<Database> } } },
+  app: { container: { storage: { db: Kysely<Database> }; repositories: SetupStores } },
   address: string,
   write: (text: string) => void = (text) => process.stderr.write(text),
 ): Promise<void> {
-  const token = await new FirstRunSetup(app.container.storage.db).issueToken();
+  const token = await new FirstRunSetup(app.container.storage.db, app.container.repositories).issueToken();
   if (token === null) return;
   write(setupLinkMessage(`${address}${setupPath(token)}`));
 }

@@ -1,7 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, UserRole, UsersTable } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
 import { newId } from '../lib/ids.js';
+import type { CompanyRepository } from '../repositories/company-repository.js';
+import type { SessionRepository } from '../repositories/session-repository.js';
+import type { UserRepository } from '../repositories/user-repository.js';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './password.js';
 
 // Panel accounts and their rules. Like the other services it returns results, not HTTP errors;
@@ -93,12 +95,30 @@ export type ChangeUserResult =
   | { ok: true; value: PanelUser }
   | { ok: false; reason: 'not_found' | 'forbidden' | 'last_owner' | 'self'; detail: string };
 
-export class UserService {
-  constructor(private readonly db: Kysely<Database>) {}
+/** The repositories the account rules read and write. */
+export interface UserStores {
+  users: UserRepository;
+  sessions: SessionRepository;
+  companies: CompanyRepository;
+}
 
-  async countUsers(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
+export class UserService {
+  private readonly users: UserRepository;
+  private readonly sessions: SessionRepository;
+  private readonly companies: CompanyRepository;
+
+  /** `db` starts the transactions; the stores are the container's repositories. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    stores: UserStores,
+  ) {
+    this.users = stores.users;
+    this.sessions = stores.sessions;
+    this.companies = stores.companies;
+  }
+
+  async countUsers(trx: Kysely<Database> = this.db): Promise<number> {
+    return this.users.count(trx);
   }
 
   /** Validates and inserts; `trx` lets the first-run setup create company and owner atomically. */
@@ -106,7 +126,7 @@ export class UserService {
     const email = normalizeEmail(input.email);
     const problems = userInputProblems(input);
     if (problems.length > 0) return refused(problems);
-    const company = await trx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
+    const company = await this.companies.findById(input.companyId, trx);
     if (!company) return refused([{ field: 'company', detail: `No company with id ${input.companyId}` }]);
     const row: UsersTable = {
       id: newId('usr'),
@@ -118,29 +138,22 @@ export class UserService {
       must_change_password: input.mustChangePassword ? 1 : 0,
       created_at: now.toISOString(),
     };
-    try {
-      await trx.insertInto('users').values(row).execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) return refused([{ field: 'email', detail: 'An account with this email already exists.' }]);
-      throw error;
-    }
+    if (!(await this.users.insert(row, trx))) return refused([{ field: 'email', detail: 'An account with this email already exists.' }]);
     return { ok: true, value: toUser(row) };
   }
 
   async findById(id: string): Promise<PanelUser | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.users.findById(id);
     return row ? toUser(row) : undefined;
   }
 
   async listByCompany(companyId: string): Promise<PanelUser[]> {
-    const rows = await this.db.selectFrom('users').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute();
-    return rows.map(toUser);
+    return (await this.users.listByCompany(companyId)).map(toUser);
   }
 
   /** Every user of the instance, by company then age: for the operator (`invoicing user list`). */
   async listAll(): Promise<PanelUser[]> {
-    const rows = await this.db.selectFrom('users').selectAll().orderBy('company_id').orderBy('created_at').orderBy('id').execute();
-    return rows.map(toUser);
+    return (await this.users.listAll()).map(toUser);
   }
 
   /**
@@ -153,24 +166,24 @@ export class UserService {
     if (problem) return { ok: false, reason: 'invalid', detail: problem };
     const hash = await hashPassword(password);
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+      const row = await this.users.findById(userId, trx);
       if (!row) return { ok: false, reason: 'not_found', detail: `No user with id ${userId}.` };
-      await trx.updateTable('users').set({ password_hash: hash, must_change_password: 1 }).where('id', '=', userId).execute();
-      const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).executeTakeFirst();
-      return { ok: true, value: toUser({ ...row, must_change_password: 1 }), sessionsEnded: Number(ended.numDeletedRows) };
+      await this.users.setPassword(userId, hash, true, trx);
+      const ended = await this.sessions.deleteOfUser(userId, null, trx);
+      return { ok: true, value: toUser({ ...row, must_change_password: 1 }), sessionsEnded: ended };
     });
   }
 
   /** The operator deactivates an account (`invoicing user deactivate`), under the same last-owner rule as the panel. */
   async deactivateAsOperator(userId: string): Promise<ChangeUserResult> {
-    const row = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    const row = await this.users.findById(userId);
     if (!row) return { ok: false, reason: 'not_found', detail: `No user with id ${userId}.` };
     return this.change('operator', row.company_id, userId, { active: 0 });
   }
 
   /** The active user with this email and password, or null. Unknown emails cost the same time. */
   async authenticate(email: string, password: string): Promise<PanelUser | null> {
-    const row = await this.db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    const row = await this.users.findByEmail(normalizeEmail(email));
     const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
     return row && matches && row.active === 1 ? toUser(row) : null;
   }
@@ -182,7 +195,7 @@ export class UserService {
    */
   async changePassword(userId: string, input: { current: string; next: string; confirm: string }, keepSessionId: string): Promise<ChangePasswordResult> {
     const problems: { field: PasswordField; detail: string }[] = [];
-    const row = await this.db.selectFrom('users').select(['password_hash', 'active']).where('id', '=', userId).executeTakeFirst();
+    const row = await this.users.findById(userId);
     // Checked even when the new password is refused, so the answer lists everything; the
     // caller counts a wrong current password against the account like a failed sign-in.
     const currentWrong = input.current === '' || !(await verifyPassword(input.current, row?.password_hash ?? (await decoyHash()))) || row?.active !== 1;
@@ -195,9 +208,8 @@ export class UserService {
     if (problems.length > 0) return { ok: false, currentWrong, problems };
     const hash = await hashPassword(input.next);
     return this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ password_hash: hash, must_change_password: 0 }).where('id', '=', userId).execute();
-      const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).executeTakeFirst();
-      return { ok: true, sessionsEnded: Number(ended.numDeletedRows) };
+      await this.users.setPassword(userId, hash, false, trx);
+      return { ok: true, sessionsEnded: await this.sessions.deleteOfUser(userId, keepSessionId, trx) };
     });
   }
 
@@ -208,7 +220,7 @@ export class UserService {
    * when no change is required (the flag was cleared meanwhile, e.g. in another tab).
    */
   async replaceGivenPassword(userId: string, input: { next: string; confirm: string }, keepSessionId: string): Promise<ChangePasswordResult> {
-    const row = await this.db.selectFrom('users').select(['password_hash', 'active', 'must_change_password']).where('id', '=', userId).executeTakeFirst();
+    const row = await this.users.findById(userId);
     if (!row || row.active !== 1 || row.must_change_password !== 1) return { ok: false, currentWrong: false, problems: [] };
     const problems: { field: PasswordField; detail: string }[] = [];
     const nextProblem = passwordProblem(input.next);
@@ -219,15 +231,8 @@ export class UserService {
     const hash = await hashPassword(input.next);
     return this.db.transaction().execute(async (trx) => {
       // Only while the change is still required: two tabs racing change it once.
-      const changed = await trx
-        .updateTable('users')
-        .set({ password_hash: hash, must_change_password: 0 })
-        .where('id', '=', userId)
-        .where('must_change_password', '=', 1)
-        .executeTakeFirst();
-      if (Number(changed.numUpdatedRows) === 0) return { ok: false, currentWrong: false, problems: [] };
-      const ended = await trx.deleteFrom('user_sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).executeTakeFirst();
-      return { ok: true, sessionsEnded: Number(ended.numDeletedRows) };
+      if (!(await this.users.replaceRequiredPassword(userId, hash, trx))) return { ok: false, currentWrong: false, problems: [] };
+      return { ok: true, sessionsEnded: await this.sessions.deleteOfUser(userId, keepSessionId, trx) };
     });
   }
 
@@ -248,9 +253,9 @@ export class UserService {
     return this.db.transaction().execute(async (trx): Promise<ChangeUserResult> => {
       // A transaction alone does not serialize the owner count on PostgreSQL (READ COMMITTED):
       // two owners demoting each other would both count two owners. Locking the company row
-      // first (a no-op write, portable to SQLite) makes changes of one company's users take turns.
-      await trx.updateTable('companies').set({ name: sql<string>`name` }).where('id', '=', companyId).execute();
-      const target = await trx.selectFrom('users').selectAll().where('id', '=', userId).where('company_id', '=', companyId).executeTakeFirst();
+      // first makes changes of one company's users take turns.
+      await this.companies.lock(companyId, trx);
+      const target = await this.users.findInCompany(companyId, userId, trx);
       if (!target) return { ok: false, reason: 'not_found', detail: 'No such user in your company.' };
       if (actor !== 'operator') {
         // Nobody changes their own role or deactivates themselves: another owner or admin does,
@@ -263,18 +268,11 @@ export class UserService {
       }
       const losesOwner = target.role === 'owner' && target.active === 1 && ((patch.role !== undefined && patch.role !== 'owner') || patch.active === 0);
       if (losesOwner) {
-        const owners = await trx
-          .selectFrom('users')
-          .select((eb) => eb.fn.countAll<string | number>().as('n'))
-          .where('company_id', '=', companyId)
-          .where('role', '=', 'owner')
-          .where('active', '=', 1)
-          .executeTakeFirstOrThrow();
-        if (Number(owners.n) <= 1) return { ok: false, reason: 'last_owner', detail: 'The last owner cannot be demoted or deactivated.' };
+        if ((await this.users.countActiveOwners(companyId, trx)) <= 1) return { ok: false, reason: 'last_owner', detail: 'The last owner cannot be demoted or deactivated.' };
       }
-      await trx.updateTable('users').set(patch).where('id', '=', target.id).execute();
+      await this.users.update(target.id, patch, trx);
       // A deactivated account is signed out everywhere at once.
-      if (patch.active === 0) await trx.deleteFrom('user_sessions').where('user_id', '=', target.id).execute();
+      if (patch.active === 0) await this.sessions.deleteOfUser(target.id, null, trx);
       return { ok: true, value: toUser({ ...target, ...patch }) };
     });
   }

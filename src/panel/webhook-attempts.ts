@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database, DeliveryStatus } from '../db/schema.js';
+import type { DeliveryStatus } from '../db/schema.js';
+import type { DeliveryRepository } from '../webhooks/delivery-repository.js';
 import { eventJson } from '../events/event-json.js';
 
 // The read side behind the panel's webhook endpoint page: the endpoint's latest events, each with
@@ -61,57 +61,20 @@ export interface LoggedEvent {
 }
 
 export class WebhookAttemptLog {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly deliveries: DeliveryRepository) {}
 
   /** The endpoint's latest events with their deliveries and numbered attempts, newest first. */
   async recent(companyId: string, endpointId: string, limit = EVENTS_SHOWN, now: Date = new Date()): Promise<LoggedEvent[]> {
     const [attempted, waiting] = await Promise.all([
-      this.db
-        .selectFrom('webhook_attempts')
-        .select(['delivery_id', 'attempted_at'])
-        .where('company_id', '=', companyId)
-        .where('endpoint_id', '=', endpointId)
-        .orderBy('attempted_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(ATTEMPTS_SCANNED)
-        .execute(),
-      this.db
-        .selectFrom('webhook_deliveries')
-        .select(['id', 'created_at'])
-        .where('company_id', '=', companyId)
-        .where('endpoint_id', '=', endpointId)
-        .where('status', '=', 'pending')
-        .where('attempts', '=', 0)
-        .orderBy('created_at', 'desc')
-        .limit(WAITING_SCANNED)
-        .execute(),
+      this.deliveries.latestAttempts(companyId, endpointId, ATTEMPTS_SCANNED),
+      this.deliveries.latestWaiting(companyId, endpointId, WAITING_SCANNED),
     ]);
     const activity = new Map<string, string>();
     for (const row of attempted) if (!activity.has(row.delivery_id)) activity.set(row.delivery_id, row.attempted_at);
     for (const row of waiting) if (!activity.has(row.id)) activity.set(row.id, row.created_at);
     if (activity.size === 0) return [];
 
-    const rows = await this.db
-      .selectFrom('webhook_deliveries as d')
-      .leftJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').on('e.company_id', '=', companyId))
-      .select([
-        'd.id',
-        'd.event_id',
-        'd.created_at',
-        'd.status',
-        'd.attempts',
-        'd.next_attempt_at',
-        'd.lease_expires_at',
-        'e.type',
-        'e.livemode',
-        'e.created_at as event_created_at',
-        'e.request_id',
-        'e.object',
-      ])
-      .where('d.company_id', '=', companyId)
-      .where('d.endpoint_id', '=', endpointId)
-      .where('d.id', 'in', [...activity.keys()])
-      .execute();
+    const rows = await this.deliveries.withEvents(companyId, endpointId, [...activity.keys()]);
 
     const events = new Map<string, LoggedEvent>();
     const deliveries = new Map<string, LoggedDelivery>();
@@ -148,16 +111,7 @@ export class WebhookAttemptLog {
     const shownIds = shown.flatMap((e) => e.deliveries.map((d) => d.id));
     const oldest = shown.flatMap((e) => e.deliveries.map((d) => d.createdAt)).reduce((a, b) => (a < b ? a : b));
     const from = new Date(new Date(oldest).getTime() - CLOCK_MARGIN_MS).toISOString();
-    const attempts = await this.db
-      .selectFrom('webhook_attempts')
-      .select(['id', 'delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'succeeded', 'error', 'response_excerpt'])
-      .where('company_id', '=', companyId)
-      .where('endpoint_id', '=', endpointId)
-      .where('attempted_at', '>=', from)
-      .where('delivery_id', 'in', shownIds)
-      .orderBy('attempted_at')
-      .orderBy('id')
-      .execute();
+    const attempts = await this.deliveries.attemptsOf(companyId, endpointId, shownIds, from);
     for (const row of attempts) {
       const delivery = deliveries.get(row.delivery_id)!;
       delivery.attempts.push({

@@ -66,6 +66,11 @@ export class ApiKeyRepository {
     await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
   }
 
+  /** The company's latest key events, newest first. */
+  async recentEvents(companyId: string, limit: number): Promise<ApiKeyEventRow[]> {
+    return this.db.selectFrom('api_key_events').selectAll().where('company_id', '=', companyId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
   async insertEvent(row: ApiKeyEventRow, trx: Kysely<Database> = this.db): Promise<void> {
     await trx.insertInto('api_key_events').values(row).execute();
   }

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import { preparedInsert } from '../db/prepared-query.js';
 import type { CreditNoteLinesTable, CreditNotesTable, Database, PdfDigestLanguage } from '../db/schema.js';
 import { modeColumn, type Owner } from '../db/scope.js';
+import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
+import { containsPattern, type CountedPage, type PageAt } from './search.js';
+import { sql } from 'kysely';
 
 export type CreditNoteRow = CreditNotesTable;
 export type CreditNoteLineRow = CreditNoteLinesTable;
@@ -9,6 +12,11 @@ export type CreditNoteLineRow = CreditNoteLinesTable;
 const LINES_PER_STATEMENT = 100;
 
 /** Credit notes and their lines; every statement names the company (and the mode, for credit notes). */
+/** What a row of the panel's credit-note lists is read with. */
+export const CREDIT_NOTE_LIST_COLUMNS = ['id', 'number', 'invoice_id', 'invoice_number', 'issue_date', 'reason', 'currency', 'payable', 'buyer_snapshot', 'created_at'] as const;
+
+export type CreditNoteListRow = Pick<CreditNoteRow, (typeof CREDIT_NOTE_LIST_COLUMNS)[number]>;
+
 export class CreditNoteRepository {
   private readonly insertLines;
 
@@ -31,6 +39,42 @@ export class CreditNoteRepository {
       .executeTakeFirst();
     if (!creditNote) return undefined;
     return { creditNote, lines: (await this.linesOf(owner.companyId, [id], trx)).get(id) ?? [] };
+  }
+
+  /** The panel's list, newest first, counted: those whose number or credited invoice's number contains `search` (lower-cased; all for ''). */
+  async searchListRows(owner: Owner, search: string, at: PageAt): Promise<CountedPage<CreditNoteListRow>> {
+    let query = this.db.selectFrom('credit_notes').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (search !== '') {
+      const pattern = containsPattern(search);
+      query = query.where(sql<boolean>`(lower(number) like ${pattern} escape '\\' or lower(invoice_number) like ${pattern} escape '\\')`);
+    }
+    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const total = Number(n);
+    const { offset, limit } = at(total);
+    const rows = await query.select(CREDIT_NOTE_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return { total, rows };
+  }
+
+  /** The list rows of one invoice's credit notes, oldest first (the order of the invoice's creditNoteIds). */
+  async listRowsOfInvoice(owner: Owner, invoiceId: string): Promise<CreditNoteListRow[]> {
+    return this.db
+      .selectFrom('credit_notes')
+      .select(CREDIT_NOTE_LIST_COLUMNS)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Up to `limit + 1` credit notes (without lines) after the cursor, newest first; `number` is a prefix. */
+  async page(owner: Owner, filter: { invoiceId?: string; number?: string }, page: { limit: number; after?: Cursor }): Promise<CreditNoteRow[]> {
+    let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (filter.invoiceId !== undefined) query = query.where('invoice_id', '=', filter.invoiceId);
+    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
+    if (page.after) query = query.where(afterCursor(page.after));
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
   }
 
   /** The lines of these credit notes (found in the right mode before), in order. */

@@ -1,15 +1,53 @@
 import type { Kysely, OnConflictBuilder } from 'kysely';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
-import type { Database, InvoiceLinesTable, InvoicesTable, PaymentsTable, PdfDigestLanguage } from '../db/schema.js';
+import type { Database, InvoiceLinesTable, InvoicesTable, InvoiceStatusColumn, PaymentsTable, PdfDigestLanguage } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
+import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
+import { containsPattern, type CountedPage, type PageAt } from './search.js';
+import { sql } from 'kysely';
 
 export type InvoiceRow = InvoicesTable;
 export type InvoiceLineRow = InvoiceLinesTable;
 export type PaymentRow = PaymentsTable;
 
 /** How an invoice gets its number: the next of a sequence, the client's, or none yet (a draft). */
+/** What a row of the panel's invoice list is read with: a few columns, and the buyer's current name. */
+export const INVOICE_LIST_COLUMNS = [
+  'invoices.id',
+  'invoices.number',
+  'invoices.status',
+  'invoices.issue_date',
+  'invoices.due_date',
+  'invoices.currency',
+  'invoices.payable',
+  'invoices.buyer_snapshot',
+  'invoices.created_at',
+  'invoices.amount_paid',
+  'invoices.amount_credited',
+  'invoices.amount_refunded',
+] as const;
+
+export type InvoiceListRow = Pick<
+  InvoiceRow,
+  'id' | 'number' | 'status' | 'issue_date' | 'due_date' | 'currency' | 'payable' | 'buyer_snapshot' | 'created_at' | 'amount_paid' | 'amount_credited' | 'amount_refunded'
+> & { organization_name: string | null };
+
+/** Which invoices a list shows. */
+export interface InvoiceRowFilter {
+  organizationId?: string;
+  /** The start of the number, exactly (case-sensitive). */
+  number?: string;
+  /** YYYY-MM-DD, inclusive. */
+  issueDateFrom?: string;
+  /** YYYY-MM-DD, inclusive. */
+  issueDateTo?: string;
+  status?: InvoiceStatusColumn;
+  /** Issued and due before `today` (true), or not (false). */
+  overdue?: { is: boolean; today: string };
+}
+
 export type Numbering =
   | { kind: 'sequence'; key: SequenceKey; format: (year: number, value: number) => string }
   | { kind: 'given'; number: string }
@@ -110,6 +148,73 @@ export class InvoiceRepository {
     return { invoice, lines };
   }
 
+  /** Up to `limit + 1` invoices (without lines) after the cursor, newest first. */
+  async page(owner: Owner, filter: InvoiceRowFilter, page: { limit: number; after?: Cursor }): Promise<InvoiceRow[]> {
+    let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
+    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
+    if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
+    if (filter.issueDateTo !== undefined) query = query.where('issue_date', '<=', filter.issueDateTo);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    const overdue = filter.overdue;
+    if (overdue?.is === true) query = query.where('status', '=', 'issued').where('due_date', '<', overdue.today);
+    if (overdue?.is === false) query = query.where((eb) => eb.or([eb('status', '!=', 'issued'), eb('due_date', '>=', overdue.today)]));
+    if (page.after) query = query.where(afterCursor(page.after));
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  }
+
+  /**
+   * The panel's list, newest first, counted: one buyer's invoices, or those whose number contains
+   * `search` (lower-cased) or whose buyer's current name key contains `nameKey`.
+   */
+  async searchListRows(owner: Owner, filter: { organizationId?: string; search?: { number: string; nameKey: string } }, at: PageAt): Promise<CountedPage<InvoiceListRow>> {
+    let query = this.db
+      .selectFrom('invoices')
+      .leftJoin('organizations', (join) =>
+        join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', owner.companyId),
+      )
+      .where('invoices.company_id', '=', owner.companyId)
+      .where('invoices.livemode', '=', modeColumn(owner));
+    if (filter.organizationId !== undefined) query = query.where('invoices.organization_id', '=', filter.organizationId);
+    if (filter.search) {
+      const numberPattern = containsPattern(filter.search.number);
+      const namePattern = containsPattern(filter.search.nameKey);
+      query = query.where(
+        sql<boolean>`(lower(invoices.number) like ${numberPattern} escape '\\' or organizations.name_key like ${namePattern} escape '\\')`,
+      );
+    }
+    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const total = Number(n);
+    const { offset, limit } = at(total);
+    const rows = await query
+      .select([...INVOICE_LIST_COLUMNS, 'organizations.name as organization_name'])
+      .orderBy('invoices.created_at', 'desc')
+      .orderBy('invoices.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { total, rows };
+  }
+
+  /** The lines of these invoices, in order, by invoice. */
+  async linesOf(companyId: string, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, InvoiceLineRow[]>> {
+    const lines = await trx
+      .selectFrom('invoice_lines')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('invoice_id', 'in', invoiceIds)
+      .orderBy('invoice_id')
+      .orderBy('position')
+      .execute();
+    const linesOf = new Map<string, InvoiceLineRow[]>();
+    for (const line of lines) {
+      const list = linesOf.get(line.invoice_id);
+      if (list) list.push(line);
+      else linesOf.set(line.invoice_id, [line]);
+    }
+    return linesOf;
+  }
+
   /** The payments and refunds of these invoices, oldest first per invoice. */
   async paymentsOf(owner: Owner, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, PaymentRow[]>> {
     const byInvoice = new Map<string, PaymentRow[]>();
@@ -189,6 +294,14 @@ export class InvoiceRepository {
       .where('status', '=', 'draft')
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return false;
+    // A draft made from a quote gives the quote back: it can be made into an invoice again.
+    await t
+      .updateTable('quotes')
+      .set({ invoice_id: null, invoiced_at: null })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('invoice_id', '=', id)
+      .execute();
     await t.deleteFrom('invoice_lines').where('company_id', '=', owner.companyId).where('invoice_id', '=', id).execute();
     await t.deleteFrom('invoices').where('company_id', '=', owner.companyId).where('id', '=', id).execute();
     return true;

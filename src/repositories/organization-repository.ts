@@ -3,6 +3,8 @@ import type { Database, OrganizationsTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { prepareQuery } from '../db/prepared-query.js';
 import { modeColumn, type Owner } from '../db/scope.js';
+import { afterCursor, type Cursor } from './keyset.js';
+import { containsPattern, like, type CountedPage, type PageAt } from './search.js';
 
 export type OrganizationRow = OrganizationsTable;
 
@@ -18,6 +20,22 @@ export function identityKey(identifier: string): string {
  */
 const keyOf = (column: 'vat_id' | 'electronic_address_id' | 'legal_registration_id') =>
   sql<string>`upper(replace(replace(replace(replace(${sql.ref(column)}, ' ', ''), '.', ''), '-', ''), '/', ''))`;
+
+export interface OrganizationFilter {
+  /** Prefix of the name, compared like names are for uniqueness (NFC, case-folded). */
+  namePrefix?: string;
+  isCustomer?: boolean;
+  isSupplier?: boolean;
+  /** true: only archived ones; false: only the others. */
+  archived?: boolean;
+}
+
+/** The name folded as organizationNameKey folds it, without trimming the end (a prefix may end in a space). */
+function foldedPrefix(prefix: string): string {
+  return prefix.trimStart().normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export type UpdateOrganizationResult = { ok: true } | { ok: false; reason: 'name_conflict' | 'not_found' };
 
@@ -56,6 +74,41 @@ export class OrganizationRepository {
 
   async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
     return (await this.selectById({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx)).rows[0];
+  }
+
+  /** The owner's organizations among these ids (those of another company or mode are not found). */
+  async findByIds(owner: Owner, ids: string[], trx: Kysely<Database> = this.db): Promise<OrganizationRow[]> {
+    if (ids.length === 0) return [];
+    return trx.selectFrom('organizations').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', 'in', ids).execute();
+  }
+
+  /**
+   * The panel's list: organizations whose name key contains `nameKey` (all of them for ''),
+   * newest first, counted, and the page `at` places in that count.
+   */
+  async searchByNameKey(owner: Owner, nameKey: string, at: PageAt): Promise<CountedPage<OrganizationRow>> {
+    let query = this.db.selectFrom('organizations').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (nameKey !== '') query = query.where(like('name_key', containsPattern(nameKey)));
+    const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const total = Number(n);
+    const { offset, limit } = at(total);
+    const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return { total, rows };
+  }
+
+  /** Up to `limit + 1` organizations after the cursor, newest first (the extra row says another page exists). */
+  async page(owner: Owner, filter: OrganizationFilter, page: { limit: number; after?: Cursor }): Promise<OrganizationRow[]> {
+    let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    if (filter.namePrefix !== undefined) {
+      // SQLite's LIKE has no escape character unless one is named; PostgreSQL's is the same one.
+      const pattern = `${escapeLike(foldedPrefix(filter.namePrefix))}%`;
+      query = query.where(sql<boolean>`name_key like ${pattern} escape '\\'`);
+    }
+    if (filter.isCustomer !== undefined) query = query.where('is_customer', '=', filter.isCustomer ? 1 : 0);
+    if (filter.isSupplier !== undefined) query = query.where('is_supplier', '=', filter.isSupplier ? 1 : 0);
+    if (filter.archived !== undefined) query = query.where('archived_at', filter.archived ? 'is not' : 'is', null);
+    if (page.after) query = query.where(afterCursor(page.after));
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
   }
 
   // The identity lookups a received document's seller is matched by. Identifiers are compared as

@@ -22,6 +22,11 @@ export const EVENT_TYPES = [
   'purchase_invoice.approved',
   'purchase_invoice.disputed',
   'purchase_invoice.paid',
+  'quote.created',
+  'quote.sent',
+  'quote.accepted',
+  'quote.declined',
+  'quote.invoiced',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -20,9 +20,13 @@ const EventSelection = Type.Array(EventSelector, {
   examples: [['invoice.*', 'credit-note.created']],
 });
 
+/** The longest endpoint URL and description the API takes; the panel's form says the same. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
+
 const Url = Type.String({
   minLength: 1,
-  maxLength: 2048,
+  maxLength: MAX_WEBHOOK_URL_LENGTH,
   description: 'An https URL whose host resolves to public addresses only.',
   examples: ['https://erp.example.com/hooks/invoicing'],
 });
@@ -31,7 +35,7 @@ export const CreateWebhookEndpointBody = Type.Object(
   {
     url: Url,
     events: EventSelection,
-    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH }))),
   },
   { title: 'CreateWebhookEndpointInput', additionalProperties: false },
 );
@@ -41,7 +45,7 @@ export const UpdateWebhookEndpointBody = Type.Object(
   {
     url: Type.Optional(Url),
     events: Type.Optional(EventSelection),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH }))),
     enabled: Type.Optional(Type.Boolean({ description: 'false stops deliveries (pending ones wait); true resumes them.' })),
   },
   { title: 'UpdateWebhookEndpointInput', additionalProperties: false },

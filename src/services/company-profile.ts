@@ -5,7 +5,7 @@ import { isCountryCode } from '../documents/identifiers.js';
 import { EAS } from '../documents/schemes.js';
 import { checkVatId } from '../documents/vat-ids.js';
 import { newId } from '../lib/ids.js';
-import type { CompanyRow } from '../repositories/company-repository.js';
+import type { CompanyRepository, CompanyRow } from '../repositories/company-repository.js';
 import { PROFILE_LIMITS, type Company, type ProfileChanges, type ProfileField } from '../schemas/company.js';
 import { BIC, normalizeIban } from './invoice-input.js';
 
@@ -131,10 +131,13 @@ export function readProfileChanges(changes: ProfileChanges): { ok: true; columns
 }
 
 export class CompanyProfiles {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly companies: CompanyRepository,
+  ) {}
 
   async get(companyId: string, trx: Kysely<Database> = this.db): Promise<Company | undefined> {
-    const row = await trx.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
+    const row = await this.companies.findById(companyId, trx);
     return row ? companyFromRow(row) : undefined;
   }
 
@@ -143,7 +146,7 @@ export class CompanyProfiles {
     const read = readProfileChanges(changes);
     if (!read.ok) return { ok: false, reason: 'invalid', problems: read.problems };
     return inTransaction(this.db, trx, async (t) => {
-      const before = await t.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
+      const before = await this.companies.findById(companyId, t);
       if (!before) return { ok: false, reason: 'not_found' } as const;
       // The API shows a bank account only with its IBAN: a BIC or account name alone would vanish.
       const after = { ...before, ...read.columns };
@@ -158,18 +161,15 @@ export class CompanyProfiles {
       );
       if (Object.keys(changed).length === 0) return { ok: true, value: companyFromRow(before) } as const;
       const at = now.toISOString();
-      await t.updateTable('companies').set({ ...read.columns, updated_at: at }).where('id', '=', companyId).execute();
-      await t
-        .insertInto('company_events')
-        .values({ id: newId('evt'), company_id: companyId, changes: JSON.stringify(changed), actor_user_id: actor.userId, actor_label: actor.label, at })
-        .execute();
+      await this.companies.updateProfile(companyId, { ...read.columns, updated_at: at }, t);
+      await this.companies.insertProfileEvent({ id: newId('evt'), company_id: companyId, changes: JSON.stringify(changed), actor_user_id: actor.userId, actor_label: actor.label, at }, t);
       return { ok: true, value: companyFromRow({ ...before, ...read.columns, updated_at: at }) } as const;
     });
   }
 
   /** The profile's change history, newest first. */
   async history(companyId: string, limit = 50, trx: Kysely<Database> = this.db) {
-    const rows = await trx.selectFrom('company_events').selectAll().where('company_id', '=', companyId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.companies.profileEvents(companyId, limit, trx);
     return rows.map((row) => ({ id: row.id, at: row.at, actor: row.actor_label, changes: JSON.parse(row.changes) as Record<string, { from: string | null; to: string | null }> }));
   }
 }

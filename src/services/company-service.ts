@@ -41,13 +41,16 @@ function companyFromRow(row: CompanyRow): Company {
   };
 }
 
+/** The longest company name, once trimmed. */
+export const MAX_COMPANY_NAME_LENGTH = 200;
+
 type CompanyInput = Pick<CreateCompanyInput, 'name' | 'currency' | 'countryCode' | 'vatId'>;
 
 /** A new company's name, currency, country and VAT id as stored, or every rule they break under its field. */
 function readCompanyInput(input: CompanyInput) {
   const problems: CreateCompanyProblem[] = [];
   const name = input.name.trim();
-  if (name === '' || name.length > 200) problems.push({ field: 'name', code: 'invalid_name', message: 'The company name must be 1 to 200 characters.' });
+  if (name === '' || name.length > MAX_COMPANY_NAME_LENGTH) problems.push({ field: 'name', code: 'invalid_name', message: `The company name must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters.` });
   const currency = (input.currency ?? 'EUR').trim().toUpperCase();
   if (!isCurrencyCode(currency)) problems.push({ field: 'currency', code: 'unknown_currency', message: `Unknown ISO 4217 currency code: "${input.currency}". Use one such as EUR.` });
   // The VAT id and the country pass the seller profile's own checks (each EU state's VAT id

@@ -1,11 +1,12 @@
 import type { ErrorDetail } from '../errors/app-error.js';
 import { Decimal, plainDecimal } from '../money/decimal.js';
 import { AMOUNT_INTEGER_DIGITS, isWithinAmountLimit, largestAmount } from '../money/limits.js';
-import { calculateInvoice, type AllowanceChargeFigures, type InvoiceCalculation, type VatCategory } from '../money/invoice-calculation.js';
+import { calculateInvoice, type AllowanceChargeFigures, type InvoiceCalculation } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
-import type { InvoiceLineRow, InvoiceRow } from '../repositories/invoice-repository.js';
+import type { InvoiceRow } from '../repositories/invoice-repository.js';
 import type { DraftLine } from './invoice-input.js';
 import type { StoredVatBreakdown } from './invoice-mapping.js';
+import { lineFieldsOf, type LineColumns } from './stored-line.js';
 
 // The stored form of computed content, shared by invoices and credit notes: amounts as decimal
 // text with exactly the currency's digits, lines as rows.
@@ -16,7 +17,7 @@ export type ComputedTotals = Pick<
 >;
 
 /** A line's stored columns, without the document it belongs to. */
-export type LineColumns = Omit<InvoiceLineRow, 'invoice_id' | 'company_id'>;
+export type { LineColumns };
 
 export interface ComputedContent {
   calculation: InvoiceCalculation;
@@ -86,7 +87,7 @@ const TOTAL_NAMES: [keyof ComputedTotals, string, string][] = [
  * is (src/money/limits.ts), as details that name the limit: such a document could never be paid,
  * credited or written as an e-invoice, so it is refused before anything is stored.
  */
-export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals }, digits: number, noun: 'invoice' | 'credit note'): ErrorDetail[] {
+export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals }, digits: number, noun: 'invoice' | 'credit note' | 'quote'): ErrorDetail[] {
   const maximum = largestAmount(digits);
   const limit = `an amount is at most ${maximum} (${AMOUNT_INTEGER_DIGITS} digits before the decimal point), what a payment, a credit note and an e-invoice can carry.`;
   const details: ErrorDetail[] = [];
@@ -111,16 +112,13 @@ export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount
 
 /** A stored line as the arithmetic takes it. */
 export function draftLineOf(line: LineColumns, negate = false): DraftLine {
-  const quantity = new Decimal(line.quantity);
+  const fields = lineFieldsOf(line);
+  const quantity = new Decimal(fields.quantity);
   return {
-    name: line.name,
-    description: line.description,
+    ...fields,
     quantity: negate ? quantity.negated() : quantity,
-    unitCode: line.unit_code,
-    unitPrice: new Decimal(line.unit_price),
-    discountPercent: line.discount_percent === null ? null : new Decimal(line.discount_percent),
-    vatRate: new Decimal(line.vat_rate),
-    vatCategory: line.vat_category as VatCategory,
-    exemptionReason: line.exemption_reason,
+    unitPrice: new Decimal(fields.unitPrice),
+    discountPercent: fields.discountPercent === null ? null : new Decimal(fields.discountPercent),
+    vatRate: new Decimal(fields.vatRate),
   };
 }

@@ -1,5 +1,4 @@
 import { Decimal } from '../money/decimal.js';
-import type { VatCategory } from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import { minorUnitDigits } from '../money/currency.js';
 import type { PdfDigestColumns } from '../db/schema.js';
@@ -9,6 +8,7 @@ import { apiExtras, extrasOf } from './document-extras.js';
 import { issuedInvoiceSource } from './document-sources.js';
 import { einvoiceReadinessOf } from './einvoice-readiness.js';
 import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
+import { lineFieldsOf, type LineColumns } from './stored-line.js';
 
 // Stored rows to the invoice the API shows. What is shown is what was stored, so an answer built
 // right after a change and one read back later are the same. A draft has no snapshots: it shows
@@ -27,25 +27,8 @@ export interface InvoiceExtras {
   today: string;
 }
 
-/** The columns a line has, whether an invoice's or a credit note's. */
-type StoredLineRow = Omit<InvoiceLineRow, 'invoice_id' | 'company_id'>;
-
-export function linesFromRows(lines: StoredLineRow[]): StoredLine[] {
-  return [...lines]
-    .sort((a, b) => a.position - b.position)
-    .map((line) => ({
-      position: line.position,
-      name: line.name,
-      description: line.description,
-      quantity: line.quantity,
-      unitCode: line.unit_code,
-      unitPrice: line.unit_price,
-      discountPercent: line.discount_percent,
-      vatRate: line.vat_rate,
-      vatCategory: line.vat_category as VatCategory,
-      exemptionReason: line.exemption_reason,
-      netAmount: line.net_amount,
-    }));
+export function linesFromRows(lines: LineColumns[]): StoredLine[] {
+  return [...lines].sort((a, b) => a.position - b.position).map((line) => ({ position: line.position, ...lineFieldsOf(line), netAmount: line.net_amount }));
 }
 
 export function totalsFromRow(

@@ -7,10 +7,11 @@ import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
-import type { CreateInvoiceInput, Invoice, InvoiceLineInputType, UpdateInvoiceInput } from '../schemas/invoice.js';
+import type { CreateInvoiceInput, Invoice, UpdateInvoiceInput } from '../schemas/invoice.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
 import { gapsFor, type EinvoiceTarget } from './einvoice-readiness.js';
-import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
+import { computeContent, draftLineOf, oversizedAmounts } from './invoice-content.js';
+import { lineFieldsOf } from './stored-line.js';
 import { minorUnitDigits } from '../money/currency.js';
 import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
@@ -34,21 +35,6 @@ class NumberTaken extends Error {}
 /** How often a change retries after another change to the same draft slipped in between. */
 const MAX_ATTEMPTS = 8;
 
-/** A stored line as the create body had it: what a PATCH without `lines` keeps. */
-export function lineInputOf(line: LineColumns): InvoiceLineInputType {
-  return {
-    name: line.name,
-    description: line.description,
-    quantity: line.quantity,
-    unitCode: line.unit_code,
-    unitPrice: line.unit_price,
-    discountPercent: line.discount_percent,
-    vatRate: line.vat_rate,
-    vatCategory: line.vat_category as InvoiceLineInputType['vatCategory'],
-    exemptionReason: line.exemption_reason,
-  };
-}
-
 /** A stored draft as its create body would be: what a PATCH is merged into. */
 function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceContentInput {
   const extras = apiExtras(extrasOf(row));
@@ -63,7 +49,8 @@ function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceConten
     buyerReference: row.buyer_reference,
     purchaseOrderReference: row.purchase_order_reference,
     note: row.note,
-    lines: lines.map(lineInputOf),
+    // A stored line as the create body had it: what a PATCH without `lines` keeps.
+    lines: lines.map(lineFieldsOf),
   };
 }
 

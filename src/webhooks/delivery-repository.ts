@@ -200,4 +200,73 @@ export class DeliveryRepository {
       .execute();
     return id;
   }
+
+  // --- The panel's attempt log: read by company and endpoint both, so an endpoint id alone never
+  // reads another company's deliveries; each read uses an existing index (src/panel/webhook-attempts.ts).
+
+  /** The endpoint's latest attempts: which delivery, when. */
+  async latestAttempts(companyId: string, endpointId: string, limit: number): Promise<{ delivery_id: string; attempted_at: string }[]> {
+    return this.db
+      .selectFrom('webhook_attempts')
+      .select(['delivery_id', 'attempted_at'])
+      .where('company_id', '=', companyId)
+      .where('endpoint_id', '=', endpointId)
+      .orderBy('attempted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The endpoint's latest deliveries still waiting for their first attempt (the partial "fresh" index). */
+  async latestWaiting(companyId: string, endpointId: string, limit: number): Promise<{ id: string; created_at: string }[]> {
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'created_at'])
+      .where('company_id', '=', companyId)
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', 0)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** These deliveries of the endpoint, each with its event's columns (null once the event is purged). */
+  async withEvents(companyId: string, endpointId: string, deliveryIds: string[]) {
+    return this.db
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').on('e.company_id', '=', companyId))
+      .select([
+        'd.id',
+        'd.event_id',
+        'd.created_at',
+        'd.status',
+        'd.attempts',
+        'd.next_attempt_at',
+        'd.lease_expires_at',
+        'e.type',
+        'e.livemode',
+        'e.created_at as event_created_at',
+        'e.request_id',
+        'e.object',
+      ])
+      .where('d.company_id', '=', companyId)
+      .where('d.endpoint_id', '=', endpointId)
+      .where('d.id', 'in', deliveryIds)
+      .execute();
+  }
+
+  /** Every attempt of these deliveries made from `from` on, oldest first. */
+  async attemptsOf(companyId: string, endpointId: string, deliveryIds: string[], from: string) {
+    return this.db
+      .selectFrom('webhook_attempts')
+      .select(['id', 'delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'succeeded', 'error', 'response_excerpt'])
+      .where('company_id', '=', companyId)
+      .where('endpoint_id', '=', endpointId)
+      .where('attempted_at', '>=', from)
+      .where('delivery_id', 'in', deliveryIds)
+      .orderBy('attempted_at')
+      .orderBy('id')
+      .execute();
+  }
 }

@@ -5,7 +5,7 @@ import { eventJson } from '../events/event-json.js';
 import { withJitter } from '../lib/jitter.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox } from './outbox-repository.js';
 import { send, TOTAL_TIMEOUT_MS, type AttemptOutcome } from './sender.js';
 import { checkDeliveryUrl, checkedLookup, type Resolve } from './url-safety.js';
 

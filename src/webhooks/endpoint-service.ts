@@ -8,9 +8,10 @@ import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
 import { modeColumn, type Scope } from '../db/scope.js';
+import type { EventRepository } from '../repositories/event-repository.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import type { EndpointRepository, EndpointRow } from './endpoint-repository.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox } from './outbox-repository.js';
 import { checkEndpointUrl, type Resolve } from './url-safety.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -79,6 +80,7 @@ export class EndpointService {
     private readonly sealer: Sealer,
     private readonly deliveries: DeliveryRepository,
     private readonly outbox: Outbox,
+    private readonly events: EventRepository,
     private readonly options: { allowPrivateUrls: boolean; resolve: Resolve; onEnqueued?: () => void },
   ) {}
 
@@ -196,13 +198,7 @@ export class EndpointService {
    */
   async resend(scope: Scope, endpointId: string, eventId: string, now: Date = new Date()): Promise<{ ok: true; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
     const endpoint = await this.endpoints.find(scope, endpointId);
-    const event = await this.db
-      .selectFrom('events')
-      .select('id')
-      .where('company_id', '=', scope.companyId)
-      .where('livemode', '=', modeColumn(scope))
-      .where('id', '=', eventId)
-      .executeTakeFirst();
+    const event = await this.events.exists(scope, eventId);
     if (!endpoint || !event) return { ok: false, code: 'NOT_FOUND' };
     const deliveryId = await this.deliveries.enqueue(scope.companyId, endpointId, eventId, now);
     this.options.onEnqueued?.();

@@ -87,7 +87,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     origin = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     browser = await launchChromium();
     // The setup page exists only while the instance is unclaimed: it is checked before the claim.
-    const token = (await new FirstRunSetup(t.storage.db).issueToken())!;
+    const token = (await new FirstRunSetup(t.storage.db, t.container.repositories).issueToken())!;
     for (const width of WIDTHS) {
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
@@ -110,7 +110,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     // Made as the CLI makes them, so that they sign in straight to the panel (a user added on the
     // Users page first chooses a password: panel-keys-users-webhooks.test.ts walks that).
     for (const [email, role] of [['a.very.long.email.address.for.an.admin@subsidiary.example.com', 'admin'], ['member@example.com', 'member']] as const) {
-      expect((await new UserService(t.storage.db).create({ companyId, email, role, password: PASSWORD })).ok).toBe(true);
+      expect((await new UserService(t.storage.db, t.container.repositories).create({ companyId, email, role, password: PASSWORD })).ok).toBe(true);
     }
     await owner.get('/panel/company');
     expect((await owner.post('/panel/company', { legalName: 'Acme Trading GmbH', line1: 'Friedrichstr. 100', postalCode: '10117', city: 'Berlin', countryCode: 'DE', vatId: 'DE123456789', iban: 'DE89 3704 0044 0532 0130 00' })).statusCode).toBe(303);

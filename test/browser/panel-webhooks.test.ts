@@ -31,7 +31,7 @@ describe.skipIf(BROWSER_MISSING)('the Webhooks page in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
 
-    const token = await new FirstRunSetup(t.storage.db).issueToken();
+    const token = await new FirstRunSetup(t.storage.db, t.container.repositories).issueToken();
     await page.goto(`${origin}${setupPath(token!)}`);
     await page.getByLabel('Company name').fill('Hooked Trading GmbH');
     await page.getByLabel('Email').fill('owner@hooked.example');

@@ -41,7 +41,7 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   });
 
   it('claims the instance through the one-time setup link', async () => {
-    const token = await new FirstRunSetup(t.storage.db).issueToken();
+    const token = await new FirstRunSetup(t.storage.db, t.container.repositories).issueToken();
     expect(token).not.toBeNull();
     await page.goto(`${origin}${setupPath(token!)}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Set up this instance');

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentInput } from '../../src/documents/build-view.js';
-import { buildDocumentView, problemsFor } from '../../src/documents/index.js';
+import { problemsFor } from '../../src/documents/index.js';
 import { Decimal } from '../../src/money/decimal.js';
 import type { VatCategory } from '../../src/money/invoice-calculation.js';
-import { germanInput } from '../helpers/sample-document.js';
+import { germanInput, viewOf } from '../helpers/sample-document.js';
 
 // problemsFor names each gap by its official rule and by the field the API user sets.
 
-const problems = (input: DocumentInput, profiles: Parameters<typeof problemsFor>[1] = ['en16931', 'peppol', 'xrechnung']) => problemsFor(buildDocumentView(input), profiles);
+const problems = (input: DocumentInput, profiles: Parameters<typeof problemsFor>[1] = ['en16931', 'peppol', 'xrechnung']) => problemsFor(viewOf(input), profiles);
 const codesOf = (input: DocumentInput, profiles?: Parameters<typeof problemsFor>[1]) => problems(input, profiles).map((p) => `${p.field} ${p.code}`);
 const base = germanInput();
 const withCategory = (vatCategory: VatCategory, extra: Partial<DocumentInput> = {}): DocumentInput => ({
@@ -73,7 +73,7 @@ describe('problemsFor', () => {
   });
 
   it('leaves the VAT ids out of a document wholly outside the scope of VAT, so BR-O-02 holds', () => {
-    const view = buildDocumentView(withCategory('O'));
+    const view = viewOf(withCategory('O'));
     expect([view.seller.vatId, view.buyer.vatId]).toEqual([null, null]);
     expect(problemsFor(view, ['en16931', 'xrechnung'])).toEqual([]);
   });

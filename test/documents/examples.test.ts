@@ -2,12 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentView, renderCii, renderUbl } from '../../src/documents/index.js';
+import { renderCii, renderUbl } from '../../src/documents/index.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { documentInputArbitrary } from '../helpers/document-arbitraries.js';
 import { EINVOICE_DIR } from '../helpers/einvoice-files.js';
 import { readCii } from '../helpers/einvoice-reading.js';
-import { germanInput, sampleInput } from '../helpers/sample-document.js';
+import { germanInput, sampleInput, viewOf } from '../helpers/sample-document.js';
 import { leafValues, neutralPath } from '../helpers/xml-paths.js';
 
 // Our mapping next to the official examples: the hand-made copy of Peppol's base example must
@@ -34,7 +34,7 @@ const pathsOf = (docs: string[]) => new Set([...NOT_IN_EXAMPLES, ...docs.flatMap
 
 describe('mapping compared with the official examples', () => {
   it('writes the hand-made copy of Peppol’s base example with the example’s values in every field we fill', () => {
-    const ours = leafValues(renderUbl(buildDocumentView(sampleInput()), { profile: 'peppol' }));
+    const ours = leafValues(renderUbl(viewOf(sampleInput()), { profile: 'peppol' }));
     const official = leafValues(readFileSync(join(EINVOICE_DIR, 'examples/peppol/base-example.xml'), 'utf8'));
     const differences: string[] = [];
     for (const [path, values] of ours) {
@@ -49,7 +49,7 @@ describe('mapping compared with the official examples', () => {
 
   it('writes only element paths that the official UBL examples use, or bindings they do not show', () => {
     const known = pathsOf([...examples('cen-ubl'), ...examples('peppol')]);
-    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(buildDocumentView);
+    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(viewOf);
     const unknown = new Set<string>();
     for (const view of views) {
       for (const profile of ['peppol', 'xrechnung'] as const) {
@@ -61,7 +61,7 @@ describe('mapping compared with the official examples', () => {
 
   it('writes only element paths that the official CII examples use, or bindings they do not show', () => {
     const known = pathsOf(examples('cen-cii'));
-    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(buildDocumentView);
+    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(viewOf);
     const unknown = new Set<string>();
     for (const view of views) {
       for (const profile of ['en16931', 'xrechnung'] as const) {
@@ -73,7 +73,7 @@ describe('mapping compared with the official examples', () => {
 
   it('writes a tax number for the seller (BT-32) but never for the buyer, who has no such term', () => {
     const input = germanInput({ buyer: { ...germanInput().buyer, taxRegistrationId: '98/765/43210' } });
-    const view = buildDocumentView(input);
+    const view = viewOf(input);
     const ubl = leafValues(renderUbl(view, { profile: 'xrechnung' }));
     expect(ubl.get('/Invoice/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID')).toEqual(['DE123456789', '12/345/67890']);
     expect(ubl.get('/Invoice/AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toEqual(['DE811907980']);
@@ -84,7 +84,7 @@ describe('mapping compared with the official examples', () => {
   });
 
   it('carries the hand-made German invoice’s figures into CII unchanged', () => {
-    const view = buildDocumentView(germanInput());
+    const view = viewOf(germanInput());
     const cii = readCii(renderCii(view, { profile: 'xrechnung' }));
     expect(cii.totals).toEqual({
       lineNet: view.totals.lineNetTotal,

@@ -2,18 +2,18 @@ import { Decimal } from '../../src/money/decimal.js';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
-import { buildDocumentView, cleanText, renderCii, renderPdf, renderUbl } from '../../src/documents/index.js';
+import { cleanText, renderCii, renderPdf, renderUbl } from '../../src/documents/index.js';
 import { belgianStructuredCommunication, creditorReference } from '../../src/documents/payment-reference.js';
 import { epcPayload } from '../../src/documents/pdf/girocode.js';
 import { canInspectPdf, pdfAttachments, pdfNotdefGlyphs, pdfPageTexts, pdfPlainText, pdfQrPayloads, pdfWords, xmpOf } from '../helpers/pdf-tools.js';
-import { germanInput } from '../helpers/sample-document.js';
+import { germanInput, viewOf } from '../helpers/sample-document.js';
 
 // What the PDF says and how: the same bytes for the same document, credit notes that ask for
 // nothing, status copies, every script, identifiable pages, and each language's conventions.
 
 const base = germanInput();
-const issued = buildDocumentView(base);
-const creditNote = buildDocumentView(germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' }, dueDate: null }));
+const issued = viewOf(base);
+const creditNote = viewOf(germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' }, dueDate: null }));
 const credit = { reason: 'Zwei Stunden nicht geleistet', voids: false, offset: '1000.00', refund: '276.98' };
 
 describe('one function cleans what XML 1.0 forbids', () => {
@@ -113,7 +113,7 @@ const SCRIPTS = ['Müller Straße €', 'Ελληνικά', 'Кириллица'
 
 describe.skipIf(!canInspectPdf)('every script', () => {
   it('draws names, addresses, lines and notes in every script with real glyphs that pdftotext gives back', async () => {
-    const view = buildDocumentView(
+    const view = viewOf(
       germanInput({
         buyer: { ...base.buyer, name: SCRIPTS.slice(0, 5).join(' '), address: { ...base.buyer.address, line1: SCRIPTS.slice(5).join(' ') } },
         lines: SCRIPTS.map((name) => ({ ...base.lines[1]!, name, description: name })),
@@ -144,7 +144,7 @@ describe.skipIf(!canInspectPdf)('every script', () => {
 });
 
 describe.skipIf(!canInspectPdf)('every page', () => {
-  const long = buildDocumentView(germanInput({ lines: Array.from({ length: 45 }, (_, i) => ({ ...base.lines[1]!, name: `Item ${i + 1}` })) }));
+  const long = viewOf(germanInput({ lines: Array.from({ length: 45 }, (_, i) => ({ ...base.lines[1]!, name: `Item ${i + 1}` })) }));
 
   it('names seller, document type and number, buyer and page x of y from page 2 on, and never leaves the totals alone', async () => {
     const pages = pdfPageTexts(await renderPdf(long, { lang: 'en' }));
@@ -170,8 +170,8 @@ describe.skipIf(!canInspectPdf)('every page', () => {
 describe.skipIf(!canInspectPdf)('each language', () => {
   it("writes the service's default VAT exemption texts in the document's language, and keeps the invoice's own text and the XML's", async () => {
     const zero = (vatCategory: 'AE' | 'K' | 'G', name: string) => ({ ...base.lines[1]!, name, vatCategory, vatRate: new Decimal('0'), exemptionReason: null });
-    const exempt = buildDocumentView(germanInput({ allowances: [], charges: [], lines: [zero('AE', 'Wartung'), zero('K', 'Ersatzteile'), zero('G', 'Export'), base.lines[2]!] }));
-    const outside = buildDocumentView(germanInput({ allowances: [], charges: [], lines: [{ ...base.lines[1]!, vatCategory: 'O', vatRate: new Decimal('0'), exemptionReason: null }] }));
+    const exempt = viewOf(germanInput({ allowances: [], charges: [], lines: [zero('AE', 'Wartung'), zero('K', 'Ersatzteile'), zero('G', 'Export'), base.lines[2]!] }));
+    const outside = viewOf(germanInput({ allowances: [], charges: [], lines: [{ ...base.lines[1]!, vatCategory: 'O', vatRate: new Decimal('0'), exemptionReason: null }] }));
     const text = async (view: typeof exempt, lang: 'en' | 'de' | 'fr') => pdfPlainText(await renderPdf(view, { lang })).replace(/\s+/g, ' ');
     const ENGLISH = ['Reverse charge', 'Intra-Community supply', 'Export outside the EU', 'Not subject to VAT'];
     const expected = {
@@ -192,7 +192,7 @@ describe.skipIf(!canInspectPdf)('each language', () => {
   });
 
   it('names countries in its words and leaves out the country of a domestic document', async () => {
-    const abroad = buildDocumentView(germanInput({ buyer: { ...base.buyer, address: { ...base.buyer.address, countryCode: 'FR' } } }));
+    const abroad = viewOf(germanInput({ buyer: { ...base.buyer, address: { ...base.buyer.address, countryCode: 'FR' } } }));
     expect(pdfPlainText(await renderPdf(abroad, { lang: 'de' }))).toContain('Frankreich');
     expect(pdfPlainText(await renderPdf(abroad, { lang: 'fr' }))).toMatch(/France[^]*Allemagne|Allemagne[^]*France/);
     const domestic = pdfPlainText(await renderPdf(issued, { lang: 'de' }));
@@ -200,7 +200,7 @@ describe.skipIf(!canInspectPdf)('each language', () => {
   });
 
   it('writes French with a space before colons, and translates code names (an allowance given by code only)', async () => {
-    const coded = buildDocumentView(germanInput({ allowances: [{ ...base.charges[0]!, reason: null, reasonCode: '95' }] }));
+    const coded = viewOf(germanInput({ allowances: [{ ...base.charges[0]!, reason: null, reasonCode: '95' }] }));
     const fr = pdfPlainText(await renderPdf(coded, { lang: 'fr' }));
     // pdftotext gives the no-break space back as a space; without one, the colon would follow the word.
     expect(fr).toMatch(/Conditions de paiement\s: Zahlbar/);

@@ -1,8 +1,8 @@
 import { Decimal } from '../../src/money/decimal.js';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentView, renderPdf } from '../../src/documents/index.js';
+import { renderPdf } from '../../src/documents/index.js';
 import { canInspectPdf, pdfPageTexts } from '../helpers/pdf-tools.js';
-import { germanInput } from '../helpers/sample-document.js';
+import { germanInput, viewOf } from '../helpers/sample-document.js';
 
 // The totals never stand alone on a page: whatever the number of lines, the page that holds
 // them holds the last line above them, and the whole of the totals. Swept over every line count
@@ -29,7 +29,7 @@ function documentWith(lines: number, variant: Variant) {
     ? [0, 1, 2].map((i) => ({ ...base.allowances[0]!, amount: new Decimal(`${i + 1}`), reason: `${LONG} (${i + 1})` }))
     : base.allowances;
   const charges = variant.long ? [{ ...base.charges[0]!, reason: `${LONG} — Versandkosten` }] : base.charges;
-  return buildDocumentView(
+  return viewOf(
     germanInput({
       pricesIncludeTax: variant.gross,
       allowances,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDocumentView, renderPdf } from '../../src/documents/index.js';
+import { renderPdf } from '../../src/documents/index.js';
 import { PdfRenderError, PdfRenderPool, type PdfPoolSettings } from '../../src/documents/pdf/pool.js';
-import { germanInput } from '../helpers/sample-document.js';
+import { germanInput, viewOf } from '../helpers/sample-document.js';
 
 // The pool renders in worker threads exactly what the renderer renders in the main thread, and
 // keeps its limits: a bounded queue, a deadline and a heap limit per document.
 
-const view = buildDocumentView(germanInput());
+const view = viewOf(germanInput());
 const NOW = new Date('2026-03-02T10:00:00Z');
 const SETTINGS: PdfPoolSettings = { workers: 1, maxQueued: 4, timeoutMs: 60_000, maxMemoryMb: 256 };
 

@@ -1,19 +1,19 @@
 import { create } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildDocumentView, PDF_LANGUAGES, problemsFor, renderCii, renderPdf } from '../../src/documents/index.js';
+import { PDF_LANGUAGES, problemsFor, renderCii, renderPdf } from '../../src/documents/index.js';
 import { epcPayload } from '../../src/documents/pdf/girocode.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { canValidate, validateAgainstXsd, XSD } from '../helpers/einvoice-files.js';
 import { canInspectPdf, hasPoppler, pdfAttachments, pdfFonts, pdfPagePng, pdfText, xmpOf } from '../helpers/pdf-tools.js';
 import { documentInputArbitrary } from '../helpers/document-arbitraries.js';
-import { germanInput } from '../helpers/sample-document.js';
+import { germanInput, viewOf } from '../helpers/sample-document.js';
 
 // The PDF as a reader and a validator see it: it opens, its fonts are embedded, it carries the
 // Factur-X XML and metadata when issued, and its marks when a draft or a test document.
 
 const NOW = new Date('2026-03-02T10:00:00Z');
-const issued = buildDocumentView(germanInput());
+const issued = viewOf(germanInput());
 
 describe.skipIf(!canInspectPdf)('the PDF', () => {
   it('opens in a reader and renders its first page', async () => {
@@ -91,7 +91,7 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
   });
 
   it('shows a credit note as such and carries a credit note in its XML', async () => {
-    const note = buildDocumentView(germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' } }));
+    const note = viewOf(germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' } }));
     const pdf = await renderPdf(note, { lang: 'en', now: NOW });
     expect(pdfText(pdf)).toContain('Credit note');
     expect(pdfAttachments(pdf).first).toContain('<ram:TypeCode>381</ram:TypeCode>');
@@ -100,7 +100,7 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
   it('renders random documents of every kind, three-digit currencies and drafts included, and each opens', async () => {
     const inputs = fc.sample(fc.tuple(documentInputArbitrary({ digits: [0, 2, 3] }), fc.boolean(), fc.constantFrom(...PDF_LANGUAGES)), { numRuns: 24, seed: 3 });
     for (const [input, draft, lang] of inputs) {
-      const view = buildDocumentView({ ...input, draft });
+      const view = viewOf({ ...input, draft });
       const pdf = await renderPdf(view, { lang, now: NOW });
       const text = pdfText(pdf);
       expect(text).toContain(view.number);
@@ -112,7 +112,7 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
 
   it('breaks a long invoice over pages and numbers them', async () => {
     const many = germanInput({ lines: Array.from({ length: 60 }, (_, i) => ({ ...germanInput().lines[1]!, name: `Item ${i + 1}` })) });
-    const text = pdfText(await renderPdf(buildDocumentView(many), { lang: 'en', now: NOW }));
+    const text = pdfText(await renderPdf(viewOf(many), { lang: 'en', now: NOW }));
     expect(text).toContain('Page 1 of 3');
     expect(text).toContain('Item 60');
   });
@@ -127,6 +127,6 @@ describe('the EPC GiroCode', () => {
     expect(epcPayload({ ...issued, currency: { code: 'USD', minorDigits: 2 } })).toBeNull();
     expect(epcPayload({ ...issued, paymentMeans: { ...issued.paymentMeans!, code: '59', creditTransfer: null } })).toBeNull();
     expect(epcPayload({ ...issued, typeCode: '381' })).toBeNull();
-    expect(epcPayload(buildDocumentView(germanInput({ lines: [{ ...germanInput().lines[1]!, quantity: new Decimal('-3') }], allowances: [], charges: [] })))).toBeNull();
+    expect(epcPayload(viewOf(germanInput({ lines: [{ ...germanInput().lines[1]!, quantity: new Decimal('-3') }], allowances: [], charges: [] })))).toBeNull();
   });
 });

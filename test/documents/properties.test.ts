@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentView, problemsFor, renderCii, renderUbl } from '../../src/documents/index.js';
+import { problemsFor, renderCii, renderUbl } from '../../src/documents/index.js';
 import { documentInputArbitrary } from '../helpers/document-arbitraries.js';
 import { canValidate, hasXmllint, validateAgainstXsd, XSD } from '../helpers/einvoice-files.js';
 import { readCii, readUbl } from '../helpers/einvoice-reading.js';
 import { expectXmlIdentities } from '../helpers/einvoice-identities.js';
+import { viewOf } from '../helpers/sample-document.js';
 
 // Random invoices and credit notes over every VAT category, allowances and charges, both price
 // modes and currencies with 0, 2 and 3 minor digits: computed by our arithmetic, rendered, read
@@ -14,7 +15,7 @@ describe('random e-invoices', () => {
   it('are complete for every profile, and keep every EN 16931 calculation rule exact in UBL and CII', () => {
     fc.assert(
       fc.property(documentInputArbitrary({ digits: [0, 2] }), (input) => {
-        const view = buildDocumentView(input);
+        const view = viewOf(input);
         expect(problemsFor(view, ['en16931', 'peppol', 'xrechnung'])).toEqual([]);
         const digits = view.currency.minorDigits;
         for (const profile of ['peppol', 'xrechnung'] as const) {
@@ -38,7 +39,7 @@ describe('random e-invoices', () => {
     const ublCreditNotes: { name: string; xml: string }[] = [];
     const cii: { name: string; xml: string }[] = [];
     for (const input of fc.sample(documentInputArbitrary({ digits: [0, 2] }), { numRuns: 100, seed: 42 })) {
-      const view = buildDocumentView(input);
+      const view = viewOf(input);
       const name = `${view.number} ${view.typeCode}`;
       const ubl = view.typeCode === '381' ? ublCreditNotes : ublInvoices;
       for (const profile of ['peppol', 'xrechnung'] as const) ubl.push({ name: `${name} ${profile}`, xml: renderUbl(view, { profile }) });
@@ -55,7 +56,7 @@ describe('random e-invoices', () => {
   it('are refused with BR-DEC-09 when the currency has three minor digits', () => {
     fc.assert(
       fc.property(documentInputArbitrary({ digits: [3] }), (input) => {
-        const problems = problemsFor(buildDocumentView(input), ['en16931']);
+        const problems = problemsFor(viewOf(input), ['en16931']);
         expect(problems).toContainEqual(expect.objectContaining({ field: 'currency', code: 'BR-DEC-09' }));
       }),
       { numRuns: 50 },

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentView, problemsFor } from '../../src/documents/index.js';
+import { problemsFor } from '../../src/documents/index.js';
 import { judge, judgeDocument, readDocument, type DocumentRead } from '../../src/documents/read/index.js';
 import { EINVOICE_DIR } from '../helpers/einvoice-files.js';
-import { germanInput } from '../helpers/sample-document.js';
+import { germanInput, viewOf } from '../helpers/sample-document.js';
 
 // The verdict and its findings: rule id, severity, business term, and where in the document.
 
@@ -70,7 +70,7 @@ describe('judging a received document', () => {
 
 describe('the same engine before issuing', () => {
   it('refuses, through problemsFor, a view whose totals no longer add up, which no check of the API fields sees', () => {
-    const view = buildDocumentView(germanInput());
+    const view = viewOf(germanInput());
     expect(problemsFor(view, ['en16931'])).toEqual([]);
     const tampered = { ...view, totals: { ...view.totals, payable: '1.00' } };
     expect(problemsFor(tampered, ['en16931'])).toContainEqual(expect.objectContaining({ field: 'totals.payable', code: 'BR-CO-16' }));

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentView, problemsFor, renderCii, renderPdf, renderUbl, type DocumentView } from '../../src/documents/index.js';
+import { problemsFor, renderCii, renderPdf, renderUbl, type DocumentView } from '../../src/documents/index.js';
 import type { Einvoice, EinvoiceParty } from '../../src/documents/einvoice-model.js';
 import type { Party } from '../../src/documents/model.js';
 import { judgeDocument, readDocument, type DocumentRead } from '../../src/documents/read/index.js';
 import { documentInputArbitrary } from '../helpers/document-arbitraries.js';
+import { viewOf } from '../helpers/sample-document.js';
 
 // Every invoice and credit note we issue, in every profile we export, reads back through the
 // reader into the same totals, lines and parties, and the engine judges it valid by the rules
@@ -79,7 +80,7 @@ describe('issued documents read back', () => {
   it('in UBL (Peppol, XRechnung) and CII (EN 16931, XRechnung) with the same totals, lines and parties, and valid by the rules they claim', async () => {
     await fc.assert(
       fc.asyncProperty(documentInputArbitrary({ digits: [0, 2] }), async (input) => {
-        const view = buildDocumentView(input);
+        const view = viewOf(input);
         expect(problemsFor(view, ['en16931', 'peppol', 'xrechnung'])).toEqual([]);
         const documents: [string, string][] = [
           ['ubl', renderUbl(view, { profile: 'peppol' })],
@@ -102,7 +103,7 @@ describe('issued documents read back', () => {
 
   it('from the PDF/A-3 with its factur-x.xml, the same as from the CII', async () => {
     for (const input of fc.sample(documentInputArbitrary({ digits: [0, 2] }), { numRuns: 8, seed: 2702 })) {
-      const view = buildDocumentView(input);
+      const view = viewOf(input);
       if (problemsFor(view, ['en16931']).length > 0) continue;
       const read = await readBack(await renderPdf(view, { lang: 'en', now: NOW }));
       expect(read.container).toEqual({ type: 'pdf', attachment: 'factur-x.xml', relationship: 'Alternative' });

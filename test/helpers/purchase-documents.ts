@@ -1,8 +1,8 @@
-import { buildDocumentView, renderCii, renderUbl } from '../../src/documents/index.js';
+import { renderCii, renderUbl } from '../../src/documents/index.js';
 import type { SchemedId } from '../../src/documents/model.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { BASE_PATH, type TestApp } from './build.js';
-import { germanInput } from './sample-document.js';
+import { germanInput, viewOf } from './sample-document.js';
 
 // E-invoices a supplier sends us, written by our own writers (valid EN 16931 and Peppol BIS 3
 // documents, sellers and numbers chosen by the test), and the POST that receives one.
@@ -26,7 +26,7 @@ export interface SupplierDocument {
 export function supplierDocument(options: SupplierDocument = {}): string {
   const base = germanInput();
   const price = new Decimal(options.price ?? '100');
-  const view = buildDocumentView(
+  const view = viewOf(
     germanInput({
       typeCode: options.corrects ? '381' : '380',
       number: options.number ?? 'R-1001',

@@ -1,4 +1,6 @@
-import type { DocumentInput } from '../../src/documents/build-view.js';
+import { documentViewFrom, type DocumentInput } from '../../src/documents/build-view.js';
+import type { DocumentView } from '../../src/documents/model.js';
+import { calculateInvoice } from '../../src/money/invoice-calculation.js';
 import { Decimal } from '../../src/money/decimal.js';
 
 // A hand-made invoice with the business content of Peppol's base example
@@ -115,4 +117,18 @@ export function germanInput(overrides: Partial<DocumentInput> = {}): DocumentInp
     ],
     ...overrides,
   });
+}
+
+/**
+ * The EN 16931 view of a hand-made document, built as every stored document's is
+ * (src/services/document-view.ts): our arithmetic over its lines, allowances and charges, then
+ * the one view builder, documentViewFrom.
+ */
+export function viewOf(input: DocumentInput): DocumentView {
+  const calculation = calculateInvoice(
+    input.lines,
+    { digits: input.currency.minorDigits, pricesIncludeTax: input.pricesIncludeTax },
+    { allowances: input.allowances, charges: input.charges },
+  );
+  return documentViewFrom(input, calculation);
 }

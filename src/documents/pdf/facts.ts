@@ -31,6 +31,12 @@ export interface StatusFacts {
   invoiceNumber: string | null;
 }
 
+/** A quote (an offer): titled as such, with its validity, asking for no payment and carrying no XML. */
+export interface QuoteFacts {
+  /** The last day the offer can be accepted. */
+  validUntil: DateText;
+}
+
 /** A rendering of a document we received (a purchase invoice): marked as such, asking us for nothing. */
 export interface ReceivedFacts {
   /** The day it arrived. */

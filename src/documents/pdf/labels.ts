@@ -10,6 +10,10 @@ export type PdfLanguage = (typeof PDF_LANGUAGES)[number];
 
 export interface Labels {
   invoice: string;
+  /** The title of an offer. */
+  quote: string;
+  /** The last day an offer can be accepted. */
+  validUntil: string;
   /** The title of a corrective document, as each language calls it (not "Gutschrift": in German VAT law that is a self-billed invoice). */
   creditNote: string;
   draft: string;
@@ -90,6 +94,8 @@ const colon = (label: string, value: string) => (label ? `${label}: ${value}` : 
 export const LABELS: Record<PdfLanguage, Labels> = {
   en: {
     invoice: 'Invoice',
+    quote: 'Quote',
+    validUntil: 'Valid until',
     creditNote: 'Credit note',
     draft: 'DRAFT',
     test: 'TEST',
@@ -164,6 +170,8 @@ export const LABELS: Record<PdfLanguage, Labels> = {
   },
   de: {
     invoice: 'Rechnung',
+    quote: 'Angebot',
+    validUntil: 'Gültig bis',
     creditNote: 'Rechnungskorrektur',
     draft: 'ENTWURF',
     test: 'TEST',
@@ -238,6 +246,8 @@ export const LABELS: Record<PdfLanguage, Labels> = {
   },
   fr: {
     invoice: 'Facture',
+    quote: 'Devis',
+    validUntil: "Valable jusqu'au",
     creditNote: 'Avoir',
     draft: 'BROUILLON',
     test: 'TEST',

@@ -4,7 +4,7 @@ import { cleanText } from '../clean-text.js';
 import { problemsFor } from '../completeness.js';
 import { renderCiiDocument } from '../cii.js';
 import type { DocumentView } from '../model.js';
-import type { CreditFacts, ReceivedFacts, StatusFacts } from './facts.js';
+import type { CreditFacts, QuoteFacts, ReceivedFacts, StatusFacts } from './facts.js';
 import { formattersFor } from './format.js';
 import { LABELS, type PdfLanguage } from './labels.js';
 import { COLORS, LEFT, PAGE, RIGHT, WIDTH, rule, write, type Pdf } from './page.js';
@@ -35,6 +35,8 @@ export interface PdfOptions {
   status?: StatusFacts;
   /** A rendering of a document we received: marked RECEIVED on every page, without XML, asking for nothing. */
   received?: ReceivedFacts;
+  /** A quote: titled as one, with its validity, asking for no payment, without XML. */
+  quote?: QuoteFacts;
 }
 
 const PRODUCER = 'Invoicing API (pdfkit)';
@@ -82,7 +84,7 @@ function footer(context: Context, pageText: string): void {
 /** From page 2 on, a line at the top says whose document this is: seller, type and number, buyer, page. */
 function continuation(context: Context, pageText: string): void {
   const { doc, view, t } = context;
-  const line = [view.seller.tradingName ?? view.seller.name, `${titleOf(view, t)} ${view.number}`, view.buyer.name].join(' · ');
+  const line = [view.seller.tradingName ?? view.seller.name, `${titleOf(view, t, context.quote)} ${view.number}`, view.buyer.name].join(' · ');
   write(doc, line, LEFT, PAGE.margin, { size: 8, bold: true, color: COLORS.muted, width: WIDTH - 100 });
   write(doc, pageText, RIGHT - 90, PAGE.margin, { size: 8, color: COLORS.muted, width: 90, align: 'right' });
   rule(doc, PAGE.margin + 24);
@@ -112,15 +114,17 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
   const created = options.now ?? new Date(`${view.issueDate}T00:00:00Z`);
   const status = options.status ?? null;
   const received = options.received ?? null;
-  const title = cleanText(`${titleOf(view, t)} ${view.number}`);
+  const quote = options.quote ?? null;
+  const title = cleanText(`${titleOf(view, t, quote)} ${view.number}`);
   // Only an issued document whose CII is a valid EN 16931 invoice becomes Factur-X; a status copy is a copy, not the invoice,
   // and a received document's rendering is not the supplier's e-invoice (its original is).
-  const facturX = !view.draft && !status && !received && problemsFor(view, ['en16931']).length === 0;
+  // A quote is an offer, not an invoice: never Factur-X.
+  const facturX = !view.draft && !status && !received && !quote && problemsFor(view, ['en16931']).length === 0;
   const info = {
     Title: title,
     Author: cleanText(view.seller.name),
     Subject: cleanText(`${title} — ${view.seller.name} → ${view.buyer.name}`),
-    Keywords: facturX ? 'Invoice, Factur-X, ZUGFeRD, EN 16931' : 'Invoice',
+    Keywords: facturX ? 'Invoice, Factur-X, ZUGFeRD, EN 16931' : quote ? 'Quote' : 'Invoice',
     Creator: PRODUCER,
     Producer: PRODUCER,
     CreationDate: created,
@@ -134,7 +138,7 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
   const xmp = documentXmp({ title, author: info.Author, subject: info.Subject, keywords: info.Keywords, creator: PRODUCER, producer: PRODUCER, created, language: options.lang });
   (doc as unknown as { _addInfo: () => void })._addInfo = () => doc.appendXML(facturX ? xmp + facturXXmp() : xmp);
 
-  const context: Context = { doc, view, t, f, note: options.note === undefined ? view.note : options.note, credit: options.credit ?? null, status, received };
+  const context: Context = { doc, view, t, f, note: options.note === undefined ? view.note : options.note, credit: options.credit ?? null, status, received, quote };
   let y = header(context);
   y = parties(context, y);
   y = lines(context, y, totalsHeight(context));

@@ -1,5 +1,5 @@
 import type { DocumentView, Party } from '../model.js';
-import type { CreditFacts, ReceivedFacts, StatusFacts } from './facts.js';
+import type { CreditFacts, QuoteFacts, ReceivedFacts, StatusFacts } from './facts.js';
 import type { Formatters } from './format.js';
 import type { Labels } from './labels.js';
 import { BOTTOM, COLORS, CONTINUATION_TOP, heightOf, LEFT, PAGE, RIGHT, room, rule, WIDTH, write, type Pdf } from './page.js';
@@ -20,9 +20,11 @@ export interface Context {
   status: StatusFacts | null;
   /** A rendering of a received document. */
   received: ReceivedFacts | null;
+  /** A quote: its validity instead of a due date, and no payment asked. */
+  quote: QuoteFacts | null;
 }
 
-export const titleOf = (view: DocumentView, t: Labels) => (view.typeCode === '381' ? t.creditNote : t.invoice);
+export const titleOf = (view: DocumentView, t: Labels, quote: QuoteFacts | null = null) => (quote ? t.quote : view.typeCode === '381' ? t.creditNote : t.invoice);
 
 /**
  * A party's address lines, its country by name in the document's language; a domestic
@@ -45,11 +47,12 @@ export function header(context: Context): number {
   for (const line of sellerLines) y += write(doc, line, LEFT, y, { size: 8, color: COLORS.muted, width: 270 });
 
   let right = PAGE.margin;
-  right += write(doc, titleOf(view, t), 330, right, { size: 18, bold: true, width: RIGHT - 330, align: 'right' }) + 4;
+  right += write(doc, titleOf(view, t, context.quote), 330, right, { size: 18, bold: true, width: RIGHT - 330, align: 'right' }) + 4;
   const facts: [string, string | null][] = [
     [t.number, view.number],
     [t.issueDate, f.date(view.issueDate)],
-    [t.dueDate, view.dueDate && view.typeCode === '380' ? f.date(view.dueDate) : null],
+    [t.dueDate, view.dueDate && view.typeCode === '380' && !context.quote ? f.date(view.dueDate) : null],
+    [t.validUntil, context.quote ? f.date(context.quote.validUntil) : null],
     [t.deliveryDate, view.deliveryDate ? f.date(view.deliveryDate) : null],
     [t.period, view.invoicePeriod ? `${f.date(view.invoicePeriod.startDate)} – ${f.date(view.invoicePeriod.endDate)}` : null],
     [t.buyerReference, view.buyerReference],

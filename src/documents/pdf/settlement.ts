@@ -106,6 +106,8 @@ function statedPayment(context: Context, y: number): number {
 /** How to pay what the page asks for, with the EPC GiroCode for a euro credit transfer. */
 export function payment(context: Context, y: number): number {
   if (context.received) return statedPayment(context, y);
+  // A quote offers; it asks for no payment and shows no code to scan.
+  if (context.quote) return y;
   const { doc, view, t, f } = context;
   const means = view.paymentMeans;
   const asked = amountAsked(context);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PERMISSION_NAMES } from '../../auth/permissions.js';
-import { DEFAULT_ROLL_OVERLAP_HOURS, keyInputProblems, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type KeyActor } from '../../services/api-key-service.js';
+import { DEFAULT_ROLL_OVERLAP_HOURS, keyInputProblems, MAX_KEY_NAME_LENGTH, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type KeyActor } from '../../services/api-key-service.js';
 import { isKeyStatus, searchKeys, type KeySearch } from '../../services/api-key-search.js';
 import type { FieldErrors } from '../views/forms.js';
 import { renamePage, revokeConfirmPage, rollPage } from '../views/key-changes.js';
@@ -28,7 +28,7 @@ const RenameBody = Type.Object({ _csrf: Type.Optional(Type.String()), name: Type
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const KeysQuery = Type.Object({
   done: Type.Optional(Type.String({ maxLength: 40 })),
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(Type.String({ maxLength: MAX_KEY_NAME_LENGTH })),
   status: Type.Optional(Type.String({ maxLength: 20 })),
   mode: Type.Optional(Type.String({ maxLength: 20 })),
 });

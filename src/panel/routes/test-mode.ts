@@ -38,7 +38,7 @@ export function testModeRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (request.body.confirm !== 'DELETE') {
         return sendPage(reply, testDataPage(await chromeFor(request, reply, deps), { error: 'Type DELETE to confirm.' }), 400);
       }
-      const deleted = await resetTestData(deps.container.storage.db, user.companyId);
+      const deleted = await resetTestData(deps.container.repositories.testData, user.companyId);
       request.log.info({ companyId: user.companyId, deleted }, 'test data deleted in the panel');
       return reply.redirect(`${PANEL_PATH}/test-data?done=reset`, 303);
     });

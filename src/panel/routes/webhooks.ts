@@ -14,8 +14,9 @@ import { deleteConfirmPage, webhookEndpointPage } from '../views/webhook-endpoin
 import { rotateConfirmPage, secretPage } from '../views/webhook-secret.js';
 import { ALL_EVENTS, endpointPath, webhooksPage, type CreateEndpointValues } from '../views/webhooks.js';
 import { asList, chromeFor, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
+import { MAX_WEBHOOK_DESCRIPTION_LENGTH } from '../../schemas/webhook-endpoint.js';
 
-// Bounds above the service's own (URL 2048, description 500), so that its messages reach the form.
+// Bounds above the API's own (MAX_WEBHOOK_URL_LENGTH, MAX_WEBHOOK_DESCRIPTION_LENGTH), so that its messages reach the form.
 const CreateEndpointBody = Type.Object(
   {
     _csrf: Type.Optional(Type.String()),
@@ -53,7 +54,7 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const { webhookEndpoints: endpoints, webhookEndpointRepository: repository } = deps.container;
     // Built here rather than in PanelDeps: only these routes read attempts.
-    const attempts = new WebhookAttemptLog(deps.container.storage.db);
+    const attempts = new WebhookAttemptLog(deps.container.deliveries);
 
     /** The panel acts on the company's live data, as the API does. */
     const scopeOf = (request: FastifyRequest): Scope => panelScope(request);
@@ -89,7 +90,7 @@ export function webhookRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (url === '') errors.url = 'Enter the address that receives the events.';
       const events = eventsFrom(values.events!);
       if (!events.ok) errors.events = events.error;
-      if (description.length > 500) errors.description = 'Use at most 500 characters.';
+      if (description.length > MAX_WEBHOOK_DESCRIPTION_LENGTH) errors.description = `Use at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters.`;
       if (Object.keys(errors).length > 0 || !events.ok) {
         // Every problem at once: the address is checked even when the form fails elsewhere.
         const urlProblem = url === '' ? null : await endpoints.urlProblem(url);

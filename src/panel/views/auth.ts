@@ -2,6 +2,7 @@ import { html } from '../html.js';
 import { MIN_PASSWORD_LENGTH } from '../password.js';
 import { csrfField, field, formErrorSummary, type FieldErrors } from './forms.js';
 import { layout, notice, PANEL_PATH, type Notice } from './layout.js';
+import { MAX_COMPANY_NAME_LENGTH } from '../../services/company-service.js';
 
 /** What sign-in carries through to the page after it: that page, and the values its form takes back. */
 export interface SignInCarry {
@@ -48,7 +49,7 @@ export function setupPage(csrf: string, token: string, values: SetupValues, erro
     <input type="hidden" name="token" value="${token}">
     <fieldset>
       <legend>Company</legend>
-      ${field({ name: 'companyName', label: 'Company name', value: values.companyName, errors, required: true, maxlength: 200, autocomplete: 'organization', autofocus: !errors })}
+      ${field({ name: 'companyName', label: 'Company name', value: values.companyName, errors, required: true, maxlength: MAX_COMPANY_NAME_LENGTH, autocomplete: 'organization', autofocus: !errors })}
       ${field({ name: 'currency', label: 'Currency (ISO 4217)', value: values.currency ?? 'EUR', errors, required: true, maxlength: 3, hint: 'The default currency of your invoices, e.g. EUR.' })}
     </fieldset>
     <fieldset>

@@ -9,7 +9,7 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'credit-notes' | 'webhooks' | 'account';
+  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'quotes' | 'credit-notes' | 'webhooks' | 'account';
   /** Which world the data pages show: live (default) or the test sandbox. */
   livemode?: boolean;
   /** The page's own path, to come back to after switching worlds. */
@@ -26,6 +26,7 @@ const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string
   { id: 'organizations', href: `${PANEL_PATH}/organizations`, label: 'Organizations' },
   { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
   { id: 'credit-notes', href: `${PANEL_PATH}/credit-notes`, label: 'Credit notes' },
+  { id: 'quotes', href: `${PANEL_PATH}/quotes`, label: 'Quotes' },
 ];
 
 export function notice(n: Notice | undefined | null): SafeHtml {

@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '../../schemas/event-types.js';
-import type { WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
+import { MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_URL_LENGTH, type WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
 import { scrollTable } from './table.js';
 import { isPrivileged, type PanelUser } from '../users.js';
@@ -81,9 +81,9 @@ function createForm(csrf: string, values: CreateEndpointValues, errors: FieldErr
   ${formErrorSummary(errors)}
   <form method="post" action="${PANEL_PATH}/webhooks" novalidate>
     ${csrfField(csrf)}
-    ${field({ name: 'url', label: 'URL', value: values.url, errors, required: true, maxlength: 2048, hint: 'An https address on the public internet, e.g. https://erp.example.com/hooks/invoicing.' })}
+    ${field({ name: 'url', label: 'URL', value: values.url, errors, required: true, maxlength: MAX_WEBHOOK_URL_LENGTH, hint: 'An https address on the public internet, e.g. https://erp.example.com/hooks/invoicing.' })}
     ${eventChoices(values, errors)}
-    ${field({ name: 'description', label: 'Description', value: values.description, errors, maxlength: 500, hint: 'Say what receives it, e.g. "ERP (production)".' })}
+    ${field({ name: 'description', label: 'Description', value: values.description, errors, maxlength: MAX_WEBHOOK_DESCRIPTION_LENGTH, hint: 'Say what receives it, e.g. "ERP (production)".' })}
     <button type="submit">Add endpoint</button>
   </form>
 </article>`;

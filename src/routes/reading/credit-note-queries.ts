@@ -1,20 +1,14 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { CreditNoteRepository } from '../../repositories/credit-note-repository.js';
+import type { CreditNoteRepository } from '../../repositories/credit-note-repository.js';
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { creditNoteFromRows } from '../../services/credit-note-mapping.js';
-import { modeColumn, type Owner } from '../../db/scope.js';
-import { PageBudget, cursorAfter, numberStartsWith, type Cursor, type SerializedPage } from './pagination.js';
+import type { Owner } from '../../db/scope.js';
+import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 const CHUNK = 10;
 
-/** Read side of credit notes; every query is scoped by company and mode. */
+/** Read side of credit notes: the repository's rows as the API shows them. */
 export class CreditNoteQueries {
-  private readonly creditNotes: CreditNoteRepository;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.creditNotes = new CreditNoteRepository(db);
-  }
+  constructor(private readonly creditNotes: CreditNoteRepository) {}
 
   async findById(owner: Owner, id: string): Promise<CreditNote | undefined> {
     const found = await this.creditNotes.findById(owner, id);
@@ -23,16 +17,7 @@ export class CreditNoteQueries {
 
   /** A page of credit notes, newest first, within `maxBytes` (lines loaded a few notes at a time). */
   async list(owner: Owner, filter: { invoiceId?: string; number?: string }, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
-    let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
-    if (filter.invoiceId !== undefined) query = query.where('invoice_id', '=', filter.invoiceId);
-    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
-    const after = page.after;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
-      );
-    }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const rows = await this.creditNotes.page(owner, filter, page.after ? { limit: page.limit, after: page.after } : { limit: page.limit });
     const candidates = rows.slice(0, page.limit);
     const budget = new PageBudget<CreditNote>(page.maxBytes);
     for (let start = 0; start < candidates.length && !budget.full; start += CHUNK) {

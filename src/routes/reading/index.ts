@@ -1,8 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/app-error.js';
 import { ConcurrencyGate } from '../../lib/concurrency-gate.js';
+import type { CompanyRepository } from '../../repositories/company-repository.js';
+import type { CreditNoteRepository } from '../../repositories/credit-note-repository.js';
+import type { EventRepository } from '../../repositories/event-repository.js';
+import type { InvoiceRepository } from '../../repositories/invoice-repository.js';
+import type { OrganizationRepository } from '../../repositories/organization-repository.js';
+import type { PaymentRepository } from '../../repositories/payment-repository.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
@@ -17,7 +21,15 @@ import { PaymentQueries } from './payment-queries.js';
 import { paymentReadingRoutes } from './payments.js';
 
 export interface ReadingRoutesOptions {
-  db: Kysely<Database>;
+  /** The repositories the reads go through (the container's). */
+  repositories: {
+    companies: CompanyRepository;
+    organizations: OrganizationRepository;
+    invoices: InvoiceRepository;
+    creditNotes: CreditNoteRepository;
+    payments: PaymentRepository;
+    events: EventRepository;
+  };
   invoices: InvoiceService;
   /** The messages a document was sent with, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
   emailDeliveries: EmailDeliveryService;
@@ -34,15 +46,16 @@ const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
-export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { db, invoices, emailDeliveries, responseMaxBytes }) => {
+export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { repositories, invoices, emailDeliveries, responseMaxBytes }) => {
+  const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
     LARGE_READS_WAITING,
     () => new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', { headers: { 'retry-after': '1' } }),
   );
-  await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(db), responseMaxBytes });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(db, invoices), emailDeliveries, responseMaxBytes, largeReads });
-  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(db), emailDeliveries, responseMaxBytes, largeReads });
-  await app.register(paymentReadingRoutes, { queries: new PaymentQueries(db), responseMaxBytes });
-  await app.register(eventReadingRoutes, { queries: new EventQueries(db), responseMaxBytes });
+  await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(organizations), responseMaxBytes });
+  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices), emailDeliveries, responseMaxBytes, largeReads });
+  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(creditNotes), emailDeliveries, responseMaxBytes, largeReads });
+  await app.register(paymentReadingRoutes, { queries: new PaymentQueries(payments), responseMaxBytes });
+  await app.register(eventReadingRoutes, { queries: new EventQueries(events), responseMaxBytes });
 };

@@ -1,13 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { InvoiceRepository, type InvoiceLineRow, type InvoiceRow } from '../../repositories/invoice-repository.js';
+import type { CompanyRepository } from '../../repositories/company-repository.js';
+import type { InvoiceRepository, InvoiceRow } from '../../repositories/invoice-repository.js';
+import type { OrganizationRepository } from '../../repositories/organization-repository.js';
 import type { Invoice, InvoiceStatus } from '../../schemas/invoice.js';
 import { todayUtc } from '../../services/invoice-input.js';
 import { invoiceFromRows } from '../../services/invoice-mapping.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import { buyerOf, sellerOf, type Buyer, type Seller } from '../../services/parties.js';
-import { modeColumn, type Owner } from '../../db/scope.js';
-import { PageBudget, cursorAfter, numberStartsWith, type Cursor, type SerializedPage } from './pagination.js';
+import type { Owner } from '../../db/scope.js';
+import { PageBudget, cursorAfter, type Cursor, type SerializedPage } from './pagination.js';
 
 /** Invoices whose lines are loaded by the first query while a page fills, and at most by one query. */
 const FIRST_CHUNK = 1;
@@ -27,18 +27,16 @@ export interface InvoiceFilter {
 }
 
 /**
- * Read side of invoices; every query is scoped by company and mode. Rows become the API's invoice through
+ * Read side of invoices, through the repositories (every query scoped by company and mode). Rows become the API's invoice through
  * the same mapping POST /invoice answers with, so what is read back equals what was returned.
  */
 export class InvoiceQueries {
-  private readonly invoices: InvoiceRepository;
-
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly invoices: InvoiceRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly companies: CompanyRepository,
     private readonly service: InvoiceService,
-  ) {
-    this.invoices = new InvoiceRepository(db);
-  }
+  ) {}
 
   findById(owner: Owner, id: string): Promise<Invoice | undefined> {
     return this.service.get(owner, id);
@@ -56,22 +54,13 @@ export class InvoiceQueries {
     now: Date = new Date(),
   ): Promise<SerializedPage> {
     const { companyId } = owner;
-    let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('livemode', '=', modeColumn(owner));
-    if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
-    if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
-    if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
-    if (filter.issueDateTo !== undefined) query = query.where('issue_date', '<=', filter.issueDateTo);
-    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const today = todayUtc(now);
-    if (filter.overdue === true) query = query.where('status', '=', 'issued').where('due_date', '<', today);
-    if (filter.overdue === false) query = query.where((eb) => eb.or([eb('status', '!=', 'issued'), eb('due_date', '>=', today)]));
-    const after = page.after;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
-      );
-    }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const { overdue, ...rest } = filter;
+    const rows = await this.invoices.page(
+      owner,
+      { ...rest, ...(overdue === undefined ? {} : { overdue: { is: overdue, today } }) },
+      page.after ? { limit: page.limit, after: page.after } : { limit: page.limit },
+    );
     const candidates = rows.slice(0, page.limit);
     const budget = new PageBudget<Invoice>(page.maxBytes);
     let start = 0;
@@ -85,7 +74,7 @@ export class InvoiceQueries {
       start += chunk.length;
       const ids = chunk.map((row) => row.id);
       const [linesOf, payments, creditNotes] = await Promise.all([
-        this.linesOf(companyId, ids),
+        this.invoices.linesOf(companyId, ids),
         this.invoices.paymentsOf(owner, ids),
         this.invoices.creditNoteIdsOf(owner, ids),
       ]);
@@ -108,35 +97,9 @@ export class InvoiceQueries {
     const organizationIds = [...new Set(rows.filter((row) => row.status === 'draft').map((row) => row.organization_id))];
     const parties = new Map<string, { buyer: Buyer; seller: Seller }>();
     if (organizationIds.length === 0) return parties;
-    const [organizations, company] = await Promise.all([
-      this.db
-        .selectFrom('organizations')
-        .selectAll()
-        .where('company_id', '=', owner.companyId)
-        .where('livemode', '=', modeColumn(owner))
-        .where('id', 'in', organizationIds)
-        .execute(),
-      this.db.selectFrom('companies').selectAll().where('id', '=', owner.companyId).executeTakeFirstOrThrow(),
-    ]);
+    const [organizations, company] = await Promise.all([this.organizations.findByIds(owner, organizationIds), this.companies.findById(owner.companyId)]);
+    if (!company) throw new Error(`company ${owner.companyId} not found`);
     for (const organization of organizations) parties.set(organization.id, { buyer: buyerOf(organization), seller: sellerOf(company) });
     return parties;
-  }
-
-  private async linesOf(companyId: string, invoiceIds: string[]): Promise<Map<string, InvoiceLineRow[]>> {
-    const lines = await this.db
-      .selectFrom('invoice_lines')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('invoice_id', 'in', invoiceIds)
-      .orderBy('invoice_id')
-      .orderBy('position')
-      .execute();
-    const linesOf = new Map<string, InvoiceLineRow[]>();
-    for (const line of lines) {
-      const list = linesOf.get(line.invoice_id);
-      if (list) list.push(line);
-      else linesOf.set(line.invoice_id, [line]);
-    }
-    return linesOf;
   }
 }

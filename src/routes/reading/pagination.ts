@@ -1,8 +1,8 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { sql, type RawBuilder } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import { validationError } from '../../errors/app-error.js';
 import { Nullable } from '../../schemas/nullable.js';
+import type { Cursor } from '../../repositories/keyset.js';
 
 // Keyset pagination, newest first, over (created_at, id): a page starts strictly after the last
 // row of the previous one, so rows created meanwhile (newer, hence before the cursor) neither
@@ -11,10 +11,7 @@ import { Nullable } from '../../schemas/nullable.js';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-export interface Cursor {
-  createdAt: string;
-  id: string;
-}
+export type { Cursor };
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -132,15 +129,6 @@ export function coerceQuery(schema: TObject) {
       else if (property.type === 'boolean' && (value === 'true' || value === 'false')) query[name] = value === 'true';
     }
   };
-}
-
-/**
- * A document number that starts with `prefix`, exactly and case-sensitively, the same on both
- * databases: the number's first characters (as many as the prefix has, counted by the database)
- * equal it. LIKE would need escaping and is case-insensitive on SQLite only.
- */
-export function numberStartsWith(prefix: string): RawBuilder<boolean> {
-  return sql<boolean>`substr(number, 1, length(cast(${prefix} as text))) = cast(${prefix} as text)`;
 }
 
 /** The `number` filter of the invoice and credit-note lists. */
