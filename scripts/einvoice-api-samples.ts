@@ -7,7 +7,7 @@ import { apiScenarioArbitrary, DOCUMENT_FORMATS, getDocument, issueScenario } fr
 
 // Writes documents made THROUGH THE API for scripts/validate-einvoices.mjs --api: random
 // companies, buyers, invoices and credit notes (test/helpers/einvoice-api-scenarios.ts, the
-// generator of test/einvoice-api-properties.test.ts) created with the app on a temp SQLite
+// generator of test/api/einvoice-api-properties.test.ts) created with the app on a temp SQLite
 // database, and each document fetched from GET /invoice/{id}/ubl|cii?profile=… and
 // /credit-note/{id}/…, until EINVOICE_SAMPLES_COUNT of every format are written to
 // EINVOICE_SAMPLES_DIR/<format>/<n>.xml. A 422 answer (EINVOICE_INCOMPLETE) is counted as

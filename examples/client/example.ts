@@ -4,7 +4,7 @@ import type { paths } from './schema.js';
 
 // A typed client generated from the OpenAPI document (`npm run generate:client`): create an
 // organization and an invoice (each with an Idempotency-Key, so a retry after a timeout cannot
-// create a second one), then read both back. test/client-example.test.ts runs this file against
+// create a second one), then read both back. test/api/client-example.test.ts runs this file against
 // a listening server, so it cannot rot.
 
 export async function runExample(baseUrl: string, apiKey: string) {

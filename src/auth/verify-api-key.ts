@@ -40,6 +40,8 @@ export class ApiKeyVerifier {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<CacheEntry>>();
+  /** last_used_at writes under way: they are not awaited by the request that made them. */
+  private readonly touching = new Set<Promise<void>>();
   private readonly now: () => number;
 
   constructor(
@@ -122,8 +124,17 @@ export class ApiKeyVerifier {
     if (last !== undefined && now - last < LAST_USED_THROTTLE_MS) return;
     if (this.lastTouched.size >= MAX_CACHE_ENTRIES) this.lastTouched.clear();
     this.lastTouched.set(keyId, now);
-    this.keys.touchLastUsed(keyId, new Date(now).toISOString()).catch((error: unknown) => {
-      this.options.onBackgroundError?.(error);
-    });
+    const touched: Promise<void> = this.keys
+      .touchLastUsed(keyId, new Date(now).toISOString())
+      .catch((error: unknown) => {
+        this.options.onBackgroundError?.(error);
+      })
+      .finally(() => this.touching.delete(touched));
+    this.touching.add(touched);
+  }
+
+  /** Resolves once every last_used_at write started so far has finished (or failed): nothing more will land. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.touching]);
   }
 }

@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   SqliteAdapter,
@@ -94,16 +95,25 @@ function run<R>(prepared: PreparedStatement, parameters: readonly unknown[]): Qu
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
+/**
+ * The diagnostics channel told once per statement that finds the database locked by another
+ * process and starts waiting (a message `{ timeoutMs }`): what a test awaits to know a write is
+ * waiting, instead of sleeping. Without a subscriber it costs nothing.
+ */
+export const SQLITE_BUSY_CHANNEL = 'invoicing.sqlite.busy';
+const busyChannel = channel(SQLITE_BUSY_CHANNEL);
+
 /** Runs `attempt`, retrying on timers while the database is busy, until `timeoutMs` has passed. */
 async function retryWhileBusy<T>(timeoutMs: number, attempt: () => T): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let wait = 2;
-  for (;;) {
+  for (let first = true; ; first = false) {
     try {
       return attempt();
     } catch (error) {
       if (!isBusy(error) || Date.now() >= deadline) throw error;
     }
+    if (first && busyChannel.hasSubscribers) busyChannel.publish({ timeoutMs });
     await delay(Math.min(wait, Math.max(1, deadline - Date.now())));
     wait = Math.min(wait * 2, 50);
   }

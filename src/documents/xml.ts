@@ -7,7 +7,7 @@ import { cleanText } from './clean-text.js';
 // Why not xmlbuilder2, which wrote these documents before: its DOM (a full WHATWG node tree with
 // namespace bookkeeping) took 1.1 ms for a 5-line invoice and its streaming builder 5 ms, against
 // 0.15 ms for the whole GET of the invoice; this tree writes the byte-identical document
-// (checked over the random views of test/documents) several times faster. The mappers only need
+// (checked over the random views of test/unit/documents) several times faster. The mappers only need
 // elements, attributes and text, so that is all it has.
 
 const TEXT_SPECIAL = /[&<>]/g;

@@ -61,7 +61,8 @@ export class DeliveryWorker {
   private interval: NodeJS.Timeout | undefined;
   private nudgeTimer: NodeJS.Timeout | undefined;
   private running = false;
-  private polling: Promise<void> | null = null;
+  /** The look under way; it resolves to whether it found work (dispatched or leased anything). */
+  private polling: Promise<boolean> | null = null;
   private pollAgain = false;
   // Whether the outbox may hold rows: set by this process's changes (dispatchSoon), at start and
   // on every regular look (other processes, the CLI among them, write outbox rows too).
@@ -132,6 +133,29 @@ export class DeliveryWorker {
     await this.deliveries.release(leased, this.owner).catch((error: unknown) => this.options.onError(error, 'releasing leases at shutdown'));
   }
 
+  /**
+   * Works until nothing is left to do now: the outbox dispatched to every endpoint with room, and
+   * every delivery due now sent and its attempt recorded. Retries due later are not waited for.
+   * After it, "nothing more arrived" is a fact rather than a wait (tests use it for that); it
+   * returns at once when the worker is stopped.
+   */
+  async drain(): Promise<void> {
+    while (this.running) {
+      if (this.polling) {
+        await this.polling;
+        continue;
+      }
+      if (this.settled.size > 0) {
+        await Promise.allSettled([...this.settled]);
+        continue;
+      }
+      this.outboxPending = true;
+      this.poll();
+      const foundWork = await this.polling;
+      if (!foundWork && this.settled.size === 0 && !this.polling) return;
+    }
+  }
+
   private poll(): void {
     if (!this.running) return;
     if (this.polling) {
@@ -139,7 +163,10 @@ export class DeliveryWorker {
       return;
     }
     this.polling = this.dispatchLeaseAndSend()
-      .catch((error: unknown) => this.options.onError(error, 'dispatching or leasing deliveries'))
+      .catch((error: unknown) => {
+        this.options.onError(error, 'dispatching or leasing deliveries');
+        return false;
+      })
       .finally(() => {
         this.polling = null;
         if (this.pollAgain) {
@@ -149,12 +176,13 @@ export class DeliveryWorker {
       });
   }
 
-  private async dispatchLeaseAndSend(): Promise<void> {
+  /** One look; true when it dispatched outbox rows or leased deliveries. */
+  private async dispatchLeaseAndSend(): Promise<boolean> {
+    let moved = false;
     if (this.outboxPending) {
       // Cleared first: a change that commits meanwhile sets it again, and is not missed.
       this.outboxPending = false;
       this.lastDispatchAt = Date.now();
-      let moved = false;
       for (let more = true; this.running && more; ) {
         const round = await this.outbox.dispatch();
         more = round.more;
@@ -166,7 +194,7 @@ export class DeliveryWorker {
       }
     }
     const free = this.options.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0) return moved;
     const busy = [...this.perEndpoint].filter(([, count]) => count >= PER_ENDPOINT_CONCURRENT).map(([id]) => id);
     const jobs = await this.deliveries.lease({
       owner: this.owner,
@@ -201,6 +229,7 @@ export class DeliveryWorker {
     await this.deliveries.release(excess, this.owner);
     // A full batch suggests more is due.
     if (jobs.length === free) this.pollAgain = true;
+    return moved || jobs.length > 0;
   }
 
   private secretsOf(job: DeliveryJob, now: Date): string[] {

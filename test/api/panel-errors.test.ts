@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 import { addEndpoint } from '../helpers/panel-webhooks.js';
 import { TcpProxy } from '../helpers/servers.js';
-import { claimInstance, PanelClient, signedInAs } from '../panel-client.js';
+import { claimInstance, PanelClient, signedInAs } from '../helpers/panel-client.js';
 
 // The panel answers refusals through the API's error model: an AppError's code gives the status
 // (one table, errors/codes.ts), a database outage is a 503 page with the API's Retry-After and no

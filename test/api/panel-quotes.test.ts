@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
-import { claimInstance, type PanelClient } from '../panel-client.js';
+import { claimInstance, type PanelClient } from '../helpers/panel-client.js';
 
 // The panel's quotes: a read-only list with each quote's state, and one quote's page.
 

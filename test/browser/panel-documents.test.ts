@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 import { pageProblems } from '../helpers/page-checks.js';
-import { claimInstance, PASSWORD } from '../panel-client.js';
+import { claimInstance, PASSWORD } from '../helpers/panel-client.js';
 
 // The pages issue 25 changed, in Chromium at a phone's width (390 px) and a laptop's (1280 px),
 // each passing axe-core with no violation and never scrolling sideways: the invoice and credit

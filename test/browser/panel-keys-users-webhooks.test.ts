@@ -7,7 +7,7 @@ import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 import { pageProblems } from '../helpers/page-checks.js';
 import { addEndpoint } from '../helpers/panel-webhooks.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { claimInstance, PASSWORD, type PanelClient } from '../panel-client.js';
+import { claimInstance, PASSWORD, type PanelClient } from '../helpers/panel-client.js';
 
 // The pages issue 25 smoothed, in Chromium at a phone's width (390 px) and a laptop's (1280 px):
 // the API keys page (permissions by resource, All permissions, the filter bar), the Users page

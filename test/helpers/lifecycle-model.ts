@@ -1,6 +1,6 @@
 import { Decimal as DecimalJs } from 'decimal.js';
 
-// The invoice lifecycle contract as a pure model, for test/lifecycle-properties.test.ts: what
+// The invoice lifecycle contract as a pure model, for test/api/lifecycle-properties.test.ts: what
 // each operation should answer in a given state (a refusal with its code, or a success with the
 // number it takes), and the state after it. It computes payables itself (net prices only) rather
 // than calling the service's arithmetic, so the property checks the service against the rules.

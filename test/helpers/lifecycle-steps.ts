@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Dec, creditedOf, dueOf, owedOf, type DateField, type LifecycleModel, type LineInput, type ModelInvoice } from './lifecycle-model.js';
 
-// The random steps of test/lifecycle-properties.test.ts. A step names its invoice and amounts
+// The random steps of test/api/lifecycle-properties.test.ts. A step names its invoice and amounts
 // relative to the model's state (the n-th invoice, "the amount due plus one minor unit"), so
 // that it stays meaningful when fast-check shrinks the sequence around it.
 

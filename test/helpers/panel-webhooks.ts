@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { PanelClient } from '../panel-client.js';
+import type { PanelClient } from './panel-client.js';
 
 // Adding webhook endpoints through the panel's form, as a signed-in owner or admin does.
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { eventually, GiveUp } from './eventually.js';
 import { freePort } from './servers.js';
 
 // Redis-backed tests use the Redis at TEST_REDIS_URL (default: the local one), each run under a
@@ -94,13 +94,12 @@ export class ThrowawayRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
-    const failed = new Promise<never>((_, reject) => child.once('error', reject));
+    const failed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new GiveUp(`redis-server did not start: ${error.message}`))));
     failed.catch(() => {});
-    const deadline = Date.now() + 10_000;
-    while ((await Promise.race([redisProblem(this.url), failed])) !== null) {
-      if (Date.now() > deadline) throw new Error(`throwaway redis-server on port ${this.port} did not answer`);
-      await delay(50);
-    }
+    await eventually(async () => (await Promise.race([redisProblem(this.url), failed])) === null, {
+      intervalMs: 50,
+      what: `the throwaway redis-server on port ${this.port} to answer`,
+    });
   }
 
   /** Kills the server and waits for it to be gone. */

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { BASE_PATH } from '../../src/http/api-version.js';
+import { eventually, GiveUp } from './eventually.js';
 
 // Real processes and real sockets for the multi-instance and outage tests: the built server
 // (dist/server.js, built by `pretest`), the admin CLI, and a TCP proxy that a test can cut to
@@ -45,18 +46,15 @@ export function exitOf(child: ChildProcess): string | null {
 
 /** Polls `url` until it answers 2xx; fails at once, naming how, when the child dies first. */
 export async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const exit = exitOf(child);
-    if (exit) throw new Error(`server ${exit} before it answered`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
+  await eventually(
+    async () => {
+      const exit = exitOf(child);
+      if (exit) throw new GiveUp(`server ${exit} before it answered`);
+      // Not listening yet is one more ask.
+      return (await fetch(url).catch(() => null))?.ok ?? false;
+    },
+    { timeoutMs, intervalMs: 100, what: `the server to answer ${url}` },
+  );
 }
 
 /** A loopback port that was free a moment ago. */

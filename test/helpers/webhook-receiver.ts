@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from './eventually.js';
 
 // A webhook receiver on loopback: it records every request and answers as the test says
 // (a status, after a delay, or never). It is a real HTTP server; nothing about delivery is faked.
@@ -46,11 +47,7 @@ export async function startReceiver(options: { host?: string; answer?: Receiver[
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
     waitFor: async (predicate, timeoutMs = 20_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(receiver.received)) {
-        if (Date.now() > deadline) throw new Error(`the receiver did not get what was expected within ${timeoutMs} ms (it got ${receiver.received.length} requests)`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(() => predicate(receiver.received) || false, { timeoutMs, intervalMs: 20, what: () => `what was expected (the receiver got ${receiver.received.length} requests)` });
     },
   };
   const server: Server = createServer((request, response) => {

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderPdf } from '../../../src/documents/index.js';
+import { PdfRenderError, PdfRenderPool, type PdfPoolSettings } from '../../../src/documents/pdf/pool.js';
+import { germanInput, viewOf } from '../../helpers/sample-document.js';
+
+// The pool renders in worker threads exactly what the renderer renders in the main thread, and
+// keeps its limits: a bounded queue, a deadline and a heap limit per document.
+
+const view = viewOf(germanInput());
+const NOW = new Date('2026-03-02T10:00:00Z');
+const SETTINGS: PdfPoolSettings = { workers: 1, maxQueued: 4, timeoutMs: 60_000, maxMemoryMb: 256 };
+
+let pool: PdfRenderPool | undefined;
+afterEach(async () => pool?.close());
+
+describe('the PDF render pool', () => {
+  it('renders in a worker the very bytes the renderer makes in the main thread', async () => {
+    pool = new PdfRenderPool(SETTINGS);
+    const [inWorker, inThread] = await Promise.all([pool.render(view, { lang: 'de', now: NOW }), renderPdf(view, { lang: 'de', now: NOW })]);
+    expect(inWorker.equals(inThread)).toBe(true);
+  });
+
+  it('refuses at once when as many documents wait as the queue holds, and renders those it took', async () => {
+    pool = new PdfRenderPool({ ...SETTINGS, maxQueued: 2 });
+    const taken = [pool.render(view, { lang: 'en' }), pool.render(view, { lang: 'en' }), pool.render(view, { lang: 'en' })];
+    await expect(pool.render(view, { lang: 'en' })).rejects.toMatchObject({ reason: 'busy' });
+    for (const pdf of await Promise.all(taken)) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('ends a document that passes its deadline, and the next one renders on a fresh worker', async () => {
+    pool = new PdfRenderPool({ ...SETTINGS, timeoutMs: 1 });
+    await expect(pool.render(view, { lang: 'en' })).rejects.toMatchObject({ reason: 'timeout' });
+    await pool.close();
+    pool = new PdfRenderPool(SETTINGS);
+    expect((await pool.render(view, { lang: 'en' })).length).toBeGreaterThan(1000);
+  });
+
+  it('ends a document that needs more memory than a worker may take', async () => {
+    pool = new PdfRenderPool({ ...SETTINGS, maxMemoryMb: 4 });
+    const failure = await pool.render(view, { lang: 'en' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PdfRenderError);
+    expect((failure as PdfRenderError).reason).toBe('memory');
+  });
+});
