@@ -25,6 +25,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { companyRoutes } from './routes/company.js';
 import { documentRoutes } from './routes/documents.js';
 import { creditNoteRoutes } from './routes/credit-notes.js';
+import { documentSendingRoutes } from './routes/document-sending.js';
 import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { organizationRoutes } from './routes/organizations.js';
@@ -166,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onError: (error, what) => app.log.error({ err: error }, `webhook delivery: ${what} failed`),
       onDisabled: (endpointId) => app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
     },
+    ...(config.email ? { email: { config: config.email, onError: (error: unknown, what: string) => app.log.error({ err: error }, `email delivery: ${what} failed`) } } : {}),
   });
   app.decorate('container', container);
 
@@ -226,9 +228,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
       await api.register(invoiceSettlementRoutes, { settlement: container.settlement, payments: container.payments, idempotency: container.idempotency });
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
+      await api.register(documentSendingRoutes, { emailDeliveries: container.emailDeliveries, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
-      await api.register(readingRoutes, { repositories: container.repositories, invoices: container.invoices, responseMaxBytes: config.responseMaxBytes });
+      await api.register(readingRoutes, { repositories: container.repositories, invoices: container.invoices, emailDeliveries: container.emailDeliveries, responseMaxBytes: config.responseMaxBytes });
       await api.register(quoteRoutes, { quotes: container.quotes, idempotency: container.idempotency, responseMaxBytes: config.responseMaxBytes });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
@@ -252,6 +255,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Deliveries start once the app is ready and stop (leases given back) before storage closes.
   app.addHook('onReady', async () => container.deliveryWorker.start());
   app.addHook('preClose', async () => container.deliveryWorker.stop());
+  app.addHook('onReady', async () => container.emailWorker?.start());
+  app.addHook('preClose', async () => container.emailWorker?.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
   return app;

@@ -63,6 +63,8 @@ export interface Config {
   receiveTimeoutMs: number;
   /** RECEIVE_WORKER_MEMORY_MB: the heap one reading thread (one document at a time) may use (422 past it). */
   receiveWorkerMemoryMb: number;
+  /** Sending documents by email (docs/delivery.md); absent without SMTP_URL: POST …/send then answers 503. */
+  email?: EmailConfig;
 }
 
 export class ConfigError extends Error {
@@ -151,14 +153,66 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
-function retrySchedule(env: Env): number[] {
-  const raw = env.WEBHOOK_RETRY_SCHEDULE_MS?.trim() ?? '';
+function retrySchedule(env: Env, name = 'WEBHOOK_RETRY_SCHEDULE_MS'): number[] {
+  const raw = env[name]?.trim() ?? '';
   if (raw === '') return DEFAULT_RETRY_SCHEDULE_MS;
   const parts = raw.split(',').map((part) => part.trim());
   if (parts.length > 20 || !parts.every((part) => /^\d{1,9}$/.test(part))) {
-    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (e.g. 5000,300000), got "${raw}"`);
+    throw new ConfigError(`${name} must be up to 20 comma-separated delays in milliseconds (e.g. 5000,300000), got "${raw}"`);
   }
   return parts.map(Number);
+}
+
+/** How documents are sent by email: the relay, the sender, optional DKIM, retries. */
+export interface EmailConfig {
+  /** SMTP_URL: smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; TLS is required unless the host is loopback. */
+  smtpUrl: URL;
+  /** SMTP_FROM: the address every message is sent from; the company's name is its display name. */
+  from: string;
+  /** SMTP_TLS_CA_FILE: a PEM file of certificates to trust for the relay beyond the system's (a private CA). */
+  tlsCaFile?: string;
+  /** EMAIL_DKIM_DOMAIN, EMAIL_DKIM_SELECTOR, EMAIL_DKIM_PRIVATE_KEY_FILE: sign each message (all three, or none). */
+  dkim?: { domainName: string; keySelector: string; privateKeyFile: string };
+  /** EMAIL_RETRY_SCHEDULE_MS: the delays before each retry of a message the relay did not take. */
+  retryScheduleMs: number[];
+  /** EMAIL_MAX_CONCURRENT: messages in flight at once per instance. */
+  maxConcurrent: number;
+}
+
+const EMAIL_ADDRESS = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+/** Whether a text is one plain email address (no display name, no list). */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && EMAIL_ADDRESS.test(value);
+}
+
+function emailConfig(env: Env): EmailConfig | undefined {
+  const raw = env.SMTP_URL?.trim() ?? '';
+  if (raw === '') return undefined;
+  let smtpUrl: URL;
+  try {
+    smtpUrl = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:password@relay.example.com:587 or smtps://relay.example.com:465');
+  }
+  if (smtpUrl.protocol !== 'smtp:' && smtpUrl.protocol !== 'smtps:') {
+    throw new ConfigError(`SMTP_URL must start with smtp:// (STARTTLS) or smtps:// (TLS from the start), got ${smtpUrl.protocol}//`);
+  }
+  const from = env.SMTP_FROM?.trim() ?? '';
+  if (!isEmailAddress(from)) throw new ConfigError(`SMTP_FROM must be the address messages are sent from (invoices@example.com) when SMTP_URL is set, got "${from}"`);
+  const dkimNames = ['EMAIL_DKIM_DOMAIN', 'EMAIL_DKIM_SELECTOR', 'EMAIL_DKIM_PRIVATE_KEY_FILE'] as const;
+  const dkimValues = dkimNames.map((name) => env[name]?.trim() ?? '');
+  const given = dkimValues.filter((value) => value !== '').length;
+  if (given !== 0 && given !== dkimNames.length) throw new ConfigError(`DKIM signing needs all of ${dkimNames.join(', ')}, or none of them`);
+  const tlsCaFile = env.SMTP_TLS_CA_FILE?.trim() || undefined;
+  return {
+    smtpUrl,
+    from,
+    ...(tlsCaFile ? { tlsCaFile } : {}),
+    ...(given > 0 ? { dkim: { domainName: dkimValues[0]!, keySelector: dkimValues[1]!, privateKeyFile: dkimValues[2]! } } : {}),
+    retryScheduleMs: retrySchedule(env, 'EMAIL_RETRY_SCHEDULE_MS'),
+    maxConcurrent: integer(env, 'EMAIL_MAX_CONCURRENT', 4, 1, 100),
+  };
 }
 
 /**
@@ -224,6 +278,8 @@ export function loadConfig(env: Env = process.env): Config {
     receiveTimeoutMs: integer(env, 'RECEIVE_TIMEOUT_MS', 20_000, 100, 600_000),
     receiveWorkerMemoryMb: integer(env, 'RECEIVE_WORKER_MEMORY_MB', 512, 64, 16_384),
   };
+  const email = emailConfig(env);
+  if (email) config.email = email;
   checkClusterWorkers(config);
   return config;
 }

@@ -32,6 +32,12 @@ import { EndpointService } from './webhooks/endpoint-service.js';
 import { systemResolve, type Resolve } from './webhooks/url-safety.js';
 import { inThreadReader, type DocumentReader } from './documents/read/read-pool.js';
 import { PurchaseInvoiceService } from './receiving/purchase-invoice-service.js';
+import { EmailDeliveryRepository } from './delivery/email-delivery-repository.js';
+import { EmailDeliveryService } from './delivery/email-delivery-service.js';
+import { EmailTemplateRepository } from './delivery/email-template-repository.js';
+import { EmailWorker } from './delivery/email-worker.js';
+import { smtpMailer } from './delivery/mailer.js';
+import type { EmailConfig } from './config.js';
 import { QuoteRepository } from './quotes/quote-repository.js';
 import { QuoteService } from './quotes/quote-service.js';
 
@@ -82,6 +88,10 @@ export interface Container {
   deliveryWorker: DeliveryWorker;
   idempotency: IdempotencyService;
   verifier: ApiKeyVerifier;
+  /** Sending invoices and credit notes by email (src/delivery). */
+  emailDeliveries: EmailDeliveryService;
+  /** Sends queued messages; absent without SMTP settings. Started by the app when it is ready, stopped at close. */
+  emailWorker?: EmailWorker;
 }
 
 export interface ContainerOptions {
@@ -102,6 +112,11 @@ export interface ContainerOptions {
     resolve?: Resolve;
     onError: (error: unknown, what: string) => void;
     onDisabled?: (endpointId: string) => void;
+  };
+  /** Sending by email; absent where nothing is sent (no SMTP_URL, the CLI). */
+  email?: {
+    config: EmailConfig;
+    onError: (error: unknown, what: string) => void;
   };
 }
 
@@ -136,6 +151,23 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
+  const documents = new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf);
+  const emailDeliveryRepository = new EmailDeliveryRepository(storage.db, storage.dialect);
+  const emailWorker = options.email
+    ? new EmailWorker(storage.db, emailDeliveryRepository, documents, events, smtpMailer(options.email.config), {
+        maxConcurrent: options.email.config.maxConcurrent,
+        retryScheduleMs: options.email.config.retryScheduleMs,
+        onError: options.email.onError,
+      })
+    : undefined;
+  const emailDeliveries = new EmailDeliveryService(
+    storage.db,
+    emailDeliveryRepository,
+    documents,
+    new EmailTemplateRepository(storage.db),
+    options.email ? { from: options.email.config.from } : undefined,
+    () => emailWorker?.nudge(),
+  );
   return {
     storage,
     companies: new CompanyService(companyRepository),
@@ -159,7 +191,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     },
     invoices,
     companyProfiles: new CompanyProfiles(storage.db, companyRepository),
-    documents: new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf),
+    documents,
     quotes: new QuoteService(storage.db, new QuoteRepository(storage.db), organizationRepository, companyRepository, invoices, events, pdf),
     purchaseInvoices: new PurchaseInvoiceService(storage.db, storage.dialect, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
@@ -175,6 +207,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     outbox,
     deliveryWorker,
     idempotency: new IdempotencyService(storage.db, { sealer }),
+    emailDeliveries,
+    ...(emailWorker ? { emailWorker } : {}),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,
       ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),

@@ -252,6 +252,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoice/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the invoice by email, with its PDF and e-invoice XML attached
+         * @description Queues one message (202) to the buyer's email or the given recipients, with two attachments whose bytes are those of the API's downloads: the PDF (Factur-X, the CII inside) in the message's language, and the XML chosen by xmlFormat. A worker sends it through the operator's SMTP relay and retries on a schedule; GET /invoice/:id lists the messages (deliveries), and the events invoice.sent and invoice.send_failed tell how each ended. With an Idempotency-Key a retried request queues nothing more. 503 EMAIL_NOT_CONFIGURED when the operator has not set up SMTP.
+         */
+        post: operations["sendInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the credit note by email, with its PDF and e-invoice XML attached
+         * @description Queues one message (202) to the buyer's email or the given recipients, with two attachments whose bytes are those of the API's downloads: the PDF (Factur-X, the CII inside) in the message's language, and the XML chosen by xmlFormat. A worker sends it through the operator's SMTP relay and retries on a schedule; GET /credit-note/:id lists the messages (deliveries), and the events credit-note.sent and credit-note.send_failed tell how each ended. With an Idempotency-Key a retried request queues nothing more. 503 EMAIL_NOT_CONFIGURED when the operator has not set up SMTP.
+         */
+        post: operations["sendCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/company/email-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the subject and body of the messages that send documents, per kind and language
+         * @description Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default.
+         */
+        get: operations["listEmailTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read the subject and body of the messages that send documents, per kind and language (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListEmailTemplates"];
+        patch?: never;
+        trace?: never;
+    };
+    "/company/email-templates/{kind}/{language}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the subject and body of the messages of one document kind and language
+         * @description Messages queued from then on use it; queued ones keep theirs. Only live keys change it (templates are shared by live and test mode): a test key gets 403.
+         */
+        put: operations["setEmailTemplate"];
+        post?: never;
+        /** Drop the company's own template of one document kind and language: the default applies again */
+        delete: operations["resetEmailTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/company": {
         parameters: {
             query?: never;
@@ -1201,7 +1286,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
             description?: string | null;
         };
         /**
@@ -1254,6 +1339,8 @@ export interface components {
             totals: components["schemas"]["Totals"];
             pdfSha256: components["schemas"]["PdfDigests"];
             einvoice: components["schemas"]["EinvoiceReadiness"];
+            /** @description Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send). */
+            deliveries?: components["schemas"]["EmailDelivery"][];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1700,6 +1787,98 @@ export interface components {
             scheme: string;
             identifier: string;
         };
+        /** EmailAttachment */
+        EmailAttachment: {
+            /** @example invoice-INV-2026-00001.pdf */
+            filename: string;
+            /** @example application/pdf */
+            contentType: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description The SHA-256 (hex) of the bytes sent: the same as the download of the document. */
+            sha256: string;
+        };
+        /** EmailDelivery */
+        EmailDelivery: {
+            /** @example eml_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            documentKind: "invoice" | "credit-note";
+            documentId: string;
+            /** @description queued: waiting for (another) attempt; sent: the relay took the message; failed: it will not be tried again (failureReason says why). */
+            status: "queued" | "sent" | "failed";
+            to: string[];
+            cc: string[];
+            /** @description The From header: the company name and the operator's sending address. */
+            from: string;
+            /** @description The Reply-To header: the company's contact email. */
+            replyTo: string | null;
+            language: "de" | "en" | "fr";
+            xmlFormat: "cii" | "xrechnung-cii" | "xrechnung-ubl" | "peppol";
+            subject: string;
+            /** @description The Message-ID header, the same on every attempt. */
+            messageId: string;
+            /** @description Empty until the message was built. */
+            attachments: components["schemas"]["EmailAttachment"][];
+            attempts: number;
+            /** @description The relay's answer to the message (sent), or to the last attempt. */
+            smtpResponse: string | null;
+            /** @description Why the last attempt failed. */
+            failureReason: string | null;
+            /** @description When a queued message is tried next. */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            sentAt: string | null;
+        };
+        /** EmailDeliveryEnvelope */
+        EmailDeliveryEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["EmailDelivery"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * EmailNotConfiguredError
+         * @description Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).
+         */
+        EmailNotConfiguredError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "EMAIL_NOT_CONFIGURED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** EmailTemplate */
+        EmailTemplate: {
+            documentKind: "invoice" | "credit-note";
+            language: "de" | "en" | "fr";
+            subject: string;
+            body: string;
+            /** @description true: the company's own; false: the default, used until the company sets its own. */
+            custom: boolean;
+            /** @description When the company last set it; null for the default. */
+            updatedAt: string | null;
+        };
+        /** EmailTemplateEnvelope */
+        EmailTemplateEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["EmailTemplate"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** EmailTemplateInput */
+        EmailTemplateInput: {
+            /** @description One line; {{number}}, {{seller}}, {{buyer}}, {{amount}}, {{currency}}, {{issueDate}} and {{dueDate}} are filled in. */
+            subject: string;
+            /** @description Plain text, with the same {{names}}. */
+            body: string;
+        };
         /** ErrorDetail */
         ErrorDetail: {
             /** @description Path of the offending field, e.g. lines[3].unitPrice */
@@ -1761,8 +1940,8 @@ export interface components {
             createdAt: string;
             requestId: string | null;
             data: {
-                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*). */
-                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"];
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"] | components["schemas"]["EmailDelivery"];
             };
         };
         /** EventEnvelope */
@@ -1788,7 +1967,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -1821,7 +2000,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -1950,6 +2129,8 @@ export interface components {
             einvoice: components["schemas"]["EinvoiceReadiness"] | null;
             statusTransitions: components["schemas"]["StatusTransitions"];
             pdfSha256: components["schemas"]["PdfDigests"];
+            /** @description Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send). */
+            deliveries?: components["schemas"]["EmailDelivery"][];
             /** Format: date-time */
             createdAt: string;
         };
@@ -3015,6 +3196,17 @@ export interface components {
             scheme: string;
             identifier: string;
         };
+        /** SendDocumentInput */
+        SendDocumentInput: {
+            /** @description Recipients; without them, the buyer's email (its organization's email). */
+            to?: string[];
+            /** @description Copies. */
+            cc?: string[];
+            /** @description The language of the message and of the attached PDF: de, en or fr. Without it: de for a buyer in DE, AT, CH or LI, fr for FR or MC, else en. */
+            language?: "de" | "en" | "fr";
+            /** @description The e-invoice attached beside the PDF: cii (default, the same CII the PDF carries, as GET …/cii), xrechnung-cii (GET …/cii?profile=xrechnung), xrechnung-ubl (GET …/ubl?profile=xrechnung) or peppol (GET …/ubl). */
+            xmlFormat?: "cii" | "xrechnung-cii" | "xrechnung-ubl" | "peppol";
+        };
         /**
          * ServiceUnavailableError
          * @description The service is temporarily unavailable. Retry later.
@@ -3179,7 +3371,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "payment.created" | "credit-note.created" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -3557,6 +3749,36 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["OrganizationArchivedError"];
+            };
+        };
+        /** @description Error codes: `INVOICE_NOT_ISSUED` (The invoice is a draft: it has not been issued.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+        InvoiceNotIssuedOrIdempotencyConflictReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvoiceNotIssuedError"] | components["schemas"]["IdempotencyConflictError"];
+            };
+        };
+        /** @description Error codes: `EMAIL_NOT_CONFIGURED` (Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).); `SERVICE_UNAVAILABLE` (The service is temporarily unavailable. Retry later.) */
+        EmailNotConfiguredOrServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EmailNotConfiguredError"] | components["schemas"]["ServiceUnavailableError"];
             };
         };
         /** @description Error codes: `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
@@ -4980,6 +5202,279 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    sendInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendDocumentInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDeliveryEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["EinvoiceIncompleteOrIdempotencyKeyReusedReplayable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["EmailNotConfiguredOrServiceUnavailable"];
+        };
+    };
+    sendCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendDocumentInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDeliveryEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["EinvoiceIncompleteOrIdempotencyKeyReusedReplayable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["EmailNotConfiguredOrServiceUnavailable"];
+        };
+    };
+    listEmailTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["EmailTemplate"][];
+                        meta: components["schemas"]["SuccessMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListEmailTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    setEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description invoice or credit-note. */
+                kind: "invoice" | "credit-note";
+                /** @description de, en or fr. */
+                language: "de" | "en" | "fr";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailTemplateInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailTemplateEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description invoice or credit-note. */
+                kind: "invoice" | "credit-note";
+                /** @description de, en or fr. */
+                language: "de" | "en" | "fr";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailTemplateEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCompany: {

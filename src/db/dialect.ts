@@ -63,6 +63,9 @@ export interface EventWriter {
   write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void>;
 }
 
+/** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */
+export type LeasedTable = 'webhook_deliveries' | 'email_deliveries';
+
 /** The lease a worker puts on a delivery row. */
 export interface DeliveryLease {
   lease_owner: string;
@@ -126,10 +129,11 @@ export interface Dialect {
    * owner: on PostgreSQL those it locked (FOR UPDATE SKIP LOCKED) and leased in one transaction;
    * on SQLite all of `ids`, since one conditional UPDATE leased those still free.
    */
-  leaseDeliveries(
+  leaseDeliveries<T extends LeasedTable>(
     db: Kysely<Database>,
+    table: T,
     ids: readonly string[],
-    free: (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) => Expression<SqlBool>,
+    free: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>,
     lease: DeliveryLease,
   ): Promise<string[]>;
   /**

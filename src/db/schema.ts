@@ -497,6 +497,48 @@ export interface PurchasePaymentsTable {
   created_at: string;
 }
 
+/** A document sent by email: queued, then sent or failed (migration 0018). */
+export interface EmailDeliveriesTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  document_kind: 'invoice' | 'credit-note';
+  document_id: string;
+  status: 'queued' | 'sent' | 'failed';
+  /** JSON arrays of addresses. */
+  recipients_to: string;
+  recipients_cc: string;
+  language: string;
+  xml_format: string;
+  from_address: string;
+  reply_to: string | null;
+  subject: string;
+  body_text: string;
+  /** JSON array of { filename, contentType, size, sha256 }, once the message was built. */
+  attachments: string | null;
+  message_id: string;
+  smtp_response: string | null;
+  failure_reason: string | null;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  request_id: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+/** A company's own subject and body of one document kind and language (migration 0018). */
+export interface EmailTemplatesTable {
+  company_id: string;
+  document_kind: 'invoice' | 'credit-note';
+  language: string;
+  subject: string;
+  body: string;
+  updated_at: string;
+}
+
 export type QuoteStatusColumn = 'draft' | 'open' | 'accepted' | 'declined';
 
 export interface QuotesTable extends Omit<DocumentExtrasColumns, 'payment_means'> {
@@ -564,6 +606,8 @@ export interface Database {
   purchase_invoices: PurchaseInvoicesTable;
   purchase_invoice_files: PurchaseInvoiceFilesTable;
   purchase_payments: PurchasePaymentsTable;
+  email_deliveries: EmailDeliveriesTable;
+  email_templates: EmailTemplatesTable;
   quotes: QuotesTable;
   quote_lines: QuoteLinesTable;
 }

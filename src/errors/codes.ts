@@ -97,6 +97,11 @@ export const ERRORS = {
     retry: 'later',
     message: 'An unexpected error occurred. Contact support with the request id.',
   },
+  EMAIL_NOT_CONFIGURED: {
+    status: 503,
+    retry: 'later',
+    message: 'Sending by email is not set up on this service: its operator sets SMTP_URL and SMTP_FROM (docs/delivery.md).',
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     retry: 'later',

@@ -7,6 +7,7 @@ import { PurchaseInvoiceSummarySchema } from '../schemas/purchase-invoice.js';
 import { QuoteSchema } from '../schemas/quote.js';
 import { Livemode } from '../schemas/values.js';
 import { EVENT_TYPES } from '../schemas/event-types.js';
+import { EmailDeliverySchema } from '../schemas/email-delivery.js';
 
 /** payment.created's object: the payment as the invoice lists it, and which invoice it pays. */
 export const PaymentEventObject = Type.Composite(
@@ -28,9 +29,9 @@ export const EventSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     requestId: Nullable(Type.String({ description: 'The request that made the change; null for changes made outside the API.' })),
     data: Type.Object({
-      object: Type.Union([OrganizationSchema, InvoiceSchema, PaymentEventObject, CreditNoteSchema, PurchaseInvoiceSummarySchema, QuoteSchema], {
+      object: Type.Union([OrganizationSchema, InvoiceSchema, PaymentEventObject, CreditNoteSchema, PurchaseInvoiceSummarySchema, QuoteSchema, EmailDeliverySchema], {
         description:
-          'The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*).',
+          'The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*).',
       }),
     }),
   },

@@ -262,3 +262,55 @@ export const webhookEndpoint = {
 };
 
 export const webhookEndpointWithSecret = { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6sAmmJ3xXQc=' };
+
+export const emailDelivery = {
+  id: 'eml_01956a45-1c2d-7e3f-8a4b-5c6d7e8f9a0b',
+  documentKind: 'invoice',
+  documentId: INVOICE_ID,
+  status: 'queued',
+  to: ['ap@buyer.example'],
+  cc: [],
+  from: '"Seller Software GmbH" <invoices@service.example>',
+  replyTo: 'billing@seller.example',
+  language: 'de',
+  xmlFormat: 'cii',
+  subject: 'Rechnung 2026-00042 von Seller Software GmbH',
+  messageId: '<eml_01956a45-1c2d-7e3f-8a4b-5c6d7e8f9a0b@service.example>',
+  attachments: [],
+  attempts: 0,
+  smtpResponse: null,
+  failureReason: null,
+  nextAttemptAt: '2026-03-02T09:20:00.000Z',
+  createdAt: '2026-03-02T09:20:00.000Z',
+  sentAt: null,
+};
+
+export const creditNoteDelivery = {
+  ...emailDelivery,
+  id: 'eml_01956a46-2d3e-7f40-9b5c-6d7e8f9a0b1c',
+  documentKind: 'credit-note',
+  documentId: CREDIT_NOTE_ID,
+  to: ['accounts@buyer.example'],
+  language: 'en',
+  xmlFormat: 'xrechnung-ubl',
+  subject: 'Credit note CN-2026-00007 from Seller Software GmbH',
+  messageId: '<eml_01956a46-2d3e-7f40-9b5c-6d7e8f9a0b1c@service.example>',
+};
+
+export const customInvoiceTemplate = {
+  documentKind: 'invoice',
+  language: 'de',
+  subject: 'Ihre Rechnung {{number}} von {{seller}}',
+  body: 'Guten Tag,\n\nanbei die Rechnung {{number}} über {{amount}} {{currency}}, fällig am {{dueDate}}.\n\nViele Grüße\n{{seller}}\n',
+  custom: true,
+  updatedAt: '2026-03-01T12:00:00.000Z',
+};
+
+export const defaultInvoiceTemplate = {
+  documentKind: 'invoice',
+  language: 'en',
+  subject: 'Invoice {{number}} from {{seller}}',
+  body: 'Hello,\n\nplease find attached invoice {{number}} of {{issueDate}} over {{amount}} {{currency}}, due on {{dueDate}}.\n\nKind regards\n{{seller}}\n',
+  custom: false,
+  updatedAt: null,
+};

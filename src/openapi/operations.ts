@@ -13,6 +13,10 @@ import {
   paymentRecord,
   refundRecord,
   refundedInvoice,
+  emailDelivery,
+  creditNoteDelivery,
+  customInvoiceTemplate,
+  defaultInvoiceTemplate,
   voidedInvoice,
   webhookEndpoint,
   webhookEndpointWithSecret,
@@ -133,6 +137,16 @@ const EXTRAS: Record<string, OperationExtras> = {
     operationId: 'getPayment',
     response: { success: true, message: 'Payment found.', data: paymentRecord, meta },
   },
+  'POST /invoice/{id}/send': {
+    operationId: 'sendInvoice',
+    requestBody: { cc: ['controlling@buyer.example'], language: 'de', xmlFormat: 'cii' },
+    response: { success: true, message: 'The invoice is queued to be sent to ap@buyer.example.', data: { ...emailDelivery, cc: ['controlling@buyer.example'] }, meta },
+  },
+  'POST /credit-note/{id}/send': {
+    operationId: 'sendCreditNote',
+    requestBody: { to: ['accounts@buyer.example'], language: 'en', xmlFormat: 'xrechnung-ubl' },
+    response: { success: true, message: 'The credit note is queued to be sent to accounts@buyer.example.', data: creditNoteDelivery, meta },
+  },
   'POST /invoice/{id}/void': {
     operationId: 'voidInvoice',
     response: { success: true, message: 'Invoice 2026-00042 voided.', data: voidedInvoice, meta },
@@ -153,6 +167,19 @@ const EXTRAS: Record<string, OperationExtras> = {
   'GET /company': {
     operationId: 'getCompany',
     response: { success: true, message: 'Company found.', data: company, meta },
+  },
+  'GET /company/email-templates': {
+    operationId: 'listEmailTemplates',
+    response: { success: true, message: 'Email templates listed.', data: [customInvoiceTemplate, defaultInvoiceTemplate], meta },
+  },
+  'PUT /company/email-templates/{kind}/{language}': {
+    operationId: 'setEmailTemplate',
+    requestBody: { subject: customInvoiceTemplate.subject, body: customInvoiceTemplate.body },
+    response: { success: true, message: 'Email template set.', data: customInvoiceTemplate, meta },
+  },
+  'DELETE /company/email-templates/{kind}/{language}': {
+    operationId: 'resetEmailTemplate',
+    response: { success: true, message: 'Email template reset to the default.', data: defaultInvoiceTemplate, meta },
   },
   'PATCH /company': {
     operationId: 'updateCompany',

@@ -1,3 +1,4 @@
+import { EmailDeliverySchema } from './email-delivery.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   AllowanceChargeSchema,
@@ -72,6 +73,9 @@ export const CreditNoteSchema = Type.Object(
     totals: InvoiceTotalsSchema,
     pdfSha256: PdfDigestsSchema,
     einvoice: EinvoiceReadinessSchema,
+    deliveries: Type.Optional(
+      Type.Array(EmailDeliverySchema, { description: 'Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send).' }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

@@ -1,3 +1,4 @@
+import { EmailDeliverySchema } from './email-delivery.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
@@ -400,6 +401,9 @@ export const InvoiceSchema = Type.Object(
     einvoice: Nullable(EinvoiceReadinessSchema, 'Null for a draft: it is checked when it is finalized with validateFor.'),
     statusTransitions: StatusTransitionsSchema,
     pdfSha256: PdfDigestsSchema,
+    deliveries: Type.Optional(
+      Type.Array(EmailDeliverySchema, { description: 'Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).' }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

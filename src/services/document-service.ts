@@ -55,6 +55,24 @@ function unavailable(error: PdfRenderError): RenderResult {
   return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
 }
 
+/** What a message about a document says and where it goes (src/delivery). */
+export interface SendingFacts {
+  draft: boolean;
+  number: string;
+  issueDate: string;
+  dueDate: string | null;
+  currency: string;
+  /** BT-115, with the currency's minor digits. */
+  payable: string;
+  sellerName: string;
+  /** The seller's contact email (BT-43): the Reply-To. */
+  sellerEmail: string | null;
+  buyerName: string;
+  /** The buyer's email as the document has it: where it is sent without other recipients. */
+  buyerEmail: string | null;
+  buyerCountry: string | null;
+}
+
 export class DocumentService {
   constructor(
     private readonly invoices: InvoiceRepository,
@@ -106,6 +124,26 @@ export class DocumentService {
   async creditNoteSource(owner: Owner, id: string, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
     const found = await this.creditNotes.findById(owner, id, trx);
     return found ? creditNoteSource(found.creditNote, found.lines) : undefined;
+  }
+
+  /** What a message about the document needs; undefined for no such document. */
+  async sendingFacts(kind: DocumentKind, owner: Owner, id: string, now: Date): Promise<SendingFacts | undefined> {
+    const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+    if (!source) return undefined;
+    const view = documentViewOf(source);
+    return {
+      draft: source.draft,
+      number: view.number,
+      issueDate: view.issueDate,
+      dueDate: view.dueDate,
+      currency: view.currency.code,
+      payable: view.totals.payable,
+      sellerName: view.seller.name,
+      sellerEmail: view.seller.contact?.email ?? null,
+      buyerName: view.buyer.name,
+      buyerEmail: source.buyer.email ?? null,
+      buyerCountry: view.buyer.address.countryCode,
+    };
   }
 
   private async company(companyId: string, trx?: Kysely<Database>): Promise<CompanyRow> {

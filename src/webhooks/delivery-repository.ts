@@ -77,7 +77,7 @@ export class DeliveryRepository {
     if (wanted.length === 0) return [];
     const free = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
       eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
-    const ids = await this.dialect.leaseDeliveries(this.db, wanted, free, { lease_owner: request.owner, lease_expires_at: until });
+    const ids = await this.dialect.leaseDeliveries(this.db, 'webhook_deliveries', wanted, free, { lease_owner: request.owner, lease_expires_at: until });
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('webhook_deliveries as d')

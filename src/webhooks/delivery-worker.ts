@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { eventJson } from '../events/event-json.js';
+import { withJitter } from '../lib/jitter.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
 import type { Outbox } from './outbox-repository.js';
@@ -46,10 +47,6 @@ export interface WorkerOptions {
   clock?: () => Date;
 }
 
-/** ±10 %, so that retries of many deliveries failed together do not come back together. */
-export function withJitter(delayMs: number, random: () => number = Math.random): number {
-  return Math.round(delayMs * (0.9 + 0.2 * random()));
-}
 
 /** The webhook-signature header: one v1 signature per secret (two during a rotation's overlap). */
 export function signatureHeader(secrets: readonly string[], id: string, timestamp: Date, body: string): string {

@@ -114,7 +114,7 @@ for (const dialect of DIALECTS) {
       const groups = [...rowOf(list.body, row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
       expect(groups).toEqual(['invoice: read, create', 'payment: read &amp; write', 'credit-note: create', 'organization: read &amp; write', 'company: update', 'webhook: manage']);
       expect(rowOf(list.body, row.id)).not.toContain('All permissions');
-      const writer = await createKey(owner, 'Writer', ['invoice.create', 'invoice.update', 'invoice.delete', 'event.read']);
+      const writer = await createKey(owner, 'Writer', ['invoice.create', 'invoice.update', 'invoice.delete', 'invoice.send', 'event.read']);
       const writes = [...rowOf((await owner.get('/panel/keys')).body, writer.row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
       expect(writes).toEqual(['invoice: write', 'event: read']);
       // The revoke confirmation says the same in words.

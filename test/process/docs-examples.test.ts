@@ -7,6 +7,7 @@ import { PERMISSIONS } from '../../src/auth/permissions.js';
 import { comparable, instrument, jsonValues, mask, optedOut, segments, shellExamples, type ShellExample } from '../helpers/docs-examples.js';
 import { startServer, type ServerProcess } from '../helpers/servers.js';
 import { eventually } from '../helpers/eventually.js';
+import { makeTestCertificate, startSmtpSinkProcess, type TestCertificate } from '../helpers/smtp-server.js';
 
 // Every shell example of README.md and docs/*.md runs, in order, against a fresh server per file
 // (dist/server.js on a new SQLite file), and what it prints is compared with the answer the docs
@@ -101,11 +102,28 @@ interface FileRun {
   state: string;
 }
 
+/**
+ * Every file's server sends email to one SMTP server on loopback (docs/delivery.md), over
+ * STARTTLS, in a process of its own: the examples run bash synchronously, which blocks this one.
+ */
+let mail: { certificate: TestCertificate; smtp: { port: number; stop(): Promise<void> } } | undefined;
+async function mailEnv(): Promise<Record<string, string>> {
+  if (!mail) {
+    const certificate = makeTestCertificate();
+    mail = { certificate, smtp: await startSmtpSinkProcess(certificate) };
+  }
+  return { SMTP_URL: `smtp://127.0.0.1:${mail.smtp.port}`, SMTP_FROM: 'invoices@service.example', SMTP_TLS_CA_FILE: mail.certificate.certFile };
+}
+afterAll(async () => {
+  await mail?.smtp.stop();
+  mail?.certificate.remove();
+});
+
 async function startFileRun(): Promise<FileRun> {
   if (spawnSync('jq', ['--version']).error) throw new Error('the docs examples pick fields with jq: install it (apt-get install jq)');
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-docs-'));
   const databaseUrl = `sqlite:${join(dir, 'invoicing.db')}`;
-  const server = await startServer({ DATABASE_URL: databaseUrl }, { quiet: true, timeoutMs: 45_000 });
+  const server = await startServer({ DATABASE_URL: databaseUrl, ...(await mailEnv()) }, { quiet: true, timeoutMs: 45_000 });
   const origin = new URL(server.baseUrl).origin;
   const key = await claimAndCreateKey(server, origin);
   const state = join(dir, 'state.sh');

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
@@ -94,11 +94,14 @@ export const postgresDialect: Dialect = {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(t);
   },
 
-  leaseDeliveries(db, ids, free, lease) {
+  leaseDeliveries(db, table, ids, free, lease) {
+    // Both leased tables have the columns used here; Kysely cannot see that through the union.
+    const rows = table as 'webhook_deliveries';
+    const isFree = free as unknown as (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) => Expression<SqlBool>;
     return db.transaction().execute(async (t) => {
-      const locked = await t.selectFrom('webhook_deliveries').select('id').where('id', 'in', [...ids]).where(free).forUpdate().skipLocked().execute();
+      const locked = await t.selectFrom(rows).select('id').where('id', 'in', [...ids]).where(isFree).forUpdate().skipLocked().execute();
       const chosen = locked.map((row) => row.id);
-      if (chosen.length > 0) await t.updateTable('webhook_deliveries').set(lease).where('id', 'in', chosen).execute();
+      if (chosen.length > 0) await t.updateTable(rows).set(lease).where('id', 'in', chosen).execute();
       return chosen;
     });
   },

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
 import { prepareQuery, preparedInsert } from '../prepared-query.js';
 import type { Database } from '../schema.js';
@@ -56,8 +56,15 @@ export const sqliteDialect: Dialect = {
 
   serializeOn: async () => {},
 
-  async leaseDeliveries(db, ids, free, lease) {
-    await db.updateTable('webhook_deliveries').set(lease).where('id', 'in', [...ids]).where(free).execute();
+  async leaseDeliveries(db, table, ids, free, lease) {
+    // Both leased tables have the columns used here; Kysely cannot see that through the union.
+    const isFree = free as unknown as (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) => Expression<SqlBool>;
+    await db
+      .updateTable(table as 'webhook_deliveries')
+      .set(lease)
+      .where('id', 'in', [...ids])
+      .where(isFree)
+      .execute();
     return [...ids];
   },
 

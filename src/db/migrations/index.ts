@@ -15,6 +15,7 @@ import * as refunds from './0013-refunds.js';
 import * as documentPdfs from './0014-document-pdfs.js';
 import * as passwordChange from './0015-password-change.js';
 import * as purchaseInvoices from './0016-purchase-invoices.js';
+import * as emailDeliveries from './0018-email-deliveries.js';
 import * as quotes from './0019-quotes.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
@@ -36,5 +37,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-document-pdfs': documentPdfs,
   '0015-password-change': passwordChange,
   '0016-purchase-invoices': purchaseInvoices,
+  '0018-email-deliveries': emailDeliveries,
   '0019-quotes': quotes,
 };

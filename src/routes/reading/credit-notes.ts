@@ -4,6 +4,7 @@ import { AppError } from '../../errors/app-error.js';
 import { scopeOf } from '../../http/scope.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
+import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import { CreditNoteSchema } from '../../schemas/credit-note.js';
 import { CreditNoteIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
@@ -23,7 +24,8 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: CreditNoteQueries;
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
-}> = async (app, { queries, responseMaxBytes, largeReads }) => {
+  emailDeliveries: EmailDeliveryService;
+}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries }) => {
   app.get(
     '/credit-note',
     {
@@ -66,7 +68,7 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const creditNote = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!creditNote) throw new AppError('NOT_FOUND', 'No credit note with this id.');
-      return successBody(request, 'Credit note found.', creditNote);
+      return successBody(request, 'Credit note found.', { ...creditNote, deliveries: await emailDeliveries.listForDocument(scopeOf(request), creditNote.id) });
     },
   );
 };

@@ -8,6 +8,7 @@ import type { InvoiceRepository } from '../../repositories/invoice-repository.js
 import type { OrganizationRepository } from '../../repositories/organization-repository.js';
 import type { PaymentRepository } from '../../repositories/payment-repository.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
+import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
 import { creditNoteReadingRoutes } from './credit-notes.js';
 import { EventQueries } from './event-queries.js';
@@ -30,6 +31,8 @@ export interface ReadingRoutesOptions {
     events: EventRepository;
   };
   invoices: InvoiceService;
+  /** The messages a document was sent with, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
+  emailDeliveries: EmailDeliveryService;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -43,7 +46,7 @@ const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
-export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { repositories, invoices, responseMaxBytes }) => {
+export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { repositories, invoices, emailDeliveries, responseMaxBytes }) => {
   const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
@@ -51,8 +54,8 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (ap
     () => new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', { headers: { 'retry-after': '1' } }),
   );
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(organizations), responseMaxBytes });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices), responseMaxBytes, largeReads });
-  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(creditNotes), responseMaxBytes, largeReads });
+  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices), emailDeliveries, responseMaxBytes, largeReads });
+  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(creditNotes), emailDeliveries, responseMaxBytes, largeReads });
   await app.register(paymentReadingRoutes, { queries: new PaymentQueries(payments), responseMaxBytes });
   await app.register(eventReadingRoutes, { queries: new EventQueries(events), responseMaxBytes });
 };

@@ -7,6 +7,7 @@ import { INVOICE_STATUSES, InvoiceSchema } from '../../schemas/invoice.js';
 import { InvoiceIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
+import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import type { InvoiceQueries } from './invoice-queries.js';
 import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
@@ -28,7 +29,8 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: InvoiceQueries;
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
-}> = async (app, { queries, responseMaxBytes, largeReads }) => {
+  emailDeliveries: EmailDeliveryService;
+}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries }) => {
   app.get(
     '/invoice',
     {
@@ -71,7 +73,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const invoice = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!invoice) throw new AppError('NOT_FOUND', 'No invoice with this id.');
-      return successBody(request, 'Invoice found.', invoice);
+      return successBody(request, 'Invoice found.', { ...invoice, deliveries: await emailDeliveries.listForDocument(scopeOf(request), invoice.id) });
     },
   );
 };

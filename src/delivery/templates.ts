@@ -1,0 +1,65 @@
+import type { EmailLanguage } from '../schemas/email-delivery.js';
+
+// The subject and body of a document's message, per language. {{name}} is replaced by the
+// document's value; an unknown name is left as it is written, so a typo shows in the message.
+
+export interface TemplateValues {
+  number: string;
+  seller: string;
+  buyer: string;
+  amount: string;
+  currency: string;
+  issueDate: string;
+  dueDate: string;
+}
+
+export interface EmailTemplate {
+  subject: string;
+  body: string;
+}
+
+type Kind = 'invoice' | 'credit-note';
+
+export const DEFAULT_TEMPLATES: Record<Kind, Record<EmailLanguage, EmailTemplate>> = {
+  invoice: {
+    en: {
+      subject: 'Invoice {{number}} from {{seller}}',
+      body: 'Hello,\n\nplease find attached invoice {{number}} of {{issueDate}} over {{amount}} {{currency}}, due on {{dueDate}}.\nThe PDF carries the e-invoice (Factur-X); the XML is attached on its own as well.\n\nKind regards\n{{seller}}\n',
+    },
+    de: {
+      subject: 'Rechnung {{number}} von {{seller}}',
+      body: 'Guten Tag,\n\nanbei erhalten Sie die Rechnung {{number}} vom {{issueDate}} über {{amount}} {{currency}}, fällig am {{dueDate}}.\nDas PDF enthält die E-Rechnung (ZUGFeRD/Factur-X); die XML-Datei liegt zusätzlich bei.\n\nMit freundlichen Grüßen\n{{seller}}\n',
+    },
+    fr: {
+      subject: 'Facture {{number}} de {{seller}}',
+      body: "Bonjour,\n\nveuillez trouver ci-joint la facture {{number}} du {{issueDate}} d'un montant de {{amount}} {{currency}}, payable le {{dueDate}}.\nLe PDF contient la facture électronique (Factur-X) ; le fichier XML est également joint.\n\nCordialement,\n{{seller}}\n",
+    },
+  },
+  'credit-note': {
+    en: {
+      subject: 'Credit note {{number}} from {{seller}}',
+      body: 'Hello,\n\nplease find attached credit note {{number}} of {{issueDate}} over {{amount}} {{currency}}.\nThe PDF carries the e-invoice (Factur-X); the XML is attached on its own as well.\n\nKind regards\n{{seller}}\n',
+    },
+    de: {
+      subject: 'Gutschrift {{number}} von {{seller}}',
+      body: 'Guten Tag,\n\nanbei erhalten Sie die Gutschrift {{number}} vom {{issueDate}} über {{amount}} {{currency}}.\nDas PDF enthält die E-Rechnung (ZUGFeRD/Factur-X); die XML-Datei liegt zusätzlich bei.\n\nMit freundlichen Grüßen\n{{seller}}\n',
+    },
+    fr: {
+      subject: 'Avoir {{number}} de {{seller}}',
+      body: "Bonjour,\n\nveuillez trouver ci-joint l'avoir {{number}} du {{issueDate}} d'un montant de {{amount}} {{currency}}.\nLe PDF contient la facture électronique (Factur-X) ; le fichier XML est également joint.\n\nCordialement,\n{{seller}}\n",
+    },
+  },
+};
+
+/** Fills a template's {{name}}s; a subject stays one line whatever a value holds. */
+export function fillTemplate(template: EmailTemplate, values: TemplateValues): EmailTemplate {
+  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as keyof TemplateValues] : whole));
+  return { subject: fill(template.subject).replace(/[\r\n]+/g, ' ').trim(), body: fill(template.body) };
+}
+
+/** The language a document is sent in without one asked for: the buyer's country's. */
+export function languageFor(buyerCountry: string | null): EmailLanguage {
+  if (buyerCountry && ['DE', 'AT', 'CH', 'LI'].includes(buyerCountry)) return 'de';
+  if (buyerCountry && ['FR', 'MC'].includes(buyerCountry)) return 'fr';
+  return 'en';
+}
