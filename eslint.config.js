@@ -3,18 +3,40 @@ import tseslint from 'typescript-eslint';
 import { layerConfigs, layersPlugin } from './eslint.layers.js';
 
 const DIALECT_TEST_MESSAGE =
-  "A dialect test outside src/db: give the dialect object (src/db/dialect.ts) an operation with a SQLite and a PostgreSQL implementation (src/db/dialects/) and call it instead.";
+  'A dialect test outside src/db: give the dialect object (src/db/dialect.ts) an operation with a SQLite and a PostgreSQL implementation (src/db/dialects/) and call it instead.';
 const DIALECT_TESTS = [
-  { selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(?:sqlite|postgres)$/]", message: DIALECT_TEST_MESSAGE },
-  { selector: "SwitchCase > Literal.test[value=/^(?:sqlite|postgres)$/]", message: DIALECT_TEST_MESSAGE },
+  {
+    selector: 'BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(?:sqlite|postgres)$/]',
+    message: DIALECT_TEST_MESSAGE,
+  },
+  { selector: 'SwitchCase > Literal.test[value=/^(?:sqlite|postgres)$/]', message: DIALECT_TEST_MESSAGE },
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/', 'bench/results/', 'src/panel/assets/'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/', 'bench/results/', 'src/panel/assets/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', NodeJS: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', performance: 'readonly', structuredClone: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        NodeJS: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        performance: 'readonly',
+        structuredClone: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -27,7 +49,11 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,mts,js,mjs}'],
     plugins: { layers: layersPlugin },
-    rules: { 'layers/no-import-cycle': 'error', 'layers/in-a-layer': 'error', 'layers/queries-in-repositories': 'error' },
+    rules: {
+      'layers/no-import-cycle': 'error',
+      'layers/in-a-layer': 'error',
+      'layers/queries-in-repositories': 'error',
+    },
   },
   ...layerConfigs((entry) => (entry === 'db' ? [] : DIALECT_TESTS)),
 );

@@ -82,7 +82,10 @@ export function layerConfigs(extraSyntax = () => []) {
             'error',
             // Dynamic imports, which no-restricted-imports does not see. esquery's regular
             // expressions cannot hold a slash: \u002F stands for it.
-            ...rules.map(({ regex, message }) => ({ selector: `ImportExpression > Literal.source[value=/${regex.replaceAll('/', '\\u002F')}/]`, message })),
+            ...rules.map(({ regex, message }) => ({
+              selector: `ImportExpression > Literal.source[value=/${regex.replaceAll('/', '\\u002F')}/]`,
+              message,
+            })),
             ...extraSyntax(entry),
           ],
         },
@@ -110,13 +113,25 @@ function importsOf(file) {
       const typeOnly =
         clause !== undefined &&
         (clause.isTypeOnly ||
-          (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((element) => element.isTypeOnly)));
+          (clause.name === undefined &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
       if (!typeOnly) specifiers.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.every((e) => e.isTypeOnly));
       if (!typeOnly) specifiers.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       specifiers.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -184,9 +199,15 @@ const noImportCycle = {
       const circle = pathBetween(resolve(resolved.resolvedFileName), file);
       if (!circle) return;
       const names = [file, ...circle].map((path) => relative(SRC, path).split(sep).join('/'));
-      context.report({ node, message: `This import closes an import circle: ${names.join(' → ')}. Move what both sides need into a module below them.` });
+      context.report({
+        node,
+        message: `This import closes an import circle: ${names.join(' → ')}. Move what both sides need into a module below them.`,
+      });
     };
-    const typeOnly = (node) => node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+    const typeOnly = (node) =>
+      node.importKind === 'type' ||
+      node.exportKind === 'type' ||
+      (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
     return {
       ImportDeclaration: (node) => typeOnly(node) || check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && !typeOnly(node) && check(node, node.source.value),
@@ -206,11 +227,13 @@ const inALayer = {
     if (LAYERS.flat().includes(entry)) return {};
     return {
       Program: (node) =>
-        context.report({ node, message: `src/${entry} is in no layer: add it to LAYERS in eslint.layers.js, below what imports it and above what it imports (${ORDER_NOTE}).` }),
+        context.report({
+          node,
+          message: `src/${entry} is in no layer: add it to LAYERS in eslint.layers.js, below what imports it and above what it imports (${ORDER_NOTE}).`,
+        }),
     };
   },
 };
-
 
 // --- Queries in repositories -----------------------------------------------------------------
 // Every query lives in a repository: src/repositories/, a capability's own *-repository.ts file,
@@ -218,17 +241,36 @@ const inALayer = {
 // refused, so "every query is scoped by company" can be checked in one room. Starting a
 // transaction (`db.transaction()`) stays with the services: they decide what is one change.
 
-const QUERY_BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom', 'with', 'withRecursive']);
-const QUERY_NOTE = 'give the repository that owns the table an intent-named method taking the scope (src/repositories/README.md)';
+const QUERY_BUILDERS = new Set([
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'replaceInto',
+  'mergeInto',
+  'selectNoFrom',
+  'with',
+  'withRecursive',
+]);
+const QUERY_NOTE =
+  'give the repository that owns the table an intent-named method taking the scope (src/repositories/README.md)';
 
 /** Whether a file of src/ may hold queries: the db layer, the repositories, a capability's repository file. */
 export function mayHoldQueries(relativePath) {
   const path = relativePath.split(/[\\/]/).join('/');
-  return path.startsWith('db/') || path.startsWith('repositories/') || /(?:^|\/)[^/]*-repository\.(ts|mts|js|mjs)$/.test(path);
+  return (
+    path.startsWith('db/') ||
+    path.startsWith('repositories/') ||
+    /(?:^|\/)[^/]*-repository\.(ts|mts|js|mjs)$/.test(path)
+  );
 }
 
 const queriesInRepositories = {
-  meta: { type: 'problem', docs: { description: 'Refuses a query builder or the sql tag outside the repositories and src/db.' }, schema: [] },
+  meta: {
+    type: 'problem',
+    docs: { description: 'Refuses a query builder or the sql tag outside the repositories and src/db.' },
+    schema: [],
+  },
   create(context) {
     const path = relative(SRC, resolve(context.filename));
     if (path.startsWith('..') || mayHoldQueries(path)) return {};
@@ -236,7 +278,11 @@ const queriesInRepositories = {
       ImportDeclaration(node) {
         if (node.source.value !== 'kysely' || node.importKind === 'type') return;
         for (const specifier of node.specifiers) {
-          if (specifier.type === 'ImportSpecifier' && specifier.imported.name === 'sql' && specifier.importKind !== 'type') {
+          if (
+            specifier.type === 'ImportSpecifier' &&
+            specifier.imported.name === 'sql' &&
+            specifier.importKind !== 'type'
+          ) {
             context.report({ node: specifier, message: `Kysely's sql tag outside a repository: ${QUERY_NOTE}.` });
           }
         }
@@ -245,11 +291,19 @@ const queriesInRepositories = {
         const name = node.property.type === 'Identifier' && !node.computed ? node.property.name : null;
         if (name === null || !QUERY_BUILDERS.has(name)) return;
         // `array.with(index, value)` is not a query: Kysely's `with` takes a name and a callback.
-        if (name === 'with' && node.parent.arguments.length === 2 && node.parent.arguments[1].type !== 'ArrowFunctionExpression' && node.parent.arguments[1].type !== 'FunctionExpression') return;
+        if (
+          name === 'with' &&
+          node.parent.arguments.length === 2 &&
+          node.parent.arguments[1].type !== 'ArrowFunctionExpression' &&
+          node.parent.arguments[1].type !== 'FunctionExpression'
+        )
+          return;
         context.report({ node: node.property, message: `A query (${name}) outside a repository: ${QUERY_NOTE}.` });
       },
     };
   },
 };
 
-export const layersPlugin = { rules: { 'no-import-cycle': noImportCycle, 'in-a-layer': inALayer, 'queries-in-repositories': queriesInRepositories } };
+export const layersPlugin = {
+  rules: { 'no-import-cycle': noImportCycle, 'in-a-layer': inALayer, 'queries-in-repositories': queriesInRepositories },
+};

@@ -20,7 +20,9 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { status: 'ok' } }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ success: true, data: { status: 'ok' } }));
 });
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);

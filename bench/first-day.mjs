@@ -49,7 +49,12 @@ function median(values) {
 async function startUntilHealthy(clone, command, env) {
   const port = await freePort();
   const began = process.hrtime.bigint();
-  const child = spawn('bash', ['-c', command], { cwd: clone, env: { ...env, PORT: String(port) }, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('bash', ['-c', command], {
+    cwd: clone,
+    env: { ...env, PORT: String(port) },
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
@@ -79,7 +84,12 @@ async function startUntilHealthy(clone, command, env) {
 
 function timeCommand(clone, command, env) {
   const began = process.hrtime.bigint();
-  const result = spawnSync('bash', ['-c', command], { cwd: clone, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const result = spawnSync('bash', ['-c', command], {
+    cwd: clone,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const elapsed = seconds(began);
   if (result.status !== 0) throw new Error(`"${command}" failed (${result.status}):\n${result.stderr.slice(-2000)}`);
   return elapsed;
@@ -90,14 +100,25 @@ const clone = join(work, 'clone');
 const cache = join(work, 'npm-cache');
 mkdirSync(cache);
 execFileSync('git', ['clone', '-q', ROOT, clone]);
-const env = { ...process.env, PATH: userPath, npm_config_cache: cache, DATABASE_URL: `sqlite:${join(work, 'first-day.db')}` };
+const env = {
+  ...process.env,
+  PATH: userPath,
+  npm_config_cache: cache,
+  DATABASE_URL: `sqlite:${join(work, 'first-day.db')}`,
+};
 for (const key of Object.keys(env)) if (key.startsWith('npm_') && key !== 'npm_config_cache') delete env[key];
 const machineNode = execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim();
 
 try {
-  print(`first day on node ${machineNode} (the machine's own), npm ${execFileSync('npm', ['--version'], { env, encoding: 'utf8' }).trim()}, empty npm cache`);
+  print(
+    `first day on node ${machineNode} (the machine's own), npm ${execFileSync('npm', ['--version'], { env, encoding: 'utf8' }).trim()}, empty npm cache`,
+  );
   const npmCi = timeCommand(clone, 'npm ci --no-audit --no-fund', env);
-  const runtime = execFileSync('bash', ['-c', 'npm exec --offline -- node --version'], { cwd: clone, env, encoding: 'utf8' }).trim();
+  const runtime = execFileSync('bash', ['-c', 'npm exec --offline -- node --version'], {
+    cwd: clone,
+    env,
+    encoding: 'utf8',
+  }).trim();
   const firstStart = await startUntilHealthy(clone, 'npm start', env);
   const builtStart = await startUntilHealthy(clone, 'npm start', env);
   const help = [];
@@ -116,12 +137,17 @@ try {
   print(`npm scripts and npx ran on node ${runtime}`);
   print('| step | seconds | target | met |\n|---|---:|---:|---|');
   for (const [step, value, target] of rows) {
-    print(`| ${step} | ${value.toFixed(2)} | ${target === null ? '–' : `≤ ${target}`} | ${target === null ? '' : value <= target ? 'yes' : 'no'} |`);
+    print(
+      `| ${step} | ${value.toFixed(2)} | ${target === null ? '–' : `≤ ${target}`} | ${target === null ? '' : value <= target ? 'yes' : 'no'} |`,
+    );
   }
   const results = join(ROOT, 'bench', 'results');
   mkdirSync(results, { recursive: true });
   const file = join(results, `first-day-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify({ machineNode, runtime, npmCi, firstStart, builtStart, help, command, targets: TARGETS }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ machineNode, runtime, npmCi, firstStart, builtStart, help, command, targets: TARGETS }, null, 2)}\n`,
+  );
   print(`figures: ${file}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

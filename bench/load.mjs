@@ -17,7 +17,8 @@ function bodyFor(kind) {
   counter += 1;
   if (kind === 'organization') return JSON.stringify({ name: `Bench ${runId} ${counter}`, isCustomer: true });
   if (kind === 'raw') return JSON.stringify({ name: `Raw ${runId} ${counter}`, isCustomer: true });
-  if (kind === 'json') return JSON.stringify(scenario.bodies ? scenario.bodies[counter % scenario.bodies.length] : scenario.json);
+  if (kind === 'json')
+    return JSON.stringify(scenario.bodies ? scenario.bodies[counter % scenario.bodies.length] : scenario.json);
   return undefined;
 }
 
@@ -43,7 +44,9 @@ const result = await autocannon({
       method: scenario.method,
       headers: scenario.headers,
       setupRequest,
-      ...(scenario.collect ? { onResponse: (status, body) => status === 201 && collected.push(JSON.parse(body).data.id) } : {}),
+      ...(scenario.collect
+        ? { onResponse: (status, body) => status === 201 && collected.push(JSON.parse(body).data.id) }
+        : {}),
     },
   ],
 });

@@ -18,12 +18,17 @@ await pool.query(`create table if not exists peer_organizations (
   created_at timestamptz not null default now())`);
 const prefix = randomBytes(6).toString('hex');
 const secret = randomBytes(24).toString('base64url');
-await pool.query('insert into peer_api_keys (prefix, secret_hash, company_id) values ($1, $2, $3)', [prefix, sha256(secret), 'company_peer']);
+await pool.query('insert into peer_api_keys (prefix, secret_hash, company_id) values ($1, $2, $3)', [
+  prefix,
+  sha256(secret),
+  'company_peer',
+]);
 
 const app = express();
 app.use(express.json({ limit: '1mb' }));
 
-const fail = (res, status, code, message) => res.status(status).json({ success: false, error: { code, message }, requestId: res.locals.requestId });
+const fail = (res, status, code, message) =>
+  res.status(status).json({ success: false, error: { code, message }, requestId: res.locals.requestId });
 
 app.use((req, res, next) => {
   res.locals.requestId = `req_${randomUUID()}`;
@@ -34,22 +39,30 @@ app.use((req, res, next) => {
 app.use(async (req, res, next) => {
   const match = /^sk_([0-9a-f]{12})_(.+)$/.exec(req.get('x-api-key') ?? '');
   if (!match) return fail(res, 401, 'INVALID_API_KEY', 'The API key is missing or invalid.');
-  const { rows } = await pool.query('select secret_hash, company_id, revoked_at from peer_api_keys where prefix = $1', [match[1]]);
+  const { rows } = await pool.query('select secret_hash, company_id, revoked_at from peer_api_keys where prefix = $1', [
+    match[1],
+  ]);
   const row = rows[0];
-  if (!row || row.revoked_at || !timingSafeEqual(row.secret_hash, sha256(match[2]))) return fail(res, 401, 'INVALID_API_KEY', 'The API key is missing or invalid.');
+  if (!row || row.revoked_at || !timingSafeEqual(row.secret_hash, sha256(match[2])))
+    return fail(res, 401, 'INVALID_API_KEY', 'The API key is missing or invalid.');
   res.locals.companyId = row.company_id;
   next();
 });
 
 app.post('/organization', async (req, res) => {
   const { name, isCustomer } = req.body ?? {};
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) return fail(res, 400, 'VALIDATION_ERROR', 'name must be a non-empty string.');
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
+    return fail(res, 400, 'VALIDATION_ERROR', 'name must be a non-empty string.');
   const { rows } = await pool.query(
     'insert into peer_organizations (id, company_id, name, is_customer) values ($1, $2, $3, $4) returning id, name, is_customer, created_at',
     [`org_${randomUUID()}`, res.locals.companyId, name.trim(), isCustomer === true],
   );
   const row = rows[0];
-  res.status(201).json({ success: true, data: { id: row.id, name: row.name, isCustomer: row.is_customer, createdAt: row.created_at }, requestId: res.locals.requestId });
+  res.status(201).json({
+    success: true,
+    data: { id: row.id, name: row.name, isCustomer: row.is_customer, createdAt: row.created_at },
+    requestId: res.locals.requestId,
+  });
 });
 
 app.use((req, res) => fail(res, 404, 'NOT_FOUND', 'No such route.'));

@@ -31,7 +31,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const POSTGRES = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
 const TARGETS = {
   health: { ratio: 0.5 },
-  organization: POSTGRES ? { ratio: 0.2, peer: { name: 'organization (Express + pg peer)', factor: 1.5 } } : { ratio: 0.45 },
+  organization: POSTGRES
+    ? { ratio: 0.2, peer: { name: 'organization (Express + pg peer)', factor: 1.5 } }
+    : { ratio: 0.45 },
   'organization (Express + pg peer)': { ratio: null },
   invoice: { ratio: POSTGRES ? null : 0.2 },
   'get invoice': { ratio: 0.35 },
@@ -46,7 +48,13 @@ const TARGETS = {
 const P99_FACTOR = 2;
 // The service runs with the node flags of `npm start`, so the bench measures what operators run.
 // BENCH_START_FLAGS replaces them, to measure what a flag costs (e.g. BENCH_START_FLAGS=--max-semi-space-size=4).
-const START_FLAGS = (process.env.BENCH_START_FLAGS ?? /^node (.*?)\s*dist\/server\.js$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)?.[1] ?? '')
+const START_FLAGS = (
+  process.env.BENCH_START_FLAGS ??
+  /^node (.*?)\s*dist\/server\.js$/.exec(
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start,
+  )?.[1] ??
+  ''
+)
   .split(' ')
   .filter(Boolean)
   // Extra flags for the service only, e.g. BENCH_SERVER_FLAGS=--cpu-prof to profile what a scenario costs.
@@ -119,7 +127,9 @@ async function freshDatabaseUrl() {
 }
 
 function cli(env, ...args) {
-  return JSON.parse(execFileSync(process.execPath, [join(ROOT, 'bin/invoicing.js'), ...args, '--json'], { env, encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(process.execPath, [join(ROOT, 'bin/invoicing.js'), ...args, '--json'], { env, encoding: 'utf8' }),
+  );
 }
 
 function runLoad(scenario, seconds, pid) {
@@ -163,13 +173,19 @@ async function main() {
   if (process.env.BENCH_REDIS_URL) env.REDIS_URL = process.env.BENCH_REDIS_URL;
 
   const logFd = openSync(logFile, 'w');
-  const service = spawn(process.execPath, [...START_FLAGS, join(ROOT, 'dist/server.js')], { env, stdio: ['ignore', logFd, logFd] });
+  const service = spawn(process.execPath, [...START_FLAGS, join(ROOT, 'dist/server.js')], {
+    env,
+    stdio: ['ignore', logFd, logFd],
+  });
   children.push(service);
   const base = `http://127.0.0.1:${servicePort}/api/v1.0.0/public`;
   await waitFor(base, service);
 
   const baselinePort = await freePort();
-  const baseline = spawn(process.execPath, [join(ROOT, 'bench/baseline-server.mjs')], { env: { ...process.env, PORT: String(baselinePort) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const baseline = spawn(process.execPath, [join(ROOT, 'bench/baseline-server.mjs')], {
+    env: { ...process.env, PORT: String(baselinePort) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(baseline);
   const raw = `http://127.0.0.1:${baselinePort}/`;
   await waitFor(raw, baseline);
@@ -177,7 +193,10 @@ async function main() {
   // On PostgreSQL, the peer (Express 5 + pg, bench/peer-express.mjs) on the same database.
   let peer = null;
   if (database.dialect === 'postgres' && (!ONLY || ONLY.has('organization'))) {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/peer-express.mjs')], { env: { ...process.env, DATABASE_URL: database.url, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bench/peer-express.mjs')], {
+      env: { ...process.env, DATABASE_URL: database.url, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     const ready = await new Promise((done, fail) => {
       let out = '';
@@ -193,21 +212,52 @@ async function main() {
   // Bootstrap through the service's own code: the admin CLI on the same database.
   const company = cli(env, 'company', 'create', '--name', 'Bench GmbH', '--vat-id', 'DE123456789', '--country', 'DE');
   // A seller profile complete enough for a Peppol e-invoice.
-  cli(env, 'company', 'update', company.id, '--legal-name', 'Bench GmbH', '--line1', 'Friedrichstr. 100', '--city', 'Berlin', '--postal-code', '10117',
-    '--electronic-address', '9930:DE123456789', '--contact-name', 'Ada Bench', '--contact-phone', '+49 30 987654', '--contact-email', 'billing@bench.example',
-    '--iban', 'DE89370400440532013000', '--bic', 'COBADEFFXXX', '--payment-terms', 'Payable within 30 days.');
+  cli(
+    env,
+    'company',
+    'update',
+    company.id,
+    '--legal-name',
+    'Bench GmbH',
+    '--line1',
+    'Friedrichstr. 100',
+    '--city',
+    'Berlin',
+    '--postal-code',
+    '10117',
+    '--electronic-address',
+    '9930:DE123456789',
+    '--contact-name',
+    'Ada Bench',
+    '--contact-phone',
+    '+49 30 987654',
+    '--contact-email',
+    'billing@bench.example',
+    '--iban',
+    'DE89370400440532013000',
+    '--bic',
+    'COBADEFFXXX',
+    '--payment-terms',
+    'Payable within 30 days.',
+  );
   const { PERMISSION_NAMES } = await import(join(ROOT, 'dist/auth/permissions.js'));
   const permissions = PERMISSION_NAMES.join(',');
   const { key } = cli(env, 'key', 'create', '--company', company.id, '--name', 'bench', '--permissions', permissions);
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
 
-  const buyer = await (await fetch(`${base}/organization`, { method: 'POST', headers, body: JSON.stringify({
-    name: 'Bench Buyer',
-    isCustomer: true,
-    vatId: 'DE811907980',
-    address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' },
-    electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
-  }) })).json();
+  const buyer = await (
+    await fetch(`${base}/organization`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Bench Buyer',
+        isCustomer: true,
+        vatId: 'DE811907980',
+        address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' },
+        electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
+      }),
+    })
+  ).json();
   const invoiceBody = {
     organizationId: buyer.data.id,
     buyerReference: 'PO-4711',
@@ -225,7 +275,13 @@ async function main() {
 
   const baselines = {
     'raw GET': { name: 'raw GET', url: raw, method: 'GET', headers: {} },
-    'raw POST': { name: 'raw POST', url: raw, method: 'POST', headers: { 'content-type': 'application/json' }, body: 'raw' },
+    'raw POST': {
+      name: 'raw POST',
+      url: raw,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'raw',
+    },
   };
   // A receiver that accepts connections and never answers: every delivery to it runs into the
   // 10-second timeout and is retried.
@@ -246,12 +302,19 @@ async function main() {
   const switchHanging = async (on) => {
     if (!on) {
       if (hangingId === null) return;
-      const res = await fetch(`${base}/webhook-endpoint/${hangingId}`, { method: 'DELETE', headers: { 'x-api-key': key } });
+      const res = await fetch(`${base}/webhook-endpoint/${hangingId}`, {
+        method: 'DELETE',
+        headers: { 'x-api-key': key },
+      });
       if (res.status !== 200) throw new Error(`deleting the hanging webhook endpoint answered ${res.status}`);
       hangingId = null;
       return;
     }
-    const res = await fetch(`${base}/webhook-endpoint`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${hanging.address().port}/hooks`, events: ['*'] }) });
+    const res = await fetch(`${base}/webhook-endpoint`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `http://127.0.0.1:${hanging.address().port}/hooks`, events: ['*'] }),
+    });
     if (res.status !== 201) throw new Error(`creating the hanging webhook endpoint answered ${res.status}`);
     hangingId = (await res.json()).data.id;
   };
@@ -260,13 +323,22 @@ async function main() {
   // invoices large enough that none is ever paid or credited in full.
   const collect = async (count, path, json) => {
     if (count <= 0) return [];
-    const out = await runLoad({ name: 'set-up', url: `${base}${path}`, method: 'POST', headers, body: 'json', json, collect: count }, 0, service.pid);
-    if (out.ids.length !== count) throw new Error(`set-up: ${count} requests to ${path} created only ${out.ids.length}`);
+    const out = await runLoad(
+      { name: 'set-up', url: `${base}${path}`, method: 'POST', headers, body: 'json', json, collect: count },
+      0,
+      service.pid,
+    );
+    if (out.ids.length !== count)
+      throw new Error(`set-up: ${count} requests to ${path} created only ${out.ids.length}`);
     return out.ids;
   };
-  const large = { organizationId: buyer.data?.id, lines: [{ name: 'Retainer', quantity: 1, unitPrice: '10000000.00', vatRate: '19' }] };
+  const large = {
+    organizationId: buyer.data?.id,
+    lines: [{ name: 'Retainer', quantity: 1, unitPrice: '10000000.00', vatRate: '19' }],
+  };
   const drafts = { ids: [], next: 0 };
-  const issuedPaths = async (suffix) => (await collect(200, '/invoice', large)).map((id) => `${new URL(base).pathname}${suffix(id)}`);
+  const issuedPaths = async (suffix) =>
+    (await collect(200, '/invoice', large)).map((id) => `${new URL(base).pathname}${suffix(id)}`);
   const pathsFor = {
     finalize: async (seconds) => {
       // Enough drafts for the rate invoices were created at, twice over; what is left over serves the next run.
@@ -279,32 +351,137 @@ async function main() {
 
   const scenarios = [
     { name: 'health', compareTo: 'raw GET', url: base, method: 'GET', headers: { 'x-api-key': key } },
-    { name: 'organization', compareTo: 'raw POST', url: `${base}/organization`, method: 'POST', headers, body: 'organization' },
-    ...(peer ? [{ name: 'organization (Express + pg peer)', compareTo: 'raw POST', url: `${peer.url}/organization`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': peer.key }, body: 'organization', pid: peer.pid }] : []),
-    ...(invoice ? [{ name: 'invoice', compareTo: 'raw POST', url: `${base}/invoice`, method: 'POST', headers, body: 'json', json: invoiceBody }] : []),
-    ...(canReadInvoice ? [{ name: 'get invoice', compareTo: 'raw GET', url: `${base}/invoice/${invoice.id}`, method: 'GET', headers: { 'x-api-key': key } }] : []),
+    {
+      name: 'organization',
+      compareTo: 'raw POST',
+      url: `${base}/organization`,
+      method: 'POST',
+      headers,
+      body: 'organization',
+    },
+    ...(peer
+      ? [
+          {
+            name: 'organization (Express + pg peer)',
+            compareTo: 'raw POST',
+            url: `${peer.url}/organization`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': peer.key },
+            body: 'organization',
+            pid: peer.pid,
+          },
+        ]
+      : []),
     ...(invoice
       ? [
-          { name: 'finalize', compareTo: 'raw POST', url: base, method: 'POST', headers: { 'x-api-key': key }, freshPaths: pathsFor.finalize },
-          { name: 'payment', compareTo: 'raw POST', url: base, method: 'POST', headers, body: 'json', json: { amount: '0.01', reference: 'bench' }, setUp: async (s) => {
-            s.paths ??= await issuedPaths((id) => `/invoice/${id}/payment`);
-            s.cycle = true;
-          } },
-          { name: 'credit note', compareTo: 'raw POST', url: `${base}/credit-note`, method: 'POST', headers, body: 'json', json: null,
+          {
+            name: 'invoice',
+            compareTo: 'raw POST',
+            url: `${base}/invoice`,
+            method: 'POST',
+            headers,
+            body: 'json',
+            json: invoiceBody,
+          },
+        ]
+      : []),
+    ...(canReadInvoice
+      ? [
+          {
+            name: 'get invoice',
+            compareTo: 'raw GET',
+            url: `${base}/invoice/${invoice.id}`,
+            method: 'GET',
+            headers: { 'x-api-key': key },
+          },
+        ]
+      : []),
+    ...(invoice
+      ? [
+          {
+            name: 'finalize',
+            compareTo: 'raw POST',
+            url: base,
+            method: 'POST',
+            headers: { 'x-api-key': key },
+            freshPaths: pathsFor.finalize,
+          },
+          {
+            name: 'payment',
+            compareTo: 'raw POST',
+            url: base,
+            method: 'POST',
+            headers,
+            body: 'json',
+            json: { amount: '0.01', reference: 'bench' },
+            setUp: async (s) => {
+              s.paths ??= await issuedPaths((id) => `/invoice/${id}/payment`);
+              s.cycle = true;
+            },
+          },
+          {
+            name: 'credit note',
+            compareTo: 'raw POST',
+            url: `${base}/credit-note`,
+            method: 'POST',
+            headers,
+            body: 'json',
+            json: null,
             setUp: async (s) => {
               if (s.bodies) return;
               // One credit note of one small line, round the pool: every request names the next invoice.
               const ids = await collect(200, '/invoice', large);
-              s.bodies = ids.map((invoiceId) => ({ invoiceId, reason: 'Bench correction', lines: [{ name: 'Retainer', quantity: 1, unitPrice: '0.01', vatRate: '19' }] }));
-            } },
+              s.bodies = ids.map((invoiceId) => ({
+                invoiceId,
+                reason: 'Bench correction',
+                lines: [{ name: 'Retainer', quantity: 1, unitPrice: '0.01', vatRate: '19' }],
+              }));
+            },
+          },
         ]
       : []),
-    ...(canReadInvoice ? [{ name: 'invoice UBL', compareTo: 'get invoice', url: `${base}/invoice/${invoice.id}/ubl`, method: 'GET', headers: { 'x-api-key': key } }] : []),
-    ...(canReadInvoice ? [{ name: 'invoice PDF', compareTo: 'raw GET', url: `${base}/invoice/${invoice.id}/pdf`, method: 'GET', headers: { 'x-api-key': key } }] : []),
-    ...(invoice
-      ? [{ name: 'invoice, hanging webhook', compareTo: 'invoice', switch: switchHanging, url: `${base}/invoice`, method: 'POST', headers, body: 'json', json: invoiceBody }]
+    ...(canReadInvoice
+      ? [
+          {
+            name: 'invoice UBL',
+            compareTo: 'get invoice',
+            url: `${base}/invoice/${invoice.id}/ubl`,
+            method: 'GET',
+            headers: { 'x-api-key': key },
+          },
+        ]
       : []),
-  ].filter((s, _, all) => !ONLY || ONLY.has(s.name) || all.some((o) => ONLY.has(o.name) && (o.compareTo === s.name || TARGETS[o.name]?.peer?.name === s.name)));
+    ...(canReadInvoice
+      ? [
+          {
+            name: 'invoice PDF',
+            compareTo: 'raw GET',
+            url: `${base}/invoice/${invoice.id}/pdf`,
+            method: 'GET',
+            headers: { 'x-api-key': key },
+          },
+        ]
+      : []),
+    ...(invoice
+      ? [
+          {
+            name: 'invoice, hanging webhook',
+            compareTo: 'invoice',
+            switch: switchHanging,
+            url: `${base}/invoice`,
+            method: 'POST',
+            headers,
+            body: 'json',
+            json: invoiceBody,
+          },
+        ]
+      : []),
+  ].filter(
+    (s, _, all) =>
+      !ONLY ||
+      ONLY.has(s.name) ||
+      all.some((o) => ONLY.has(o.name) && (o.compareTo === s.name || TARGETS[o.name]?.peer?.name === s.name)),
+  );
 
   // Each scenario is measured right after its baseline, so that both see the same machine: on a
   // small shared machine throughput drifts by tens of percent between minutes.
@@ -318,7 +495,9 @@ async function main() {
   };
   const measure = async (scenario, pid) => {
     await scenario.setUp?.(scenario);
-    process.stderr.write(`bench: ${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections\n`);
+    process.stderr.write(
+      `bench: ${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections\n`,
+    );
     if (WARMUP > 0) await loadOnce(scenario, WARMUP, pid);
     return loadOnce(scenario, DURATION, pid);
   };
@@ -327,7 +506,9 @@ async function main() {
     if (runs.length === 1) return runs[0];
     const sum = (pick) => runs.reduce((total, r) => total + pick(r), 0);
     const statusCodes = {};
-    for (const r of runs) for (const [code, stats] of Object.entries(r.statusCodes ?? {})) statusCodes[code] = { count: (statusCodes[code]?.count ?? 0) + stats.count };
+    for (const r of runs)
+      for (const [code, stats] of Object.entries(r.statusCodes ?? {}))
+        statusCodes[code] = { count: (statusCodes[code]?.count ?? 0) + stats.count };
     return {
       requestsPerSecond: sum((r) => r.requestsPerSecond) / runs.length,
       total: sum((r) => r.total),
@@ -342,7 +523,12 @@ async function main() {
   };
   const baselineRuns = { 'raw GET': [], 'raw POST': [] };
   const measured = {};
-  const record = (scenario, run, before) => ({ ...run, compareTo: scenario.compareTo, baselineRps: before.requestsPerSecond, baselineP99: before.p99 });
+  const record = (scenario, run, before) => ({
+    ...run,
+    compareTo: scenario.compareTo,
+    baselineRps: before.requestsPerSecond,
+    baselineP99: before.p99,
+  });
   for (const scenario of scenarios) {
     const pid = scenario.pid ?? service.pid;
     if (measured[scenario.compareTo]) {
@@ -383,14 +569,17 @@ async function main() {
     const peerRun = t.peer ? results[t.peer.name] : undefined;
     const peerFactor = peerRun ? r.requestsPerSecond / peerRun.requestsPerSecond : null;
     const rssLimit = t.rssMb === undefined ? RSS_TARGET_MB : t.rssMb;
-    const missed = r.compareTo === null || name === t.peer?.name ? [] : [
-      ...(t.ratio && ratio < t.ratio ? ['ratio'] : []),
-      ...(peerFactor !== null && peerFactor < t.peer.factor ? ['vs peer'] : []),
-      ...(t.minRps && r.requestsPerSecond < t.minRps ? ['req/s'] : []),
-      ...(r.p99 > P99_FACTOR * r.baselineP99 ? ['p99'] : []),
-      ...(rssLimit !== null && r.peakRssMb > rssLimit ? ['RSS'] : []),
-      ...(r.non2xx > 0 || r.errors > 0 ? ['errors'] : []),
-    ];
+    const missed =
+      r.compareTo === null || name === t.peer?.name
+        ? []
+        : [
+            ...(t.ratio && ratio < t.ratio ? ['ratio'] : []),
+            ...(peerFactor !== null && peerFactor < t.peer.factor ? ['vs peer'] : []),
+            ...(t.minRps && r.requestsPerSecond < t.minRps ? ['req/s'] : []),
+            ...(r.p99 > P99_FACTOR * r.baselineP99 ? ['p99'] : []),
+            ...(rssLimit !== null && r.peakRssMb > rssLimit ? ['RSS'] : []),
+            ...(r.non2xx > 0 || r.errors > 0 ? ['errors'] : []),
+          ];
     return { scenario: name, ...r, ratio, targetRatio: t.ratio ?? null, peerFactor, met: missed.length === 0, missed };
   });
 
@@ -410,8 +599,9 @@ async function main() {
   const table = [
     '| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | server RSS MB | ratio to baseline | target | met |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
-    ...rows.map((r) =>
-      `| ${r.scenario} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.peakRssMb.toFixed(0)} | ${r.ratio === null ? 'baseline' : `${r.ratio.toFixed(2)} (to ${r.compareTo})${r.peerFactor === null ? '' : `, ${r.peerFactor.toFixed(2)}× peer`}`} | ${isPeer(r.scenario) ? 'peer, no target' : targetText(r)} | ${r.ratio === null || isPeer(r.scenario) ? '' : r.met ? 'yes' : `no: ${r.missed.join(', ')}`} |`,
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.peakRssMb.toFixed(0)} | ${r.ratio === null ? 'baseline' : `${r.ratio.toFixed(2)} (to ${r.compareTo})${r.peerFactor === null ? '' : `, ${r.peerFactor.toFixed(2)}× peer`}`} | ${isPeer(r.scenario) ? 'peer, no target' : targetText(r)} | ${r.ratio === null || isPeer(r.scenario) ? '' : r.met ? 'yes' : `no: ${r.missed.join(', ')}`} |`,
     ),
   ].join('\n');
 
@@ -430,7 +620,9 @@ async function main() {
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, 'bench/results', `${database.dialect}-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its baseline's p99, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx. Written to ${file}\n`);
+  process.stdout.write(
+    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its baseline's p99, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx. Written to ${file}\n`,
+  );
 }
 
 try {

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { it } from 'vitest';
 import { buildTestApp } from '../test/helpers/build.js';
-import { apiScenarioArbitrary, DOCUMENT_FORMATS, getDocument, issueScenario } from '../test/helpers/einvoice-api-scenarios.js';
+import {
+  apiScenarioArbitrary,
+  DOCUMENT_FORMATS,
+  getDocument,
+  issueScenario,
+} from '../test/helpers/einvoice-api-scenarios.js';
 
 // Writes documents made THROUGH THE API for scripts/validate-einvoices.mjs --api: random
 // companies, buyers, invoices and credit notes (test/helpers/einvoice-api-scenarios.ts, the
@@ -30,12 +35,18 @@ it('writes e-invoices of every format made through the API for the official vali
   let creditNotes = 0;
   try {
     for (let chunk = 0; !done(); chunk++) {
-      if (chunk >= 40) throw new Error(`Not ${count} documents of every format after ${scenarios} scenarios: ${JSON.stringify(summary)}`);
+      if (chunk >= 40)
+        throw new Error(
+          `Not ${count} documents of every format after ${scenarios} scenarios: ${JSON.stringify(summary)}`,
+        );
       for (const scenario of fc.sample(apiScenarioArbitrary({ digits: [0, 2] }), { numRuns: 50, seed: seed + chunk })) {
         if (done()) break;
         const issued = await issueScenario(t, scenario, ++scenarios);
         creditNotes += issued.creditNotes.length;
-        const sources = [{ kind: 'invoice' as const, id: issued.invoice.id as string }, ...issued.creditNotes.map((note) => ({ kind: 'credit-note' as const, id: note.id as string }))];
+        const sources = [
+          { kind: 'invoice' as const, id: issued.invoice.id as string },
+          ...issued.creditNotes.map((note) => ({ kind: 'credit-note' as const, id: note.id as string })),
+        ];
         for (const source of sources) {
           for (const f of DOCUMENT_FORMATS) {
             const name = source.kind === 'invoice' ? f.name : `${f.name}-creditnote`;
@@ -46,7 +57,8 @@ it('writes e-invoices of every format made through the API for the official vali
               const error = JSON.parse(res.body).error as { code: string; details: { code: string }[] };
               if (error.code !== 'EINVOICE_INCOMPLETE') throw new Error(`${name}: ${res.body}`);
               result.refusedDocuments++;
-              for (const code of new Set(error.details.map((d) => d.code))) result.refused[code] = (result.refused[code] ?? 0) + 1;
+              for (const code of new Set(error.details.map((d) => d.code)))
+                result.refused[code] = (result.refused[code] ?? 0) + 1;
               continue;
             }
             if (res.status !== 200) throw new Error(`${name}: ${res.status} ${res.body}`);
@@ -60,5 +72,7 @@ it('writes e-invoices of every format made through the API for the official vali
     await t.close();
   }
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
-  process.stdout.write(`\n${scenarios} scenarios through the API: ${scenarios} invoices, ${creditNotes} credit notes\n`);
+  process.stdout.write(
+    `\n${scenarios} scenarios through the API: ${scenarios} invoices, ${creditNotes} credit notes\n`,
+  );
 }, 3_600_000);

@@ -33,13 +33,20 @@ it('writes random e-invoices of every format for the official validators', () =>
     const inputs = fc.sample(documentInputArbitrary({ digits: [0, 2] }), { numRuns: count, seed: seed + f });
     const result = { written: 0, refused: {} as Record<string, number> };
     inputs.forEach((input, n) => {
-      const view = viewOf({ ...input, typeCode: format.typeCode, precedingInvoice: format.typeCode === '381' ? { number: '2026-00001', issueDate: '2026-01-15' } : null });
+      const view = viewOf({
+        ...input,
+        typeCode: format.typeCode,
+        precedingInvoice: format.typeCode === '381' ? { number: '2026-00001', issueDate: '2026-01-15' } : null,
+      });
       const problems = problemsFor(view, ['en16931', format.profile === 'en16931' ? 'en16931' : format.profile]);
       if (problems.length > 0) {
         for (const p of problems) result.refused[p.code] = (result.refused[p.code] ?? 0) + 1;
         return;
       }
-      const xml = format.render === 'ubl' ? renderUbl(view, { profile: format.profile as 'peppol' | 'xrechnung' }) : renderCii(view, { profile: format.profile as 'en16931' | 'xrechnung' });
+      const xml =
+        format.render === 'ubl'
+          ? renderUbl(view, { profile: format.profile as 'peppol' | 'xrechnung' })
+          : renderCii(view, { profile: format.profile as 'en16931' | 'xrechnung' });
       writeFileSync(join(out, `${String(n).padStart(4, '0')}.xml`), xml);
       result.written++;
     });

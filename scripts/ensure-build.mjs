@@ -52,7 +52,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const reason = staleReason();
   if (reason !== null) {
     console.error(`Building first: ${reason}.`);
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+    const build = spawnSync('npm', ['run', 'build'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   // `npm start` and `npm test` stop here, with one line, on a Node that cannot run the service.

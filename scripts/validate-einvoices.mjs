@@ -26,14 +26,20 @@ const SAXON = process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar';
 const count = process.env.EINVOICE_SAMPLES_COUNT ?? '300';
 const env = (name) => {
   const value = process.env[name];
-  if (!value || !existsSync(value)) throw new Error(`Set ${name} to the path of the compiled XSLT (got ${value ?? 'nothing'})`);
+  if (!value || !existsSync(value))
+    throw new Error(`Set ${name} to the path of the compiled XSLT (got ${value ?? 'nothing'})`);
   return value;
 };
 // The shared reference data sits beside the checkout; a worktree finds it in /work/shared.
 const EINVOICE_DIR = [resolve(ROOT, '../shared/einvoice'), '/work/shared/einvoice'].find((dir) => existsSync(dir));
 if (!EINVOICE_DIR) throw new Error('The e-invoice schemas are missing: expected ../shared/einvoice');
 const XSD = {
-  ubl: (format) => join(EINVOICE_DIR, 'xsd/ubl-2.1/maindoc', format.includes('creditnote') ? 'UBL-CreditNote-2.1.xsd' : 'UBL-Invoice-2.1.xsd'),
+  ubl: (format) =>
+    join(
+      EINVOICE_DIR,
+      'xsd/ubl-2.1/maindoc',
+      format.includes('creditnote') ? 'UBL-CreditNote-2.1.xsd' : 'UBL-Invoice-2.1.xsd',
+    ),
   cii: () => join(EINVOICE_DIR, 'xsd/cii-d16b-en16931/FACTUR-X_EN16931.xsd'),
 };
 const VALIDATORS = {
@@ -49,11 +55,20 @@ for (const variable of new Set(Object.values(VALIDATORS).flat())) env(variable);
 
 const dir = mkdtempSync(join(tmpdir(), 'einvoices-'));
 say(`Writing ${count} documents of each format${api ? ' through the API' : ''} to ${dir}`);
-execFileSync('npx', ['vitest', 'run', '--config', api ? 'scripts/einvoice-api-samples.vitest.config.ts' : 'scripts/einvoice-samples.vitest.config.ts'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, EINVOICE_SAMPLES_DIR: dir, EINVOICE_SAMPLES_COUNT: count },
-});
+execFileSync(
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--config',
+    api ? 'scripts/einvoice-api-samples.vitest.config.ts' : 'scripts/einvoice-samples.vitest.config.ts',
+  ],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, EINVOICE_SAMPLES_DIR: dir, EINVOICE_SAMPLES_COUNT: count },
+  },
+);
 const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 
 let fatalTotal = 0;
@@ -71,7 +86,10 @@ for (const [format, { written, refused, refusedDocuments }] of Object.entries(su
     const run = spawnSync('xmllint', ['--noout', '--schema', xsd, ...batch], { encoding: 'utf8' });
     const verdicts = run.stderr.match(/ (validates|fails to validate)$/gm) ?? [];
     // Every file gets a verdict, or xmllint itself failed (no schema, no xmllint): stop.
-    if (verdicts.length !== batch.length) throw new Error(`xmllint gave ${verdicts.length} verdicts for ${batch.length} files: ${run.error ?? run.stderr.slice(0, 500)}`);
+    if (verdicts.length !== batch.length)
+      throw new Error(
+        `xmllint gave ${verdicts.length} verdicts for ${batch.length} files: ${run.error ?? run.stderr.slice(0, 500)}`,
+      );
     xsdFailures += verdicts.filter((v) => v.includes('fails')).length;
   }
   say(`   XSD ${xsd.split('/').pop()}: ${xsdFailures} invalid`);
@@ -79,7 +97,11 @@ for (const [format, { written, refused, refusedDocuments }] of Object.entries(su
   for (const variable of VALIDATORS[base]) {
     const out = join(dir, `${format}.${variable}`);
     mkdirSync(out);
-    execFileSync('java', ['-cp', SAXON, 'net.sf.saxon.Transform', `-s:${join(dir, format)}`, `-xsl:${env(variable)}`, `-o:${out}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      'java',
+      ['-cp', SAXON, 'net.sf.saxon.Transform', `-s:${join(dir, format)}`, `-xsl:${env(variable)}`, `-o:${out}`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let fatalDocs = 0;
     let warningCount = 0;
     const rules = {};
@@ -98,7 +120,9 @@ for (const [format, { written, refused, refusedDocuments }] of Object.entries(su
       if (fatalHere) fatalDocs++;
     }
     fatalTotal += fatalDocs;
-    say(`   ${variable}: ${fatalDocs} documents with fatal failures, ${warningCount} warnings${Object.keys(rules).length ? ` ${JSON.stringify(rules)}` : ''}`);
+    say(
+      `   ${variable}: ${fatalDocs} documents with fatal failures, ${warningCount} warnings${Object.keys(rules).length ? ` ${JSON.stringify(rules)}` : ''}`,
+    );
   }
 }
 say(`\n${fatalTotal === 0 ? 'OK' : 'FAILED'}: ${fatalTotal} fatal failures`);

@@ -80,7 +80,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         boundedDestination({
           maxBufferedBytes: config.logBufferMaxBytes,
           onResumeAfterDrops: (dropped) =>
-            process.stderr.write(`warning: ${dropped} log lines were dropped because stdout was not being read (see log_lines_dropped_total)\n`),
+            process.stderr.write(
+              `warning: ${dropped} log lines were dropped because stdout was not being read (see log_lines_dropped_total)\n`,
+            ),
         }))
       : null;
   const logDestination = options.logStream ?? destination!;
@@ -111,7 +113,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ownsStorage = !options.storage;
-  const storage = options.storage ?? openStorage(config.databaseUrl, {
+  const storage =
+    options.storage ??
+    openStorage(config.databaseUrl, {
       poolMax: config.databasePoolMax,
       backgroundCheckpoints: true,
       busyTimeoutMs: config.databaseBusyTimeoutMs,
@@ -145,13 +149,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   // PDFs render in worker threads, never on the event loop; the pool starts its threads with the first PDF.
-  const pdfPool = new PdfRenderPool({ workers: config.pdfWorkers, maxQueued: config.pdfQueueMax, timeoutMs: config.pdfTimeoutMs, maxMemoryMb: config.pdfWorkerMemoryMb });
+  const pdfPool = new PdfRenderPool({
+    workers: config.pdfWorkers,
+    maxQueued: config.pdfQueueMax,
+    timeoutMs: config.pdfTimeoutMs,
+    maxMemoryMb: config.pdfWorkerMemoryMb,
+  });
   app.addHook('onClose', async () => pdfPool.close());
   // Received documents are read in worker threads too, within the limits their size allows.
-  const readLimits = { ...DEFAULT_READ_LIMITS, maxBytes: config.receiveMaxBytes, xml: { ...DEFAULT_READ_LIMITS.xml, maxBytes: config.receiveMaxBytes } };
+  const readLimits = {
+    ...DEFAULT_READ_LIMITS,
+    maxBytes: config.receiveMaxBytes,
+    xml: { ...DEFAULT_READ_LIMITS.xml, maxBytes: config.receiveMaxBytes },
+  };
   const readPool = options.reader
     ? null
-    : new DocumentReadPool({ workers: config.receiveWorkers, maxQueued: config.receiveQueueMax, timeoutMs: config.receiveTimeoutMs, maxMemoryMb: config.receiveWorkerMemoryMb }, readLimits);
+    : new DocumentReadPool(
+        {
+          workers: config.receiveWorkers,
+          maxQueued: config.receiveQueueMax,
+          timeoutMs: config.receiveTimeoutMs,
+          maxMemoryMb: config.receiveWorkerMemoryMb,
+        },
+        readLimits,
+      );
   if (readPool) app.addHook('onClose', async () => readPool.close());
   const container = createContainer(storage, {
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
@@ -165,9 +186,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       maxConcurrent: config.webhookMaxConcurrent,
       ...(options.resolve ? { resolve: options.resolve } : {}),
       onError: (error, what) => app.log.error({ err: error }, `webhook delivery: ${what} failed`),
-      onDisabled: (endpointId) => app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
+      onDisabled: (endpointId) =>
+        app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
     },
-    ...(config.email ? { email: { config: config.email, onError: (error: unknown, what: string) => app.log.error({ err: error }, `email delivery: ${what} failed`) } } : {}),
+    ...(config.email
+      ? {
+          email: {
+            config: config.email,
+            onError: (error: unknown, what: string) => app.log.error({ err: error }, `email delivery: ${what} failed`),
+          },
+        }
+      : {}),
   });
   app.decorate('container', container);
 
@@ -192,7 +221,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(readPool ? { receiveLoad: () => readPool.load } : {}),
   });
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 
@@ -226,13 +260,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         idempotency: container.idempotency,
       });
       await api.register(invoiceRoutes, { invoices: container.invoices, idempotency: container.idempotency });
-      await api.register(invoiceSettlementRoutes, { settlement: container.settlement, payments: container.payments, idempotency: container.idempotency });
+      await api.register(invoiceSettlementRoutes, {
+        settlement: container.settlement,
+        payments: container.payments,
+        idempotency: container.idempotency,
+      });
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
-      await api.register(documentSendingRoutes, { emailDeliveries: container.emailDeliveries, idempotency: container.idempotency });
+      await api.register(documentSendingRoutes, {
+        emailDeliveries: container.emailDeliveries,
+        idempotency: container.idempotency,
+      });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
-      await api.register(readingRoutes, { repositories: container.repositories, invoices: container.invoices, emailDeliveries: container.emailDeliveries, responseMaxBytes: config.responseMaxBytes });
-      await api.register(quoteRoutes, { quotes: container.quotes, idempotency: container.idempotency, responseMaxBytes: config.responseMaxBytes });
+      await api.register(readingRoutes, {
+        repositories: container.repositories,
+        invoices: container.invoices,
+        emailDeliveries: container.emailDeliveries,
+        responseMaxBytes: config.responseMaxBytes,
+      });
+      await api.register(quoteRoutes, {
+        quotes: container.quotes,
+        idempotency: container.idempotency,
+        responseMaxBytes: config.responseMaxBytes,
+      });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,

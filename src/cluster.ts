@@ -95,14 +95,20 @@ export function runPrimary(options: PrimaryOptions): void {
       // A worker still starting has no handler yet and dies of the signal itself: nothing was in
       // flight. One that could not finish its own shutdown makes the whole shutdown a failure.
       if (code !== 0 && signal !== stopping.signal) {
-        log.error({ worker: worker.id, workerPid: worker.process.pid, ...exit }, 'cluster: worker failed to shut down cleanly');
+        log.error(
+          { worker: worker.id, workerPid: worker.process.pid, ...exit },
+          'cluster: worker failed to shut down cleanly',
+        );
         if (stopping.exitCode === 0) stopping.exitCode = 1;
       }
       finish();
       return;
     }
     if (code === CONFIG_ERROR_EXIT_CODE) {
-      log.error({ worker: worker.id, workerPid: worker.process.pid, ...exit }, 'cluster: a worker stopped on a configuration error');
+      log.error(
+        { worker: worker.id, workerPid: worker.process.pid, ...exit },
+        'cluster: a worker stopped on a configuration error',
+      );
       stop('SIGTERM', CONFIG_ERROR_EXIT_CODE);
       return;
     }
@@ -111,14 +117,24 @@ export function runPrimary(options: PrimaryOptions): void {
     if (!everListened) startFailuresInARow += 1;
     if (deaths.length >= CRASH_LOOP_DEATHS || startFailuresInARow >= CRASH_LOOP_DEATHS) {
       log.error(
-        { worker: worker.id, workerPid: worker.process.pid, ...exit, deaths: deaths.length, windowMs: CRASH_LOOP_WINDOW_MS, startFailuresInARow },
+        {
+          worker: worker.id,
+          workerPid: worker.process.pid,
+          ...exit,
+          deaths: deaths.length,
+          windowMs: CRASH_LOOP_WINDOW_MS,
+          startFailuresInARow,
+        },
         'cluster: workers keep dying; not restarting them',
       );
       stop('SIGTERM', 1);
       return;
     }
     const delayMs = restartDelayMs(Math.max(deaths.length, startFailuresInARow));
-    log.warn({ worker: worker.id, workerPid: worker.process.pid, ...exit, restartInMs: delayMs }, 'cluster: worker exited; starting a replacement');
+    log.warn(
+      { worker: worker.id, workerPid: worker.process.pid, ...exit, restartInMs: delayMs },
+      'cluster: worker exited; starting a replacement',
+    );
     const timer = setTimeout(() => {
       restarts.delete(timer);
       fork();

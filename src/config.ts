@@ -94,9 +94,7 @@ function databaseUrl(env: Env): string {
   const raw = env.DATABASE_URL?.trim();
   if (!raw) return DEFAULT_SQLITE_URL;
   if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
-  throw new ConfigError(
-    `DATABASE_URL must look like "sqlite:<path>" or "postgres://user@host:port/db", got "${raw}"`,
-  );
+  throw new ConfigError(`DATABASE_URL must look like "sqlite:<path>" or "postgres://user@host:port/db", got "${raw}"`);
 }
 
 function redisUrl(env: Env): string | undefined {
@@ -121,7 +119,9 @@ function trustProxy(env: Env): Config['trustProxy'] {
     return (_address, hop) => hop < hops;
   }
   if (/^[0-9a-zA-Z.:/]+(\s*,\s*[0-9a-zA-Z.:/]+)*$/.test(raw)) return raw; // addresses, CIDRs, loopback…
-  throw new ConfigError(`TRUST_PROXY must be false, true, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`);
+  throw new ConfigError(
+    `TRUST_PROXY must be false, true, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`,
+  );
 }
 
 function logLevel(env: Env): LogLevel {
@@ -140,7 +140,9 @@ function dataEncryptionKeys(env: Env): Buffer[] {
     const text = part.trim();
     const key = Buffer.from(text, 'base64');
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== 32) {
-      throw new ConfigError('DATA_ENCRYPTION_KEY must be base64 of 32 random bytes (e.g. `openssl rand -base64 32`), or several such keys separated by commas, newest first');
+      throw new ConfigError(
+        'DATA_ENCRYPTION_KEY must be base64 of 32 random bytes (e.g. `openssl rand -base64 32`), or several such keys separated by commas, newest first',
+      );
     }
     return key;
   });
@@ -158,7 +160,9 @@ function retrySchedule(env: Env, name = 'WEBHOOK_RETRY_SCHEDULE_MS'): number[] {
   if (raw === '') return DEFAULT_RETRY_SCHEDULE_MS;
   const parts = raw.split(',').map((part) => part.trim());
   if (parts.length > 20 || !parts.every((part) => /^\d{1,9}$/.test(part))) {
-    throw new ConfigError(`${name} must be up to 20 comma-separated delays in milliseconds (e.g. 5000,300000), got "${raw}"`);
+    throw new ConfigError(
+      `${name} must be up to 20 comma-separated delays in milliseconds (e.g. 5000,300000), got "${raw}"`,
+    );
   }
   return parts.map(Number);
 }
@@ -193,23 +197,33 @@ function emailConfig(env: Env): EmailConfig | undefined {
   try {
     smtpUrl = new URL(raw);
   } catch {
-    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:password@relay.example.com:587 or smtps://relay.example.com:465');
+    throw new ConfigError(
+      'SMTP_URL must be a URL such as smtp://user:password@relay.example.com:587 or smtps://relay.example.com:465',
+    );
   }
   if (smtpUrl.protocol !== 'smtp:' && smtpUrl.protocol !== 'smtps:') {
-    throw new ConfigError(`SMTP_URL must start with smtp:// (STARTTLS) or smtps:// (TLS from the start), got ${smtpUrl.protocol}//`);
+    throw new ConfigError(
+      `SMTP_URL must start with smtp:// (STARTTLS) or smtps:// (TLS from the start), got ${smtpUrl.protocol}//`,
+    );
   }
   const from = env.SMTP_FROM?.trim() ?? '';
-  if (!isEmailAddress(from)) throw new ConfigError(`SMTP_FROM must be the address messages are sent from (invoices@example.com) when SMTP_URL is set, got "${from}"`);
+  if (!isEmailAddress(from))
+    throw new ConfigError(
+      `SMTP_FROM must be the address messages are sent from (invoices@example.com) when SMTP_URL is set, got "${from}"`,
+    );
   const dkimNames = ['EMAIL_DKIM_DOMAIN', 'EMAIL_DKIM_SELECTOR', 'EMAIL_DKIM_PRIVATE_KEY_FILE'] as const;
   const dkimValues = dkimNames.map((name) => env[name]?.trim() ?? '');
   const given = dkimValues.filter((value) => value !== '').length;
-  if (given !== 0 && given !== dkimNames.length) throw new ConfigError(`DKIM signing needs all of ${dkimNames.join(', ')}, or none of them`);
+  if (given !== 0 && given !== dkimNames.length)
+    throw new ConfigError(`DKIM signing needs all of ${dkimNames.join(', ')}, or none of them`);
   const tlsCaFile = env.SMTP_TLS_CA_FILE?.trim() || undefined;
   return {
     smtpUrl,
     from,
     ...(tlsCaFile ? { tlsCaFile } : {}),
-    ...(given > 0 ? { dkim: { domainName: dkimValues[0]!, keySelector: dkimValues[1]!, privateKeyFile: dkimValues[2]! } } : {}),
+    ...(given > 0
+      ? { dkim: { domainName: dkimValues[0]!, keySelector: dkimValues[1]!, privateKeyFile: dkimValues[2]! } }
+      : {}),
     retryScheduleMs: retrySchedule(env, 'EMAIL_RETRY_SCHEDULE_MS'),
     maxConcurrent: integer(env, 'EMAIL_MAX_CONCURRENT', 4, 1, 100),
   };
@@ -235,7 +249,9 @@ function checkClusterWorkers(config: Config): void {
     );
   }
   if (missing.length > 0) {
-    throw new ConfigError(`CLUSTER_WORKERS=${processes} runs ${processes} server processes, which needs ${missing.join(' and ')}`);
+    throw new ConfigError(
+      `CLUSTER_WORKERS=${processes} runs ${processes} server processes, which needs ${missing.join(' and ')}`,
+    );
   }
 }
 
@@ -286,7 +302,10 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** Whether the server listens only where this machine alone reaches it: 127.0.0.0/8, ::1, localhost. */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (name === 'localhost' || name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
   return /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }

@@ -151,7 +151,13 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
-  const documents = new DocumentService(invoiceRepository, creditNoteRepository, companyRepository, organizationRepository, pdf);
+  const documents = new DocumentService(
+    invoiceRepository,
+    creditNoteRepository,
+    companyRepository,
+    organizationRepository,
+    pdf,
+  );
   const emailDeliveryRepository = new EmailDeliveryRepository(storage.db, storage.dialect);
   const emailWorker = options.email
     ? new EmailWorker(storage.db, emailDeliveryRepository, documents, events, smtpMailer(options.email.config), {
@@ -192,16 +198,40 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     invoices,
     companyProfiles: new CompanyProfiles(storage.db, companyRepository),
     documents,
-    quotes: new QuoteService(storage.db, new QuoteRepository(storage.db), organizationRepository, companyRepository, invoices, events, pdf),
-    purchaseInvoices: new PurchaseInvoiceService(storage.db, storage.dialect, options.reader ?? inThreadReader(), organizationRepository, organizations, events, pdf),
+    quotes: new QuoteService(
+      storage.db,
+      new QuoteRepository(storage.db),
+      organizationRepository,
+      companyRepository,
+      invoices,
+      events,
+      pdf,
+    ),
+    purchaseInvoices: new PurchaseInvoiceService(
+      storage.db,
+      storage.dialect,
+      options.reader ?? inThreadReader(),
+      organizationRepository,
+      organizations,
+      events,
+      pdf,
+    ),
     settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,
-    webhookEndpoints: new EndpointService(storage.db, webhookEndpointRepository, sealer, deliveries, outbox, eventRepository, {
-      allowPrivateUrls: webhooks.allowPrivateUrls,
-      resolve,
-      onEnqueued: () => deliveryWorker.nudge(),
-    }),
+    webhookEndpoints: new EndpointService(
+      storage.db,
+      webhookEndpointRepository,
+      sealer,
+      deliveries,
+      outbox,
+      eventRepository,
+      {
+        allowPrivateUrls: webhooks.allowPrivateUrls,
+        resolve,
+        onEnqueued: () => deliveryWorker.nudge(),
+      },
+    ),
     webhookEndpointRepository,
     deliveries,
     outbox,

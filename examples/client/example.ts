@@ -13,7 +13,12 @@ export async function runExample(baseUrl: string, apiKey: string) {
 
   const organization = await api.POST('/organization', {
     params: { header: { 'Idempotency-Key': randomUUID() } },
-    body: { name: 'Acme Trading GmbH', isCustomer: true, vatId: 'DE811907980', address: { city: 'Berlin', countryCode: 'DE' } },
+    body: {
+      name: 'Acme Trading GmbH',
+      isCustomer: true,
+      vatId: 'DE811907980',
+      address: { city: 'Berlin', countryCode: 'DE' },
+    },
   });
   if (!organization.data) throw new Error(`creating the organization failed: ${organization.error?.error.code}`);
   const organizationId = organization.data.data.id;
@@ -23,11 +28,17 @@ export async function runExample(baseUrl: string, apiKey: string) {
     organizationId,
     lines: [{ name: 'Consulting (hours)', quantity: '3', unitCode: 'HUR', unitPrice: '19.99', vatRate: '19' }],
   };
-  const invoice = await api.POST('/invoice', { params: { header: { 'Idempotency-Key': invoiceKey } }, body: invoiceBody });
+  const invoice = await api.POST('/invoice', {
+    params: { header: { 'Idempotency-Key': invoiceKey } },
+    body: invoiceBody,
+  });
   if (!invoice.data) throw new Error(`creating the invoice failed: ${invoice.error?.error.code}`);
 
   // Retrying with the same key (say, after a timeout) returns the same invoice, not a second one.
-  const retried = await api.POST('/invoice', { params: { header: { 'Idempotency-Key': invoiceKey } }, body: invoiceBody });
+  const retried = await api.POST('/invoice', {
+    params: { header: { 'Idempotency-Key': invoiceKey } },
+    body: invoiceBody,
+  });
   if (!retried.data) throw new Error(`retrying the invoice failed: ${retried.error?.error.code}`);
 
   const readOrganization = await api.GET('/organization/{id}', { params: { path: { id: organizationId } } });

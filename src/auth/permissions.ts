@@ -44,16 +44,14 @@ export function permissionAction(permission: Permission): string {
 }
 
 /** The catalogue by resource, in its own order: what the panel groups keys' permissions by. */
-export const PERMISSION_GROUPS: readonly { resource: string; permissions: readonly Permission[] }[] = PERMISSION_NAMES.reduce<{ resource: string; permissions: Permission[] }[]>(
-  (groups, permission) => {
+export const PERMISSION_GROUPS: readonly { resource: string; permissions: readonly Permission[] }[] =
+  PERMISSION_NAMES.reduce<{ resource: string; permissions: Permission[] }[]>((groups, permission) => {
     const resource = permissionResource(permission);
     const group = groups.find((g) => g.resource === resource);
     if (group) group.permissions.push(permission);
     else groups.push({ resource, permissions: [permission] });
     return groups;
-  },
-  [],
-);
+  }, []);
 
 /** A key's stored permissions (a JSON array) as the permissions it grants; names no longer in the catalogue grant nothing. */
 export function parsePermissions(json: string): Permission[] {

@@ -88,7 +88,13 @@ export class ApiKeyVerifier {
     this.touch(row.id, now);
     return {
       ok: true,
-      context: { companyId: row.company_id, livemode: row.livemode === 1, keyId: row.id, keyPrefix: row.lookup_prefix, permissions: entry.permissions },
+      context: {
+        companyId: row.company_id,
+        livemode: row.livemode === 1,
+        keyId: row.id,
+        keyPrefix: row.lookup_prefix,
+        permissions: entry.permissions,
+      },
     };
   }
 
@@ -106,7 +112,11 @@ export class ApiKeyVerifier {
       flight = this.keys
         .findByLookupPrefix(lookupPrefix)
         .then((row) => {
-          const entry: CacheEntry = { row, permissions: new Set(row ? parsePermissions(row.permissions) : []), fetchedAt: this.now() };
+          const entry: CacheEntry = {
+            row,
+            permissions: new Set(row ? parsePermissions(row.permissions) : []),
+            fetchedAt: this.now(),
+          };
           if (this.options.cacheTtlMs > 0) {
             if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
             this.cache.set(lookupPrefix, entry);

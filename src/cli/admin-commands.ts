@@ -13,8 +13,12 @@ export const ADMIN_COMMANDS: CliCommand[] = [
       // For operators who missed the link the server printed at start (or run it in a container).
       const { FirstRunSetup, setupLinkMessage, setupPath } = await import('../panel/setup.js');
       const token = await new FirstRunSetup(context.storage.db, context.container.repositories).issueToken();
-      if (token === null) throw new CommandError('This instance already has panel users: sign in at /panel, or ask an owner to add you.');
-      const baseUrl = (context.values['base-url'] ?? `http://${context.config.host}:${context.config.port}`).replace(/\/+$/, '');
+      if (token === null)
+        throw new CommandError('This instance already has panel users: sign in at /panel, or ask an owner to add you.');
+      const baseUrl = (context.values['base-url'] ?? `http://${context.config.host}:${context.config.port}`).replace(
+        /\/+$/,
+        '',
+      );
       const url = `${baseUrl}${setupPath(token)}`;
       context.print({ url }, setupLinkMessage(url).trim());
     },
@@ -25,7 +29,10 @@ export const ADMIN_COMMANDS: CliCommand[] = [
     positionals: [],
     options: [],
     async run(context) {
-      context.print({ applied: context.applied }, context.applied.length ? `Applied: ${context.applied.join(', ')}` : 'The database is up to date.');
+      context.print(
+        { applied: context.applied },
+        context.applied.length ? `Applied: ${context.applied.join(', ')}` : 'The database is up to date.',
+      );
     },
   },
 ];

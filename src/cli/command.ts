@@ -86,13 +86,21 @@ export function nameOf(command: CliCommand): string {
 export function textTable(header: string[], rows: string[][], empty: string): string {
   if (rows.length === 0) return empty;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** A required option's value, else a usage error naming it. */
 export function required(context: CommandContext, command: string, option: OptionName): string {
   const value = context.values[option];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`"invoicing ${command}" needs --${option}.`, command.split(' ')[0]!);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new UsageError(`"invoicing ${command}" needs --${option}.`, command.split(' ')[0]!);
   return value;
 }
 
@@ -104,7 +112,11 @@ export function keyIdArgument(value: string): string {
 
 /** A company id that exists, else a command error (an unknown id is never "nothing to show"). */
 export async function existingCompany(context: CommandContext, companyId: string, group: string): Promise<string> {
-  if (looksLikeFullKey(companyId)) throw new UsageError('That looks like a full API key, not a company id; company ids look like cmp_…. The key was not printed.', group);
+  if (looksLikeFullKey(companyId))
+    throw new UsageError(
+      'That looks like a full API key, not a company id; company ids look like cmp_…. The key was not printed.',
+      group,
+    );
   if (!(await context.container.companies.find(companyId))) throw new CommandError(`No company with id ${companyId}.`);
   return companyId;
 }

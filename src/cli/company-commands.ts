@@ -28,7 +28,12 @@ const PROFILE_OPTIONS: [OptionName, ProfileField][] = [
 ];
 
 /** `company create` options by the field each one sets, to name them in a refusal. */
-const CREATE_OPTION: Record<CreateCompanyProblem['field'], OptionName> = { name: 'name', currency: 'currency', vatId: 'vat-id', countryCode: 'country' };
+const CREATE_OPTION: Record<CreateCompanyProblem['field'], OptionName> = {
+  name: 'name',
+  currency: 'currency',
+  vatId: 'vat-id',
+  countryCode: 'country',
+};
 
 export const COMPANY_COMMANDS: CliCommand[] = [
   {
@@ -44,7 +49,8 @@ export const COMPANY_COMMANDS: CliCommand[] = [
         vatId: values['vat-id'] ?? null,
         countryCode: values.country ?? null,
       });
-      if (!result.ok) throw new CommandError(result.problems.map((p) => `--${CREATE_OPTION[p.field]}: ${p.message}`).join('; '));
+      if (!result.ok)
+        throw new CommandError(result.problems.map((p) => `--${CREATE_OPTION[p.field]}: ${p.message}`).join('; '));
       const c = result.value;
       context.print(c, `Created company ${c.id} (${c.name}, currency ${c.currency})`);
     },
@@ -57,7 +63,10 @@ export const COMPANY_COMMANDS: CliCommand[] = [
     async run(context) {
       const companies = await context.container.companies.listAll();
       const rows = companies.map((c) => [c.id, c.name, c.currency, c.countryCode ?? '-', c.vatId ?? '-', c.createdAt]);
-      context.print({ companies }, textTable(['ID', 'NAME', 'CURRENCY', 'COUNTRY', 'VAT ID', 'CREATED'], rows, 'No companies yet.'));
+      context.print(
+        { companies },
+        textTable(['ID', 'NAME', 'CURRENCY', 'COUNTRY', 'VAT ID', 'CREATED'], rows, 'No companies yet.'),
+      );
     },
   },
   {
@@ -72,13 +81,16 @@ export const COMPANY_COMMANDS: CliCommand[] = [
         const value = context.values[option];
         if (typeof value === 'string') changes[field] = value;
       }
-      if (Object.keys(changes).length === 0) throw new UsageError('Give at least one field to change, e.g. --iban DE89370400440532013000.', 'company');
+      if (Object.keys(changes).length === 0)
+        throw new UsageError('Give at least one field to change, e.g. --iban DE89370400440532013000.', 'company');
       const result = await context.container.companyProfiles.update(companyId, changes, { userId: null, label: 'cli' });
       if (!result.ok) {
         throw new CommandError(
           result.reason === 'not_found'
             ? `No company with id ${companyId}.`
-            : result.problems.map((p) => `--${PROFILE_OPTIONS.find(([, f]) => f === p.field)![0]}: ${p.message}`).join('; '),
+            : result.problems
+                .map((p) => `--${PROFILE_OPTIONS.find(([, f]) => f === p.field)![0]}: ${p.message}`)
+                .join('; '),
         );
       }
       context.print(result.value, `Updated company ${companyId}. The change is in the company's audit list.`);

@@ -17,7 +17,8 @@ export class CommandError extends Error {}
 
 const FULL_KEY = /inv_(?:live|test)_[0-9A-Za-z_]*/g;
 
-export const SECRET_REFUSED = 'That looks like a full API key, not a key id; key ids look like key_…. The key was not printed.';
+export const SECRET_REFUSED =
+  'That looks like a full API key, not a key id; key ids look like key_…. The key was not printed.';
 
 export function looksLikeFullKey(value: string): boolean {
   return /inv_(?:live|test)_/.test(value);
@@ -39,7 +40,9 @@ export function parseErrorMessage(error: unknown): string {
   const option = /'(-{1,2}[^' <]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option}.`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
-    return message.includes('does not take an argument') ? `Option ${option} takes no value.` : `Option ${option} needs a value.`;
+    return message.includes('does not take an argument')
+      ? `Option ${option} takes no value.`
+      : `Option ${option} needs a value.`;
   }
   return message.split('\n')[0]!.replace(/'/g, '');
 }

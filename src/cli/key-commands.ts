@@ -1,4 +1,10 @@
-import { CLI_ACTOR, DEFAULT_ROLL_OVERLAP_HOURS, MAX_ROLL_OVERLAP_HOURS, type ApiKeySummary, type CreatedApiKey } from '../services/api-key-service.js';
+import {
+  CLI_ACTOR,
+  DEFAULT_ROLL_OVERLAP_HOURS,
+  MAX_ROLL_OVERLAP_HOURS,
+  type ApiKeySummary,
+  type CreatedApiKey,
+} from '../services/api-key-service.js';
 import { existingCompany, keyIdArgument, required, textTable, type CliCommand } from './command.js';
 import { CommandError, UsageError } from './errors.js';
 
@@ -8,7 +14,16 @@ import { CommandError, UsageError } from './errors.js';
 const CACHE_NOTE = 'Running servers see the change within API_KEY_CACHE_TTL_MS (2 s by default).';
 
 function keyTable(keys: ApiKeySummary[]): string {
-  const rows = keys.map((k) => [k.id, k.prefix, k.mode, k.name, k.status, k.permissions.join(','), k.expiresAt ?? '-', k.lastUsedAt ?? '-']);
+  const rows = keys.map((k) => [
+    k.id,
+    k.prefix,
+    k.mode,
+    k.name,
+    k.status,
+    k.permissions.join(','),
+    k.expiresAt ?? '-',
+    k.lastUsedAt ?? '-',
+  ]);
   return textTable(['ID', 'PREFIX', 'MODE', 'NAME', 'STATUS', 'PERMISSIONS', 'EXPIRES', 'LAST USED'], rows, 'No keys.');
 }
 
@@ -21,7 +36,10 @@ function overlapHours(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_ROLL_OVERLAP_HOURS;
   const hours = /^\d{1,3}(\.\d{1,2})?$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (Number.isNaN(hours) || hours > MAX_ROLL_OVERLAP_HOURS) {
-    throw new UsageError(`--overlap must be a number of hours from 0 to ${MAX_ROLL_OVERLAP_HOURS} (7 days), got "${raw}".`, 'key');
+    throw new UsageError(
+      `--overlap must be a number of hours from 0 to ${MAX_ROLL_OVERLAP_HOURS} (7 days), got "${raw}".`,
+      'key',
+    );
   }
   return hours;
 }
@@ -35,7 +53,8 @@ export const KEY_COMMANDS: CliCommand[] = [
     async run(context) {
       const { values } = context;
       const mode = values.mode ?? 'live';
-      if (mode !== 'live' && mode !== 'test') throw new UsageError(`--mode must be live or test, got "${mode}".`, 'key');
+      if (mode !== 'live' && mode !== 'test')
+        throw new UsageError(`--mode must be live or test, got "${mode}".`, 'key');
       const companyId = required(context, 'key create', 'company');
       const name = required(context, 'key create', 'name');
       const permissions = required(context, 'key create', 'permissions')
@@ -53,7 +72,10 @@ export const KEY_COMMANDS: CliCommand[] = [
       });
       if (!result.ok) throw new CommandError(result.detail);
       const k = result.value;
-      context.print(k, `Created ${k.mode} key ${k.id} (${k.name}) with permissions ${k.permissions.join(', ')}.${shownOnce(k)}`);
+      context.print(
+        k,
+        `Created ${k.mode} key ${k.id} (${k.name}) with permissions ${k.permissions.join(', ')}.${shownOnce(k)}`,
+      );
     },
   },
   {
@@ -75,7 +97,10 @@ export const KEY_COMMANDS: CliCommand[] = [
     async run(context) {
       const keyId = keyIdArgument(context.args[0]!);
       const result = await context.container.apiKeys.revoke(keyId, new Date(), CLI_ACTOR);
-      if (!result.ok) throw new CommandError(result.reason === 'not_found' ? `No key with id ${keyId}.` : `Key ${keyId} is already revoked.`);
+      if (!result.ok)
+        throw new CommandError(
+          result.reason === 'not_found' ? `No key with id ${keyId}.` : `Key ${keyId} is already revoked.`,
+        );
       context.print(result.value, `Revoked key ${keyId}. ${CACHE_NOTE}`);
     },
   },
@@ -95,9 +120,13 @@ export const KEY_COMMANDS: CliCommand[] = [
             throw new CommandError(`No key with id ${keyId}.`);
           case 'revoked':
           case 'expired':
-            throw new CommandError(`Key ${keyId} is ${result.reason}; only a working key can be rolled. Create a new key instead.`);
+            throw new CommandError(
+              `Key ${keyId} is ${result.reason}; only a working key can be rolled. Create a new key instead.`,
+            );
           case 'already_rolled':
-            throw new CommandError(`Key ${keyId} was rolled already${result.successorId ? ` (to ${result.successorId}); roll that key instead` : ''}.`);
+            throw new CommandError(
+              `Key ${keyId} was rolled already${result.successorId ? ` (to ${result.successorId}); roll that key instead` : ''}.`,
+            );
           case 'invalid_overlap':
             throw new UsageError(`--overlap must be a number of hours from 0 to ${MAX_ROLL_OVERLAP_HOURS}.`, 'key');
         }

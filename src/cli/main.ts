@@ -1,8 +1,24 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_COMMANDS } from './admin-commands.js';
-import { keyIdArgument, nameOf, OPTIONS, type CliCommand, type CliIO, type CliValues, type CommandContext, type OptionName } from './command.js';
+import {
+  keyIdArgument,
+  nameOf,
+  OPTIONS,
+  type CliCommand,
+  type CliIO,
+  type CliValues,
+  type CommandContext,
+  type OptionName,
+} from './command.js';
 import { COMPANY_COMMANDS } from './company-commands.js';
-import { CommandError, helpPointer, looksLikeFullKey, parseErrorMessage, UsageError, withoutSecrets } from './errors.js';
+import {
+  CommandError,
+  helpPointer,
+  looksLikeFullKey,
+  parseErrorMessage,
+  UsageError,
+  withoutSecrets,
+} from './errors.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { GROUPS, groupUsage, mainUsage, version } from './usage.js';
 import { USER_COMMANDS } from './user-commands.js';
@@ -19,7 +35,13 @@ import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
 export type { CliIO };
 
-const COMMANDS: CliCommand[] = [...COMPANY_COMMANDS, ...KEY_COMMANDS, ...USER_COMMANDS, ...WEBHOOK_COMMANDS, ...ADMIN_COMMANDS];
+const COMMANDS: CliCommand[] = [
+  ...COMPANY_COMMANDS,
+  ...KEY_COMMANDS,
+  ...USER_COMMANDS,
+  ...WEBHOOK_COMMANDS,
+  ...ADMIN_COMMANDS,
+];
 const ALWAYS_ALLOWED: OptionName[] = ['json', 'help', 'version'];
 
 const POSITIONAL_HINTS: Record<string, string> = {
@@ -46,9 +68,11 @@ function resolve(group: string, rest: string[]): { command: CliCommand; args: st
 function checkArguments(command: CliCommand, args: string[], values: CliValues): void {
   const name = nameOf(command);
   const missing = command.positionals[args.length];
-  if (missing !== undefined) throw new UsageError(`"invoicing ${name}" needs ${POSITIONAL_HINTS[missing] ?? missing}.`, command.group);
+  if (missing !== undefined)
+    throw new UsageError(`"invoicing ${name}" needs ${POSITIONAL_HINTS[missing] ?? missing}.`, command.group);
   const extra = args[command.positionals.length];
-  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}" for "invoicing ${name}".`, command.group);
+  if (extra !== undefined)
+    throw new UsageError(`Unexpected argument "${extra}" for "invoicing ${name}".`, command.group);
   for (const option of Object.keys(values) as OptionName[]) {
     if (!ALWAYS_ALLOWED.includes(option) && !command.options.includes(option)) {
       throw new UsageError(`Option --${option} does not apply to "invoicing ${name}".`, command.group);
@@ -57,10 +81,17 @@ function checkArguments(command: CliCommand, args: string[], values: CliValues):
   // A full API key where an id belongs is refused before anything else, without being printed.
   command.positionals.forEach((positional, i) => {
     if (positional === 'keyId') keyIdArgument(args[i]!);
-    else if (looksLikeFullKey(args[i]!)) throw new UsageError(`That looks like a full API key, not ${POSITIONAL_HINTS[positional] ?? positional}. The key was not printed.`, command.group);
+    else if (looksLikeFullKey(args[i]!))
+      throw new UsageError(
+        `That looks like a full API key, not ${POSITIONAL_HINTS[positional] ?? positional}. The key was not printed.`,
+        command.group,
+      );
   });
   if (values.company !== undefined && looksLikeFullKey(values.company)) {
-    throw new UsageError('That looks like a full API key, not a company id; company ids look like cmp_…. The key was not printed.', command.group);
+    throw new UsageError(
+      'That looks like a full API key, not a company id; company ids look like cmp_…. The key was not printed.',
+      command.group,
+    );
   }
   command.check?.(values, args);
 }

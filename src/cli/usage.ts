@@ -19,10 +19,19 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
   company: {
     summary: 'Companies (tenants) and their seller profile',
     commands: [
-      ['company create --name <name> [--currency <ISO 4217>] [--vat-id <id>] [--country <ISO 3166-1>] [--json]', 'Creates a company; the currency defaults to EUR.'],
+      [
+        'company create --name <name> [--currency <ISO 4217>] [--vat-id <id>] [--country <ISO 3166-1>] [--json]',
+        'Creates a company; the currency defaults to EUR.',
+      ],
       ['company list [--json]', 'Lists every company of the instance with its id, currency and country.'],
-      [`company update <companyId> ${PROFILE_FLAGS}`, "Sets the company's seller profile; an empty value clears a field."],
-      ['company reset-test-data <companyId> [--json]', "Deletes the company's test data and restarts its TEST- numbers; live data stays."],
+      [
+        `company update <companyId> ${PROFILE_FLAGS}`,
+        "Sets the company's seller profile; an empty value clears a field.",
+      ],
+      [
+        'company reset-test-data <companyId> [--json]',
+        "Deletes the company's test data and restarts its TEST- numbers; live data stays.",
+      ],
     ],
   },
   key: {
@@ -46,24 +55,44 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
   user: {
     summary: 'Web-panel users',
     commands: [
-      ['user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]', 'Creates a panel user; the password is read from standard input.'],
-      ['user list [--company <companyId>] [--json]', "Lists panel users (every company's, or one's) with role and status."],
-      ['user reset-password <userId> --password-stdin [--json]', 'Sets a new password, read from standard input, and ends every session of the user.'],
-      ['user deactivate <userId> [--json]', 'Deactivates a user and ends their sessions; a company keeps at least one active owner.'],
+      [
+        'user create --company <companyId> --email <email> --role owner|admin|member --password-stdin [--json]',
+        'Creates a panel user; the password is read from standard input.',
+      ],
+      [
+        'user list [--company <companyId>] [--json]',
+        "Lists panel users (every company's, or one's) with role and status.",
+      ],
+      [
+        'user reset-password <userId> --password-stdin [--json]',
+        'Sets a new password, read from standard input, and ends every session of the user.',
+      ],
+      [
+        'user deactivate <userId> [--json]',
+        'Deactivates a user and ends their sessions; a company keeps at least one active owner.',
+      ],
     ],
     footer: 'User ids look like usr_…; "invoicing user list" shows them. Passwords never appear in argv or output.',
   },
   webhook: {
     summary: 'Webhook endpoints',
     commands: [
-      ['webhook list [--company <companyId>] [--json]', "Lists webhook endpoints (every company's, or one's) with mode, status and events; never a secret."],
-      ['webhook disable <endpointId> [--json]', 'Disables an endpoint: nothing more is sent to it until it is enabled again.'],
+      [
+        'webhook list [--company <companyId>] [--json]',
+        "Lists webhook endpoints (every company's, or one's) with mode, status and events; never a secret.",
+      ],
+      [
+        'webhook disable <endpointId> [--json]',
+        'Disables an endpoint: nothing more is sent to it until it is enabled again.',
+      ],
     ],
     footer: 'Endpoint ids look like we_…; "invoicing webhook list" shows them.',
   },
   'setup-link': {
     summary: 'A one-time link to claim the panel',
-    commands: [['setup-link [--base-url <url>] [--json]', 'While no panel user exists, prints a fresh one-time setup link.']],
+    commands: [
+      ['setup-link [--base-url <url>] [--json]', 'While no panel user exists, prints a fresh one-time setup link.'],
+    ],
   },
   migrate: {
     summary: 'The database schema',
@@ -73,12 +102,19 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
 
 export const GROUPS = Object.keys(GROUP_HELP);
 
-const FOOTER = 'Database: DATABASE_URL (default sqlite:./data/invoicing.db). --json prints exactly one JSON object on stdout.';
+const FOOTER =
+  'Database: DATABASE_URL (default sqlite:./data/invoicing.db). --json prints exactly one JSON object on stdout.';
 
 export function groupUsage(group: string): string {
   const help = GROUP_HELP[group]!;
   const lines = help.commands.map(([syntax, description]) => `  invoicing ${syntax}\n      ${description}`);
-  return [`invoicing ${group}: ${help.summary}\n\nUsage:`, ...lines, '', ...(help.footer ? [help.footer] : []), FOOTER].join('\n');
+  return [
+    `invoicing ${group}: ${help.summary}\n\nUsage:`,
+    ...lines,
+    '',
+    ...(help.footer ? [help.footer] : []),
+    FOOTER,
+  ].join('\n');
 }
 
 export function mainUsage(): string {

@@ -11,7 +11,10 @@ async function users(context: CommandContext) {
 
 async function passwordFromStdin(context: CommandContext, command: string): Promise<string> {
   if (!context.values['password-stdin'] || !context.io.readStdin) {
-    throw new UsageError(`"invoicing ${command}" reads the password from standard input: give --password-stdin.`, 'user');
+    throw new UsageError(
+      `"invoicing ${command}" reads the password from standard input: give --password-stdin.`,
+      'user',
+    );
   }
   return (await context.io.readStdin()).replace(/\r?\n$/, '');
 }
@@ -30,9 +33,13 @@ export const USER_COMMANDS: CliCommand[] = [
       const password = await passwordFromStdin(context, 'user create');
       const companyId = await existingCompany(context, required(context, 'user create', 'company'), 'user');
       const result = await (await users(context)).create({ companyId, email, role, password });
-      if (!result.ok) throw new CommandError(result.field === 'password' ? `Password: ${result.detail}` : result.detail);
+      if (!result.ok)
+        throw new CommandError(result.field === 'password' ? `Password: ${result.detail}` : result.detail);
       const u = result.value;
-      context.print({ id: u.id, companyId: u.companyId, email: u.email, role: u.role }, `Created ${u.role} ${u.email} (${u.id}) in company ${u.companyId}.`);
+      context.print(
+        { id: u.id, companyId: u.companyId, email: u.email, role: u.role },
+        `Created ${u.role} ${u.email} (${u.id}) in company ${u.companyId}.`,
+      );
     },
   },
   {
@@ -43,9 +50,22 @@ export const USER_COMMANDS: CliCommand[] = [
     async run(context) {
       const service = await users(context);
       const company = context.values.company;
-      const list = company === undefined ? await service.listAll() : await service.listByCompany(await existingCompany(context, company, 'user'));
-      const rows = list.map((u) => [u.id, u.companyId, u.email, u.role, u.active ? 'active' : 'deactivated', u.createdAt]);
-      context.print({ users: list }, textTable(['ID', 'COMPANY', 'EMAIL', 'ROLE', 'STATUS', 'CREATED'], rows, 'No users.'));
+      const list =
+        company === undefined
+          ? await service.listAll()
+          : await service.listByCompany(await existingCompany(context, company, 'user'));
+      const rows = list.map((u) => [
+        u.id,
+        u.companyId,
+        u.email,
+        u.role,
+        u.active ? 'active' : 'deactivated',
+        u.createdAt,
+      ]);
+      context.print(
+        { users: list },
+        textTable(['ID', 'COMPANY', 'EMAIL', 'ROLE', 'STATUS', 'CREATED'], rows, 'No users.'),
+      );
     },
   },
   {
@@ -57,10 +77,17 @@ export const USER_COMMANDS: CliCommand[] = [
       const userId = context.args[0]!;
       const password = await passwordFromStdin(context, 'user reset-password');
       const result = await (await users(context)).resetPassword(userId, password);
-      if (!result.ok) throw new CommandError(result.reason === 'invalid' ? `Password: ${result.detail}` : result.detail);
+      if (!result.ok)
+        throw new CommandError(result.reason === 'invalid' ? `Password: ${result.detail}` : result.detail);
       const u = result.value;
       context.print(
-        { id: u.id, companyId: u.companyId, email: u.email, sessionsEnded: result.sessionsEnded, mustChangePassword: true },
+        {
+          id: u.id,
+          companyId: u.companyId,
+          email: u.email,
+          sessionsEnded: result.sessionsEnded,
+          mustChangePassword: true,
+        },
         `Set a new password for ${u.email} (${u.id}); ${result.sessionsEnded} session(s) ended. They must choose their own at their next sign-in.`,
       );
     },
@@ -73,9 +100,13 @@ export const USER_COMMANDS: CliCommand[] = [
     async run(context) {
       const userId = context.args[0]!;
       const result = await (await users(context)).deactivateAsOperator(userId);
-      if (!result.ok) throw new CommandError(result.reason === 'not_found' ? `No user with id ${userId}.` : result.detail);
+      if (!result.ok)
+        throw new CommandError(result.reason === 'not_found' ? `No user with id ${userId}.` : result.detail);
       const u = result.value;
-      context.print({ id: u.id, companyId: u.companyId, email: u.email, active: u.active }, `Deactivated ${u.email} (${u.id}); they are signed out everywhere.`);
+      context.print(
+        { id: u.id, companyId: u.companyId, email: u.email, active: u.active },
+        `Deactivated ${u.email} (${u.id}); they are signed out everywhere.`,
+      );
     },
   },
 ];

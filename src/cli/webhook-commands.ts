@@ -24,7 +24,10 @@ export const WEBHOOK_COMMANDS: CliCommand[] = [
         e.url,
         e.events.join(','),
       ]);
-      context.print({ endpoints }, textTable(['ID', 'COMPANY', 'MODE', 'STATUS', 'URL', 'EVENTS'], table, 'No webhook endpoints.'));
+      context.print(
+        { endpoints },
+        textTable(['ID', 'COMPANY', 'MODE', 'STATUS', 'URL', 'EVENTS'], table, 'No webhook endpoints.'),
+      );
     },
   },
   {

@@ -135,7 +135,12 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   return {
     db,
     dialect: postgresDialect,
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolMax ?? 10,
+    }),
     async ping() {
       await db.executeQuery(PING);
     },
@@ -160,7 +165,8 @@ export function openStorage(url: string, options: StorageOptions = {}): Storage 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrationTableSchema =
     db.getExecutor().adapter instanceof PostgresAdapter
-      ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined
+      ? ((await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ??
+        undefined)
       : undefined;
   const migrator = new Migrator({
     db,
@@ -188,7 +194,10 @@ export interface MigrateWhenReachableOptions {
  * a PostgreSQL restart): unreachable-database errors are retried with backoff for `waitMs`, then
  * reported as one clear error. Any other error (a failing migration) is thrown at once.
  */
-export async function migrateWhenReachable(db: Kysely<Database>, options: MigrateWhenReachableOptions): Promise<string[]> {
+export async function migrateWhenReachable(
+  db: Kysely<Database>,
+  options: MigrateWhenReachableOptions,
+): Promise<string[]> {
   const deadline = Date.now() + options.waitMs;
   let delayMs = 250;
   for (;;) {

@@ -1,4 +1,12 @@
-import { PostgresAdapter, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import {
+  PostgresAdapter,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { Database } from './schema.js';
 
 // Every place where SQLite and PostgreSQL behave differently is named here, and only here: the
@@ -90,7 +98,9 @@ export interface OutboxDialect {
   /** Outbox rows `o` in place order. */
   readonly order: RawBuilder<unknown>;
   /** The newest row of a query over webhook_outbox first. */
-  newestFirst<O>(query: SelectQueryBuilder<Database, 'webhook_outbox', O>): SelectQueryBuilder<Database, 'webhook_outbox', O>;
+  newestFirst<O>(
+    query: SelectQueryBuilder<Database, 'webhook_outbox', O>,
+  ): SelectQueryBuilder<Database, 'webhook_outbox', O>;
   /** The horizon now, as text: older than every transaction still running (null on SQLite, where every committed row is past it). */
   readonly horizonNow: RawBuilder<string | null>;
   /** `and` rows of `o` older than every transaction still running, or nothing. */
@@ -115,7 +125,9 @@ export interface Dialect {
    * Locks what a select in a transaction reads against other instances, skipping rows another
    * holds (PostgreSQL: FOR UPDATE SKIP LOCKED); SQLite's one writer needs no lock.
    */
-  lockSkippingLocked<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
+  lockSkippingLocked<TB extends keyof Database, O>(
+    query: SelectQueryBuilder<Database, TB, O>,
+  ): SelectQueryBuilder<Database, TB, O>;
   /**
    * Holds `key` until transaction `t` ends, so that transactions taking the same key run their
    * reads and writes after it one at a time, each seeing what the one before committed

@@ -37,7 +37,13 @@ export function prepareQuery<P extends Record<string, unknown>, R = unknown>(
 ): PreparedQuery<P, R> {
   const { sql, names } = compileWithNames(db, build);
   registerHot(sql);
-  return (params, executor = db) => executor.executeQuery<R>(CompiledQuery.raw(sql, names.map((name) => params[name])) as CompiledQuery<R>);
+  return (params, executor = db) =>
+    executor.executeQuery<R>(
+      CompiledQuery.raw(
+        sql,
+        names.map((name) => params[name]),
+      ) as CompiledQuery<R>,
+    );
 }
 
 function compileWithNames<R>(
@@ -74,7 +80,11 @@ export function preparedInsert<R = unknown>(
     let prepared = byShape.get(shape);
     if (!prepared) {
       const { sql, names } = compileWithNames<R>(db, (d, param) =>
-        finish(d.insertInto(table).values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, param(`${i}:${c}`)]))) as never)),
+        finish(
+          d
+            .insertInto(table)
+            .values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, param(`${i}:${c}`)]))) as never),
+        ),
       );
       // Each placeholder is a (row, column) slot, in the order the SQL takes them.
       const slots = names.map((name): [number, string] => {

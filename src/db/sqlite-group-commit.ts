@@ -15,7 +15,13 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { SQLInputValue } from 'node:sqlite';
-import { SQLITE_BUSY, SQLITE_LOCKED, sqliteResultCode, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
+import {
+  SQLITE_BUSY,
+  SQLITE_LOCKED,
+  sqliteResultCode,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from './sqlite-driver.js';
 
 // Group commit for SQLite. Every COMMIT writes (and, with synchronous = FULL, fsyncs) each page
 // the transaction touched; for a create that is the table and each of its indexes, and that
@@ -151,7 +157,8 @@ export class GroupCommitSqliteDriver implements Driver {
   async execute<R>(lease: Lease, sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     const { prepareWriter, prepareReader, busyTimeoutMs } = this.connections;
     if (lease.inTransaction) return run<R>(prepareWriter(sql), parameters);
-    if (READ.test(sql) && prepareReader) return retryWhileBusy(busyTimeoutMs, () => run<R>(prepareReader(sql), parameters));
+    if (READ.test(sql) && prepareReader)
+      return retryWhileBusy(busyTimeoutMs, () => run<R>(prepareReader(sql), parameters));
 
     await this.takeWriter(lease);
     let batch: Batch | null = null;

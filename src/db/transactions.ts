@@ -6,7 +6,11 @@ import type { Database } from './schema.js';
  * Runs `work` in the caller's transaction when there is one (an idempotent request's), else in a
  * transaction of its own: either way, all of it commits or none of it does.
  */
-export function inTransaction<T>(db: Kysely<Database>, trx: Kysely<Database> | undefined, work: (t: Kysely<Database>) => Promise<T>): Promise<T> {
+export function inTransaction<T>(
+  db: Kysely<Database>,
+  trx: Kysely<Database> | undefined,
+  work: (t: Kysely<Database>) => Promise<T>,
+): Promise<T> {
   if (trx?.isTransaction) return work(trx);
   return (trx ?? db).transaction().execute(work);
 }

@@ -15,7 +15,14 @@ export interface Attachment {
 /** What an attempt ended in: the relay took it, another attempt follows (retryAt), or none does. */
 export type AttemptResult =
   | { kind: 'sent'; at: Date; smtpResponse: string; attachments: Attachment[] }
-  | { kind: 'retry'; at: Date; retryAt: Date; reason: string; smtpResponse: string | null; attachments: Attachment[] | null }
+  | {
+      kind: 'retry';
+      at: Date;
+      retryAt: Date;
+      reason: string;
+      smtpResponse: string | null;
+      attachments: Attachment[] | null;
+    }
   | { kind: 'failed'; at: Date; reason: string; smtpResponse: string | null; attachments: Attachment[] | null };
 
 /** Email delivery rows: queued in a request's transaction, leased by workers, each attempt's end recorded. */
@@ -40,7 +47,12 @@ export class EmailDeliveryRepository {
   }
 
   /** A document's messages, newest first (at most `limit`). */
-  async listForDocument(owner: Owner, documentId: string, limit = 50, trx: Kysely<Database> = this.db): Promise<EmailDeliveryRow[]> {
+  async listForDocument(
+    owner: Owner,
+    documentId: string,
+    limit = 50,
+    trx: Kysely<Database> = this.db,
+  ): Promise<EmailDeliveryRow[]> {
     return trx
       .selectFrom('email_deliveries')
       .selectAll()
@@ -76,11 +88,20 @@ export class EmailDeliveryRepository {
       this.db,
       'email_deliveries',
       candidates.map((row) => row.id),
-      (eb) => eb.and([eb('status', '=', 'queued'), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]),
+      (eb) =>
+        eb.and([
+          eb('status', '=', 'queued'),
+          eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]),
+        ]),
       { lease_owner: request.owner, lease_expires_at: until },
     );
     if (ids.length === 0) return [];
-    return this.db.selectFrom('email_deliveries').selectAll().where('id', 'in', ids).where('lease_owner', '=', request.owner).execute();
+    return this.db
+      .selectFrom('email_deliveries')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', request.owner)
+      .execute();
   }
 
   /**
@@ -119,6 +140,11 @@ export class EmailDeliveryRepository {
   /** Gives leases back without an attempt (shutting down): the messages are due again at once. */
   async release(ids: readonly string[], owner: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('email_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
+    await this.db
+      .updateTable('email_deliveries')
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where('id', 'in', [...ids])
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 }

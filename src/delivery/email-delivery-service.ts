@@ -6,7 +6,16 @@ import type { ErrorCode } from '../errors/codes.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { isEmailAddress } from '../config.js';
 import { newId } from '../lib/ids.js';
-import { DOCUMENT_KINDS, EMAIL_LANGUAGES, type EmailDelivery, type EmailLanguage, type EmailTemplateInput, type EmailTemplateView, type SendDocumentInput, type XmlFormat } from '../schemas/email-delivery.js';
+import {
+  DOCUMENT_KINDS,
+  EMAIL_LANGUAGES,
+  type EmailDelivery,
+  type EmailLanguage,
+  type EmailTemplateInput,
+  type EmailTemplateView,
+  type SendDocumentInput,
+  type XmlFormat,
+} from '../schemas/email-delivery.js';
 import type { EmailTemplateRepository } from './email-template-repository.js';
 import type { DocumentKind, DocumentService, RenderRequest } from '../services/document-service.js';
 import type { Attachment, EmailDeliveryRow, EmailDeliveryRepository } from './email-delivery-repository.js';
@@ -43,7 +52,10 @@ export function xmlRequestOf(format: XmlFormat): Exclude<RenderRequest, { format
 
 /** The From header: the company's name, quoted, and the operator's address. */
 export function fromHeader(companyName: string, address: string): string {
-  const name = companyName.replace(/[\r\n"\\]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  const name = companyName
+    .replace(/[\r\n"\\]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   return name ? `"${name}" <${address}>` : address;
 }
 
@@ -91,20 +103,48 @@ export class EmailDeliveryService {
   }
 
   /** Queues a message with the document and its e-invoice attached; in `trx` when given. */
-  async queue(scope: Scope, kind: DocumentKind, id: string, input: SendDocumentInput, now: Date, trx?: Kysely<Database>): Promise<QueueResult> {
+  async queue(
+    scope: Scope,
+    kind: DocumentKind,
+    id: string,
+    input: SendDocumentInput,
+    now: Date,
+    trx?: Kysely<Database>,
+  ): Promise<QueueResult> {
     const facts = await this.documents.sendingFacts(kind, scope, id, now);
-    if (!facts) return { ok: false, code: 'NOT_FOUND', message: kind === 'invoice' ? 'No invoice with this id.' : 'No credit note with this id.' };
-    if (facts.draft) return { ok: false, code: 'INVOICE_NOT_ISSUED', message: 'The invoice is a draft: issue it before sending it.' };
+    if (!facts)
+      return {
+        ok: false,
+        code: 'NOT_FOUND',
+        message: kind === 'invoice' ? 'No invoice with this id.' : 'No credit note with this id.',
+      };
+    if (facts.draft)
+      return { ok: false, code: 'INVOICE_NOT_ISSUED', message: 'The invoice is a draft: issue it before sending it.' };
     if (!this.sender) return { ok: false, code: 'EMAIL_NOT_CONFIGURED' };
     const to = input.to ?? (facts.buyerEmail ? [facts.buyerEmail] : []);
     const cc = input.cc ?? [];
     const details: ErrorDetail[] = [];
-    if (to.length === 0) details.push({ field: 'to', code: 'required', message: "The buyer has no email address: give the recipients in 'to', or set the organization's email." });
+    if (to.length === 0)
+      details.push({
+        field: 'to',
+        code: 'required',
+        message: "The buyer has no email address: give the recipients in 'to', or set the organization's email.",
+      });
     to.forEach((address, index) => {
-      if (!isEmailAddress(address)) details.push({ field: input.to ? `to[${index}]` : 'to', code: 'invalid_email', message: `"${address}" is not one email address.` });
+      if (!isEmailAddress(address))
+        details.push({
+          field: input.to ? `to[${index}]` : 'to',
+          code: 'invalid_email',
+          message: `"${address}" is not one email address.`,
+        });
     });
     cc.forEach((address, index) => {
-      if (!isEmailAddress(address)) details.push({ field: `cc[${index}]`, code: 'invalid_email', message: `"${address}" is not one email address.` });
+      if (!isEmailAddress(address))
+        details.push({
+          field: `cc[${index}]`,
+          code: 'invalid_email',
+          message: `"${address}" is not one email address.`,
+        });
     });
     if (details.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details };
     const xmlFormat = input.xmlFormat ?? 'cii';
@@ -112,7 +152,13 @@ export class EmailDeliveryService {
     const xml = await this.documents.render(kind, scope, id, xmlRequestOf(xmlFormat), now);
     if (!xml.ok) {
       if (xml.code === 'EINVOICE_INCOMPLETE') return { ok: false, code: 'EINVOICE_INCOMPLETE', details: xml.details };
-      if (xml.code === 'SERVICE_UNAVAILABLE') return { ok: false, code: 'SERVICE_UNAVAILABLE', message: xml.message, retryAfterSeconds: xml.retryAfterSeconds };
+      if (xml.code === 'SERVICE_UNAVAILABLE')
+        return {
+          ok: false,
+          code: 'SERVICE_UNAVAILABLE',
+          message: xml.message,
+          retryAfterSeconds: xml.retryAfterSeconds,
+        };
       return { ok: false, code: xml.code };
     }
     const language = input.language ?? languageFor(facts.buyerCountry);
@@ -168,24 +214,68 @@ export class EmailDeliveryService {
       EMAIL_LANGUAGES.map((language) => {
         const row = own.find((r) => r.document_kind === kind && r.language === language);
         const template = row ?? DEFAULT_TEMPLATES[kind][language];
-        return { documentKind: kind, language, subject: template.subject, body: template.body, custom: row !== undefined, updatedAt: row?.updated_at ?? null };
+        return {
+          documentKind: kind,
+          language,
+          subject: template.subject,
+          body: template.body,
+          custom: row !== undefined,
+          updatedAt: row?.updated_at ?? null,
+        };
       }),
     );
   }
 
   /** Sets the company's own template of a kind and language (a subject is one line). */
-  async setTemplate(companyId: string, kind: DocumentKind, language: EmailLanguage, input: EmailTemplateInput, now: Date, trx?: Kysely<Database>): Promise<{ ok: true; value: EmailTemplateView } | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }> {
-    if (/[\r\n]/.test(input.subject)) return { ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'subject', code: 'one_line', message: 'A subject is one line.' }] };
+  async setTemplate(
+    companyId: string,
+    kind: DocumentKind,
+    language: EmailLanguage,
+    input: EmailTemplateInput,
+    now: Date,
+    trx?: Kysely<Database>,
+  ): Promise<{ ok: true; value: EmailTemplateView } | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }> {
+    if (/[\r\n]/.test(input.subject))
+      return {
+        ok: false,
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'subject', code: 'one_line', message: 'A subject is one line.' }],
+      };
     const updatedAt = now.toISOString();
-    await this.templates.upsert({ company_id: companyId, document_kind: kind, language, subject: input.subject, body: input.body, updated_at: updatedAt }, trx ?? this.db);
-    return { ok: true, value: { documentKind: kind, language, subject: input.subject, body: input.body, custom: true, updatedAt } };
+    await this.templates.upsert(
+      {
+        company_id: companyId,
+        document_kind: kind,
+        language,
+        subject: input.subject,
+        body: input.body,
+        updated_at: updatedAt,
+      },
+      trx ?? this.db,
+    );
+    return {
+      ok: true,
+      value: { documentKind: kind, language, subject: input.subject, body: input.body, custom: true, updatedAt },
+    };
   }
 
   /** Drops the company's own template: the default applies again. */
-  async resetTemplate(companyId: string, kind: DocumentKind, language: EmailLanguage, trx?: Kysely<Database>): Promise<EmailTemplateView> {
+  async resetTemplate(
+    companyId: string,
+    kind: DocumentKind,
+    language: EmailLanguage,
+    trx?: Kysely<Database>,
+  ): Promise<EmailTemplateView> {
     await this.templates.remove(companyId, kind, language, trx ?? this.db);
     const template = DEFAULT_TEMPLATES[kind][language];
-    return { documentKind: kind, language, subject: template.subject, body: template.body, custom: false, updatedAt: null };
+    return {
+      documentKind: kind,
+      language,
+      subject: template.subject,
+      body: template.body,
+      custom: false,
+      updatedAt: null,
+    };
   }
 
   async listForDocument(owner: Owner, documentId: string): Promise<EmailDelivery[]> {

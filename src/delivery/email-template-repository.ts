@@ -11,7 +11,12 @@ export class EmailTemplateRepository {
     return trx.selectFrom('email_templates').selectAll().where('company_id', '=', companyId).execute();
   }
 
-  async find(companyId: string, kind: 'invoice' | 'credit-note', language: string, trx: Kysely<Database> = this.db): Promise<EmailTemplateRow | undefined> {
+  async find(
+    companyId: string,
+    kind: 'invoice' | 'credit-note',
+    language: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<EmailTemplateRow | undefined> {
     return trx
       .selectFrom('email_templates')
       .selectAll()
@@ -24,10 +29,22 @@ export class EmailTemplateRepository {
   async upsert(row: EmailTemplatesTable, trx: Kysely<Database> = this.db): Promise<void> {
     await sql`insert into email_templates (company_id, document_kind, language, subject, body, updated_at)
               values (${row.company_id}, ${row.document_kind}, ${row.language}, ${row.subject}, ${row.body}, ${row.updated_at})
-              on conflict (company_id, document_kind, language) do update set subject = excluded.subject, body = excluded.body, updated_at = excluded.updated_at`.execute(trx);
+              on conflict (company_id, document_kind, language) do update set subject = excluded.subject, body = excluded.body, updated_at = excluded.updated_at`.execute(
+      trx,
+    );
   }
 
-  async remove(companyId: string, kind: 'invoice' | 'credit-note', language: string, trx: Kysely<Database> = this.db): Promise<void> {
-    await trx.deleteFrom('email_templates').where('company_id', '=', companyId).where('document_kind', '=', kind).where('language', '=', language).execute();
+  async remove(
+    companyId: string,
+    kind: 'invoice' | 'credit-note',
+    language: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<void> {
+    await trx
+      .deleteFrom('email_templates')
+      .where('company_id', '=', companyId)
+      .where('document_kind', '=', kind)
+      .where('language', '=', language)
+      .execute();
   }
 }

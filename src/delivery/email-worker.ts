@@ -5,7 +5,12 @@ import type { Database } from '../db/schema.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { withJitter } from '../lib/jitter.js';
 import type { DocumentKind, DocumentService } from '../services/document-service.js';
-import type { Attachment, AttemptResult, EmailDeliveryRepository, EmailDeliveryRow } from './email-delivery-repository.js';
+import type {
+  Attachment,
+  AttemptResult,
+  EmailDeliveryRepository,
+  EmailDeliveryRow,
+} from './email-delivery-repository.js';
 import { emailDeliveryOf, xmlRequestOf } from './email-delivery-service.js';
 import { ATTEMPT_MAX_MS, type Mailer } from './mailer.js';
 import type { EmailLanguage, XmlFormat } from '../schemas/email-delivery.js';
@@ -101,9 +106,17 @@ export class EmailWorker {
   private async leaseAndSend(): Promise<void> {
     const free = this.options.maxConcurrent - this.inFlight.size;
     if (free <= 0) return;
-    const rows = await this.deliveries.lease({ owner: this.owner, now: this.clock(), leaseMs: EMAIL_LEASE_MS, limit: free });
+    const rows = await this.deliveries.lease({
+      owner: this.owner,
+      now: this.clock(),
+      leaseMs: EMAIL_LEASE_MS,
+      limit: free,
+    });
     if (!this.running) {
-      await this.deliveries.release(rows.map((row) => row.id), this.owner);
+      await this.deliveries.release(
+        rows.map((row) => row.id),
+        this.owner,
+      );
       return;
     }
     for (const row of rows) {
@@ -121,18 +134,34 @@ export class EmailWorker {
   }
 
   /** The PDF (the CII inside) and the XML, the same bytes as GET …/pdf?lang= and the XML download. */
-  private async attachmentsOf(row: EmailDeliveryRow): Promise<{ ok: true; files: { filename: string; contentType: string; content: Buffer }[] } | { ok: false; permanent: boolean; reason: string }> {
+  private async attachmentsOf(
+    row: EmailDeliveryRow,
+  ): Promise<
+    | { ok: true; files: { filename: string; contentType: string; content: Buffer }[] }
+    | { ok: false; permanent: boolean; reason: string }
+  > {
     const owner = { companyId: row.company_id, livemode: row.livemode === 1 };
     const kind = row.document_kind as DocumentKind;
     const now = this.clock();
     const files: { filename: string; contentType: string; content: Buffer }[] = [];
-    for (const request of [{ format: 'pdf', lang: row.language as EmailLanguage } as const, xmlRequestOf(row.xml_format as XmlFormat)]) {
+    for (const request of [
+      { format: 'pdf', lang: row.language as EmailLanguage } as const,
+      xmlRequestOf(row.xml_format as XmlFormat),
+    ]) {
       const result = await this.documents.render(kind, owner, row.document_id, request, now);
       if (!result.ok) {
         if (result.code === 'SERVICE_UNAVAILABLE') return { ok: false, permanent: false, reason: result.message };
-        return { ok: false, permanent: true, reason: `the ${request.format.toUpperCase()} could not be made: ${result.code}` };
+        return {
+          ok: false,
+          permanent: true,
+          reason: `the ${request.format.toUpperCase()} could not be made: ${result.code}`,
+        };
       }
-      files.push({ filename: result.filename, contentType: result.contentType.split(';')[0]!, content: Buffer.isBuffer(result.body) ? result.body : Buffer.from(result.body, 'utf8') });
+      files.push({
+        filename: result.filename,
+        contentType: result.contentType.split(';')[0]!,
+        content: Buffer.isBuffer(result.body) ? result.body : Buffer.from(result.body, 'utf8'),
+      });
     }
     return { ok: true, files };
   }
@@ -145,7 +174,12 @@ export class EmailWorker {
     if (!built.ok) {
       result = this.afterFailure(row, at(), built.reason, null, built.permanent, null);
     } else {
-      attachments = built.files.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length, sha256: createHash('sha256').update(file.content).digest('hex') }));
+      attachments = built.files.map((file) => ({
+        filename: file.filename,
+        contentType: file.contentType,
+        size: file.content.length,
+        sha256: createHash('sha256').update(file.content).digest('hex'),
+      }));
       const outcome = await this.mailer.send({
         from: row.from_address,
         replyTo: row.reply_to,
@@ -158,7 +192,14 @@ export class EmailWorker {
       });
       result = outcome.ok
         ? { kind: 'sent', at: at(), smtpResponse: outcome.response ?? '', attachments }
-        : this.afterFailure(row, at(), outcome.reason ?? 'the relay did not take the message', outcome.response, outcome.permanent, attachments);
+        : this.afterFailure(
+            row,
+            at(),
+            outcome.reason ?? 'the relay did not take the message',
+            outcome.response,
+            outcome.permanent,
+            attachments,
+          );
     }
     await this.record(row, result);
     if (result.kind === 'retry') {
@@ -167,10 +208,24 @@ export class EmailWorker {
     }
   }
 
-  private afterFailure(row: EmailDeliveryRow, at: Date, reason: string, smtpResponse: string | null, permanent: boolean, attachments: Attachment[] | null): AttemptResult {
+  private afterFailure(
+    row: EmailDeliveryRow,
+    at: Date,
+    reason: string,
+    smtpResponse: string | null,
+    permanent: boolean,
+    attachments: Attachment[] | null,
+  ): AttemptResult {
     const delay = this.options.retryScheduleMs[row.attempts];
     if (permanent || delay === undefined) return { kind: 'failed', at, reason, smtpResponse, attachments };
-    return { kind: 'retry', at, retryAt: new Date(at.getTime() + withJitter(delay)), reason, smtpResponse, attachments };
+    return {
+      kind: 'retry',
+      at,
+      retryAt: new Date(at.getTime() + withJitter(delay)),
+      reason,
+      smtpResponse,
+      attachments,
+    };
   }
 
   /** The attempt's end and, when it is the end of the message (sent or failed), its event. */
@@ -181,7 +236,14 @@ export class EmailWorker {
       if (result.kind === 'retry') return;
       const after = (await this.deliveries.findRecorded(t, row.id))!;
       const scope = { companyId: row.company_id, livemode: row.livemode === 1, requestId: row.request_id };
-      const type = kind === 'invoice' ? (result.kind === 'sent' ? 'invoice.sent' : 'invoice.send_failed') : result.kind === 'sent' ? 'credit-note.sent' : 'credit-note.send_failed';
+      const type =
+        kind === 'invoice'
+          ? result.kind === 'sent'
+            ? 'invoice.sent'
+            : 'invoice.send_failed'
+          : result.kind === 'sent'
+            ? 'credit-note.sent'
+            : 'credit-note.send_failed';
       await this.events.record(t, scope, type, emailDeliveryOf(after), result.at);
     });
   }

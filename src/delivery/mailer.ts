@@ -54,7 +54,11 @@ export function transportOptions(config: EmailConfig): SMTPTransport.Options {
   };
   if (url.username) options.auth = { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) };
   if (config.dkim) {
-    options.dkim = { domainName: config.dkim.domainName, keySelector: config.dkim.keySelector, privateKey: readFileSync(config.dkim.privateKeyFile, 'utf8') };
+    options.dkim = {
+      domainName: config.dkim.domainName,
+      keySelector: config.dkim.keySelector,
+      privateKey: readFileSync(config.dkim.privateKeyFile, 'utf8'),
+    };
   }
   return options;
 }
@@ -82,7 +86,12 @@ export function smtpMailer(config: EmailConfig): Mailer {
         });
         const rejected = info.rejected.map(String);
         if (rejected.length > 0 && info.accepted.length === 0) {
-          return { ok: false, response: info.response, permanent: true, reason: `every recipient was refused: ${rejected.join(', ')}` };
+          return {
+            ok: false,
+            response: info.response,
+            permanent: true,
+            reason: `every recipient was refused: ${rejected.join(', ')}`,
+          };
         }
         return { ok: true, response: info.response, permanent: false, reason: null };
       } catch (error) {

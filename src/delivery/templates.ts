@@ -53,8 +53,16 @@ export const DEFAULT_TEMPLATES: Record<Kind, Record<EmailLanguage, EmailTemplate
 
 /** Fills a template's {{name}}s; a subject stays one line whatever a value holds. */
 export function fillTemplate(template: EmailTemplate, values: TemplateValues): EmailTemplate {
-  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as keyof TemplateValues] : whole));
-  return { subject: fill(template.subject).replace(/[\r\n]+/g, ' ').trim(), body: fill(template.body) };
+  const fill = (text: string) =>
+    text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+      Object.hasOwn(values, name) ? values[name as keyof TemplateValues] : whole,
+    );
+  return {
+    subject: fill(template.subject)
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
+    body: fill(template.body),
+  };
 }
 
 /** The language a document is sent in without one asked for: the buyer's country's. */

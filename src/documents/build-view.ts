@@ -1,5 +1,10 @@
 import { plainDecimal, type Decimal } from '../money/decimal.js';
-import { extendedAmount, type AllowanceChargeFigures, type InvoiceCalculation, type LineFigures } from '../money/invoice-calculation.js';
+import {
+  extendedAmount,
+  type AllowanceChargeFigures,
+  type InvoiceCalculation,
+  type LineFigures,
+} from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import { UNCL5305 } from './code-lists.js';
 import { linePrice } from './line-price.js';
@@ -44,7 +49,10 @@ export function documentViewFrom(input: DocumentInput, calculation: InvoiceCalcu
       description: line.description,
       quantity: plainDecimal(line.quantity),
       unitCode: line.unitCode,
-      price: { amount: plainDecimal(price.amount), baseQuantity: price.baseQuantity === null ? null : plainDecimal(price.baseQuantity) },
+      price: {
+        amount: plainDecimal(price.amount),
+        baseQuantity: price.baseQuantity === null ? null : plainDecimal(price.baseQuantity),
+      },
       allowances: discount
         ? [
             {
@@ -78,7 +86,8 @@ export function documentViewFrom(input: DocumentInput, calculation: InvoiceCalcu
     const rules = UNCL5305[group.vatCategory];
     // EN 16931 carries one reason per breakdown entry: the group's first line's, else the
     // category's standard one; categories that forbid a reason (S, Z) carry none.
-    const given = group.lineIndexes.map((i) => input.lines[i]!.exemptionReason).find((r) => r !== null && r.trim() !== '') ?? null;
+    const given =
+      group.lineIndexes.map((i) => input.lines[i]!.exemptionReason).find((r) => r !== null && r.trim() !== '') ?? null;
     const required = rules.exemption === 'required';
     return {
       vatCategory: group.vatCategory,
@@ -102,10 +111,14 @@ export function documentViewFrom(input: DocumentInput, calculation: InvoiceCalcu
     ...header,
     deliverTo,
     // A cash-discount line (#SKONTO#…#) must be followed by a line break (BR-DE-18, DE-R-018).
-    paymentTerms: input.paymentTerms && /#\s*$/.test(input.paymentTerms) ? `${input.paymentTerms.trimEnd()}\n` : input.paymentTerms,
+    paymentTerms:
+      input.paymentTerms && /#\s*$/.test(input.paymentTerms) ? `${input.paymentTerms.trimEnd()}\n` : input.paymentTerms,
     seller: outsideScope ? { ...input.seller, vatId: null } : input.seller,
     buyer: outsideScope ? { ...input.buyer, vatId: null } : input.buyer,
-    paymentMeans: input.paymentMeans && { ...input.paymentMeans, remittanceInformation: input.paymentMeans.remittanceInformation ?? input.number },
+    paymentMeans: input.paymentMeans && {
+      ...input.paymentMeans,
+      remittanceInformation: input.paymentMeans.remittanceInformation ?? input.number,
+    },
     allowances: input.allowances.map((a, i) => adjustment(a, calculation.allowanceAmounts[i]!)),
     charges: input.charges.map((c, i) => adjustment(c, calculation.chargeAmounts[i]!)),
     lines,

@@ -1,4 +1,11 @@
-import type { DocumentAllowanceCharge, DocumentLine, DocumentView, Party, PaymentMeans, PostalAddress } from './model.js';
+import type {
+  DocumentAllowanceCharge,
+  DocumentLine,
+  DocumentView,
+  Party,
+  PaymentMeans,
+  PostalAddress,
+} from './model.js';
 import { isIban } from './identifiers.js';
 import { BUSINESS_PROCESS, CUSTOMIZATION_ID } from './profiles.js';
 import { group, isZeroAmount, leaf, serialize, xmlDocument, type XmlNode } from './xml.js';
@@ -39,11 +46,23 @@ function address(node: XmlNode, a: PostalAddress): void {
 
 function party(node: XmlNode, name: string, p: Party): void {
   group(node, name, (n) => {
-    if (p.identifier) leaf(n, p.identifier.schemeId ? 'ram:GlobalID' : 'ram:ID', p.identifier.id, p.identifier.schemeId ? { schemeID: p.identifier.schemeId } : undefined);
+    if (p.identifier)
+      leaf(
+        n,
+        p.identifier.schemeId ? 'ram:GlobalID' : 'ram:ID',
+        p.identifier.id,
+        p.identifier.schemeId ? { schemeID: p.identifier.schemeId } : undefined,
+      );
     leaf(n, 'ram:Name', p.name);
     if (p.legalRegistrationId || p.tradingName) {
       group(n, 'ram:SpecifiedLegalOrganization', (l) => {
-        if (p.legalRegistrationId) leaf(l, 'ram:ID', p.legalRegistrationId.id, p.legalRegistrationId.schemeId ? { schemeID: p.legalRegistrationId.schemeId } : undefined);
+        if (p.legalRegistrationId)
+          leaf(
+            l,
+            'ram:ID',
+            p.legalRegistrationId.id,
+            p.legalRegistrationId.schemeId ? { schemeID: p.legalRegistrationId.schemeId } : undefined,
+          );
         leaf(l, 'ram:TradingBusinessName', p.tradingName);
       });
     }
@@ -51,18 +70,22 @@ function party(node: XmlNode, name: string, p: Party): void {
     if (contact && (contact.name || contact.phone || contact.email)) {
       group(n, 'ram:DefinedTradeContact', (c) => {
         leaf(c, 'ram:PersonName', contact.name);
-        if (contact.phone) group(c, 'ram:TelephoneUniversalCommunication', (t) => leaf(t, 'ram:CompleteNumber', contact.phone));
+        if (contact.phone)
+          group(c, 'ram:TelephoneUniversalCommunication', (t) => leaf(t, 'ram:CompleteNumber', contact.phone));
         if (contact.email) group(c, 'ram:EmailURIUniversalCommunication', (e) => leaf(e, 'ram:URIID', contact.email));
       });
     }
     address(n, p.address);
     if (p.electronicAddress) {
       const endpoint = p.electronicAddress;
-      group(n, 'ram:URIUniversalCommunication', (u) => leaf(u, 'ram:URIID', endpoint.id, endpoint.schemeId ? { schemeID: endpoint.schemeId } : undefined));
+      group(n, 'ram:URIUniversalCommunication', (u) =>
+        leaf(u, 'ram:URIID', endpoint.id, endpoint.schemeId ? { schemeID: endpoint.schemeId } : undefined),
+      );
     }
     if (p.vatId) group(n, 'ram:SpecifiedTaxRegistration', (t) => leaf(t, 'ram:ID', p.vatId, { schemeID: 'VA' }));
     // BT-32 is the seller's alone; EN 16931 has no tax number for the buyer.
-    if (p.taxRegistrationId && name === 'ram:SellerTradeParty') group(n, 'ram:SpecifiedTaxRegistration', (t) => leaf(t, 'ram:ID', p.taxRegistrationId, { schemeID: 'FC' }));
+    if (p.taxRegistrationId && name === 'ram:SellerTradeParty')
+      group(n, 'ram:SpecifiedTaxRegistration', (t) => leaf(t, 'ram:ID', p.taxRegistrationId, { schemeID: 'FC' }));
   });
 }
 
@@ -71,7 +94,9 @@ function paymentMeans(node: XmlNode, means: PaymentMeans): void {
     leaf(m, 'ram:TypeCode', means.code);
     if (means.card) {
       const card = means.card;
-      group(m, 'ram:ApplicableTradeSettlementFinancialCard', (c) => leaf(leaf(c, 'ram:ID', card.accountNumber), 'ram:CardholderName', card.holderName));
+      group(m, 'ram:ApplicableTradeSettlementFinancialCard', (c) =>
+        leaf(leaf(c, 'ram:ID', card.accountNumber), 'ram:CardholderName', card.holderName),
+      );
     }
     if (means.directDebit?.debitedAccountId) {
       const debit = means.directDebit;
@@ -86,7 +111,10 @@ function paymentMeans(node: XmlNode, means: PaymentMeans): void {
         leaf(a, 'ram:AccountName', account.accountName);
         if (!iban) leaf(a, 'ram:ProprietaryID', account.accountId);
       });
-      if (account.serviceProviderId) group(m, 'ram:PayeeSpecifiedCreditorFinancialInstitution', (b) => leaf(b, 'ram:BICID', account.serviceProviderId));
+      if (account.serviceProviderId)
+        group(m, 'ram:PayeeSpecifiedCreditorFinancialInstitution', (b) =>
+          leaf(b, 'ram:BICID', account.serviceProviderId),
+        );
     }
   });
 }
@@ -119,7 +147,9 @@ function line(node: XmlNode, l: DocumentLine): void {
         leaf(p, 'ram:BasisQuantity', l.price.baseQuantity, { unitCode: l.unitCode });
       }),
     );
-    group(n, 'ram:SpecifiedLineTradeDelivery', (d) => leaf(d, 'ram:BilledQuantity', l.quantity, { unitCode: l.unitCode }));
+    group(n, 'ram:SpecifiedLineTradeDelivery', (d) =>
+      leaf(d, 'ram:BilledQuantity', l.quantity, { unitCode: l.unitCode }),
+    );
     group(n, 'ram:SpecifiedLineTradeSettlement', (s) => {
       group(s, 'ram:ApplicableTradeTax', (t) => {
         leaf(t, 'ram:TypeCode', 'VAT');
@@ -166,7 +196,10 @@ export function renderCiiDocument(view: DocumentView, profile: CiiProfile): stri
       leaf(a, 'ram:BuyerReference', view.buyerReference);
       party(a, 'ram:SellerTradeParty', view.seller);
       party(a, 'ram:BuyerTradeParty', view.buyer);
-      if (view.purchaseOrderReference) group(a, 'ram:BuyerOrderReferencedDocument', (o) => leaf(o, 'ram:IssuerAssignedID', view.purchaseOrderReference));
+      if (view.purchaseOrderReference)
+        group(a, 'ram:BuyerOrderReferencedDocument', (o) =>
+          leaf(o, 'ram:IssuerAssignedID', view.purchaseOrderReference),
+        );
     });
     group(t, 'ram:ApplicableHeaderTradeDelivery', (d) => {
       if (view.deliverTo) {
@@ -176,7 +209,8 @@ export function renderCiiDocument(view: DocumentView, profile: CiiProfile): stri
           address(p, deliverTo.address);
         });
       }
-      if (view.deliveryDate) group(d, 'ram:ActualDeliverySupplyChainEvent', (e) => dateTime(e, 'ram:OccurrenceDateTime', view.deliveryDate));
+      if (view.deliveryDate)
+        group(d, 'ram:ActualDeliverySupplyChainEvent', (e) => dateTime(e, 'ram:OccurrenceDateTime', view.deliveryDate));
     });
     group(t, 'ram:ApplicableHeaderTradeSettlement', (s) => {
       const means = view.paymentMeans;

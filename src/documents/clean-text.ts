@@ -5,8 +5,9 @@
 // or not well-formed. The UBL and CII writers (xml.ts), the XMP writer (pdf/xmp.ts) and every
 // text the PDF draws (pdf/text-layout.ts) go through it.
 
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** The text without the characters XML 1.0 forbids. */
 export function cleanText(text: string): string {

@@ -81,7 +81,15 @@ export const UNCL5305: Record<VatCategory, VatCategoryRules> = {
 };
 
 /** The rule family of each category, for the allowance (-03) and charge (-04) variants. */
-export const VAT_RULE_PREFIX: Record<VatCategory, string> = { S: 'BR-S', Z: 'BR-Z', E: 'BR-E', AE: 'BR-AE', K: 'BR-IC', G: 'BR-G', O: 'BR-O' };
+export const VAT_RULE_PREFIX: Record<VatCategory, string> = {
+  S: 'BR-S',
+  Z: 'BR-Z',
+  E: 'BR-E',
+  AE: 'BR-AE',
+  K: 'BR-IC',
+  G: 'BR-G',
+  O: 'BR-O',
+};
 
 export interface PaymentMeansEntry {
   name: string;

@@ -319,7 +319,8 @@ export const notesOf = (doc: Einvoice) => doc.notes ?? (doc.note ? [{ subjectCod
 /** Every payment instruction (BG-16). */
 export const paymentMeansOf = (doc: Einvoice) => doc.allPaymentMeans ?? (doc.paymentMeans ? [doc.paymentMeans] : []);
 /** Every preceding invoice reference (BG-3). */
-export const precedingInvoicesOf = (doc: Einvoice) => doc.precedingInvoices ?? (doc.precedingInvoice ? [doc.precedingInvoice] : []);
+export const precedingInvoicesOf = (doc: Einvoice) =>
+  doc.precedingInvoices ?? (doc.precedingInvoice ? [doc.precedingInvoice] : []);
 
 // Holds DocumentView to being this model narrowed: a field renamed or retyped there fails here.
 const _issuedIsAnEinvoice = (view: DocumentView): Einvoice => view;

@@ -69,9 +69,29 @@ export function isSwedishOrgNumber(value: string): boolean {
 /** The scheme-specific checks Peppol makes, by ICD/EAS scheme; schemes without one pass. */
 export const PEPPOL_SCHEME_CHECKS: Record<string, { rule: string; test: (value: string) => boolean; what: string }> = {
   '0088': { rule: 'PEPPOL-COMMON-R040', test: isGln, what: 'a GLN with a valid GS1 check digit' },
-  '0192': { rule: 'PEPPOL-COMMON-R041', test: isNorwegianOrgNumber, what: 'a Norwegian organisation number (nine digits, valid check digit)' },
-  '0184': { rule: 'PEPPOL-COMMON-R042', test: (v) => /^(DK)?\d{8}$/.test(v) && (v.length === 8 || v.length === 10), what: 'a Danish CVR number (8 digits, optionally prefixed DK)' },
-  '0208': { rule: 'PEPPOL-COMMON-R043', test: isBelgianEnterpriseNumber, what: 'a Belgian enterprise number (ten digits, valid check digits)' },
-  '0007': { rule: 'PEPPOL-COMMON-R049', test: isSwedishOrgNumber, what: 'a Swedish organisation number (ten digits, valid check digit)' },
-  '0151': { rule: 'PEPPOL-COMMON-R050', test: isAbn, what: 'an Australian Business Number (11 digits, valid check digits)' },
+  '0192': {
+    rule: 'PEPPOL-COMMON-R041',
+    test: isNorwegianOrgNumber,
+    what: 'a Norwegian organisation number (nine digits, valid check digit)',
+  },
+  '0184': {
+    rule: 'PEPPOL-COMMON-R042',
+    test: (v) => /^(DK)?\d{8}$/.test(v) && (v.length === 8 || v.length === 10),
+    what: 'a Danish CVR number (8 digits, optionally prefixed DK)',
+  },
+  '0208': {
+    rule: 'PEPPOL-COMMON-R043',
+    test: isBelgianEnterpriseNumber,
+    what: 'a Belgian enterprise number (ten digits, valid check digits)',
+  },
+  '0007': {
+    rule: 'PEPPOL-COMMON-R049',
+    test: isSwedishOrgNumber,
+    what: 'a Swedish organisation number (ten digits, valid check digit)',
+  },
+  '0151': {
+    rule: 'PEPPOL-COMMON-R050',
+    test: isAbn,
+    what: 'an Australian Business Number (11 digits, valid check digits)',
+  },
 };

@@ -41,7 +41,8 @@ function amountBeforeDiscount(line: LinePriceInput): Decimal {
   if (!line.pricesIncludeTax) return roundMoney(quantity.times(unitPrice), digits);
   // Gross prices: the net is apportioned, so undo the discount on the net itself; a 100 %
   // discount leaves no net, so take the net of the undiscounted gross instead.
-  if (discountPercent.equals(100)) return roundMoney(quantity.times(unitPrice).times(100).dividedBy(vatRate.plus(100)), digits);
+  if (discountPercent.equals(100))
+    return roundMoney(quantity.times(unitPrice).times(100).dividedBy(vatRate.plus(100)), digits);
   return roundMoney(netAmount.times(100).dividedBy(new Decimal(100).minus(discountPercent)), digits);
 }
 

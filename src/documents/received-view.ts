@@ -21,7 +21,8 @@ function decimal(text: string | null | undefined): string {
   return DECIMAL.test(trimmed) ? new Decimal(trimmed).toFixed() : trimmed;
 }
 
-const optionalDecimal = (text: string | null | undefined) => (text === null || text === undefined || text.trim() === '' ? null : decimal(text));
+const optionalDecimal = (text: string | null | undefined) =>
+  text === null || text === undefined || text.trim() === '' ? null : decimal(text);
 const textOf = (text: string | null | undefined) => (text?.trim() ? text.trim() : null);
 
 function address(a: EinvoiceAddress | null | undefined): PostalAddress {
@@ -57,9 +58,25 @@ function paymentMeans(doc: Einvoice): DocumentView['paymentMeans'] {
   return {
     code: (textOf(means.code) ?? '30') as PaymentMeansCode,
     remittanceInformation: textOf(means.remittanceInformation),
-    creditTransfer: transfer && textOf(transfer.accountId) ? { accountId: textOf(transfer.accountId)!, accountName: textOf(transfer.accountName), serviceProviderId: textOf(transfer.serviceProviderId) } : null,
-    card: card && textOf(card.accountNumber) ? { accountNumber: textOf(card.accountNumber)!, holderName: textOf(card.holderName) } : null,
-    directDebit: debit ? { mandateReference: textOf(debit.mandateReference), creditorId: textOf(debit.creditorId), debitedAccountId: textOf(debit.debitedAccountId) } : null,
+    creditTransfer:
+      transfer && textOf(transfer.accountId)
+        ? {
+            accountId: textOf(transfer.accountId)!,
+            accountName: textOf(transfer.accountName),
+            serviceProviderId: textOf(transfer.serviceProviderId),
+          }
+        : null,
+    card:
+      card && textOf(card.accountNumber)
+        ? { accountNumber: textOf(card.accountNumber)!, holderName: textOf(card.holderName) }
+        : null,
+    directDebit: debit
+      ? {
+          mandateReference: textOf(debit.mandateReference),
+          creditorId: textOf(debit.creditorId),
+          debitedAccountId: textOf(debit.debitedAccountId),
+        }
+      : null,
   };
 }
 
@@ -68,7 +85,9 @@ const category = (code: string | null | undefined) => (textOf(code) ?? '') as Va
 /** The view of a received document, for its rendering (marked RECEIVED by the renderer's `received` option). */
 export function receivedView(doc: Einvoice, options: { test: boolean; creditNote: boolean }): DocumentView {
   const currencyCode = textOf(doc.currency.code)?.toUpperCase() ?? '';
-  const notes = notesOf(doc).map((n) => n.text.trim()).filter(Boolean);
+  const notes = notesOf(doc)
+    .map((n) => n.text.trim())
+    .filter(Boolean);
   const typeCode = options.creditNote || CREDIT_NOTE_TYPE_CODES_UBL.has(textOf(doc.typeCode) ?? '') ? '381' : '380';
   const t = doc.totals;
   return {
@@ -82,14 +101,33 @@ export function receivedView(doc: Einvoice, options: { test: boolean; creditNote
     note: notes.length > 0 ? notes.join('\n') : null,
     paymentTerms: textOf(doc.paymentTerms),
     deliveryDate: textOf(doc.deliveryDate),
-    invoicePeriod: doc.invoicePeriod ? { startDate: textOf(doc.invoicePeriod.startDate) ?? '', endDate: textOf(doc.invoicePeriod.endDate) ?? '' } : null,
+    invoicePeriod: doc.invoicePeriod
+      ? { startDate: textOf(doc.invoicePeriod.startDate) ?? '', endDate: textOf(doc.invoicePeriod.endDate) ?? '' }
+      : null,
     deliverTo: doc.deliverTo ? { name: textOf(doc.deliverTo.name), address: address(doc.deliverTo.address) } : null,
-    precedingInvoice: doc.precedingInvoice && textOf(doc.precedingInvoice.number) ? { number: textOf(doc.precedingInvoice.number)!, issueDate: textOf(doc.precedingInvoice.issueDate) } : null,
+    precedingInvoice:
+      doc.precedingInvoice && textOf(doc.precedingInvoice.number)
+        ? { number: textOf(doc.precedingInvoice.number)!, issueDate: textOf(doc.precedingInvoice.issueDate) }
+        : null,
     seller: party(doc.seller),
     buyer: party(doc.buyer),
     paymentMeans: paymentMeans(doc),
-    allowances: doc.allowances.map((a) => ({ amount: decimal(a.amount), amountAsGiven: decimal(a.amount), reason: textOf(a.reason), reasonCode: textOf(a.reasonCode), vatCategory: category(a.vatCategory), vatRate: decimal(a.vatRate) })),
-    charges: doc.charges.map((c) => ({ amount: decimal(c.amount), amountAsGiven: decimal(c.amount), reason: textOf(c.reason), reasonCode: textOf(c.reasonCode), vatCategory: category(c.vatCategory), vatRate: decimal(c.vatRate) })),
+    allowances: doc.allowances.map((a) => ({
+      amount: decimal(a.amount),
+      amountAsGiven: decimal(a.amount),
+      reason: textOf(a.reason),
+      reasonCode: textOf(a.reasonCode),
+      vatCategory: category(a.vatCategory),
+      vatRate: decimal(a.vatRate),
+    })),
+    charges: doc.charges.map((c) => ({
+      amount: decimal(c.amount),
+      amountAsGiven: decimal(c.amount),
+      reason: textOf(c.reason),
+      reasonCode: textOf(c.reasonCode),
+      vatCategory: category(c.vatCategory),
+      vatRate: decimal(c.vatRate),
+    })),
     lines: doc.lines.map((line, index) => ({
       id: textOf(line.id) ?? String(index + 1),
       name: textOf(line.name) ?? '',
@@ -97,7 +135,13 @@ export function receivedView(doc: Einvoice, options: { test: boolean; creditNote
       quantity: decimal(line.quantity),
       unitCode: textOf(line.unitCode) ?? '',
       price: { amount: decimal(line.price?.amount), baseQuantity: optionalDecimal(line.price?.baseQuantity) },
-      allowances: line.allowances.map((a) => ({ amount: decimal(a.amount), baseAmount: optionalDecimal(a.baseAmount), percent: optionalDecimal(a.percent), reason: textOf(a.reason), reasonCode: textOf(a.reasonCode) })),
+      allowances: line.allowances.map((a) => ({
+        amount: decimal(a.amount),
+        baseAmount: optionalDecimal(a.baseAmount),
+        percent: optionalDecimal(a.percent),
+        reason: textOf(a.reason),
+        reasonCode: textOf(a.reasonCode),
+      })),
       netAmount: decimal(line.netAmount),
       vatCategory: category(line.vatCategory),
       vatRate: decimal(line.vatRate),

@@ -1,4 +1,12 @@
-import type { DocumentAllowanceCharge, DocumentLine, DocumentView, Party, PaymentMeans, PostalAddress, VatBreakdownEntry } from './model.js';
+import type {
+  DocumentAllowanceCharge,
+  DocumentLine,
+  DocumentView,
+  Party,
+  PaymentMeans,
+  PostalAddress,
+  VatBreakdownEntry,
+} from './model.js';
 import { BUSINESS_PROCESS, CUSTOMIZATION_ID } from './profiles.js';
 import { group, isZeroAmount, leaf, serialize, xmlDocument, type XmlNode } from './xml.js';
 
@@ -18,7 +26,13 @@ const NS = {
 /** EN 16931 writes no rate for "not subject to VAT" on lines, allowances and charges (BR-O-05…07). */
 const rateOf = (category: string, rate: string) => (category === 'O' ? null : rate);
 
-function taxCategory(node: XmlNode, name: string, category: string, rate: string | null, exemption?: VatBreakdownEntry): void {
+function taxCategory(
+  node: XmlNode,
+  name: string,
+  category: string,
+  rate: string | null,
+  exemption?: VatBreakdownEntry,
+): void {
   group(node, name, (c) => {
     leaf(c, 'cbc:ID', category);
     leaf(c, 'cbc:Percent', rate);
@@ -42,21 +56,37 @@ function address(node: XmlNode, name: string, a: PostalAddress): void {
   });
 }
 
-function party(node: XmlNode, role: 'cac:AccountingSupplierParty' | 'cac:AccountingCustomerParty', p: Party, creditorId: string | null): void {
+function party(
+  node: XmlNode,
+  role: 'cac:AccountingSupplierParty' | 'cac:AccountingCustomerParty',
+  p: Party,
+  creditorId: string | null,
+): void {
   group(node, role, (r) =>
     group(r, 'cac:Party', (n) => {
-      if (p.electronicAddress) leaf(n, 'cbc:EndpointID', p.electronicAddress.id, schemeAttribute(p.electronicAddress.schemeId));
-      if (p.identifier) group(n, 'cac:PartyIdentification', (i) => leaf(i, 'cbc:ID', p.identifier!.id, schemeAttribute(p.identifier!.schemeId)));
+      if (p.electronicAddress)
+        leaf(n, 'cbc:EndpointID', p.electronicAddress.id, schemeAttribute(p.electronicAddress.schemeId));
+      if (p.identifier)
+        group(n, 'cac:PartyIdentification', (i) =>
+          leaf(i, 'cbc:ID', p.identifier!.id, schemeAttribute(p.identifier!.schemeId)),
+        );
       // BT-90, the SEPA creditor id, is a seller identification with scheme SEPA in UBL.
       if (creditorId) group(n, 'cac:PartyIdentification', (i) => leaf(i, 'cbc:ID', creditorId, { schemeID: 'SEPA' }));
       if (p.tradingName) group(n, 'cac:PartyName', (i) => leaf(i, 'cbc:Name', p.tradingName));
       address(n, 'cac:PostalAddress', p.address);
-      if (p.vatId) group(n, 'cac:PartyTaxScheme', (t) => leaf(t, 'cbc:CompanyID', p.vatId).ele('cac:TaxScheme').ele('cbc:ID').txt('VAT'));
+      if (p.vatId)
+        group(n, 'cac:PartyTaxScheme', (t) =>
+          leaf(t, 'cbc:CompanyID', p.vatId).ele('cac:TaxScheme').ele('cbc:ID').txt('VAT'),
+        );
       // BT-32 is the seller's alone; EN 16931 has no tax number for the buyer.
-      if (p.taxRegistrationId && role === 'cac:AccountingSupplierParty') group(n, 'cac:PartyTaxScheme', (t) => leaf(t, 'cbc:CompanyID', p.taxRegistrationId).ele('cac:TaxScheme').ele('cbc:ID').txt('FC'));
+      if (p.taxRegistrationId && role === 'cac:AccountingSupplierParty')
+        group(n, 'cac:PartyTaxScheme', (t) =>
+          leaf(t, 'cbc:CompanyID', p.taxRegistrationId).ele('cac:TaxScheme').ele('cbc:ID').txt('FC'),
+        );
       group(n, 'cac:PartyLegalEntity', (l) => {
         leaf(l, 'cbc:RegistrationName', p.name);
-        if (p.legalRegistrationId) leaf(l, 'cbc:CompanyID', p.legalRegistrationId.id, schemeAttribute(p.legalRegistrationId.schemeId));
+        if (p.legalRegistrationId)
+          leaf(l, 'cbc:CompanyID', p.legalRegistrationId.id, schemeAttribute(p.legalRegistrationId.schemeId));
       });
       const contact = p.contact;
       if (contact && (contact.name || contact.phone || contact.email)) {
@@ -93,14 +123,16 @@ function paymentMeans(node: XmlNode, means: PaymentMeans, dueDateHere: string | 
       group(m, 'cac:PayeeFinancialAccount', (a) => {
         leaf(a, 'cbc:ID', account.accountId);
         leaf(a, 'cbc:Name', account.accountName);
-        if (account.serviceProviderId) group(a, 'cac:FinancialInstitutionBranch', (b) => leaf(b, 'cbc:ID', account.serviceProviderId));
+        if (account.serviceProviderId)
+          group(a, 'cac:FinancialInstitutionBranch', (b) => leaf(b, 'cbc:ID', account.serviceProviderId));
       });
     }
     if (means.directDebit && (means.directDebit.mandateReference || means.directDebit.debitedAccountId)) {
       const debit = means.directDebit;
       group(m, 'cac:PaymentMandate', (d) => {
         leaf(d, 'cbc:ID', debit.mandateReference);
-        if (debit.debitedAccountId) group(d, 'cac:PayerFinancialAccount', (a) => leaf(a, 'cbc:ID', debit.debitedAccountId));
+        if (debit.debitedAccountId)
+          group(d, 'cac:PayerFinancialAccount', (a) => leaf(a, 'cbc:ID', debit.debitedAccountId));
       });
     }
   });
@@ -161,13 +193,18 @@ export function renderUblDocument(view: DocumentView, profile: UblProfile): stri
   leaf(root, 'cbc:BuyerReference', view.buyerReference);
   if (view.invoicePeriod) {
     const period = view.invoicePeriod;
-    group(root, 'cac:InvoicePeriod', (p) => leaf(leaf(p, 'cbc:StartDate', period.startDate), 'cbc:EndDate', period.endDate));
+    group(root, 'cac:InvoicePeriod', (p) =>
+      leaf(leaf(p, 'cbc:StartDate', period.startDate), 'cbc:EndDate', period.endDate),
+    );
   }
-  if (view.purchaseOrderReference) group(root, 'cac:OrderReference', (o) => leaf(o, 'cbc:ID', view.purchaseOrderReference));
+  if (view.purchaseOrderReference)
+    group(root, 'cac:OrderReference', (o) => leaf(o, 'cbc:ID', view.purchaseOrderReference));
   if (view.precedingInvoice) {
     const preceding = view.precedingInvoice;
     group(root, 'cac:BillingReference', (b) =>
-      group(b, 'cac:InvoiceDocumentReference', (d) => leaf(leaf(d, 'cbc:ID', preceding.number), 'cbc:IssueDate', preceding.issueDate)),
+      group(b, 'cac:InvoiceDocumentReference', (d) =>
+        leaf(leaf(d, 'cbc:ID', preceding.number), 'cbc:IssueDate', preceding.issueDate),
+      ),
     );
   }
   party(root, 'cac:AccountingSupplierParty', view.seller, view.paymentMeans?.directDebit?.creditorId ?? null);
@@ -178,7 +215,8 @@ export function renderUblDocument(view: DocumentView, profile: UblProfile): stri
       if (view.deliverTo) {
         const deliverTo = view.deliverTo;
         group(d, 'cac:DeliveryLocation', (l) => address(l, 'cac:Address', deliverTo.address));
-        if (deliverTo.name) group(d, 'cac:DeliveryParty', (p) => group(p, 'cac:PartyName', (n) => leaf(n, 'cbc:Name', deliverTo.name)));
+        if (deliverTo.name)
+          group(d, 'cac:DeliveryParty', (p) => group(p, 'cac:PartyName', (n) => leaf(n, 'cbc:Name', deliverTo.name)));
       }
     });
   }

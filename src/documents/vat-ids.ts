@@ -21,12 +21,24 @@ export const EU_VAT_ID_FORMATS: Record<string, VatIdFormat> = {
   DK: { pattern: /^DK\d{8}$/, format: '8 digits', example: 'DK12345678' },
   EE: { pattern: /^EE\d{9}$/, format: '9 digits', example: 'EE123456789' },
   EL: { pattern: /^EL\d{9}$/, format: '9 digits', example: 'EL123456789' },
-  ES: { pattern: /^ES(?:[A-Z]\d{7}[A-Z0-9]|\d{8}[A-Z])$/, format: '9 characters: a letter + 7 digits + a letter or digit, or 8 digits + a letter', example: 'ESB12345678' },
+  ES: {
+    pattern: /^ES(?:[A-Z]\d{7}[A-Z0-9]|\d{8}[A-Z])$/,
+    format: '9 characters: a letter + 7 digits + a letter or digit, or 8 digits + a letter',
+    example: 'ESB12345678',
+  },
   FI: { pattern: /^FI\d{8}$/, format: '8 digits', example: 'FI12345678' },
-  FR: { pattern: /^FR[0-9A-HJ-NP-Z]{2}\d{9}$/, format: '2 characters (digits, or letters other than I and O) + 9 digits', example: 'FR12345678901' },
+  FR: {
+    pattern: /^FR[0-9A-HJ-NP-Z]{2}\d{9}$/,
+    format: '2 characters (digits, or letters other than I and O) + 9 digits',
+    example: 'FR12345678901',
+  },
   HR: { pattern: /^HR\d{11}$/, format: '11 digits', example: 'HR12345678901' },
   HU: { pattern: /^HU\d{8}$/, format: '8 digits', example: 'HU12345678' },
-  IE: { pattern: /^IE(?:\d{7}[A-W][A-IW]?|\d[A-Z+*]\d{5}[A-W])$/, format: '7 digits + 1 or 2 letters, or a digit + a letter, + or * + 5 digits + a letter', example: 'IE1234567T' },
+  IE: {
+    pattern: /^IE(?:\d{7}[A-W][A-IW]?|\d[A-Z+*]\d{5}[A-W])$/,
+    format: '7 digits + 1 or 2 letters, or a digit + a letter, + or * + 5 digits + a letter',
+    example: 'IE1234567T',
+  },
   IT: { pattern: /^IT\d{11}$/, format: '11 digits', example: 'IT12345678901' },
   LT: { pattern: /^LT(?:\d{9}|\d{12})$/, format: '9 or 12 digits', example: 'LT123456789' },
   LU: { pattern: /^LU\d{8}$/, format: '8 digits', example: 'LU12345678' },
@@ -39,7 +51,11 @@ export const EU_VAT_ID_FORMATS: Record<string, VatIdFormat> = {
   SE: { pattern: /^SE\d{10}01$/, format: '12 digits, the last two 01', example: 'SE123456789701' },
   SI: { pattern: /^SI\d{8}$/, format: '8 digits', example: 'SI12345678' },
   SK: { pattern: /^SK\d{10}$/, format: '10 digits', example: 'SK1234567890' },
-  XI: { pattern: /^XI(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/, format: '9 or 12 digits (government departments GD + 3 digits, health authorities HA + 3 digits)', example: 'XI123456789' },
+  XI: {
+    pattern: /^XI(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/,
+    format: '9 or 12 digits (government departments GD + 3 digits, health authorities HA + 3 digits)',
+    example: 'XI123456789',
+  },
 };
 
 const STATE_NAMES: Record<string, string> = { EL: 'Greece', XI: 'Northern Ireland' };
@@ -59,11 +75,18 @@ export type VatIdCheck = { ok: true; value: string } | { ok: false; message: str
 export function checkVatId(raw: string): VatIdCheck {
   const compact = raw.replace(/\s+/g, '').toUpperCase();
   const prefix = compact.slice(0, 2);
-  if (prefix === 'GR') return { ok: false, message: `A Greek VAT id starts with EL, not GR: EL + ${EU_VAT_ID_FORMATS.EL!.format}, e.g. ${EU_VAT_ID_FORMATS.EL!.example}.` };
+  if (prefix === 'GR')
+    return {
+      ok: false,
+      message: `A Greek VAT id starts with EL, not GR: EL + ${EU_VAT_ID_FORMATS.EL!.format}, e.g. ${EU_VAT_ID_FORMATS.EL!.example}.`,
+    };
   const format = EU_VAT_ID_FORMATS[prefix];
   if (!format) return { ok: true, value: raw.trim() };
   if (!format.pattern.test(compact)) {
-    return { ok: false, message: `A VAT id of ${stateName(prefix)} is ${prefix} + ${format.format}, e.g. ${format.example}.` };
+    return {
+      ok: false,
+      message: `A VAT id of ${stateName(prefix)} is ${prefix} + ${format.format}, e.g. ${format.example}.`,
+    };
   }
   return { ok: true, value: compact };
 }

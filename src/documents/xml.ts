@@ -12,7 +12,15 @@ import { cleanText } from './clean-text.js';
 
 const TEXT_SPECIAL = /[&<>]/g;
 const ATTRIBUTE_SPECIAL = /[&<"\t\n\r]/g;
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\t': '&#x9;',
+  '\n': '&#xA;',
+  '\r': '&#xD;',
+};
 const entity = (c: string) => ENTITIES[c]!;
 
 function escapeText(text: string): string {
@@ -48,7 +56,8 @@ export class XmlNode {
   /** @internal */
   write(out: string[]): void {
     let open = `<${this.name}`;
-    if (this.attributes) for (const [key, value] of Object.entries(this.attributes)) open += ` ${key}="${escapeAttribute(value)}"`;
+    if (this.attributes)
+      for (const [key, value] of Object.entries(this.attributes)) open += ` ${key}="${escapeAttribute(value)}"`;
     if (this.children.length === 0) {
       out.push(`${open}/>`);
       return;
@@ -68,14 +77,24 @@ export function xmlDocument(name: string, attributes: Record<string, string>): X
 }
 
 /** Adds <name>text</name> unless text is null or blank; returns the parent. */
-export function leaf(parent: XmlNode, name: string, text: string | null | undefined, attributes?: Record<string, string>): XmlNode {
+export function leaf(
+  parent: XmlNode,
+  name: string,
+  text: string | null | undefined,
+  attributes?: Record<string, string>,
+): XmlNode {
   if (text === null || text === undefined || cleanText(text).trim() === '') return parent;
   parent.ele(name, attributes).txt(text);
   return parent;
 }
 
 /** Adds <name> and lets `fill` write its children; returns the parent. */
-export function group(parent: XmlNode, name: string, fill: (node: XmlNode) => void, attributes?: Record<string, string>): XmlNode {
+export function group(
+  parent: XmlNode,
+  name: string,
+  fill: (node: XmlNode) => void,
+  attributes?: Record<string, string>,
+): XmlNode {
   fill(parent.ele(name, attributes));
   return parent;
 }

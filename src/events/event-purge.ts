@@ -10,7 +10,10 @@ export async function purgeOldEvents(events: EventRepository, now: Date = new Da
 }
 
 /** Purges old events on a timer (every instance does; deleting what is gone is harmless). */
-export const eventPurge: FastifyPluginAsync<{ events: EventRepository; intervalMs?: number }> = async (app, options) => {
+export const eventPurge: FastifyPluginAsync<{ events: EventRepository; intervalMs?: number }> = async (
+  app,
+  options,
+) => {
   const timer = setInterval(() => {
     purgeOldEvents(options.events).then(
       (count) => {

@@ -46,13 +46,35 @@ export class EventRecorder {
    * The change's INSERT, its event and its outbox row, all or nothing; in the caller's transaction
    * when `executor` is one. A constraint the INSERT breaks throws, as the INSERT alone would.
    */
-  async recordWithInsert(executor: Kysely<Database>, change: InsertChange, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
+  async recordWithInsert(
+    executor: Kysely<Database>,
+    change: InsertChange,
+    scope: Scope,
+    type: EventType,
+    object: unknown,
+    now: Date,
+  ): Promise<string> {
     return this.write(executor, change, scope, type, object, now);
   }
 
-  private async write(executor: Kysely<Database>, change: InsertChange | null, scope: Scope, type: EventType, object: unknown, now: Date): Promise<string> {
+  private async write(
+    executor: Kysely<Database>,
+    change: InsertChange | null,
+    scope: Scope,
+    type: EventType,
+    object: unknown,
+    now: Date,
+  ): Promise<string> {
     const id = newId('evt');
-    const event = { id, company_id: scope.companyId, livemode: modeColumn(scope), type, request_id: scope.requestId, object: JSON.stringify(object), created_at: now.toISOString() };
+    const event = {
+      id,
+      company_id: scope.companyId,
+      livemode: modeColumn(scope),
+      type,
+      request_id: scope.requestId,
+      object: JSON.stringify(object),
+      created_at: now.toISOString(),
+    };
     await this.writer.write(executor, event, change);
     return id;
   }

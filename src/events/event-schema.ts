@@ -27,16 +27,30 @@ export const EventSchema = Type.Object(
     livemode: Livemode,
     type: EventTypeSchema,
     createdAt: Type.String({ format: 'date-time' }),
-    requestId: Nullable(Type.String({ description: 'The request that made the change; null for changes made outside the API.' })),
+    requestId: Nullable(
+      Type.String({ description: 'The request that made the change; null for changes made outside the API.' }),
+    ),
     data: Type.Object({
-      object: Type.Union([OrganizationSchema, InvoiceSchema, PaymentEventObject, CreditNoteSchema, PurchaseInvoiceSummarySchema, QuoteSchema, EmailDeliverySchema], {
-        description:
-          'The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*).',
-      }),
+      object: Type.Union(
+        [
+          OrganizationSchema,
+          InvoiceSchema,
+          PaymentEventObject,
+          CreditNoteSchema,
+          PurchaseInvoiceSummarySchema,
+          QuoteSchema,
+          EmailDeliverySchema,
+        ],
+        {
+          description:
+            'The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*).',
+        },
+      ),
     }),
   },
   {
     title: 'Event',
-    description: 'Something that changed, written in the same transaction as the change. Also the body of a webhook delivery.',
+    description:
+      'Something that changed, written in the same transaction as the change. Also the body of a webhook delivery.',
   },
 );

@@ -73,7 +73,6 @@ const invalidKey = () => new AppError('INVALID_API_KEY');
  * before the body is read, so 401, 403 and 429 never depend on the payload and have no effect.
  */
 export function registerAccessControl(app: FastifyInstance, options: AccessOptions): void {
-
   const keys = new KeyCheckGuard({
     verifier: options.verifier,
     store: options.store,

@@ -15,6 +15,12 @@ export interface RenderedDocument {
  * downloads both answer through here.
  */
 export function sendDocument(reply: FastifyReply, result: RenderedDocument): FastifyReply {
-  if (result.sha256) reply.header('repr-digest', `sha-256=:${Buffer.from(result.sha256, 'hex').toString('base64')}:`).header('etag', `"${result.sha256}"`);
-  return reply.type(result.contentType).header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body);
+  if (result.sha256)
+    reply
+      .header('repr-digest', `sha-256=:${Buffer.from(result.sha256, 'hex').toString('base64')}:`)
+      .header('etag', `"${result.sha256}"`);
+  return reply
+    .type(result.contentType)
+    .header('content-disposition', `attachment; filename="${result.filename}"`)
+    .send(result.body);
 }

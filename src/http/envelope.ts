@@ -34,18 +34,37 @@ export function SuccessEnvelope<T extends TSchema>(data: T) {
 export const ErrorDetailSchema = Type.Object(
   {
     field: Type.String({ description: 'Path of the offending field, e.g. lines[3].unitPrice' }),
-    code: Type.String({ description: 'What is wrong, e.g. required, invalid_type, invalid_decimal, too_many_decimals, too_large.' }),
+    code: Type.String({
+      description: 'What is wrong, e.g. required, invalid_type, invalid_decimal, too_many_decimals, too_large.',
+    }),
     message: Type.String(),
     maximum: Type.Optional(
       Type.String({
         pattern: '^-?\\d+(\\.\\d+)?$',
-        description: "Amount refusals only: the largest amount that would have been accepted (what is due, owed or still creditable, or the largest amount there is), in the currency's digits.",
+        description:
+          "Amount refusals only: the largest amount that would have been accepted (what is due, owed or still creditable, or the largest amount there is), in the currency's digits.",
         examples: ['452.00'],
       }),
     ),
-    existingId: Type.Optional(Type.String({ description: 'DUPLICATE_DOCUMENT only: the id of the purchase invoice received first.', examples: ['pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b'] })),
-    severity: Type.Optional(Type.String({ pattern: '^(?:fatal|warning)$', description: 'Rule findings only (EINVOICE_INVALID): fatal breaks the document, a warning does not.', examples: ['fatal'] })),
-    term: Type.Optional(Type.String({ description: 'Rule findings only: the EN 16931 business term or group the rule is about, e.g. BT-106.', examples: ['BT-106'] })),
+    existingId: Type.Optional(
+      Type.String({
+        description: 'DUPLICATE_DOCUMENT only: the id of the purchase invoice received first.',
+        examples: ['pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b'],
+      }),
+    ),
+    severity: Type.Optional(
+      Type.String({
+        pattern: '^(?:fatal|warning)$',
+        description: 'Rule findings only (EINVOICE_INVALID): fatal breaks the document, a warning does not.',
+        examples: ['fatal'],
+      }),
+    ),
+    term: Type.Optional(
+      Type.String({
+        description: 'Rule findings only: the EN 16931 business term or group the rule is about, e.g. BT-106.',
+        examples: ['BT-106'],
+      }),
+    ),
   },
   { title: 'ErrorDetail' },
 );
@@ -103,8 +122,16 @@ export function successBody<T>(request: FastifyRequest, message: string, data: T
  * The success envelope of a page whose items are already JSON text (see PageBudget), written
  * with the same fields, in the same order, as the schema's serializer writes them.
  */
-export function pageEnvelopeJson(request: FastifyRequest, message: string, page: { itemsJson: string[]; nextCursor: string | null }): string {
-  return successEnvelopeJson(request, message, `{"items":[${page.itemsJson.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
+export function pageEnvelopeJson(
+  request: FastifyRequest,
+  message: string,
+  page: { itemsJson: string[]; nextCursor: string | null },
+): string {
+  return successEnvelopeJson(
+    request,
+    message,
+    `{"items":[${page.itemsJson.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}}`,
+  );
 }
 
 /** The success envelope around data that is JSON text already. */

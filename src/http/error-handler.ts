@@ -14,7 +14,10 @@ interface AjvError {
 
 /** "/lines/3/unitPrice" -> "lines[3].unitPrice" */
 export function fieldPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
@@ -37,7 +40,10 @@ function detailOf(error: AjvError, root: string): ErrorDetail {
     default:
       return {
         field: fieldPath(error.instancePath) || root,
-        code: error.keyword === 'type' ? 'invalid_type' : `invalid_${error.keyword}`.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        code:
+          error.keyword === 'type'
+            ? 'invalid_type'
+            : `invalid_${error.keyword}`.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
         message: error.message ? `Must ${error.message.replace(/^must /, '')}.` : 'This value is not valid.',
       };
   }
@@ -86,7 +92,10 @@ export function toAppError(error: unknown): AppError {
   }
   // A dependency that cannot serve right now (down, restarting, locked by another process):
   // the request may succeed when retried, which Retry-After says.
-  if (isUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
+  if (isUnavailable(error))
+    return new AppError('SERVICE_UNAVAILABLE', undefined, {
+      headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    });
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new AppError('NOT_FOUND');
@@ -100,9 +109,10 @@ export function toAppError(error: unknown): AppError {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  return reply.code(error.status).type('application/json; charset=utf-8').send(
-    errorBody(request.id, error.code, error.message, error.details),
-  );
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(request.id, error.code, error.message, error.details));
 }
 
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
@@ -113,7 +123,12 @@ const VERSIONED_PATH = /^\/api\/([^/]+)\/public(?:\/|$|\?)/;
  * Any error as the envelope answer, logged by its kind. `reword` lets a group of routes say more
  * than the default message of a code (what media types they take, their size limit).
  */
-export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, reword: (error: AppError) => AppError = (e) => e): FastifyReply {
+export function answerError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reword: (error: AppError) => AppError = (e) => e,
+): FastifyReply {
   const appError = reword(toAppError(error));
   if (appError.code === 'SERVICE_UNAVAILABLE') {
     request.log.warn({ err: error }, 'dependency unavailable');
@@ -133,9 +148,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(
         request,
         reply,
-        new AppError('NOT_FOUND', `API version ${version} is not served. Served versions: ${SERVED_VERSIONS.join(', ')}.`),
+        new AppError(
+          'NOT_FOUND',
+          `API version ${version} is not served. Served versions: ${SERVED_VERSIONS.join(', ')}.`,
+        ),
       );
     }
-    return sendError(request, reply, new AppError('NOT_FOUND', `No resource at ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}.`));
+    return sendError(
+      request,
+      reply,
+      new AppError('NOT_FOUND', `No resource at ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}.`),
+    );
   });
 }

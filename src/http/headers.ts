@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 export function headerCount(request: FastifyRequest, name: string): number {
   const raw = request.raw.rawHeaders;
   let count = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) count += 1;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) count += 1;
   return count;
 }

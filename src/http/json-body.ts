@@ -16,7 +16,8 @@ interface ReviverContext {
 }
 
 function keepExactNumbers(_key: string, value: unknown, context?: ReviverContext): unknown {
-  if (typeof value === 'number' && context?.source !== undefined && String(value) !== context.source) return context.source;
+  if (typeof value === 'number' && context?.source !== undefined && String(value) !== context.source)
+    return context.source;
   return value;
 }
 
@@ -51,7 +52,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body, done) => {
     const charset = charsetOf(request.headers['content-type']);
     if (charset !== undefined && !UTF8.test(charset)) {
-      done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON in UTF-8 (charset=utf-8, or no charset).'), undefined);
+      done(
+        new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'The request body must be JSON in UTF-8 (charset=utf-8, or no charset).',
+        ),
+        undefined,
+      );
       return;
     }
     // A POST without a body (void, or finalize without options) may still say it sends JSON.

@@ -33,7 +33,11 @@ export class KeyCheckGuard {
   private readonly attempts: AttemptLimiter;
 
   constructor(private readonly options: KeyCheckOptions) {
-    this.attempts = new AttemptLimiter(options.store, { name: 'auth', limit: options.limit, windowMs: options.windowMs });
+    this.attempts = new AttemptLimiter(options.store, {
+      name: 'auth',
+      limit: options.limit,
+      windowMs: options.windowMs,
+    });
   }
 
   /** Checks a presented key (or an ambiguous pair of them) for a client address. */
@@ -77,7 +81,11 @@ export class KeyCheckGuard {
     return this.refuse(address, result.reason, attempt && !entry.row ? attempt : null);
   }
 
-  private async refuse(address: string, reason: VerifyFailure | 'ambiguous', attempt: Attempt | null): Promise<KeyCheck> {
+  private async refuse(
+    address: string,
+    reason: VerifyFailure | 'ambiguous',
+    attempt: Attempt | null,
+  ): Promise<KeyCheck> {
     const outcome: Outcome = attempt ? await attempt.failed() : await this.attempts.fail(address);
     return outcome.kind === 'over' ? { kind: 'limited', resetAt: outcome.resetAt } : { kind: 'refused', reason };
   }

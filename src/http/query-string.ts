@@ -45,7 +45,15 @@ export function registerQueryEncodingCheck(app: FastifyInstance): void {
       .filter(([, value]) => (Array.isArray(value) ? value : [value]).some((v) => v instanceof UndecodableValue))
       .map(([name]) => name);
     if (fields.length > 0) {
-      return done(validationError(fields.map((field) => ({ field, code: 'invalid_encoding', message: 'Must be valid UTF-8 percent-encoding.' }))));
+      return done(
+        validationError(
+          fields.map((field) => ({
+            field,
+            code: 'invalid_encoding',
+            message: 'Must be valid UTF-8 percent-encoding.',
+          })),
+        ),
+      );
     }
     done();
   });

@@ -28,7 +28,8 @@ export function unstorableFields(value: unknown): string[] {
     } else if (Array.isArray(current)) {
       current.forEach((item, index) => pending.push({ value: item, path: `${path}[${index}]` }));
     } else if (current !== null && typeof current === 'object') {
-      for (const [name, item] of Object.entries(current)) pending.push({ value: item, path: path ? `${path}.${name}` : name });
+      for (const [name, item] of Object.entries(current))
+        pending.push({ value: item, path: path ? `${path}.${name}` : name });
     }
   }
   return fields.sort();
@@ -50,7 +51,10 @@ export function registerTextInputCheck(app: FastifyInstance): void {
   app.addHook('preHandler', (request, _reply, done) => {
     const schema = request.routeOptions.schema ?? {};
     if (schema.params && unstorableFields(request.params).length > 0) return done(new AppError('NOT_FOUND'));
-    const fields = [...(schema.querystring ? unstorableFields(request.query) : []), ...(schema.body ? unstorableFields(request.body) : [])];
+    const fields = [
+      ...(schema.querystring ? unstorableFields(request.query) : []),
+      ...(schema.body ? unstorableFields(request.body) : []),
+    ];
     if (fields.length > 0) return done(validationError([...new Set(fields)].map((field) => detail(field || 'body'))));
     done();
   });

@@ -14,5 +14,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What a repeat must match: the operation and its body, as sha256 hex of the canonical JSON. */
 export function requestDigest(operation: string, body: unknown): string {
-  return createHash('sha256').update(canonicalJson({ operation, body: body ?? null })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ operation, body: body ?? null }))
+    .digest('hex');
 }

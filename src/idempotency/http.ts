@@ -31,7 +31,9 @@ export const IdempotencyHeaders = Type.Object({
 export function registerRepeatedKeyCheck(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.headers['idempotency-key'] !== undefined && headerCount(request, 'idempotency-key') > 1) {
-      return done(validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]));
+      return done(
+        validationError([{ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' }]),
+      );
     }
     done();
   });
@@ -60,7 +62,11 @@ function replayBody(request: FastifyRequest, body: unknown): unknown {
  */
 function operationOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string> | undefined;
-  const ids = params ? Object.keys(params).sort().map((name) => `${name}=${params[name]}`) : [];
+  const ids = params
+    ? Object.keys(params)
+        .sort()
+        .map((name) => `${name}=${params[name]}`)
+    : [];
   return [`${request.method} ${request.routeOptions.url}`, ...ids].join(' ');
 }
 
@@ -95,14 +101,24 @@ export async function answerIdempotently(
   // rethrown below so the error handler answers (and logs) it as usual.
   let refusal: AppError | undefined;
   const outcome = await idempotency.run(
-    { companyId: request.auth.companyId, livemode: request.auth.livemode, key, digest: requestDigest(operationOf(request), 'digestOf' in options ? options.digestOf : request.body), ...(options.sealed ? { sealed: true } : {}) },
+    {
+      companyId: request.auth.companyId,
+      livemode: request.auth.livemode,
+      key,
+      digest: requestDigest(operationOf(request), 'digestOf' in options ? options.digestOf : request.body),
+      ...(options.sealed ? { sealed: true } : {}),
+    },
     async (trx) => {
       try {
         return await work(trx);
       } catch (error) {
         if (!(error instanceof AppError) || !keptForRepeats(error.code)) throw error;
         refusal = error;
-        return { status: error.status, code: error.code, body: errorBody(request.id, error.code, error.message, error.details) };
+        return {
+          status: error.status,
+          code: error.code,
+          body: errorBody(request.id, error.code, error.message, error.details),
+        };
       }
     },
   );
@@ -111,9 +127,14 @@ export async function answerIdempotently(
       if (refusal && outcome.answer.status === refusal.status) throw refusal;
       return reply.code(outcome.answer.status).send(outcome.answer.body);
     case 'replayed':
-      return reply.code(outcome.answer.status).header('idempotent-replayed', 'true').send(replayBody(request, outcome.answer.body));
+      return reply
+        .code(outcome.answer.status)
+        .header('idempotent-replayed', 'true')
+        .send(replayBody(request, outcome.answer.body));
     case 'in-progress':
-      throw new AppError('IDEMPOTENCY_CONFLICT', undefined, { headers: { 'retry-after': String(outcome.retryAfterSeconds) } });
+      throw new AppError('IDEMPOTENCY_CONFLICT', undefined, {
+        headers: { 'retry-after': String(outcome.retryAfterSeconds) },
+      });
     case 'key-reused':
       throw new AppError('IDEMPOTENCY_KEY_REUSED');
   }

@@ -19,7 +19,10 @@ export class IdempotencyRepository {
     const q = query as unknown as {
       where(column: string, op: string, value: unknown): typeof q;
     };
-    return q.where('company_id', '=', id.companyId).where('livemode', '=', modeColumn(id)).where('idempotency_key', '=', id.key) as unknown as Q;
+    return q
+      .where('company_id', '=', id.companyId)
+      .where('livemode', '=', modeColumn(id))
+      .where('idempotency_key', '=', id.key) as unknown as Q;
   }
 
   /** Inserts the running marker unless the company already has a record for the key in this mode. */
@@ -39,7 +42,10 @@ export class IdempotencyRepository {
 
   /** Takes a stale running marker over from its (crashed) owner; false when someone else was quicker. */
   async takeOver(id: RecordId, fromToken: string, toToken: string, at: string): Promise<boolean> {
-    const result = await this.where(this.db.updateTable('idempotency_records').set({ owner_token: toToken, locked_at: at }), id)
+    const result = await this.where(
+      this.db.updateTable('idempotency_records').set({ owner_token: toToken, locked_at: at }),
+      id,
+    )
       .where('state', '=', 'running')
       .where('owner_token', '=', fromToken)
       .executeTakeFirst();
@@ -47,8 +53,18 @@ export class IdempotencyRepository {
   }
 
   /** Stores the answer; in `trx` when it must commit (or roll back) with the resource. */
-  async complete(id: RecordId, token: string, answer: { status: number; bodyText: string }, trx: Kysely<Database> = this.db): Promise<boolean> {
-    const result = await this.where(trx.updateTable('idempotency_records').set({ state: 'done', status_code: answer.status, response_body: answer.bodyText }), id)
+  async complete(
+    id: RecordId,
+    token: string,
+    answer: { status: number; bodyText: string },
+    trx: Kysely<Database> = this.db,
+  ): Promise<boolean> {
+    const result = await this.where(
+      trx
+        .updateTable('idempotency_records')
+        .set({ state: 'done', status_code: answer.status, response_body: answer.bodyText }),
+      id,
+    )
       .where('owner_token', '=', token)
       .where('state', '=', 'running')
       .executeTakeFirst();
@@ -57,7 +73,10 @@ export class IdempotencyRepository {
 
   /** Removes the owner's running marker, so that a retry runs afresh. */
   async release(id: RecordId, token: string): Promise<void> {
-    await this.where(this.db.deleteFrom('idempotency_records'), id).where('owner_token', '=', token).where('state', '=', 'running').execute();
+    await this.where(this.db.deleteFrom('idempotency_records'), id)
+      .where('owner_token', '=', token)
+      .where('state', '=', 'running')
+      .execute();
   }
 
   async deleteIfExpired(id: RecordId, now: string): Promise<void> {

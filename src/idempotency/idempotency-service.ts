@@ -128,7 +128,10 @@ export class IdempotencyService {
       }
       if (existing.request_digest !== digest) return { kind: 'key-reused' };
       if (existing.state === 'done') {
-        return { kind: 'replayed', answer: { status: existing.status_code!, body: this.replayed(existing.response_body!) } };
+        return {
+          kind: 'replayed',
+          answer: { status: existing.status_code!, body: this.replayed(existing.response_body!) },
+        };
       }
       const staleBefore = new Date(now.getTime() - this.staleAfterMs).toISOString();
       if (existing.locked_at <= staleBefore) {
@@ -142,7 +145,11 @@ export class IdempotencyService {
     return { kind: 'in-progress', retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS };
   }
 
-  private async execute(scope: IdempotencyScope, token: string, work: (trx: Kysely<Database>) => Promise<Answer>): Promise<IdempotentOutcome> {
+  private async execute(
+    scope: IdempotencyScope,
+    token: string,
+    work: (trx: Kysely<Database>) => Promise<Answer>,
+  ): Promise<IdempotentOutcome> {
     const id: RecordId = { companyId: scope.companyId, livemode: scope.livemode, key: scope.key };
     try {
       const answer = await this.db.transaction().execute(async (trx) => {
@@ -154,12 +161,14 @@ export class IdempotencyService {
       });
       return { kind: 'ran', answer };
     } catch (error) {
-      if (error instanceof LostOwnership) return { kind: 'in-progress', retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS };
+      if (error instanceof LostOwnership)
+        return { kind: 'in-progress', retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS };
       if (error instanceof Refusal) {
         // Rolled back: the refusal created nothing, so it is stored on its own.
         // Kept when the error table calls its code final; a refusal a corrected or later retry
         // should get past (or one without a code) leaves the key free.
-        if (error.answer.code !== undefined && keptForRepeats(error.answer.code)) await this.records.complete(id, token, this.stored(scope, error.answer));
+        if (error.answer.code !== undefined && keptForRepeats(error.answer.code))
+          await this.records.complete(id, token, this.stored(scope, error.answer));
         else await this.records.release(id, token);
         return { kind: 'ran', answer: error.answer };
       }

@@ -8,7 +8,10 @@ export const PURGE_INTERVAL_MS = 10 * 60_000;
  * already gone is harmless). Expired records are also replaced when their key is used again,
  * so the timer only bounds the table's size.
  */
-export const idempotencyPurge: FastifyPluginAsync<{ idempotency: IdempotencyService; intervalMs?: number }> = async (app, options) => {
+export const idempotencyPurge: FastifyPluginAsync<{ idempotency: IdempotencyService; intervalMs?: number }> = async (
+  app,
+  options,
+) => {
   const timer = setInterval(() => {
     options.idempotency.purgeExpired().then(
       (count) => {

@@ -11,7 +11,8 @@ export function dataKeyFileOf(sqlitePath: string): string {
 
 function readKeyFile(path: string): Buffer {
   const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-  if (key.length !== DATA_KEY_BYTES) throw new ConfigError(`The data key file ${path} does not hold ${DATA_KEY_BYTES} bytes in base64`);
+  if (key.length !== DATA_KEY_BYTES)
+    throw new ConfigError(`The data key file ${path} does not hold ${DATA_KEY_BYTES} bytes in base64`);
   return key;
 }
 
@@ -24,7 +25,9 @@ function readKeyFile(path: string): Buffer {
 export function resolveDataKeys(configured: readonly Buffer[], databaseUrl: string): Buffer[] {
   if (configured.length > 0) return [...configured];
   if (!databaseUrl.startsWith('sqlite:')) {
-    throw new ConfigError('DATA_ENCRYPTION_KEY must be set with PostgreSQL (base64 of 32 random bytes, e.g. `openssl rand -base64 32`), the same on every instance');
+    throw new ConfigError(
+      'DATA_ENCRYPTION_KEY must be set with PostgreSQL (base64 of 32 random bytes, e.g. `openssl rand -base64 32`), the same on every instance',
+    );
   }
   const path = databaseUrl.slice('sqlite:'.length);
   if (path === ':memory:') return [randomBytes(DATA_KEY_BYTES)];

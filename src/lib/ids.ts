@@ -54,7 +54,23 @@ export function uuidv7(at?: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export type IdPrefix = 'cmp' | 'key' | 'org' | 'inv' | 'usr' | 'pay' | 'rfd' | 'cn' | 'evt' | 'we' | 'whd' | 'wha' | 'pin' | 'ppay' | 'quo' | 'eml';
+export type IdPrefix =
+  | 'cmp'
+  | 'key'
+  | 'org'
+  | 'inv'
+  | 'usr'
+  | 'pay'
+  | 'rfd'
+  | 'cn'
+  | 'evt'
+  | 'we'
+  | 'whd'
+  | 'wha'
+  | 'pin'
+  | 'ppay'
+  | 'quo'
+  | 'eml';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${uuidv7()}`;

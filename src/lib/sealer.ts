@@ -20,7 +20,8 @@ export class Sealer {
 
   /** Without keys (the CLI on PostgreSQL without DATA_ENCRYPTION_KEY) it refuses to seal or open. */
   constructor(keys: readonly Buffer[]) {
-    for (const key of keys) if (key.length !== DATA_KEY_BYTES) throw new Error(`A data key has ${DATA_KEY_BYTES} bytes, not ${key.length}`);
+    for (const key of keys)
+      if (key.length !== DATA_KEY_BYTES) throw new Error(`A data key has ${DATA_KEY_BYTES} bytes, not ${key.length}`);
     this.keys = new Map(keys.map((key) => [keyIdOf(key), key]));
     this.current = keys.length > 0 ? { id: keyIdOf(keys[0]!), key: keys[0]! } : null;
   }
@@ -41,7 +42,8 @@ export class Sealer {
   /** The plain text; throws when the text was not sealed by one of this sealer's keys, or was altered. */
   open(sealed: string): string {
     const [prefix, version, keyId, data, ...rest] = sealed.split('.');
-    if (`${prefix}.${version}` !== PREFIX || keyId === undefined || data === undefined || rest.length > 0) throw new Error('Not a sealed text');
+    if (`${prefix}.${version}` !== PREFIX || keyId === undefined || data === undefined || rest.length > 0)
+      throw new Error('Not a sealed text');
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`Sealed with data key ${keyId}, which is not configured (DATA_ENCRYPTION_KEY)`);
     const bytes = Buffer.from(data, 'base64url');

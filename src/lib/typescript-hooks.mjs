@@ -22,7 +22,12 @@ export async function load(url, context, nextLoad) {
   const source = readFileSync(fileURLToPath(url), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     fileName: fileURLToPath(url),
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: true, sourceMap: false },
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2023,
+      verbatimModuleSyntax: true,
+      sourceMap: false,
+    },
   });
   return { format: 'module', source: outputText, shortCircuit: true };
 }

@@ -122,7 +122,13 @@ export class WorkerPool<J, V> {
       const queued = this.queue.shift()!;
       slot.job = queued;
       slot.timer = setTimeout(() => {
-        void this.retire(slot, new WorkerJobError('timeout', `${this.words.subject} took longer than ${this.settings.timeoutMs} ms ${this.words.action}.`));
+        void this.retire(
+          slot,
+          new WorkerJobError(
+            'timeout',
+            `${this.words.subject} took longer than ${this.settings.timeoutMs} ms ${this.words.action}.`,
+          ),
+        );
       }, this.settings.timeoutMs);
       const message: JobMessage<J> = { id: queued.id, job: queued.job };
       slot.worker.postMessage(message);

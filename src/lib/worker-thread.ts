@@ -34,8 +34,14 @@ export function serveJobs<J, V>(what: string, handle: (job: J) => Promise<Handle
   if (!port) throw new Error(`${what} runs as a worker thread of its pool`);
   port.on('message', (message: JobMessage<J>) => {
     handle(message.job).then(
-      ({ value, transfer }) => port.postMessage({ id: message.id, ok: true, value } satisfies JobAnswer<V>, transfer ?? []),
-      (error: unknown) => port.postMessage({ id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies JobAnswer<V>),
+      ({ value, transfer }) =>
+        port.postMessage({ id: message.id, ok: true, value } satisfies JobAnswer<V>, transfer ?? []),
+      (error: unknown) =>
+        port.postMessage({
+          id: message.id,
+          ok: false,
+          message: error instanceof Error ? error.message : String(error),
+        } satisfies JobAnswer<V>),
     );
   });
 }

@@ -35,7 +35,10 @@ export class Metrics {
    * label object on every call, which showed in the profile of every request. Bounded: routes,
    * methods and statuses are few, and past the bound the labels are looked up as before.
    */
-  private readonly requestSeries = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'method' | 'route' | 'status'> }>();
+  private readonly requestSeries = new Map<
+    string,
+    { count: Counter.Internal; time: Histogram.Internal<'method' | 'route' | 'status'> }
+  >();
   private readonly rateLimited: Counter<'reason'>;
   private readonly keyFailures: Counter<'reason'>;
 

@@ -4,7 +4,12 @@ import { Decimal as DecimalJs } from 'decimal.js';
 // product of accepted inputs is ever rounded by the library itself (500 lines of 15 + 6 digit
 // quantities times 15 + 6 digit prices stay far below 100), and half-away-from-zero as the one
 // rounding mode. decimal.js calls that mode ROUND_HALF_UP.
-export const Decimal = DecimalJs.clone({ precision: 100, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
+export const Decimal = DecimalJs.clone({
+  precision: 100,
+  rounding: DecimalJs.ROUND_HALF_UP,
+  toExpNeg: -100,
+  toExpPos: 100,
+});
 export type Decimal = InstanceType<typeof Decimal>;
 
 export const ROUND_HALF_AWAY_FROM_ZERO = DecimalJs.ROUND_HALF_UP;
@@ -16,7 +21,9 @@ export interface DecimalLimits {
   maxIntegerDigits: number;
 }
 
-export type ParsedDecimal = { ok: true; value: Decimal } | { ok: false; code: 'invalid_decimal' | 'too_many_decimals' | 'too_large'; message: string };
+export type ParsedDecimal =
+  | { ok: true; value: Decimal }
+  | { ok: false; code: 'invalid_decimal' | 'too_many_decimals' | 'too_large'; message: string };
 
 // Plain decimal notation only: an optional minus, digits, an optional fraction. No exponent, no
 // leading plus, no thousands separators, no NaN or Infinity.
@@ -33,10 +40,19 @@ export function parseDecimal(input: unknown, limits: DecimalLimits): ParsedDecim
   let text: string;
   if (typeof input === 'string') text = input;
   else if (typeof input === 'number' && Number.isFinite(input)) text = String(input);
-  else return { ok: false, code: 'invalid_decimal', message: 'Must be a decimal number, as a string such as "19.99" or a JSON number.' };
+  else
+    return {
+      ok: false,
+      code: 'invalid_decimal',
+      message: 'Must be a decimal number, as a string such as "19.99" or a JSON number.',
+    };
   const match = text.length <= MAX_TEXT_LENGTH ? PLAIN_DECIMAL.exec(text) : null;
   if (!match) {
-    return { ok: false, code: 'invalid_decimal', message: 'Must be a decimal in plain notation such as "19.99" (no exponent, no spaces).' };
+    return {
+      ok: false,
+      code: 'invalid_decimal',
+      message: 'Must be a decimal in plain notation such as "19.99" (no exponent, no spaces).',
+    };
   }
   const integerDigits = match[1]!.replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '');
@@ -44,7 +60,11 @@ export function parseDecimal(input: unknown, limits: DecimalLimits): ParsedDecim
     return { ok: false, code: 'too_many_decimals', message: `Must have at most ${limits.maxScale} decimal places.` };
   }
   if (integerDigits.length > limits.maxIntegerDigits) {
-    return { ok: false, code: 'too_large', message: `Must have at most ${limits.maxIntegerDigits} digits before the decimal point.` };
+    return {
+      ok: false,
+      code: 'too_large',
+      message: `Must have at most ${limits.maxIntegerDigits} digits before the decimal point.`,
+    };
   }
   return { ok: true, value: new Decimal(text) };
 }

@@ -24,7 +24,10 @@ export function netOfGross(gross: Decimal, ratePercent: Decimal, digits: number)
   let best = first;
   let bestGap: Decimal | undefined;
   for (const candidate of candidates) {
-    const gap = gross.minus(candidate).minus(taxOf(candidate, ratePercent, digits)).abs();
+    const gap = gross
+      .minus(candidate)
+      .minus(taxOf(candidate, ratePercent, digits))
+      .abs();
     if (bestGap === undefined || gap.lessThan(bestGap)) {
       best = candidate;
       bestGap = gap;

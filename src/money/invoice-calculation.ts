@@ -92,7 +92,9 @@ export interface CalculationOptions {
 /** quantity × unitPrice × (1 − discountPercent / 100), unrounded. */
 export function extendedAmount(line: LineFigures): Decimal {
   const amount = line.quantity.times(line.unitPrice);
-  return line.discountPercent === null ? amount : amount.times(new Decimal(100).minus(line.discountPercent)).dividedBy(100);
+  return line.discountPercent === null
+    ? amount
+    : amount.times(new Decimal(100).minus(line.discountPercent)).dividedBy(100);
 }
 
 type GroupMembers = Omit<VatGroup, 'taxableAmount' | 'taxAmount'>;
@@ -105,7 +107,13 @@ function groupMembers(lines: Taxed[], allowances: Taxed[], charges: Taxed[]): Gr
     const key = `${item.vatCategory}|${item.vatRate.toFixed()}`;
     let group = groups.get(key);
     if (!group) {
-      group = { vatCategory: item.vatCategory, vatRate: item.vatRate, lineIndexes: [], allowanceIndexes: [], chargeIndexes: [] };
+      group = {
+        vatCategory: item.vatCategory,
+        vatRate: item.vatRate,
+        lineIndexes: [],
+        allowanceIndexes: [],
+        chargeIndexes: [],
+      };
       groups.set(key, group);
     }
     group[list].push(index);
@@ -116,7 +124,11 @@ function groupMembers(lines: Taxed[], allowances: Taxed[], charges: Taxed[]): Gr
   return [...groups.values()];
 }
 
-export function calculateInvoice(lines: LineFigures[], options: CalculationOptions, adjustments: DocumentAdjustments = {}): InvoiceCalculation {
+export function calculateInvoice(
+  lines: LineFigures[],
+  options: CalculationOptions,
+  adjustments: DocumentAdjustments = {},
+): InvoiceCalculation {
   const { digits } = options;
   const allowances = adjustments.allowances ?? [];
   const charges = adjustments.charges ?? [];
@@ -141,7 +153,11 @@ export function calculateInvoice(lines: LineFigures[], options: CalculationOptio
       ];
       const groupNet = netOfGross(sum(signedGrosses), group.vatRate, digits);
       const divisor = group.vatRate.plus(100).dividedBy(100);
-      const nets = apportion(groupNet, signedGrosses.map((gross) => gross.dividedBy(divisor)), digits);
+      const nets = apportion(
+        groupNet,
+        signedGrosses.map((gross) => gross.dividedBy(divisor)),
+        digits,
+      );
       let k = 0;
       for (const i of group.lineIndexes) lineNetAmounts[i] = nets[k++]!;
       for (const i of group.allowanceIndexes) allowanceAmounts[i] = nets[k++]!.negated();
@@ -172,6 +188,15 @@ export function calculateInvoice(lines: LineFigures[], options: CalculationOptio
     allowanceAmounts,
     chargeAmounts,
     vatBreakdown,
-    totals: { lineNetTotal, allowanceTotal, chargeTotal, taxExclusive, taxTotal, taxInclusive, roundingAmount, payable },
+    totals: {
+      lineNetTotal,
+      allowanceTotal,
+      chargeTotal,
+      taxExclusive,
+      taxTotal,
+      taxInclusive,
+      roundingAmount,
+      payable,
+    },
   };
 }

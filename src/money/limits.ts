@@ -17,7 +17,10 @@ export function amountLimits(digits: number): DecimalLimits {
 
 /** The largest amount in a currency with `digits` minor-unit digits: 999999999999999.99 for EUR. */
 export function largestAmount(digits: number): string {
-  return formatMoney(new Decimal(10).pow(AMOUNT_INTEGER_DIGITS).minus(new Decimal(1).dividedBy(new Decimal(10).pow(digits))), digits);
+  return formatMoney(
+    new Decimal(10).pow(AMOUNT_INTEGER_DIGITS).minus(new Decimal(1).dividedBy(new Decimal(10).pow(digits))),
+    digits,
+  );
 }
 
 /** Whether an amount (as stored: rounded to its currency's digits) is within the limit, either sign. */

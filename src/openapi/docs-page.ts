@@ -14,7 +14,8 @@ export function permissionLine(operation: Json): string {
   if (typeof permission === 'string') return `**Permission:** \`${permission}\``;
   const security = operation.security;
   // An empty requirement among others: a key is optional (it changes what the answer says).
-  if (Array.isArray(security) && security.some((s) => s && Object.keys(s as Json).length === 0) && security.length > 1) return '**Permission:** none; a key is optional.';
+  if (Array.isArray(security) && security.some((s) => s && Object.keys(s as Json).length === 0) && security.length > 1)
+    return '**Permission:** none; a key is optional.';
   return '**Permission:** none; no key needed.';
 }
 
@@ -31,7 +32,8 @@ export function documentForPeople(document: Json): Json {
         continue;
       }
       const operation = value as Json;
-      const description = typeof operation.description === 'string' && operation.description !== '' ? `\n\n${operation.description}` : '';
+      const description =
+        typeof operation.description === 'string' && operation.description !== '' ? `\n\n${operation.description}` : '';
       copy[key] = { ...operation, description: `${permissionLine(operation)}${description}` };
     }
     shown[path] = copy;
@@ -76,5 +78,7 @@ export const DOCS_THEME = {
   title: 'Invoicing API',
   js: [{ filename: 'brand.js', content: BRAND_SCRIPT }],
   css: [{ filename: 'brand.css', content: BRAND_STYLE }],
-  favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(FAVICON_SVG) }],
+  favicon: [
+    { filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(FAVICON_SVG) },
+  ],
 };

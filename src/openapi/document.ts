@@ -51,7 +51,11 @@ export function documentPath(url: string): string {
 
 export function isDocumented(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): boolean {
   const config = route.config as { methodNotAllowed?: boolean } | undefined;
-  return (route.url === BASE_PATH || route.url.startsWith(`${BASE_PATH}/`)) && !config?.methodNotAllowed && route.method !== 'HEAD';
+  return (
+    (route.url === BASE_PATH || route.url.startsWith(`${BASE_PATH}/`)) &&
+    !config?.methodNotAllowed &&
+    route.method !== 'HEAD'
+  );
 }
 
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
@@ -68,7 +72,9 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         // package.json is private and names no license: the API and its document are proprietary.
         license: { name: 'Proprietary. All rights reserved.' },
       },
-      servers: [{ url: BASE_PATH, description: 'This service (the path is relative to the host serving this document).' }],
+      servers: [
+        { url: BASE_PATH, description: 'This service (the path is relative to the host serving this document).' },
+      ],
       tags: [
         { name: 'Health', description: 'Connectivity and key check.' },
         { name: 'Organizations', description: 'Organizations (contacts): customers and suppliers.' },
@@ -76,12 +82,21 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         { name: 'Credit notes', description: 'Corrections of issued invoices, with numbers of their own.' },
         { name: 'Payments', description: 'Payments and refunds across invoices.' },
         { name: 'Company', description: 'Your company: the seller profile.' },
-        { name: 'Purchase invoices', description: 'E-invoices received from suppliers: read, judged by the EN 16931 rules, approved or disputed, and paid.' },
+        {
+          name: 'Purchase invoices',
+          description:
+            'E-invoices received from suppliers: read, judged by the EN 16931 rules, approved or disputed, and paid.',
+        },
         { name: 'Contract', description: 'This document.' },
       ],
       components: {
         securitySchemes: {
-          ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, e.g. inv_live_AbCdEfGh_...' },
+          ApiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'The API key, e.g. inv_live_AbCdEfGh_...',
+          },
           BearerAuth: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token.' },
         },
       },
@@ -102,7 +117,9 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     },
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) throw new Error('Only OpenAPI documents are produced.');
-      return finishDocument(documentObject.openapiObject as unknown as OpenApiDocument) as unknown as typeof documentObject.openapiObject;
+      return finishDocument(
+        documentObject.openapiObject as unknown as OpenApiDocument,
+      ) as unknown as typeof documentObject.openapiObject;
     },
   };
 }

@@ -39,7 +39,13 @@ const buyer = {
   electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
 };
 
-const sellerAddress = { line1: 'Friedrichstr. 100', line2: null, city: 'Berlin', postalCode: '10117', countryCode: 'DE' };
+const sellerAddress = {
+  line1: 'Friedrichstr. 100',
+  line2: null,
+  city: 'Berlin',
+  postalCode: '10117',
+  countryCode: 'DE',
+};
 const sellerContact = { name: 'Ada Example', phone: '+49 30 987654', email: 'billing@example-software.example' };
 
 export const company = {
@@ -112,7 +118,13 @@ const einvoice = {
   missing: {
     en16931: [],
     peppol: [],
-    xrechnung: [{ field: 'buyerReference', code: 'BR-DE-15', message: 'Set the buyer reference (BT-10; for German public buyers their Leitweg-ID).' }],
+    xrechnung: [
+      {
+        field: 'buyerReference',
+        code: 'BR-DE-15',
+        message: 'Set the buyer reference (BT-10; for German public buyers their Leitweg-ID).',
+      },
+    ],
   },
 };
 
@@ -133,7 +145,9 @@ export const invoice = {
   note: null,
   ...documentExtras,
   lines: [line],
-  vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '59.97', taxAmount: '11.39', exemptionReason: null }],
+  vatBreakdown: [
+    { vatCategory: 'S', vatRate: '19', taxableAmount: '59.97', taxAmount: '11.39', exemptionReason: null },
+  ],
   totals: {
     lineNetTotal: '59.97',
     allowanceTotal: '0.00',
@@ -174,7 +188,15 @@ export const paidInvoice = {
   amountPaid: '71.36',
   amountDue: '0.00',
   payments: [
-    { id: 'pay_01956b02-6c1e-7a3b-8d4f-1e2a3b4c5d6e', livemode: true, amount: '71.36', date: '2026-03-20', method: 'credit_transfer', reference: 'SEPA 4711', createdAt: '2026-03-20T08:02:11.410Z' },
+    {
+      id: 'pay_01956b02-6c1e-7a3b-8d4f-1e2a3b4c5d6e',
+      livemode: true,
+      amount: '71.36',
+      date: '2026-03-20',
+      method: 'credit_transfer',
+      reference: 'SEPA 4711',
+      createdAt: '2026-03-20T08:02:11.410Z',
+    },
   ],
   statusTransitions: { finalizedAt: '2026-03-02T09:15:04.150Z', paidAt: '2026-03-20T08:02:11.410Z', voidedAt: null },
 };
@@ -187,12 +209,34 @@ export const refundedInvoice = {
   amountCredited: '23.79',
   amountRefunded: '23.79',
   amountDue: '0.00',
-  refunds: [{ id: REFUND_ID, livemode: true, amount: '23.79', date: '2026-03-25', method: 'credit_transfer', reference: 'Refund CN-2026-00007', createdAt: '2026-03-25T10:12:40.019Z' }],
+  refunds: [
+    {
+      id: REFUND_ID,
+      livemode: true,
+      amount: '23.79',
+      date: '2026-03-25',
+      method: 'credit_transfer',
+      reference: 'Refund CN-2026-00007',
+      createdAt: '2026-03-25T10:12:40.019Z',
+    },
+  ],
   creditNoteIds: [CREDIT_NOTE_ID],
 };
 
-export const paymentRecord = { ...paidInvoice.payments[0]!, kind: 'payment', invoiceId: INVOICE_ID, invoiceNumber: '2026-00042', currency: 'EUR' };
-export const refundRecord = { ...refundedInvoice.refunds[0]!, kind: 'refund', invoiceId: INVOICE_ID, invoiceNumber: '2026-00042', currency: 'EUR' };
+export const paymentRecord = {
+  ...paidInvoice.payments[0]!,
+  kind: 'payment',
+  invoiceId: INVOICE_ID,
+  invoiceNumber: '2026-00042',
+  currency: 'EUR',
+};
+export const refundRecord = {
+  ...refundedInvoice.refunds[0]!,
+  kind: 'refund',
+  invoiceId: INVOICE_ID,
+  invoiceNumber: '2026-00042',
+  currency: 'EUR',
+};
 
 export const voidedInvoice = {
   ...invoice,
@@ -221,7 +265,16 @@ export const creditNote = {
   ...documentExtras,
   lines: [{ ...line, quantity: '1', netAmount: '19.99' }],
   vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '19.99', taxAmount: '3.80', exemptionReason: null }],
-  totals: { lineNetTotal: '19.99', allowanceTotal: '0.00', chargeTotal: '0.00', taxExclusive: '19.99', taxTotal: '3.80', taxInclusive: '23.79', roundingAmount: '0.00', payable: '23.79' },
+  totals: {
+    lineNetTotal: '19.99',
+    allowanceTotal: '0.00',
+    chargeTotal: '0.00',
+    taxExclusive: '19.99',
+    taxTotal: '3.80',
+    taxInclusive: '23.79',
+    roundingAmount: '0.00',
+    payable: '23.79',
+  },
   pdfSha256: { en: null, de: null, fr: null },
   einvoice,
   createdAt: '2026-03-03T10:00:00.000Z',
@@ -261,7 +314,10 @@ export const webhookEndpoint = {
   updatedAt: '2026-03-01T12:00:00.000Z',
 };
 
-export const webhookEndpointWithSecret = { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6sAmmJ3xXQc=' };
+export const webhookEndpointWithSecret = {
+  ...webhookEndpoint,
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6sAmmJ3xXQc=',
+};
 
 export const emailDelivery = {
   id: 'eml_01956a45-1c2d-7e3f-8a4b-5c6d7e8f9a0b',

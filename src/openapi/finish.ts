@@ -42,19 +42,33 @@ export interface OpenApiDocument {
 
 const HEADERS = {
   'X-Request-Id': {
-    description: "The request id: the client's X-Request-Id when it is 1-128 characters of [A-Za-z0-9._:-], else req_<uuid>. Same as meta.requestId.",
+    description:
+      "The request id: the client's X-Request-Id when it is 1-128 characters of [A-Za-z0-9._:-], else req_<uuid>. Same as meta.requestId.",
     schema: { type: 'string', examples: [EXAMPLE_REQUEST_ID] },
   },
   'RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer', examples: [600] } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', examples: [599] } },
-  'RateLimit-Reset': { description: 'Seconds until the current window ends.', schema: { type: 'integer', examples: [60] } },
-  'RateLimit-Policy': { description: 'The policy: "<limit>;w=<window seconds>".', schema: { type: 'string', examples: ['600;w=60'] } },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', examples: [599] },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the current window ends.',
+    schema: { type: 'integer', examples: [60] },
+  },
+  'RateLimit-Policy': {
+    description: 'The policy: "<limit>;w=<window seconds>".',
+    schema: { type: 'string', examples: ['600;w=60'] },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', examples: [1] } },
   'Idempotent-Replayed': {
-    description: 'Present (true) when this answer is the stored answer of an earlier request with the same Idempotency-Key.',
+    description:
+      'Present (true) when this answer is the stored answer of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
-  Allow: { description: 'The methods this path serves, e.g. "GET, POST".', schema: { type: 'string', examples: ['GET, POST'] } },
+  Allow: {
+    description: 'The methods this path serves, e.g. "GET, POST".',
+    schema: { type: 'string', examples: ['GET, POST'] },
+  },
 } as const;
 
 const REQUEST_ID_PARAMETER = {
@@ -68,7 +82,12 @@ const REQUEST_ID_PARAMETER = {
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 
 /** Codes answered before the handler runs, or by the idempotency layer itself: never stored, so never replayed. */
-const ANSWERED_OUTSIDE_THE_HANDLER = new Set<ErrorCode>([...KEY_ERRORS, ...BODY_ERRORS, ...COMMON_ERRORS, ...IDEMPOTENCY_ERRORS]);
+const ANSWERED_OUTSIDE_THE_HANDLER = new Set<ErrorCode>([
+  ...KEY_ERRORS,
+  ...BODY_ERRORS,
+  ...COMMON_ERRORS,
+  ...IDEMPOTENCY_ERRORS,
+]);
 
 /** Whether an idempotent operation may answer this response as the replay of a stored one. */
 function replayable(status: string, codes: ErrorCode[]): boolean {
@@ -81,12 +100,19 @@ const STATUS_TEXT: Record<string, string> = { '200': 'OK', '201': 'Created' };
 /** Path item keys that hold operations, in the order the document lists them. */
 const OPERATION_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
 
-function finishResponse(status: string, response: ResponseObject, idempotent: boolean, successExample: unknown, examples: Json): void {
+function finishResponse(
+  status: string,
+  response: ResponseObject,
+  idempotent: boolean,
+  successExample: unknown,
+  examples: Json,
+): void {
   const json = response.content?.['application/json'];
   const codes = errorCodesOf(json?.schema);
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   for (const name of RATE_LIMIT_HEADERS) headers[name] = ref('headers', name);
-  if (status === '429' || codes.includes('IDEMPOTENCY_CONFLICT')) headers['Retry-After'] = ref('headers', 'Retry-After');
+  if (status === '429' || codes.includes('IDEMPOTENCY_CONFLICT'))
+    headers['Retry-After'] = ref('headers', 'Retry-After');
   if (idempotent && replayable(status, codes)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
   response.headers = { ...headers, ...(response.headers ?? {}) };
 
@@ -94,27 +120,36 @@ function finishResponse(status: string, response: ResponseObject, idempotent: bo
     response.description = errorDescription(codes);
     if (json) json.examples = errorExampleRefs(codes, examples);
   } else {
-    if (!response.description || response.description === 'Default Response') response.description = STATUS_TEXT[status] ?? 'Success';
+    if (!response.description || response.description === 'Default Response')
+      response.description = STATUS_TEXT[status] ?? 'Success';
     if (json && successExample !== undefined) json.examples = { example: { value: successExample } };
   }
 }
 
 /** The 405 every path answers to the methods it does not serve, described once. */
 function methodNotAllowedResponse(examples: Json): ResponseObject {
-  const headers: Record<string, unknown> = { Allow: ref('headers', 'Allow'), 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  const headers: Record<string, unknown> = {
+    Allow: ref('headers', 'Allow'),
+    'X-Request-Id': ref('headers', 'X-Request-Id'),
+  };
   for (const name of RATE_LIMIT_HEADERS) headers[name] = ref('headers', name);
   return {
     description: `Not served on this path with this method; \`Allow\` lists the methods it serves. ${errorDescription(['METHOD_NOT_ALLOWED'])}`,
     headers,
     content: {
-      'application/json': { schema: jsonOf(errorSchemaOf('METHOD_NOT_ALLOWED')), examples: errorExampleRefs(['METHOD_NOT_ALLOWED'], examples) },
+      'application/json': {
+        schema: jsonOf(errorSchemaOf('METHOD_NOT_ALLOWED')),
+        examples: errorExampleRefs(['METHOD_NOT_ALLOWED'], examples),
+      },
     },
   };
 }
 
 function finishOperation(method: string, path: string, operation: Operation, examples: Json): void {
   const extras = operationExtras(method, path);
-  const idempotent = (operation.parameters ?? []).some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
+  const idempotent = (operation.parameters ?? []).some(
+    (p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key',
+  );
   operation.parameters = [...(operation.parameters ?? []), ref('parameters', 'RequestId')];
   const body = operation.requestBody?.content?.['application/json'];
   if (body && extras?.requestBody !== undefined) body.examples = { example: { value: extras.requestBody } };

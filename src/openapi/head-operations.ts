@@ -32,7 +32,9 @@ export function headOperationOf(get: Operation, sharedResponses: Record<string, 
   const { operationId, summary, description: _description, responses, ...rest } = structuredClone(get);
   const head: Operation = {
     ...rest,
-    ...(operationId === undefined ? {} : { operationId: `head${operationId[0]!.toUpperCase()}${operationId.slice(1)}` }),
+    ...(operationId === undefined
+      ? {}
+      : { operationId: `head${operationId[0]!.toUpperCase()}${operationId.slice(1)}` }),
     summary: `${summary ?? 'The GET'} (headers only)`,
     description: 'Answers as GET does, with the same status and headers, but without a body.',
     responses: {},
@@ -45,7 +47,10 @@ export function headOperationOf(get: Operation, sharedResponses: Record<string, 
 }
 
 /** The path item with a `head` operation right after its `get` (unless it already has one). */
-export function withHeadOperation(item: Record<string, unknown>, sharedResponses: Record<string, Json>): Record<string, unknown> {
+export function withHeadOperation(
+  item: Record<string, unknown>,
+  sharedResponses: Record<string, Json>,
+): Record<string, unknown> {
   if (!item.get || item.head) return item;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item)) {

@@ -20,7 +20,9 @@ export class SchemaNameConflict extends Error {
     second: Json,
   ) {
     const show = (schema: Json) => JSON.stringify(schema).slice(0, 400);
-    super(`Two different schemas are titled "${schemaName}"; give one another title.\n  ${show(first)}\n  ${show(second)}`);
+    super(
+      `Two different schemas are titled "${schemaName}"; give one another title.\n  ${show(first)}\n  ${show(second)}`,
+    );
   }
 }
 
@@ -36,14 +38,16 @@ export function hoistNamedSchemas<D extends Json & { components?: Json }>(docume
     const inner = mapSubschemas(schema, hoist);
     const title = inner.title;
     if (typeof title !== 'string') return inner;
-    if (!COMPONENT_NAME.test(title)) throw new Error(`The schema title "${title}" is not a component name (PascalCase letters and digits).`);
+    if (!COMPONENT_NAME.test(title))
+      throw new Error(`The schema title "${title}" is not a component name (PascalCase letters and digits).`);
     name(title, inner);
     return { $ref: `#/components/schemas/${title}` };
   };
 
   const hoisted = mapDocumentSchemas(document, hoist);
   // Components declared directly (their subschemas were hoisted above) keep their own names.
-  for (const [key, schema] of Object.entries((hoisted.components?.schemas as Record<string, Json> | undefined) ?? {})) name(key, schema);
+  for (const [key, schema] of Object.entries((hoisted.components?.schemas as Record<string, Json> | undefined) ?? {}))
+    name(key, schema);
   const sorted = Object.fromEntries(Object.entries(named).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { ...hoisted, components: { ...(hoisted.components ?? {}), schemas: sorted } };
 }

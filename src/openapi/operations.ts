@@ -22,7 +22,13 @@ import {
   webhookEndpointWithSecret,
 } from './examples.js';
 import { acceptedQuote, declinedQuote, draftQuote, invoicedQuote, openQuote, quoteRequest } from './quote-examples.js';
-import { approvedPurchaseInvoice, disputedPurchaseInvoice, paidPurchaseInvoice, purchaseInvoice, purchaseInvoiceSummary } from './purchase-examples.js';
+import {
+  approvedPurchaseInvoice,
+  disputedPurchaseInvoice,
+  paidPurchaseInvoice,
+  purchaseInvoice,
+  purchaseInvoiceSummary,
+} from './purchase-examples.js';
 
 // Operation ids and one realistic example per operation. The examples are data beside the
 // schemas, not schemas: a test validates every one of them against the schema it illustrates,
@@ -79,7 +85,12 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'GET /organization': {
     operationId: 'listOrganizations',
-    response: { success: true, message: 'Organizations listed.', data: { items: [organization], nextCursor: NEXT_CURSOR }, meta },
+    response: {
+      success: true,
+      message: 'Organizations listed.',
+      data: { items: [organization], nextCursor: NEXT_CURSOR },
+      meta,
+    },
   },
   'GET /organization/{id}': {
     operationId: 'getOrganization',
@@ -108,7 +119,12 @@ const EXTRAS: Record<string, OperationExtras> = {
   'PATCH /invoice/{id}': {
     operationId: 'updateDraftInvoice',
     requestBody: { purchaseOrderReference: 'PO-7782', dueDate: '2026-04-15' },
-    response: { success: true, message: 'Draft invoice updated.', data: { ...draftInvoice, purchaseOrderReference: 'PO-7782', dueDate: '2026-04-15' }, meta },
+    response: {
+      success: true,
+      message: 'Draft invoice updated.',
+      data: { ...draftInvoice, purchaseOrderReference: 'PO-7782', dueDate: '2026-04-15' },
+      meta,
+    },
   },
   'DELETE /invoice/{id}': {
     operationId: 'deleteDraftInvoice',
@@ -131,7 +147,12 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'GET /payment': {
     operationId: 'listPayments',
-    response: { success: true, message: 'Payments listed.', data: { items: [refundRecord, paymentRecord], nextCursor: null }, meta },
+    response: {
+      success: true,
+      message: 'Payments listed.',
+      data: { items: [refundRecord, paymentRecord], nextCursor: null },
+      meta,
+    },
   },
   'GET /payment/{id}': {
     operationId: 'getPayment',
@@ -140,12 +161,22 @@ const EXTRAS: Record<string, OperationExtras> = {
   'POST /invoice/{id}/send': {
     operationId: 'sendInvoice',
     requestBody: { cc: ['controlling@buyer.example'], language: 'de', xmlFormat: 'cii' },
-    response: { success: true, message: 'The invoice is queued to be sent to ap@buyer.example.', data: { ...emailDelivery, cc: ['controlling@buyer.example'] }, meta },
+    response: {
+      success: true,
+      message: 'The invoice is queued to be sent to ap@buyer.example.',
+      data: { ...emailDelivery, cc: ['controlling@buyer.example'] },
+      meta,
+    },
   },
   'POST /credit-note/{id}/send': {
     operationId: 'sendCreditNote',
     requestBody: { to: ['accounts@buyer.example'], language: 'en', xmlFormat: 'xrechnung-ubl' },
-    response: { success: true, message: 'The credit note is queued to be sent to accounts@buyer.example.', data: creditNoteDelivery, meta },
+    response: {
+      success: true,
+      message: 'The credit note is queued to be sent to accounts@buyer.example.',
+      data: creditNoteDelivery,
+      meta,
+    },
   },
   'POST /invoice/{id}/void': {
     operationId: 'voidInvoice',
@@ -153,7 +184,11 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'POST /credit-note': {
     operationId: 'createCreditNote',
-    requestBody: { invoiceId: INVOICE_ID, reason: 'One hour was not delivered.', lines: [{ name: 'Consulting (hours)', quantity: '1', unitCode: 'HUR', unitPrice: '19.99', vatRate: '19' }] },
+    requestBody: {
+      invoiceId: INVOICE_ID,
+      reason: 'One hour was not delivered.',
+      lines: [{ name: 'Consulting (hours)', quantity: '1', unitCode: 'HUR', unitPrice: '19.99', vatRate: '19' }],
+    },
     response: { success: true, message: 'Credit note CN-2026-00007 issued.', data: creditNote, meta },
   },
   'GET /credit-note': {
@@ -170,7 +205,12 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'GET /company/email-templates': {
     operationId: 'listEmailTemplates',
-    response: { success: true, message: 'Email templates listed.', data: [customInvoiceTemplate, defaultInvoiceTemplate], meta },
+    response: {
+      success: true,
+      message: 'Email templates listed.',
+      data: [customInvoiceTemplate, defaultInvoiceTemplate],
+      meta,
+    },
   },
   'PUT /company/email-templates/{kind}/{language}': {
     operationId: 'setEmailTemplate',
@@ -183,12 +223,20 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'PATCH /company': {
     operationId: 'updateCompany',
-    requestBody: { vatId: 'DE123456789', bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: 'Example Software GmbH' } },
+    requestBody: {
+      vatId: 'DE123456789',
+      bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: 'Example Software GmbH' },
+    },
     response: { success: true, message: 'Company profile updated.', data: company, meta },
   },
   'GET /event': {
     operationId: 'listEvents',
-    response: { success: true, message: 'Events listed.', data: { items: [invoicePaidEvent, paymentEvent], nextCursor: null }, meta },
+    response: {
+      success: true,
+      message: 'Events listed.',
+      data: { items: [invoicePaidEvent, paymentEvent], nextCursor: null },
+      meta,
+    },
   },
   'GET /event/{id}': {
     operationId: 'getEvent',
@@ -197,11 +245,21 @@ const EXTRAS: Record<string, OperationExtras> = {
   'POST /webhook-endpoint': {
     operationId: 'createWebhookEndpoint',
     requestBody: { url: webhookEndpoint.url, events: webhookEndpoint.events, description: 'ERP sync' },
-    response: { success: true, message: 'Webhook endpoint created. Store its secret now: it is not shown again.', data: webhookEndpointWithSecret, meta },
+    response: {
+      success: true,
+      message: 'Webhook endpoint created. Store its secret now: it is not shown again.',
+      data: webhookEndpointWithSecret,
+      meta,
+    },
   },
   'GET /webhook-endpoint': {
     operationId: 'listWebhookEndpoints',
-    response: { success: true, message: 'Webhook endpoints listed.', data: { items: [webhookEndpoint], nextCursor: null }, meta },
+    response: {
+      success: true,
+      message: 'Webhook endpoints listed.',
+      data: { items: [webhookEndpoint], nextCursor: null },
+      meta,
+    },
   },
   'GET /webhook-endpoint/{id}': {
     operationId: 'getWebhookEndpoint',
@@ -210,28 +268,52 @@ const EXTRAS: Record<string, OperationExtras> = {
   'PATCH /webhook-endpoint/{id}': {
     operationId: 'updateWebhookEndpoint',
     requestBody: { enabled: false },
-    response: { success: true, message: 'Webhook endpoint updated.', data: { ...webhookEndpoint, enabled: false, updatedAt: '2026-03-05T08:00:00.000Z' }, meta },
+    response: {
+      success: true,
+      message: 'Webhook endpoint updated.',
+      data: { ...webhookEndpoint, enabled: false, updatedAt: '2026-03-05T08:00:00.000Z' },
+      meta,
+    },
   },
   'DELETE /webhook-endpoint/{id}': {
     operationId: 'deleteWebhookEndpoint',
-    response: { success: true, message: 'Webhook endpoint deleted.', data: { id: webhookEndpoint.id, deleted: true }, meta },
+    response: {
+      success: true,
+      message: 'Webhook endpoint deleted.',
+      data: { id: webhookEndpoint.id, deleted: true },
+      meta,
+    },
   },
   'POST /webhook-endpoint/{id}/rotate-secret': {
     operationId: 'rotateWebhookSecret',
     response: {
       success: true,
       message: 'Secret rotated. Store the new one now: it is not shown again.',
-      data: { ...webhookEndpointWithSecret, secret: 'whsec_q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c=', updatedAt: '2026-03-05T08:00:00.000Z' },
+      data: {
+        ...webhookEndpointWithSecret,
+        secret: 'whsec_q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c=',
+        updatedAt: '2026-03-05T08:00:00.000Z',
+      },
       meta,
     },
   },
   'POST /purchase-invoice': {
     operationId: 'receivePurchaseInvoice',
-    response: { success: true, message: 'Purchase invoice R-2026-0815 received from Nordlicht Bürobedarf GmbH: valid.', data: purchaseInvoice, meta },
+    response: {
+      success: true,
+      message: 'Purchase invoice R-2026-0815 received from Nordlicht Bürobedarf GmbH: valid.',
+      data: purchaseInvoice,
+      meta,
+    },
   },
   'GET /purchase-invoice': {
     operationId: 'listPurchaseInvoices',
-    response: { success: true, message: 'Purchase invoices listed.', data: { items: [purchaseInvoiceSummary], nextCursor: null }, meta },
+    response: {
+      success: true,
+      message: 'Purchase invoices listed.',
+      data: { items: [purchaseInvoiceSummary], nextCursor: null },
+      meta,
+    },
   },
   'GET /purchase-invoice/{id}': {
     operationId: 'getPurchaseInvoice',
@@ -242,7 +324,16 @@ const EXTRAS: Record<string, OperationExtras> = {
     response: {
       success: true,
       message: 'Unmapped values listed.',
-      data: { items: [{ n: 1, path: '/Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]', value: 'Loading bay 2' }], nextCursor: null },
+      data: {
+        items: [
+          {
+            n: 1,
+            path: '/Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]',
+            value: 'Loading bay 2',
+          },
+        ],
+        nextCursor: null,
+      },
       meta,
     },
   },
@@ -292,12 +383,22 @@ const EXTRAS: Record<string, OperationExtras> = {
   'POST /quote/{id}/invoice': {
     operationId: 'invoiceQuote',
     requestBody: { status: 'issued', issueDate: '2026-03-02' },
-    response: { success: true, message: `Invoice 2026-00042 made from quote Q-2026-00017.`, data: { quote: invoicedQuote, invoice }, meta },
+    response: {
+      success: true,
+      message: `Invoice 2026-00042 made from quote Q-2026-00017.`,
+      data: { quote: invoicedQuote, invoice },
+      meta,
+    },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',
     requestBody: { phone: '+49 30 654321', archived: false },
-    response: { success: true, message: 'Organization updated.', data: { ...organization, phone: '+49 30 654321' }, meta },
+    response: {
+      success: true,
+      message: 'Organization updated.',
+      data: { ...organization, phone: '+49 30 654321' },
+      meta,
+    },
   },
 };
 

@@ -55,7 +55,11 @@ const document = {
   paymentMeans: {
     code: '58',
     remittanceInformation: 'R-2026-0815',
-    creditTransfer: { accountId: 'DE02120300000000202051', accountName: 'Nordlicht Bürobedarf GmbH', serviceProviderId: 'BYLADEM1001' },
+    creditTransfer: {
+      accountId: 'DE02120300000000202051',
+      accountName: 'Nordlicht Bürobedarf GmbH',
+      serviceProviderId: 'BYLADEM1001',
+    },
     card: null,
     directDebit: null,
   },
@@ -75,7 +79,16 @@ const document = {
       vatRate: '19',
     },
   ],
-  vatBreakdown: [{ vatCategory: 'S', vatRate: '19', taxableAmount: '400.00', taxAmount: '76.00', exemptionReason: null, exemptionReasonCode: null }],
+  vatBreakdown: [
+    {
+      vatCategory: 'S',
+      vatRate: '19',
+      taxableAmount: '400.00',
+      taxAmount: '76.00',
+      exemptionReason: null,
+      exemptionReasonCode: null,
+    },
+  ],
   totals,
 };
 
@@ -102,7 +115,11 @@ export const purchaseInvoiceSummary = {
   profile: 'xrechnung',
   container: 'xml',
   verdict: 'valid',
-  original: { contentType: 'application/xml', size: 6135, sha256: '9f2c4d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e' },
+  original: {
+    contentType: 'application/xml',
+    size: 6135,
+    sha256: '9f2c4d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e',
+  },
   attachments: [],
   payments: [],
   channel: 'api',
@@ -114,12 +131,21 @@ export const purchaseInvoiceSummary = {
 
 export const purchaseInvoice = {
   ...purchaseInvoiceSummary,
-  judgement: { verdict: 'valid', rulesApplied: ['en16931', 'xrechnung'], structure: { valid: true, check: 'schema-less', findings: [] }, findings: [] },
+  judgement: {
+    verdict: 'valid',
+    rulesApplied: ['en16931', 'xrechnung'],
+    structure: { valid: true, check: 'schema-less', findings: [] },
+    findings: [],
+  },
   document,
   unmappedCount: 1,
 };
 
-export const approvedPurchaseInvoice = { ...purchaseInvoice, state: 'approved', approvedAt: '2026-03-04T10:02:31.117Z' };
+export const approvedPurchaseInvoice = {
+  ...purchaseInvoice,
+  state: 'approved',
+  approvedAt: '2026-03-04T10:02:31.117Z',
+};
 
 export const disputedPurchaseInvoice = {
   ...purchaseInvoice,
@@ -133,7 +159,15 @@ export const paidPurchaseInvoice = {
   state: 'paid',
   amountPaid: '476.00',
   amountDue: '0.00',
-  payments: [{ id: 'ppay_01956b21-5d6e-7f80-9a1b-2c3d4e5f6a7b', amount: '476.00', date: '2026-03-28', method: 'credit_transfer', reference: 'SEPA 2026-03-28/17', createdAt: '2026-03-28T09:12:44.301Z' }],
+  payments: [
+    {
+      id: 'ppay_01956b21-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+      amount: '476.00',
+      date: '2026-03-28',
+      method: 'credit_transfer',
+      reference: 'SEPA 2026-03-28/17',
+      createdAt: '2026-03-28T09:12:44.301Z',
+    },
+  ],
   paidAt: '2026-03-28T09:12:44.301Z',
 };
-

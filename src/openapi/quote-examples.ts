@@ -5,7 +5,21 @@ import { ORGANIZATION_ID, invoice } from './examples.js';
 
 export const QUOTE_ID = 'quo_01956a3b-5d21-7a10-8c3e-1f2a3b4c5d6e';
 
-const { buyer, seller, lines, vatBreakdown, totals, currency, pricesIncludeTax, buyerReference, note, deliveryDate, invoicePeriod, allowances, charges } = invoice;
+const {
+  buyer,
+  seller,
+  lines,
+  vatBreakdown,
+  totals,
+  currency,
+  pricesIncludeTax,
+  buyerReference,
+  note,
+  deliveryDate,
+  invoicePeriod,
+  allowances,
+  charges,
+} = invoice;
 
 export const openQuote = {
   id: QUOTE_ID,
@@ -35,13 +49,32 @@ export const openQuote = {
   createdAt: '2026-02-16T10:02:41.020Z',
 };
 
-export const draftQuote = { ...openQuote, number: null, status: 'draft', issueDate: null, validUntil: null, statusTransitions: { ...openQuote.statusTransitions, sentAt: null } };
+export const draftQuote = {
+  ...openQuote,
+  number: null,
+  status: 'draft',
+  issueDate: null,
+  validUntil: null,
+  statusTransitions: { ...openQuote.statusTransitions, sentAt: null },
+};
 
-export const acceptedQuote = { ...openQuote, status: 'accepted', statusTransitions: { ...openQuote.statusTransitions, acceptedAt: '2026-02-27T14:40:12.500Z' } };
+export const acceptedQuote = {
+  ...openQuote,
+  status: 'accepted',
+  statusTransitions: { ...openQuote.statusTransitions, acceptedAt: '2026-02-27T14:40:12.500Z' },
+};
 
-export const declinedQuote = { ...openQuote, status: 'declined', statusTransitions: { ...openQuote.statusTransitions, declinedAt: '2026-02-27T14:40:12.500Z' } };
+export const declinedQuote = {
+  ...openQuote,
+  status: 'declined',
+  statusTransitions: { ...openQuote.statusTransitions, declinedAt: '2026-02-27T14:40:12.500Z' },
+};
 
-export const invoicedQuote = { ...acceptedQuote, invoiceId: invoice.id, statusTransitions: { ...acceptedQuote.statusTransitions, invoicedAt: '2026-03-02T09:15:04.150Z' } };
+export const invoicedQuote = {
+  ...acceptedQuote,
+  invoiceId: invoice.id,
+  statusTransitions: { ...acceptedQuote.statusTransitions, invoicedAt: '2026-03-02T09:15:04.150Z' },
+};
 
 export const quoteRequest = {
   organizationId: ORGANIZATION_ID,

@@ -5,10 +5,24 @@
 type Json = Record<string, unknown>;
 export type SchemaMap = (schema: Json) => Json;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 // `items` and `additionalItems` also appear in their draft-07 forms (a list; TypeBox's tuples).
-const SCHEMA_KEYWORDS = ['additionalProperties', 'items', 'additionalItems', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 
@@ -59,7 +73,8 @@ function mapOperation(operation: Json, map: SchemaMap): Json {
     result.parameters = operation.parameters.map((p: unknown) => (isObject(p) ? mapParameter(p, map) : p));
   }
   if (isObject(operation.requestBody)) result.requestBody = mapRequestBody(operation.requestBody, map);
-  if (isObject(operation.responses)) result.responses = mapValues(operation.responses, (response) => mapResponse(response, map));
+  if (isObject(operation.responses))
+    result.responses = mapValues(operation.responses, (response) => mapResponse(response, map));
   return result;
 }
 
@@ -70,7 +85,8 @@ function mapPathItem(item: Json, map: SchemaMap): Json {
   for (const [key, value] of Object.entries(item)) {
     if (OPERATION_KEYS.has(key) && isObject(value)) result[key] = mapOperation(value, map);
   }
-  if (Array.isArray(item.parameters)) result.parameters = item.parameters.map((p: unknown) => (isObject(p) ? mapParameter(p, map) : p));
+  if (Array.isArray(item.parameters))
+    result.parameters = item.parameters.map((p: unknown) => (isObject(p) ? mapParameter(p, map) : p));
   return result;
 }
 

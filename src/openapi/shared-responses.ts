@@ -13,7 +13,8 @@ type Responses = Record<string, Json>;
 
 /** The component name of an error response: its codes, and whether a stored answer may be replayed. */
 function responseName(response: Json): string | undefined {
-  const schema = ((response.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+  const schema = ((response.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as
+    Json | undefined;
   const codes = errorCodesOf(schema);
   if (codes.length === 0) return undefined;
   const replayable = Object.keys((response.headers as Json | undefined) ?? {}).includes('Idempotent-Replayed');
@@ -23,7 +24,10 @@ function responseName(response: Json): string | undefined {
 function errorResponsesOf(paths: Record<string, Record<string, unknown>>): Responses[] {
   return Object.values(paths).flatMap((item) =>
     Object.values(item)
-      .filter((operation): operation is Json => typeof operation === 'object' && operation !== null && 'responses' in operation)
+      .filter(
+        (operation): operation is Json =>
+          typeof operation === 'object' && operation !== null && 'responses' in operation,
+      )
       .map((operation) => operation.responses as Responses),
   );
 }
@@ -35,7 +39,8 @@ export function shareErrorResponses(paths: Record<string, Record<string, unknown
   const keyOf = (response: Json) => JSON.stringify(response);
   for (const responses of all) {
     for (const [status, response] of Object.entries(responses)) {
-      if (Number(status) >= 400 && !('$ref' in response)) uses.set(keyOf(response), (uses.get(keyOf(response)) ?? 0) + 1);
+      if (Number(status) >= 400 && !('$ref' in response))
+        uses.set(keyOf(response), (uses.get(keyOf(response)) ?? 0) + 1);
     }
   }
   const shared = ((components.responses as Responses | undefined) ??= {});

@@ -63,7 +63,10 @@ export function formValuesOf(company: Company): CompanyFormValues {
 }
 
 /** The service's problems under the form's fields, in the form's order. */
-export function formErrorsOf(problems: ProfileProblem[], own: Partial<Record<CompanyFormField, string>> = {}): FieldErrors {
+export function formErrorsOf(
+  problems: ProfileProblem[],
+  own: Partial<Record<CompanyFormField, string>> = {},
+): FieldErrors {
   const found: Partial<Record<CompanyFormField, string>> = { ...own };
   for (const p of problems) {
     // The panel has checked both halves are there, so the service can only object to the scheme.

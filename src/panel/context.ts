@@ -92,13 +92,17 @@ export class PanelError extends AppError {
 /** Too many sign-in (or password) attempts: a 429 page with Retry-After. */
 export function tooManyAttempts(resetAt: number, title = 'Too many sign-in attempts'): PanelError {
   const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-  return new PanelError('RATE_LIMITED', title, `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, { 'retry-after': String(retryAfter) });
+  return new PanelError('RATE_LIMITED', title, `Wait ${Math.ceil(retryAfter / 60)} minute(s) and try again.`, {
+    'retry-after': String(retryAfter),
+  });
 }
 
 /** Failed sign-ins and wrong current passwords count against one budget per account (by email). */
 export const ACCOUNT_ATTEMPTS = 'panel-sign-in:account';
 
-export function forbidden(explanation = 'Your role does not allow this. Owners and admins manage keys, webhooks and users.'): PanelError {
+export function forbidden(
+  explanation = 'Your role does not allow this. Owners and admins manage keys, webhooks and users.',
+): PanelError {
   return new PanelError('FORBIDDEN', 'Not allowed', explanation);
 }
 
@@ -119,7 +123,11 @@ export function requirePrivileged(request: FastifyRequest, refusal: PanelError =
   return user;
 }
 
-export async function chromeFor(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps): Promise<Chrome & { user: PanelUser }> {
+export async function chromeFor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+): Promise<Chrome & { user: PanelUser }> {
   const user = signedInUser(request);
   const company = await deps.container.companies.find(user.companyId);
   const livemode = request.cookies[MODE_COOKIE] !== 'test';

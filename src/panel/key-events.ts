@@ -37,13 +37,24 @@ export class KeyEventLog {
   async recent(companyId: string, limit = 50): Promise<KeyEvent[]> {
     const rows = await this.apiKeys.recentEvents(companyId, limit);
     return rows.map((r): KeyEvent => {
-      const base = { keyId: r.api_key_id, keyPrefix: r.key_prefix, keyName: r.key_name, actor: r.actor_label, at: r.at };
+      const base = {
+        keyId: r.api_key_id,
+        keyPrefix: r.key_prefix,
+        keyName: r.key_name,
+        actor: r.actor_label,
+        at: r.at,
+      };
       const detail = detailOf(r.detail);
       switch (r.action) {
         case 'rename':
           return { ...base, action: 'rename', previousName: text(detail.previousName) };
         case 'roll':
-          return { ...base, action: 'roll', successorPrefix: text(detail.successorPrefix), oldKeyUntil: text(detail.oldKeyUntil) };
+          return {
+            ...base,
+            action: 'roll',
+            successorPrefix: text(detail.successorPrefix),
+            oldKeyUntil: text(detail.oldKeyUntil),
+          };
         default:
           return { ...base, action: r.action };
       }

@@ -8,7 +8,11 @@ const KEY_LENGTH = 32;
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  options: ScryptOptions & { N: number; r: number; p: number },
+): Promise<Buffer> {
   const maxmem = 256 * options.N * options.r;
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) =>

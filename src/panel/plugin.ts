@@ -28,7 +28,16 @@ import { EXPIRED_NOTICE, formPageOf, keptValues, signInFor } from './return-to.j
 import { signInPage } from './views/auth.js';
 import { errorPage } from './views/error.js';
 import { PANEL_PATH, type Chrome } from './views/layout.js';
-import { csrfToken, hadSession, openAccess, PanelError, sendPage, SESSION_COOKIE, type PanelDeps, type SignInLimits } from './context.js';
+import {
+  csrfToken,
+  hadSession,
+  openAccess,
+  PanelError,
+  sendPage,
+  SESSION_COOKIE,
+  type PanelDeps,
+  type SignInLimits,
+} from './context.js';
 
 export { PANEL_PATH };
 
@@ -46,9 +55,18 @@ const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { attemptsPerAddress: 30, failuresP
 // which is two levels above both src/panel/plugin.ts and dist/panel/plugin.js.
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'pico.min.css': { type: 'text/css; charset=utf-8', body: readFileSync(require.resolve('@picocss/pico/css/pico.min.css')) },
-  'panel.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../src/panel/assets/panel.css', import.meta.url)) },
-  'panel.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../src/panel/assets/panel.js', import.meta.url)) },
+  'pico.min.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(require.resolve('@picocss/pico/css/pico.min.css')),
+  },
+  'panel.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(new URL('../../src/panel/assets/panel.css', import.meta.url)),
+  },
+  'panel.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(new URL('../../src/panel/assets/panel.js', import.meta.url)),
+  },
   'favicon.svg': { type: 'image/svg+xml', body: Buffer.from(FAVICON_SVG) },
 };
 const FAVICON_ICO = faviconIco();
@@ -76,7 +94,10 @@ const PAGE_WORDS: Partial<Record<ErrorCode, readonly [title: string, explanation
   UNSUPPORTED_MEDIA_TYPE: ['Not a form', 'The request was not sent as a form.'],
   RATE_LIMITED: ['Too many requests', 'Slow down and try again in a minute.'],
   SERVICE_UNAVAILABLE: ['Temporarily unavailable', 'The database cannot be reached right now. Try again shortly.'],
-  INTERNAL_SERVER_ERROR: ['Something went wrong', 'An unexpected error occurred. If it keeps happening, contact support with the request id below.'],
+  INTERNAL_SERVER_ERROR: [
+    'Something went wrong',
+    'An unexpected error occurred. If it keeps happening, contact support with the request id below.',
+  ],
 };
 
 /** A title for a code without words of its own, by the kind of its status. */
@@ -103,8 +124,18 @@ function isCsrfRefusal(error: unknown): boolean {
 /** The inbox's upload past its limits (@fastify/multipart's 413s), in the panel's words. */
 function uploadRefusal(error: unknown): PanelError | null {
   const code = (error as Partial<FastifyError>).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PanelError('PAYLOAD_TOO_LARGE', 'The file is too large', 'The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.');
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new PanelError('PAYLOAD_TOO_LARGE', 'One document at a time', 'Upload one file per form. Nothing was stored.');
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return new PanelError(
+      'PAYLOAD_TOO_LARGE',
+      'The file is too large',
+      'The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.',
+    );
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return new PanelError(
+      'PAYLOAD_TOO_LARGE',
+      'One document at a time',
+      'Upload one file per form. Nothing was stored.',
+    );
   return null;
 }
 
@@ -134,12 +165,21 @@ function renderError(error: unknown, request: FastifyRequest, reply: FastifyRepl
     : (uploadRefusal(error) ?? toAppError(error));
   const status = appError.status;
   if (appError.headers) reply.headers(appError.headers);
-  if (appError.code === 'SERVICE_UNAVAILABLE' && !(appError instanceof PanelError)) request.log.warn({ err: error }, 'panel dependency unavailable');
+  if (appError.code === 'SERVICE_UNAVAILABLE' && !(appError instanceof PanelError))
+    request.log.warn({ err: error }, 'panel dependency unavailable');
   else if (status >= 500) request.log.error({ err: error }, 'panel request failed');
-  else request.log.info({ status, code: appError.code, err: error instanceof Error ? error.message : String(error) }, 'panel request refused');
+  else
+    request.log.info(
+      { status, code: appError.code, err: error instanceof Error ? error.message : String(error) },
+      'panel request refused',
+    );
   if (status === 401) return reply.redirect(signInFor(request.url, hadSession(request)), 303);
   const { title, explanation } = pageWords(appError);
-  return sendPage(reply, errorPage(status, title, explanation, chromeOf(request, reply), request.id, appError.details), status);
+  return sendPage(
+    reply,
+    errorPage(status, title, explanation, chromeOf(request, reply), request.id, appError.details),
+    status,
+  );
 }
 
 async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<void> {
@@ -151,7 +191,12 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     sessions: new SessionStore(repositories.sessions),
     setup: new FirstRunSetup(db, repositories),
     keyEvents: new KeyEventLog(repositories.apiKeys, repositories.users),
-    records: new PanelRecords(app.container.invoices, repositories.organizations, repositories.invoices, repositories.creditNotes),
+    records: new PanelRecords(
+      app.container.invoices,
+      repositories.organizations,
+      repositories.invoices,
+      repositories.creditNotes,
+    ),
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
   };
@@ -159,7 +204,11 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
-  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/cookie', cookieKey: 'invoicing_csrf', cookieOpts: { path: PANEL_PATH, httpOnly: true, sameSite: 'lax' } });
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'invoicing_csrf',
+    cookieOpts: { path: PANEL_PATH, httpOnly: true, sameSite: 'lax' },
+  });
 
   app.decorateRequest('panelSession', null);
   app.decorateRequest('panelToken', null);
@@ -168,7 +217,9 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
   });
 
   app.setErrorHandler((error, request, reply) => renderError(error, request, reply));
-  app.setNotFoundHandler({ preHandler: loadSession }, (request, reply) => renderError(new AppError('NOT_FOUND'), request, reply));
+  app.setNotFoundHandler({ preHandler: loadSession }, (request, reply) =>
+    renderError(new AppError('NOT_FOUND'), request, reply),
+  );
 
   async function loadSession(request: FastifyRequest): Promise<void> {
     const token = request.cookies[SESSION_COOKIE];
@@ -189,7 +240,8 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     return reply.send(asset.body);
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.routeOptions.url === `${PANEL_PATH}/assets/:file` && reply.statusCode === 200) reply.header('cache-control', 'public, max-age=3600');
+    if (request.routeOptions.url === `${PANEL_PATH}/assets/:file` && reply.statusCode === 200)
+      reply.header('cache-control', 'public, max-age=3600');
   });
 
   app.get('/', { config: openAccess() }, async (request, reply) =>
@@ -211,7 +263,8 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
       // A browser that had a session (its cookie, or the signed-in marker once the cookie ran out
       // with the session) is told it expired. No cookie at all is a first visit, which needs no
       // excuse. Either way sign-in leads back here.
-      if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(signInFor(request.url, hadSession(request)), 303);
+      if (request.method === 'GET' || request.method === 'HEAD')
+        return reply.redirect(signInFor(request.url, hadSession(request)), 303);
       // A post from a browser that never had a session: there is nothing to keep.
       if (!hadSession(request)) return reply.redirect(`${PANEL_PATH}/sign-in`, 303);
       // A form sent after the session ended: it is not carried out; sign-in is shown in its place,

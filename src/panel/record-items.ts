@@ -36,7 +36,10 @@ export function invoiceItem(r: InvoiceListRow, today: string): InvoiceListItem {
     currency: r.currency,
     payable: r.payable,
     // A draft has no snapshot yet: it shows the organization as it is now.
-    buyerName: r.buyer_snapshot === null ? (r.organization_name ?? '') : ((JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? ''),
+    buyerName:
+      r.buyer_snapshot === null
+        ? (r.organization_name ?? '')
+        : ((JSON.parse(r.buyer_snapshot) as { name?: string }).name ?? ''),
     amountDue: formatMoney(due, minorUnitDigits(r.currency)),
     createdAt: r.created_at,
   };

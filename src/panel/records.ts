@@ -43,7 +43,11 @@ function pageWindow(total: number, requested: number) {
 }
 
 /** A counted page of rows as the panel shows it, the requested page clamped to the last one. */
-async function pageOf<R, T>(requested: number, read: (at: (total: number) => { offset: number; limit: number }) => Promise<{ total: number; rows: R[] }>, item: (row: R) => T): Promise<Page<T>> {
+async function pageOf<R, T>(
+  requested: number,
+  read: (at: (total: number) => { offset: number; limit: number }) => Promise<{ total: number; rows: R[] }>,
+  item: (row: R) => T,
+): Promise<Page<T>> {
   const { total, rows } = await read((count) => pageWindow(count, requested));
   const w = pageWindow(total, requested);
   return { items: rows.map(item), page: w.page, pages: w.pages, total };
@@ -64,7 +68,11 @@ export class PanelRecords {
   ) {}
 
   async organizations(owner: Owner, search: string, page: number): Promise<Page<OrganizationsTable>> {
-    return pageOf(page, (at) => this.organizationRows.searchByNameKey(owner, organizationNameKey(search), at), (row) => row);
+    return pageOf(
+      page,
+      (at) => this.organizationRows.searchByNameKey(owner, organizationNameKey(search), at),
+      (row) => row,
+    );
   }
 
   /** The company's suppliers by name (at most `limit`), for the inbox's supplier filter. */
@@ -77,13 +85,24 @@ export class PanelRecords {
   }
 
   /** Invoices newest first: searchable by number or by the buyer's current name, or one buyer's. */
-  async invoices(owner: Owner, filter: InvoiceFilter, page: number, now: Date = new Date()): Promise<Page<InvoiceListItem>> {
+  async invoices(
+    owner: Owner,
+    filter: InvoiceFilter,
+    page: number,
+    now: Date = new Date(),
+  ): Promise<Page<InvoiceListItem>> {
     const today = todayUtc(now);
     const rowFilter = {
       ...(filter.organizationId !== undefined ? { organizationId: filter.organizationId } : {}),
-      ...(filter.search ? { search: { number: filter.search.toLowerCase(), nameKey: organizationNameKey(filter.search) } } : {}),
+      ...(filter.search
+        ? { search: { number: filter.search.toLowerCase(), nameKey: organizationNameKey(filter.search) } }
+        : {}),
     };
-    return pageOf(page, (at) => this.invoiceRows.searchListRows(owner, rowFilter, at), (row) => invoiceItem(row, today));
+    return pageOf(
+      page,
+      (at) => this.invoiceRows.searchListRows(owner, rowFilter, at),
+      (row) => invoiceItem(row, today),
+    );
   }
 
   async invoice(owner: Owner, id: string): Promise<Invoice | undefined> {

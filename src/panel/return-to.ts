@@ -84,7 +84,12 @@ export function afterSignIn(returnPath: string | undefined, restore: string | un
   if (!page) return null;
   if (!restore || restore.length > MAX_RESTORE_LENGTH || page.includes('?')) return page;
   // Only the fields the page takes, re-read, so a forged `restore` cannot add anything else.
-  const kept = keptValues(page, Object.fromEntries([...new URLSearchParams(restore).keys()].map((k) => [k, new URLSearchParams(restore).getAll(k)])));
+  const kept = keptValues(
+    page,
+    Object.fromEntries(
+      [...new URLSearchParams(restore).keys()].map((k) => [k, new URLSearchParams(restore).getAll(k)]),
+    ),
+  );
   return kept ? `${page}?${RESTORED_PARAM}=1&${kept}` : page;
 }
 
@@ -105,7 +110,8 @@ export function restoredValues(query: unknown, fields: readonly string[]): Recor
   const values: Record<string, string | string[]> = {};
   for (const name of fields) {
     const value = q[name];
-    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) values[name] = value as string | string[];
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string')))
+      values[name] = value as string | string[];
   }
   return values;
 }

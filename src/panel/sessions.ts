@@ -55,7 +55,14 @@ export class SessionStore {
   async create(userId: string, now: Date = new Date()): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await this.sessions.insert({ id: `ses_${uuidv7()}`, token_hash: tokenHash(token), user_id: userId, created_at: now.toISOString(), expires_at: expiresAt.toISOString(), sealed_reveal: null });
+    await this.sessions.insert({
+      id: `ses_${uuidv7()}`,
+      token_hash: tokenHash(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+      sealed_reveal: null,
+    });
     return { token, expiresAt };
   }
 

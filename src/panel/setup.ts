@@ -69,13 +69,20 @@ export class FirstRunSetup {
   async issueToken(now: Date = new Date()): Promise<string | null> {
     if ((await this.users.countUsers()) > 0) return null;
     const token = randomBytes(24).toString('base64url');
-    await this.stores.setupTokens.insert(tokenHash(token), now.toISOString(), new Date(now.getTime() + SETUP_TOKEN_TTL_MS).toISOString());
+    await this.stores.setupTokens.insert(
+      tokenHash(token),
+      now.toISOString(),
+      new Date(now.getTime() + SETUP_TOKEN_TTL_MS).toISOString(),
+    );
     return token;
   }
 
   async isValid(token: string, now: Date = new Date()): Promise<boolean> {
     if (!token) return false;
-    return (await this.stores.setupTokens.isLive(tokenHash(token), now.toISOString())) && (await this.users.countUsers()) === 0;
+    return (
+      (await this.stores.setupTokens.isLive(tokenHash(token), now.toISOString())) &&
+      (await this.users.countUsers()) === 0
+    );
   }
 
   /** Creates the company and its owner and burns the tokens, all or nothing. */
@@ -88,10 +95,25 @@ export class FirstRunSetup {
       return await this.db.transaction().execute(async (trx) => {
         // Deleting the presented token first makes two concurrent claims race on one row.
         const burned = await this.stores.setupTokens.burn(tokenHash(input.token), now.toISOString(), trx);
-        if (!burned || (await this.users.countUsers(trx)) > 0) throw new Rollback({ ok: false, reason: 'invalid_token' });
+        if (!burned || (await this.users.countUsers(trx)) > 0)
+          throw new Rollback({ ok: false, reason: 'invalid_token' });
         const companyId = newId('cmp');
-        await this.stores.companies.insert({ id: companyId, name: companyName, currency, vat_id: null, country_code: null, created_at: now.toISOString() }, trx);
-        const created = await this.users.create({ companyId, email: input.email, role: 'owner', password: input.password }, now, trx);
+        await this.stores.companies.insert(
+          {
+            id: companyId,
+            name: companyName,
+            currency,
+            vat_id: null,
+            country_code: null,
+            created_at: now.toISOString(),
+          },
+          trx,
+        );
+        const created = await this.users.create(
+          { companyId, email: input.email, role: 'owner', password: input.password },
+          now,
+          trx,
+        );
         if (!created.ok) throw new Rollback({ ok: false, reason: 'invalid_input', problems: created.problems });
         await this.stores.setupTokens.deleteAll(trx);
         return { ok: true, user: created.value } as const;

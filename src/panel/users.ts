@@ -38,7 +38,8 @@ export function normalizeEmail(email: string): string {
 
 export function emailProblem(email: string): string | null {
   if (email === '') return 'Enter an email address.';
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return 'Enter an email address such as ana@example.com.';
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    return 'Enter an email address such as ana@example.com.';
   return null;
 }
 
@@ -69,7 +70,8 @@ export interface UserProblem {
   detail: string;
 }
 /** On failure `field` and `detail` name the first problem; `problems` holds every one, for a form to show at once. */
-export type CreateUserResult = { ok: true; value: PanelUser } | { ok: false; field: UserField; detail: string; problems: UserProblem[] };
+export type CreateUserResult =
+  { ok: true; value: PanelUser } | { ok: false; field: UserField; detail: string; problems: UserProblem[] };
 
 /** Every problem of a new account's fields that can be seen without the database. */
 export function userInputProblems(input: { email: string; role: unknown; password: string }): UserProblem[] {
@@ -122,7 +124,11 @@ export class UserService {
   }
 
   /** Validates and inserts; `trx` lets the first-run setup create company and owner atomically. */
-  async create(input: CreateUserInput, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<CreateUserResult> {
+  async create(
+    input: CreateUserInput,
+    now: Date = new Date(),
+    trx: Kysely<Database> = this.db,
+  ): Promise<CreateUserResult> {
     const email = normalizeEmail(input.email);
     const problems = userInputProblems(input);
     if (problems.length > 0) return refused(problems);
@@ -138,7 +144,8 @@ export class UserService {
       must_change_password: input.mustChangePassword ? 1 : 0,
       created_at: now.toISOString(),
     };
-    if (!(await this.users.insert(row, trx))) return refused([{ field: 'email', detail: 'An account with this email already exists.' }]);
+    if (!(await this.users.insert(row, trx)))
+      return refused([{ field: 'email', detail: 'An account with this email already exists.' }]);
     return { ok: true, value: toUser(row) };
   }
 
@@ -161,7 +168,13 @@ export class UserService {
    * theirs. Every session of the user ends, so whoever held one must sign in with the new one,
    * and since the operator knows it, the user must change it at that sign-in.
    */
-  async resetPassword(userId: string, password: string): Promise<{ ok: true; value: PanelUser; sessionsEnded: number } | { ok: false; reason: 'not_found' | 'invalid'; detail: string }> {
+  async resetPassword(
+    userId: string,
+    password: string,
+  ): Promise<
+    | { ok: true; value: PanelUser; sessionsEnded: number }
+    | { ok: false; reason: 'not_found' | 'invalid'; detail: string }
+  > {
     const problem = passwordProblem(password);
     if (problem) return { ok: false, reason: 'invalid', detail: problem };
     const hash = await hashPassword(password);
@@ -193,18 +206,27 @@ export class UserService {
    * every problem is reported at once. On success every other session of the user ends (a
    * stolen session does not survive the change); `keepSessionId` is the one doing it.
    */
-  async changePassword(userId: string, input: { current: string; next: string; confirm: string }, keepSessionId: string): Promise<ChangePasswordResult> {
+  async changePassword(
+    userId: string,
+    input: { current: string; next: string; confirm: string },
+    keepSessionId: string,
+  ): Promise<ChangePasswordResult> {
     const problems: { field: PasswordField; detail: string }[] = [];
     const row = await this.users.findById(userId);
     // Checked even when the new password is refused, so the answer lists everything; the
     // caller counts a wrong current password against the account like a failed sign-in.
-    const currentWrong = input.current === '' || !(await verifyPassword(input.current, row?.password_hash ?? (await decoyHash()))) || row?.active !== 1;
+    const currentWrong =
+      input.current === '' ||
+      !(await verifyPassword(input.current, row?.password_hash ?? (await decoyHash()))) ||
+      row?.active !== 1;
     if (input.current === '') problems.push({ field: 'currentPassword', detail: 'Enter your current password.' });
     else if (currentWrong) problems.push({ field: 'currentPassword', detail: 'This is not your current password.' });
     const nextProblem = passwordProblem(input.next);
     if (nextProblem) problems.push({ field: 'newPassword', detail: nextProblem });
-    else if (input.next === input.current && !currentWrong) problems.push({ field: 'newPassword', detail: 'Choose a password different from the current one.' });
-    if (input.confirm !== input.next) problems.push({ field: 'newPasswordConfirm', detail: 'The two new passwords differ.' });
+    else if (input.next === input.current && !currentWrong)
+      problems.push({ field: 'newPassword', detail: 'Choose a password different from the current one.' });
+    if (input.confirm !== input.next)
+      problems.push({ field: 'newPasswordConfirm', detail: 'The two new passwords differ.' });
     if (problems.length > 0) return { ok: false, currentWrong, problems };
     const hash = await hashPassword(input.next);
     return this.db.transaction().execute(async (trx) => {
@@ -219,19 +241,27 @@ export class UserService {
    * from the given one. Every other session of the user ends, as with any password change. Refused
    * when no change is required (the flag was cleared meanwhile, e.g. in another tab).
    */
-  async replaceGivenPassword(userId: string, input: { next: string; confirm: string }, keepSessionId: string): Promise<ChangePasswordResult> {
+  async replaceGivenPassword(
+    userId: string,
+    input: { next: string; confirm: string },
+    keepSessionId: string,
+  ): Promise<ChangePasswordResult> {
     const row = await this.users.findById(userId);
-    if (!row || row.active !== 1 || row.must_change_password !== 1) return { ok: false, currentWrong: false, problems: [] };
+    if (!row || row.active !== 1 || row.must_change_password !== 1)
+      return { ok: false, currentWrong: false, problems: [] };
     const problems: { field: PasswordField; detail: string }[] = [];
     const nextProblem = passwordProblem(input.next);
     if (nextProblem) problems.push({ field: 'newPassword', detail: nextProblem });
-    else if (await verifyPassword(input.next, row.password_hash)) problems.push({ field: 'newPassword', detail: 'Choose a password different from the one you were given.' });
-    if (input.confirm !== input.next) problems.push({ field: 'newPasswordConfirm', detail: 'The two new passwords differ.' });
+    else if (await verifyPassword(input.next, row.password_hash))
+      problems.push({ field: 'newPassword', detail: 'Choose a password different from the one you were given.' });
+    if (input.confirm !== input.next)
+      problems.push({ field: 'newPasswordConfirm', detail: 'The two new passwords differ.' });
     if (problems.length > 0) return { ok: false, currentWrong: false, problems };
     const hash = await hashPassword(input.next);
     return this.db.transaction().execute(async (trx) => {
       // Only while the change is still required: two tabs racing change it once.
-      if (!(await this.users.replaceRequiredPassword(userId, hash, trx))) return { ok: false, currentWrong: false, problems: [] };
+      if (!(await this.users.replaceRequiredPassword(userId, hash, trx)))
+        return { ok: false, currentWrong: false, problems: [] };
       return { ok: true, sessionsEnded: await this.sessions.deleteOfUser(userId, keepSessionId, trx) };
     });
   }
@@ -248,8 +278,14 @@ export class UserService {
    * Role and activity changes, in one transaction with the last-owner check so that two owners
    * demoting each other at once cannot leave the company without one.
    */
-  private async change(actor: PanelUser | 'operator', companyId: string, userId: string, patch: { role?: UserRole; active?: number }): Promise<ChangeUserResult> {
-    if (actor !== 'operator' && !isPrivileged(actor.role)) return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
+  private async change(
+    actor: PanelUser | 'operator',
+    companyId: string,
+    userId: string,
+    patch: { role?: UserRole; active?: number },
+  ): Promise<ChangeUserResult> {
+    if (actor !== 'operator' && !isPrivileged(actor.role))
+      return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
     return this.db.transaction().execute(async (trx): Promise<ChangeUserResult> => {
       // A transaction alone does not serialize the owner count on PostgreSQL (READ COMMITTED):
       // two owners demoting each other would both count two owners. Locking the company row
@@ -260,15 +296,29 @@ export class UserService {
       if (actor !== 'operator') {
         // Nobody changes their own role or deactivates themselves: another owner or admin does,
         // so a role change always has a second person behind it and nobody locks themselves out.
-        if (target.id === actor.id && patch.active === 0) return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
-        if (target.id === actor.id && patch.role !== undefined) return { ok: false, reason: 'self', detail: `You cannot change your own role; another ${actor.role === 'owner' ? 'owner' : 'owner or admin'} can.` };
+        if (target.id === actor.id && patch.active === 0)
+          return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
+        if (target.id === actor.id && patch.role !== undefined)
+          return {
+            ok: false,
+            reason: 'self',
+            detail: `You cannot change your own role; another ${actor.role === 'owner' ? 'owner' : 'owner or admin'} can.`,
+          };
         if (actor.role !== 'owner' && (target.role === 'owner' || patch.role === 'owner')) {
-          return { ok: false, reason: 'forbidden', detail: 'Only an owner can grant the owner role or change an owner.' };
+          return {
+            ok: false,
+            reason: 'forbidden',
+            detail: 'Only an owner can grant the owner role or change an owner.',
+          };
         }
       }
-      const losesOwner = target.role === 'owner' && target.active === 1 && ((patch.role !== undefined && patch.role !== 'owner') || patch.active === 0);
+      const losesOwner =
+        target.role === 'owner' &&
+        target.active === 1 &&
+        ((patch.role !== undefined && patch.role !== 'owner') || patch.active === 0);
       if (losesOwner) {
-        if ((await this.users.countActiveOwners(companyId, trx)) <= 1) return { ok: false, reason: 'last_owner', detail: 'The last owner cannot be demoted or deactivated.' };
+        if ((await this.users.countActiveOwners(companyId, trx)) <= 1)
+          return { ok: false, reason: 'last_owner', detail: 'The last owner cannot be demoted or deactivated.' };
       }
       await this.users.update(target.id, patch, trx);
       // A deactivated account is signed out everywhere at once.

@@ -64,7 +64,12 @@ export class WebhookAttemptLog {
   constructor(private readonly deliveries: DeliveryRepository) {}
 
   /** The endpoint's latest events with their deliveries and numbered attempts, newest first. */
-  async recent(companyId: string, endpointId: string, limit = EVENTS_SHOWN, now: Date = new Date()): Promise<LoggedEvent[]> {
+  async recent(
+    companyId: string,
+    endpointId: string,
+    limit = EVENTS_SHOWN,
+    now: Date = new Date(),
+  ): Promise<LoggedEvent[]> {
     const [attempted, waiting] = await Promise.all([
       this.deliveries.latestAttempts(companyId, endpointId, ATTEMPTS_SCANNED),
       this.deliveries.latestWaiting(companyId, endpointId, WAITING_SCANNED),
@@ -94,18 +99,37 @@ export class WebhookAttemptLog {
       if (!event) {
         const payload =
           row.type !== null && row.object !== null && row.event_created_at !== null
-            ? eventJson({ id: row.event_id, livemode: Number(row.livemode), type: row.type, created_at: row.event_created_at, request_id: row.request_id, object: row.object })
+            ? eventJson({
+                id: row.event_id,
+                livemode: Number(row.livemode),
+                type: row.type,
+                created_at: row.event_created_at,
+                request_id: row.request_id,
+                object: row.object,
+              })
             : null;
-        event = { eventId: row.event_id, eventType: row.type, createdAt: row.event_created_at, payload, deliveries: [], lastActivityAt: at };
+        event = {
+          eventId: row.event_id,
+          eventType: row.type,
+          createdAt: row.event_created_at,
+          payload,
+          deliveries: [],
+          lastActivityAt: at,
+        };
         events.set(row.event_id, event);
       }
       event.deliveries.push(delivery);
       if (at > event.lastActivityAt) event.lastActivityAt = at;
     }
     const shown = [...events.values()]
-      .sort((a, b) => (a.lastActivityAt === b.lastActivityAt ? b.eventId.localeCompare(a.eventId) : b.lastActivityAt.localeCompare(a.lastActivityAt)))
+      .sort((a, b) =>
+        a.lastActivityAt === b.lastActivityAt
+          ? b.eventId.localeCompare(a.eventId)
+          : b.lastActivityAt.localeCompare(a.lastActivityAt),
+      )
       .slice(0, limit);
-    for (const event of shown) event.deliveries.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    for (const event of shown)
+      event.deliveries.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
     // Every attempt of the shown deliveries, oldest first, so that each gets its number.
     const shownIds = shown.flatMap((e) => e.deliveries.map((d) => d.id));

@@ -24,10 +24,17 @@ export function quoteStatusOf(row: Pick<QuoteRow, 'status' | 'valid_until'>, tod
   return row.status === 'open' && row.valid_until !== null && row.valid_until < today ? 'expired' : row.status;
 }
 
-export function quoteFromRows(row: QuoteRow, lines: QuoteLineRow[], extras: { today: string; current?: { buyer: Buyer; seller: Seller } }): Quote {
+export function quoteFromRows(
+  row: QuoteRow,
+  lines: QuoteLineRow[],
+  extras: { today: string; current?: { buyer: Buyer; seller: Seller } },
+): Quote {
   const draft = row.status === 'draft';
-  if (draft && !extras.current) throw new Error(`The draft quote ${row.id} needs its current buyer and seller to be shown`);
-  const { paymentTerms, deliveryDate, invoicePeriod, allowances, charges } = apiExtras(extrasOf({ ...row, payment_means: null }));
+  if (draft && !extras.current)
+    throw new Error(`The draft quote ${row.id} needs its current buyer and seller to be shown`);
+  const { paymentTerms, deliveryDate, invoicePeriod, allowances, charges } = apiExtras(
+    extrasOf({ ...row, payment_means: null }),
+  );
   return {
     id: row.id,
     livemode: row.livemode === 1,
@@ -52,7 +59,12 @@ export function quoteFromRows(row: QuoteRow, lines: QuoteLineRow[], extras: { to
     vatBreakdown: JSON.parse(row.vat_breakdown) as StoredVatBreakdown[],
     totals: totalsFromRow(row, minorUnitDigits(row.currency)),
     invoiceId: row.invoice_id,
-    statusTransitions: { sentAt: row.sent_at, acceptedAt: row.accepted_at, declinedAt: row.declined_at, invoicedAt: row.invoiced_at },
+    statusTransitions: {
+      sentAt: row.sent_at,
+      acceptedAt: row.accepted_at,
+      declinedAt: row.declined_at,
+      invoicedAt: row.invoiced_at,
+    },
     createdAt: row.created_at,
   };
 }

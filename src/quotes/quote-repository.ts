@@ -35,7 +35,11 @@ export class QuoteRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** The next number of the company's quote sequence for `key`, taken in `t`: a rollback gives it back. */
-  async nextNumber(t: Kysely<Database>, key: SequenceKey, format: (year: number, value: number) => string): Promise<string> {
+  async nextNumber(
+    t: Kysely<Database>,
+    key: SequenceKey,
+    format: (year: number, value: number) => string,
+  ): Promise<string> {
     for (;;) {
       const number = format(key.year, await this.sequences.next(t, key));
       const taken = await t
@@ -51,10 +55,18 @@ export class QuoteRepository {
 
   async insert(t: Kysely<Database>, quote: QuoteRow, lines: QuoteLineRow[]): Promise<void> {
     await t.insertInto('quotes').values(quote).execute();
-    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) await t.insertInto('quote_lines').values(lines.slice(i, i + LINES_PER_STATEMENT)).execute();
+    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT)
+      await t
+        .insertInto('quote_lines')
+        .values(lines.slice(i, i + LINES_PER_STATEMENT))
+        .execute();
   }
 
-  async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<{ quote: QuoteRow; lines: QuoteLineRow[] } | undefined> {
+  async findById(
+    owner: Owner,
+    id: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ quote: QuoteRow; lines: QuoteLineRow[] } | undefined> {
     const quote = await trx
       .selectFrom('quotes')
       .selectAll()
@@ -63,7 +75,13 @@ export class QuoteRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!quote) return undefined;
-    const lines = await trx.selectFrom('quote_lines').selectAll().where('company_id', '=', owner.companyId).where('quote_id', '=', id).orderBy('position').execute();
+    const lines = await trx
+      .selectFrom('quote_lines')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('quote_id', '=', id)
+      .orderBy('position')
+      .execute();
     return { quote, lines };
   }
 
@@ -71,14 +89,25 @@ export class QuoteRepository {
   async linesOf(companyId: string, quoteIds: string[]): Promise<Map<string, QuoteLineRow[]>> {
     const byQuote = new Map<string, QuoteLineRow[]>();
     if (quoteIds.length === 0) return byQuote;
-    const rows = await this.db.selectFrom('quote_lines').selectAll().where('company_id', '=', companyId).where('quote_id', 'in', quoteIds).orderBy('quote_id').orderBy('position').execute();
+    const rows = await this.db
+      .selectFrom('quote_lines')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('quote_id', 'in', quoteIds)
+      .orderBy('quote_id')
+      .orderBy('position')
+      .execute();
     for (const row of rows) byQuote.set(row.quote_id, [...(byQuote.get(row.quote_id) ?? []), row]);
     return byQuote;
   }
 
   /** Up to `limit + 1` quotes, newest first, strictly after `after`. */
   async page(owner: Owner, filter: QuoteFilter, page: { limit: number; after?: QuotePageCursor }): Promise<QuoteRow[]> {
-    let query = this.db.selectFrom('quotes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    let query = this.db
+      .selectFrom('quotes')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.number !== undefined) {
       const prefix = filter.number;
@@ -87,14 +116,27 @@ export class QuoteRepository {
     if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
     if (filter.issueDateTo !== undefined) query = query.where('issue_date', '<=', filter.issueDateTo);
     // Expiry is not stored: an open quote past its validUntil is expired.
-    if (filter.status === 'open') query = query.where('status', '=', 'open').where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', filter.today)]));
-    else if (filter.status === 'expired') query = query.where('status', '=', 'open').where('valid_until', '<', filter.today);
+    if (filter.status === 'open')
+      query = query
+        .where('status', '=', 'open')
+        .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', filter.today)]));
+    else if (filter.status === 'expired')
+      query = query.where('status', '=', 'open').where('valid_until', '<', filter.today);
     else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const after = page.after;
     if (after) {
-      query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
     }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 
   /** How many quotes the company has in this mode. */
@@ -127,7 +169,10 @@ export class QuoteRepository {
     t: Kysely<Database>,
     owner: Owner,
     id: string,
-    fields: Pick<QuoteRow, 'issue_date' | 'valid_until' | 'buyer_snapshot' | 'seller_snapshot' | 'sent_at' | 'updated_at'>,
+    fields: Pick<
+      QuoteRow,
+      'issue_date' | 'valid_until' | 'buyer_snapshot' | 'seller_snapshot' | 'sent_at' | 'updated_at'
+    >,
   ): Promise<boolean> {
     const result = await t
       .updateTable('quotes')
@@ -141,10 +186,21 @@ export class QuoteRepository {
   }
 
   /** open → accepted or declined, while it is valid on `today`; false when it was not. */
-  async answer(t: Kysely<Database>, owner: Owner, id: string, answer: 'accepted' | 'declined', today: string, at: string): Promise<boolean> {
+  async answer(
+    t: Kysely<Database>,
+    owner: Owner,
+    id: string,
+    answer: 'accepted' | 'declined',
+    today: string,
+    at: string,
+  ): Promise<boolean> {
     const result = await t
       .updateTable('quotes')
-      .set(answer === 'accepted' ? { status: 'accepted', accepted_at: at, updated_at: at } : { status: 'declined', declined_at: at, updated_at: at })
+      .set(
+        answer === 'accepted'
+          ? { status: 'accepted', accepted_at: at, updated_at: at }
+          : { status: 'declined', declined_at: at, updated_at: at },
+      )
       .where('company_id', '=', owner.companyId)
       .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
@@ -172,7 +228,13 @@ export class QuoteRepository {
   }
 
   async setNumber(t: Kysely<Database>, owner: Owner, id: string, number: string): Promise<void> {
-    await t.updateTable('quotes').set({ number }).where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).execute();
+    await t
+      .updateTable('quotes')
+      .set({ number })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Gives back a claim whose invoice was refused (nothing else was written), in the claim's transaction. */
@@ -188,6 +250,12 @@ export class QuoteRepository {
   }
 
   async setInvoice(t: Kysely<Database>, owner: Owner, id: string, invoiceId: string): Promise<void> {
-    await t.updateTable('quotes').set({ invoice_id: invoiceId }).where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).execute();
+    await t
+      .updateTable('quotes')
+      .set({ invoice_id: invoiceId })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .execute();
   }
 }

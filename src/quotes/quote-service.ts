@@ -34,14 +34,23 @@ export type QuoteFailure =
   | { ok: false; code: 'QUOTE_ALREADY_INVOICED'; details: ErrorDetail[] }
   | {
       ok: false;
-      code: 'NOT_FOUND' | 'ORGANIZATION_NOT_FOUND' | 'ORGANIZATION_ARCHIVED' | 'QUOTE_NOT_DRAFT' | 'QUOTE_NOT_OPEN' | 'QUOTE_EXPIRED' | 'QUOTE_NOT_ACCEPTED';
+      code:
+        | 'NOT_FOUND'
+        | 'ORGANIZATION_NOT_FOUND'
+        | 'ORGANIZATION_ARCHIVED'
+        | 'QUOTE_NOT_DRAFT'
+        | 'QUOTE_NOT_OPEN'
+        | 'QUOTE_EXPIRED'
+        | 'QUOTE_NOT_ACCEPTED';
     };
 
 export type QuoteResult = { ok: true; value: Quote } | QuoteFailure;
 
 /** The invoice body's field names where a quote names them otherwise. */
 function asQuoteDetails(details: ErrorDetail[]): ErrorDetail[] {
-  return details.map((d) => (d.field === 'dueDate' ? { ...d, field: 'validUntil', message: d.message.replace('due date', 'validity date') } : d));
+  return details.map((d) =>
+    d.field === 'dueDate' ? { ...d, field: 'validUntil', message: d.message.replace('due date', 'validity date') } : d,
+  );
 }
 
 export class QuoteService {
@@ -55,15 +64,28 @@ export class QuoteService {
     private readonly pdf: PdfRenderer,
   ) {}
 
-  async get(owner: Owner, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Quote | undefined> {
+  async get(
+    owner: Owner,
+    id: string,
+    now: Date = new Date(),
+    trx: Kysely<Database> = this.db,
+  ): Promise<Quote | undefined> {
     const found = await this.quotes.findById(owner, id, trx);
     if (!found) return undefined;
-    const current = found.quote.status === 'draft' ? await this.invoices.currentParties(owner, found.quote.organization_id, trx) : undefined;
+    const current =
+      found.quote.status === 'draft'
+        ? await this.invoices.currentParties(owner, found.quote.organization_id, trx)
+        : undefined;
     return quoteFromRows(found.quote, found.lines, { today: todayUtc(now), ...(current ? { current } : {}) });
   }
 
   /** A page of quotes, newest first: up to `limit` of them, and the rows they came from (for the cursor). */
-  async list(owner: Owner, filter: Omit<QuoteFilter, 'today'>, page: { limit: number; after?: QuotePageCursor }, now: Date = new Date()): Promise<{ rows: QuoteRow[]; quotes: Quote[] }> {
+  async list(
+    owner: Owner,
+    filter: Omit<QuoteFilter, 'today'>,
+    page: { limit: number; after?: QuotePageCursor },
+    now: Date = new Date(),
+  ): Promise<{ rows: QuoteRow[]; quotes: Quote[] }> {
     const today = todayUtc(now);
     const rows = await this.quotes.page(owner, { ...filter, today }, page);
     const quotes = await this.shown(owner, rows.slice(0, page.limit), today);
@@ -71,7 +93,12 @@ export class QuoteService {
   }
 
   /** The panel's numbered pages: quotes newest first, `size` a page, and how many there are. */
-  async page(owner: Owner, page: number, size: number, now: Date = new Date()): Promise<{ quotes: Quote[]; total: number; page: number; pages: number }> {
+  async page(
+    owner: Owner,
+    page: number,
+    size: number,
+    now: Date = new Date(),
+  ): Promise<{ quotes: Quote[]; total: number; page: number; pages: number }> {
     const total = await this.quotes.count(owner);
     const pages = Math.max(1, Math.ceil(total / size));
     const shown = Math.min(Math.max(1, page), pages);
@@ -81,14 +108,21 @@ export class QuoteService {
 
   /** Rows as the API shows them, lines and (for drafts) current parties loaded for all at once. */
   private async shown(owner: Owner, rows: QuoteRow[], today: string): Promise<Quote[]> {
-    const lines = await this.quotes.linesOf(owner.companyId, rows.map((row) => row.id));
+    const lines = await this.quotes.linesOf(
+      owner.companyId,
+      rows.map((row) => row.id),
+    );
     const parties = new Map<string, Awaited<ReturnType<InvoiceService['currentParties']>>>();
     for (const row of rows) {
-      if (row.status === 'draft' && !parties.has(row.organization_id)) parties.set(row.organization_id, await this.invoices.currentParties(owner, row.organization_id));
+      if (row.status === 'draft' && !parties.has(row.organization_id))
+        parties.set(row.organization_id, await this.invoices.currentParties(owner, row.organization_id));
     }
     return rows.map((row) => {
       const current = parties.get(row.organization_id);
-      return quoteFromRows(row, lines.get(row.id) ?? [], { today, ...(row.status === 'draft' && current ? { current } : {}) });
+      return quoteFromRows(row, lines.get(row.id) ?? [], {
+        today,
+        ...(row.status === 'draft' && current ? { current } : {}),
+      });
     });
   }
 
@@ -109,7 +143,8 @@ export class QuoteService {
     const found = await this.quotes.findById(owner, id);
     if (!found) return { ok: false, code: 'NOT_FOUND' };
     const row = found.quote;
-    if (row.status === 'draft' || row.number === null || row.issue_date === null || row.valid_until === null) return { ok: false, code: 'QUOTE_NOT_SENT' };
+    if (row.status === 'draft' || row.number === null || row.issue_date === null || row.valid_until === null)
+      return { ok: false, code: 'QUOTE_NOT_SENT' };
     const view = documentViewOf({
       typeCode: '380',
       number: row.number,
@@ -133,10 +168,20 @@ export class QuoteService {
     });
     try {
       const body = await this.pdf.render(view, { lang, quote: { validUntil: row.valid_until } });
-      return { ok: true, body, contentType: 'application/pdf', filename: `quote-${row.number.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf` };
+      return {
+        ok: true,
+        body,
+        contentType: 'application/pdf',
+        filename: `quote-${row.number.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`,
+      };
     } catch (error) {
       if (!(error instanceof PdfRenderError) || error.reason === 'failed') throw error;
-      return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+      return {
+        ok: false,
+        code: 'SERVICE_UNAVAILABLE',
+        message: `${error.message} Retry shortly.`,
+        retryAfterSeconds: error.reason === 'busy' ? 1 : 5,
+      };
     }
   }
 
@@ -147,10 +192,18 @@ export class QuoteService {
   }
 
   /** POST /quote: sent at once (numbered, status open) or a draft. */
-  async create(scope: Scope, input: CreateQuoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<QuoteResult> {
+  async create(
+    scope: Scope,
+    input: CreateQuoteInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<QuoteResult> {
     const company = await this.company(scope.companyId, trx);
     const { status, validUntil, ...body } = input;
-    const read = readInvoiceContent({ ...body, number: null, dueDate: validUntil ?? null, paymentMeans: null }, { currency: company.currency });
+    const read = readInvoiceContent(
+      { ...body, number: null, dueDate: validUntil ?? null, paymentMeans: null },
+      { currency: company.currency },
+    );
     if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(read.details) };
     const content = read.value;
     const organization = await this.organizations.findById(scope, content.organizationId, trx);
@@ -158,7 +211,9 @@ export class QuoteService {
     if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
 
     const draft = status === 'draft';
-    const dates = draft ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate } : datesAtIssue(content, now);
+    const dates = draft
+      ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate }
+      : datesAtIssue(content, now);
     if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(dates.details) };
     const computed = computeContent(content.lines, content, adjustmentsOf(content));
     const oversized = oversizedAmounts(computed, content.digits, 'quote');
@@ -196,9 +251,13 @@ export class QuoteService {
     const lines = computed.lines.map((line) => ({ ...line, quote_id: id, company_id: scope.companyId }));
     const today = todayUtc(now);
     return inTransaction(this.db, trx, async (t) => {
-      if (!draft) row.number = await this.quotes.nextNumber(t, this.sequenceOf(scope, row.issue_date!), this.formatOf(scope));
+      if (!draft)
+        row.number = await this.quotes.nextNumber(t, this.sequenceOf(scope, row.issue_date!), this.formatOf(scope));
       await this.quotes.insert(t, row, lines);
-      const quote = quoteFromRows(row, lines, { today, ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}) });
+      const quote = quoteFromRows(row, lines, {
+        today,
+        ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
+      });
       await this.events.record(t, scope, 'quote.created', quote, now);
       if (!draft) await this.events.record(t, scope, 'quote.sent', quote, now);
       return { ok: true, value: quote };
@@ -239,7 +298,12 @@ export class QuoteService {
         updated_at: at,
       });
       if (!sent) return { ok: false, code: 'QUOTE_NOT_DRAFT' };
-      await this.quotes.setNumber(t, scope, id, await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope)));
+      await this.quotes.setNumber(
+        t,
+        scope,
+        id,
+        await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope)),
+      );
       const quote = (await this.get(scope, id, now, t))!;
       await this.events.record(t, scope, 'quote.sent', quote, now);
       return { ok: true, value: quote };
@@ -247,14 +311,23 @@ export class QuoteService {
   }
 
   /** POST /quote/{id}/accept and /decline: an open quote, while valid, gets the buyer's answer. */
-  async answer(scope: Scope, id: string, answer: 'accepted' | 'declined', now: Date = new Date(), trx?: Kysely<Database>): Promise<QuoteResult> {
+  async answer(
+    scope: Scope,
+    id: string,
+    answer: 'accepted' | 'declined',
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<QuoteResult> {
     const today = todayUtc(now);
     return inTransaction(this.db, trx, async (t): Promise<QuoteResult> => {
       if (!(await this.quotes.answer(t, scope, id, answer, today, now.toISOString()))) {
         const found = await this.quotes.findById(scope, id, t);
         if (!found) return { ok: false, code: 'NOT_FOUND' };
         const { status, valid_until } = found.quote;
-        return { ok: false, code: status === 'open' && valid_until !== null && valid_until < today ? 'QUOTE_EXPIRED' : 'QUOTE_NOT_OPEN' };
+        return {
+          ok: false,
+          code: status === 'open' && valid_until !== null && valid_until < today ? 'QUOTE_EXPIRED' : 'QUOTE_NOT_OPEN',
+        };
       }
       const quote = (await this.get(scope, id, now, t))!;
       await this.events.record(t, scope, answer === 'accepted' ? 'quote.accepted' : 'quote.declined', quote, now);
@@ -279,47 +352,53 @@ export class QuoteService {
   ): Promise<{ ok: true; value: { quote: Quote; invoice: Invoice } } | QuoteFailure | InvoiceFailure> {
     const at = now.toISOString();
     return inTransaction(this.db, trx, async (t) => {
-        if (!(await this.quotes.claimForInvoice(t, scope, id, at))) {
-          const found = await this.quotes.findById(scope, id, t);
-          if (!found) return { ok: false as const, code: 'NOT_FOUND' as const };
-          if (found.quote.invoiced_at !== null) {
-            const invoiceId = found.quote.invoice_id ?? '';
-            return {
-              ok: false as const,
-              code: 'QUOTE_ALREADY_INVOICED' as const,
-              details: [{ field: 'invoiceId', code: 'already_invoiced', message: `The quote was made into the invoice ${invoiceId}.` }],
-            };
-          }
-          return { ok: false as const, code: 'QUOTE_NOT_ACCEPTED' as const };
+      if (!(await this.quotes.claimForInvoice(t, scope, id, at))) {
+        const found = await this.quotes.findById(scope, id, t);
+        if (!found) return { ok: false as const, code: 'NOT_FOUND' as const };
+        if (found.quote.invoiced_at !== null) {
+          const invoiceId = found.quote.invoice_id ?? '';
+          return {
+            ok: false as const,
+            code: 'QUOTE_ALREADY_INVOICED' as const,
+            details: [
+              {
+                field: 'invoiceId',
+                code: 'already_invoiced',
+                message: `The quote was made into the invoice ${invoiceId}.`,
+              },
+            ],
+          };
         }
-        const found = (await this.quotes.findById(scope, id, t))!;
-        const quote = found.quote;
-        const created = await this.invoices.create(
-            scope,
-            {
-              ...apiExtras(extrasOf({ ...quote, payment_means: null })),
-              organizationId: quote.organization_id,
-              issueDate: input.issueDate ?? null,
-              dueDate: input.dueDate ?? null,
-              currency: quote.currency,
-              pricesIncludeTax: quote.prices_include_tax === 1,
-              buyerReference: quote.buyer_reference,
-              purchaseOrderReference: input.purchaseOrderReference ?? quote.purchase_order_reference ?? quote.number,
-              note: quote.note,
-              lines: found.lines.map(lineFieldsOf),
-              status: input.status ?? 'issued',
-            },
-            now,
-            t,
-          );
-        if (!created.ok) {
-          await this.quotes.releaseClaim(t, scope, id);
-          return created;
-        }
-        await this.quotes.setInvoice(t, scope, id, created.value.id);
-        const invoiced = (await this.get(scope, id, now, t))!;
-        await this.events.record(t, scope, 'quote.invoiced', invoiced, now);
-        return { ok: true as const, value: { quote: invoiced, invoice: created.value } };
+        return { ok: false as const, code: 'QUOTE_NOT_ACCEPTED' as const };
+      }
+      const found = (await this.quotes.findById(scope, id, t))!;
+      const quote = found.quote;
+      const created = await this.invoices.create(
+        scope,
+        {
+          ...apiExtras(extrasOf({ ...quote, payment_means: null })),
+          organizationId: quote.organization_id,
+          issueDate: input.issueDate ?? null,
+          dueDate: input.dueDate ?? null,
+          currency: quote.currency,
+          pricesIncludeTax: quote.prices_include_tax === 1,
+          buyerReference: quote.buyer_reference,
+          purchaseOrderReference: input.purchaseOrderReference ?? quote.purchase_order_reference ?? quote.number,
+          note: quote.note,
+          lines: found.lines.map(lineFieldsOf),
+          status: input.status ?? 'issued',
+        },
+        now,
+        t,
+      );
+      if (!created.ok) {
+        await this.quotes.releaseClaim(t, scope, id);
+        return created;
+      }
+      await this.quotes.setInvoice(t, scope, id, created.value.id);
+      const invoiced = (await this.get(scope, id, now, t))!;
+      await this.events.record(t, scope, 'quote.invoiced', invoiced, now);
+      return { ok: true as const, value: { quote: invoiced, invoice: created.value } };
     });
   }
 }

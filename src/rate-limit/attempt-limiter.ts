@@ -61,6 +61,8 @@ export class AttemptLimiter {
   /** Counts a failure that needed no reserved work (decided from memory): within or over the limit. */
   async fail(subject: string): Promise<Outcome> {
     const window = await this.store.increment(this.keys(subject).failures, this.options.windowMs);
-    return window.count > this.options.limit ? { kind: 'over', resetAt: window.resetAt } : { kind: 'within', count: window.count };
+    return window.count > this.options.limit
+      ? { kind: 'over', resetAt: window.resetAt }
+      : { kind: 'within', count: window.count };
   }
 }

@@ -45,7 +45,12 @@ export class FailOpenRateLimitStore implements RateLimitStore {
     return this.run((store) => store.release(key));
   }
 
-  reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }> {
+  reserve(
+    key: string,
+    alsoCounted: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ admitted: boolean; resetAt: number }> {
     return this.run((store) => store.reserve(key, alsoCounted, limit, windowMs));
   }
 

@@ -59,7 +59,12 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     rateLimitIncrement(key: string, windowMs: number): Result<ScriptReply, Context>;
     rateLimitRelease(key: string): Result<number, Context>;
-    rateLimitReserve(key: string, alsoCounted: string, limit: number, windowMs: number): Result<[number, number], Context>;
+    rateLimitReserve(
+      key: string,
+      alsoCounted: string,
+      limit: number,
+      windowMs: number,
+    ): Result<[number, number], Context>;
     rateLimitPeek(key: string): Result<ScriptReply, Context>;
   }
 }
@@ -116,8 +121,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.client.rateLimitRelease(this.keyPrefix + key);
   }
 
-  async reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }> {
-    const [admitted, ttl] = await this.client.rateLimitReserve(this.keyPrefix + key, this.keyPrefix + alsoCounted, limit, windowMs);
+  async reserve(
+    key: string,
+    alsoCounted: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ admitted: boolean; resetAt: number }> {
+    const [admitted, ttl] = await this.client.rateLimitReserve(
+      this.keyPrefix + key,
+      this.keyPrefix + alsoCounted,
+      limit,
+      windowMs,
+    );
     return { admitted: Number(admitted) === 1, resetAt: Date.now() + Math.max(0, Number(ttl)) };
   }
 

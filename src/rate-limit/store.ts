@@ -19,7 +19,12 @@ export interface RateLimitStore {
    * Atomically: when `key`'s count plus `alsoCounted`'s is below `limit`, counts a hit in `key`
    * (starting its window) and answers admitted; otherwise counts nothing.
    */
-  reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }>;
+  reserve(
+    key: string,
+    alsoCounted: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ admitted: boolean; resetAt: number }>;
   /** The current window's count without counting a hit; null when the window is empty. */
   peek(key: string): Promise<WindowCount | null>;
   close(): Promise<void>;
@@ -46,7 +51,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve({ count: window.count, resetAt: window.resetAt });
   }
 
-  reserve(key: string, alsoCounted: string, limit: number, windowMs: number): Promise<{ admitted: boolean; resetAt: number }> {
+  reserve(
+    key: string,
+    alsoCounted: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ admitted: boolean; resetAt: number }> {
     const now = this.now();
     const live = (k: string) => {
       const window = this.windows.get(k);

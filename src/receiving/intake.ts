@@ -48,7 +48,8 @@ export interface StoreOptions {
 }
 
 /** The content type an original is answered with: what it is, not what it was sent as. */
-const contentTypeOf = (read: ReceivedDocument) => (read.container.type === 'pdf' ? 'application/pdf' : 'application/xml');
+const contentTypeOf = (read: ReceivedDocument) =>
+  read.container.type === 'pdf' ? 'application/pdf' : 'application/xml';
 
 const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
 
@@ -73,22 +74,45 @@ export class Intake {
       switch (error.reason) {
         case 'busy':
         case 'closed':
-          return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: 1 };
+          return {
+            ok: false,
+            code: 'SERVICE_UNAVAILABLE',
+            message: `${error.message} Retry shortly.`,
+            retryAfterSeconds: 1,
+          };
         case 'timeout':
         case 'memory': {
           const message = `${error.message} It is not read: a document that takes this much to read is not an e-invoice this service accepts.`;
-          return { ok: false, code: 'EINVOICE_REFUSED', message, details: [{ field: 'body', code: error.reason === 'timeout' ? 'read_timeout' : 'read_memory', message }] };
+          return {
+            ok: false,
+            code: 'EINVOICE_REFUSED',
+            message,
+            details: [{ field: 'body', code: error.reason === 'timeout' ? 'read_timeout' : 'read_memory', message }],
+          };
         }
         default:
           throw error;
       }
     }
-    if (!result.ok) return { ok: false, code: 'EINVOICE_REFUSED', message: result.message, details: [{ field: 'body', code: result.code.toLowerCase(), message: result.message }] };
+    if (!result.ok)
+      return {
+        ok: false,
+        code: 'EINVOICE_REFUSED',
+        message: result.message,
+        details: [{ field: 'body', code: result.code.toLowerCase(), message: result.message }],
+      };
     return { ok: true, value: result };
   }
 
   /** Stores a read document for the scope's company: supplier, duplicate check, files, verdict, links, event. */
-  async store(scope: Scope, read: ReceivedDocument, upload: Upload, options: StoreOptions, now: Date = new Date(), trx?: Kysely<Database>): Promise<StoreResult> {
+  async store(
+    scope: Scope,
+    read: ReceivedDocument,
+    upload: Upload,
+    options: StoreOptions,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<StoreResult> {
     const { judgement } = read;
     if (options.requireValid && judgement.verdict === 'invalid') {
       const all = [...judgement.structure.findings, ...judgement.findings];
@@ -97,11 +121,20 @@ export class Intake {
         ok: false,
         code: 'EINVOICE_INVALID',
         message: `The e-invoice is invalid: it breaks ${fatal} ${fatal === 1 ? 'rule' : 'rules'} (${[...new Set(all.filter((f) => f.severity === 'fatal').map((f) => f.rule))].slice(0, 5).join(', ')}${fatal > 5 ? ', …' : ''}). Nothing was stored.`,
-        details: all.map((f) => ({ field: f.location, code: f.rule, message: f.message, severity: f.severity, term: f.term })),
+        details: all.map((f) => ({
+          field: f.location,
+          code: f.rule,
+          message: f.message,
+          severity: f.severity,
+          term: f.term,
+        })),
       };
     }
     const model = read.model;
-    const kind = read.kind === 'credit-note' || CREDIT_NOTE_TYPE_CODES_UBL.has(text(model.typeCode) ?? '') ? 'credit-note' : 'invoice';
+    const kind =
+      read.kind === 'credit-note' || CREDIT_NOTE_TYPE_CODES_UBL.has(text(model.typeCode) ?? '')
+        ? 'credit-note'
+        : 'invoice';
     const number = text(model.number);
     const correctsNumber = kind === 'credit-note' ? text(model.precedingInvoice?.number) : null;
     const payable = decimalOf(model.totals.payable);
@@ -112,11 +145,17 @@ export class Intake {
       const supplier = await this.suppliers.match(scope, model.seller, now, t);
       const organizationId = supplier.organization.id;
       const duplicate = async (): Promise<StoreResult | null> => {
-        const first = number === null ? undefined : await this.repository.findByNumber(scope, organizationId, kind, number, t);
+        const first =
+          number === null ? undefined : await this.repository.findByNumber(scope, organizationId, kind, number, t);
         if (!first) return null;
         const what = kind === 'invoice' ? 'invoice' : 'credit note';
         const message = `${supplier.organization.name} already sent ${what} ${number}: it was received on ${first.created_at.slice(0, 10)} as ${first.id}.`;
-        return { ok: false, code: 'DUPLICATE_DOCUMENT', message, details: [{ field: 'number', code: 'duplicate_document', message, existingId: first.id }] };
+        return {
+          ok: false,
+          code: 'DUPLICATE_DOCUMENT',
+          message,
+          details: [{ field: 'number', code: 'duplicate_document', message, existingId: first.id }],
+        };
       };
       // An invoice and the credit note correcting it, arriving at once: the second to take this
       // lock sees the first, so one of them links the pair (tested with parallel uploads).
@@ -124,10 +163,17 @@ export class Intake {
       if (linkingNumber !== null) await this.repository.serializeLinking(t, scope, organizationId, linkingNumber);
       const earlier = await duplicate();
       if (earlier) return earlier;
-      const corrected = correctsNumber === null ? undefined : await this.repository.findByNumber(scope, organizationId, 'invoice', correctsNumber, t);
+      const corrected =
+        correctsNumber === null
+          ? undefined
+          : await this.repository.findByNumber(scope, organizationId, 'invoice', correctsNumber, t);
 
       const id = newId('pin');
-      const verdict: StoredVerdict = { rulesApplied: read.claims, structure: judgement.structure, findings: judgement.findings };
+      const verdict: StoredVerdict = {
+        rulesApplied: read.claims,
+        structure: judgement.structure,
+        findings: judgement.findings,
+      };
       const row: PurchaseInvoiceRow = {
         id,
         company_id: scope.companyId,
@@ -170,7 +216,17 @@ export class Intake {
       };
       const owner = { company_id: scope.companyId, livemode: modeColumn(scope), purchase_invoice_id: id };
       const files: PurchaseFileRow[] = [
-        { ...owner, position: 0, source: 'upload', name: null, mime_type: row.content_type, description: null, sha256, size: upload.bytes.byteLength, content: upload.bytes },
+        {
+          ...owner,
+          position: 0,
+          source: 'upload',
+          name: null,
+          mime_type: row.content_type,
+          description: null,
+          sha256,
+          size: upload.bytes.byteLength,
+          content: upload.bytes,
+        },
         ...read.attachments.map((file, index): PurchaseFileRow => ({
           ...owner,
           position: index + 1,
@@ -186,7 +242,10 @@ export class Intake {
       // Two uploads of one document at once: the unique index lets one in, the other is a duplicate.
       if (!(await this.repository.insert(t, row, files))) {
         const first = await duplicate();
-        if (!first) throw new Error(`Receiving ${number}: the unique index refused it, but no earlier document of that number is visible`);
+        if (!first)
+          throw new Error(
+            `Receiving ${number}: the unique index refused it, but no earlier document of that number is visible`,
+          );
         return first;
       }
 
@@ -195,7 +254,8 @@ export class Intake {
       if (corrected && kind === 'credit-note') await this.ledger.credit(scope, corrected.id, payable, now, t);
       if (kind === 'invoice' && number !== null) {
         for (const note of await this.repository.unlinkedCreditNotes(scope, organizationId, number, t)) {
-          if (await this.repository.link(t, scope, note.id, id)) await this.ledger.credit(scope, id, decimalOf(note.payable), now, t);
+          if (await this.repository.link(t, scope, note.id, id))
+            await this.ledger.credit(scope, id, decimalOf(note.payable), now, t);
         }
       }
       const received = (await this.reads.get(scope, id, t))!;

@@ -3,14 +3,21 @@ import type { Judgement } from '../documents/read/index.js';
 import { isKnownCurrency, minorUnitDigits } from '../money/currency.js';
 import { Decimal } from '../money/decimal.js';
 import type { PurchaseInvoice, PurchaseInvoiceSummary } from '../schemas/purchase-invoice.js';
-import type { PurchaseFileInfo, PurchaseInvoiceListRow, PurchaseInvoiceRow, PurchasePaymentRow } from './purchase-invoice-repository.js';
+import type {
+  PurchaseFileInfo,
+  PurchaseInvoiceListRow,
+  PurchaseInvoiceRow,
+  PurchasePaymentRow,
+} from './purchase-invoice-repository.js';
 
 // Rows of received documents as the API answers them, and the model as it is stored: the
 // embedded attachments' bytes are kept as files, so the stored model names the file instead.
 
 /** The model as stored and answered: an embedded attachment names its file (1-based), not its bytes. */
 export type StoredEinvoice = Omit<Einvoice, 'attachments'> & {
-  attachments?: (Omit<NonNullable<Einvoice['attachments']>[number], 'embedded'> & { embedded: { mimeCode: string | null; filename: string | null; file: number } | null })[];
+  attachments?: (Omit<NonNullable<Einvoice['attachments']>[number], 'embedded'> & {
+    embedded: { mimeCode: string | null; filename: string | null; file: number } | null;
+  })[];
 };
 
 /** The stored form of a read model: BG-24 attachments with bytes become references to files 1, 2, … in their order. */
@@ -54,7 +61,9 @@ export function money(value: Decimal, digits: number): string {
 }
 
 /** What is still owed on a row: payable − paid − credited; null when it states no payable amount. */
-export function amountDueOf(row: Pick<PurchaseInvoiceRow, 'payable' | 'amount_paid' | 'amount_credited'>): Decimal | null {
+export function amountDueOf(
+  row: Pick<PurchaseInvoiceRow, 'payable' | 'amount_paid' | 'amount_credited'>,
+): Decimal | null {
   const payable = decimalOf(row.payable);
   return payable === null ? null : payable.minus(row.amount_paid).minus(row.amount_credited);
 }
@@ -94,7 +103,15 @@ export function summaryOf(row: PurchaseInvoiceListRow, extras: RowExtras): Purch
     original: { contentType: row.content_type, size: row.original_size, sha256: row.original_sha256 },
     attachments: extras.files
       .filter((f) => f.position > 0)
-      .map((f) => ({ n: f.position, source: f.source === 'pdf' ? 'pdf' : 'xml', name: f.name, mimeType: f.mime_type, description: f.description, size: f.size, sha256: f.sha256 })),
+      .map((f) => ({
+        n: f.position,
+        source: f.source === 'pdf' ? 'pdf' : 'xml',
+        name: f.name,
+        mimeType: f.mime_type,
+        description: f.description,
+        size: f.size,
+        sha256: f.sha256,
+      })),
     payments: extras.payments.map((p) => ({
       id: p.id,
       amount: money(new Decimal(p.amount), digits),
@@ -118,7 +135,11 @@ export function purchaseInvoiceOf(row: PurchaseInvoiceRow, extras: RowExtras): P
     judgement: {
       verdict: row.verdict,
       rulesApplied: verdict.rulesApplied,
-      structure: { valid: verdict.structure.valid, check: 'schema-less', findings: verdict.structure.findings.map(findingOf) },
+      structure: {
+        valid: verdict.structure.valid,
+        check: 'schema-less',
+        findings: verdict.structure.findings.map(findingOf),
+      },
       findings: verdict.findings.map(findingOf),
     },
     document: JSON.parse(row.document) as PurchaseInvoice['document'],

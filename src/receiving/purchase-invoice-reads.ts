@@ -31,9 +31,16 @@ export class PurchaseInvoiceReads {
   }
 
   /** Summaries newest first by arrival: up to `limit + 1`, the last telling that another page follows. */
-  async list(owner: Owner, filter: PurchaseInvoiceFilter, page: { limit: number; after?: ListCursor; today: string }): Promise<PurchaseInvoiceSummary[]> {
+  async list(
+    owner: Owner,
+    filter: PurchaseInvoiceFilter,
+    page: { limit: number; after?: ListCursor; today: string },
+  ): Promise<PurchaseInvoiceSummary[]> {
     const rows = await this.repository.list(owner, filter, page);
-    const extras = await this.extrasOf(owner, rows.map((r) => r.id));
+    const extras = await this.extrasOf(
+      owner,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => summaryOf(row, extras.get(row.id)!));
   }
 }

@@ -1,6 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { bytesOfColumn, type Dialect } from '../db/dialect.js';
-import type { Database, PurchaseInvoiceFilesTable, PurchaseInvoicesTable, PurchaseInvoiceState, PurchasePaymentsTable } from '../db/schema.js';
+import type {
+  Database,
+  PurchaseInvoiceFilesTable,
+  PurchaseInvoicesTable,
+  PurchaseInvoiceState,
+  PurchasePaymentsTable,
+} from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 
@@ -33,7 +39,20 @@ export interface PurchaseInvoiceFilter {
 /** The columns a state change or payment writes, if the row is still as it was read. */
 export interface PurchaseChange {
   expected: Pick<PurchaseInvoiceRow, 'state' | 'amount_paid' | 'amount_credited'>;
-  next: Partial<Pick<PurchaseInvoiceRow, 'state' | 'amount_paid' | 'amount_credited' | 'owing' | 'dispute_reason' | 'approved_at' | 'disputed_at' | 'paid_at' | 'updated_at'>>;
+  next: Partial<
+    Pick<
+      PurchaseInvoiceRow,
+      | 'state'
+      | 'amount_paid'
+      | 'amount_credited'
+      | 'owing'
+      | 'dispute_reason'
+      | 'approved_at'
+      | 'disputed_at'
+      | 'paid_at'
+      | 'updated_at'
+    >
+  >;
 }
 
 const LIST_COLUMNS = [
@@ -84,7 +103,8 @@ export interface ListCursor {
 }
 
 /** The number starts with `prefix`, exactly and case-sensitively, the same on both databases (as the invoice list's filter). */
-const numberStartsWith = (prefix: string) => sql<boolean>`substr(number, 1, length(cast(${prefix} as text))) = cast(${prefix} as text)`;
+const numberStartsWith = (prefix: string) =>
+  sql<boolean>`substr(number, 1, length(cast(${prefix} as text))) = cast(${prefix} as text)`;
 
 /** The next day of a YYYY-MM-DD, as the start of its UTC instant. */
 function startOfDayAfter(day: string): string {
@@ -105,7 +125,10 @@ export class PurchaseInvoiceRepository {
    * and the second sees the first, whichever it is.
    */
   async serializeLinking(t: Kysely<Database>, owner: Owner, organizationId: string, number: string): Promise<void> {
-    await this.dialect.serializeOn(t, `purchase-invoice-link|${owner.companyId}|${modeColumn(owner)}|${organizationId}|${number}`);
+    await this.dialect.serializeOn(
+      t,
+      `purchase-invoice-link|${owner.companyId}|${modeColumn(owner)}|${organizationId}|${number}`,
+    );
   }
 
   /**
@@ -122,7 +145,13 @@ export class PurchaseInvoiceRepository {
   }
 
   /** The document the supplier sent first with this kind and number. */
-  async findByNumber(owner: Owner, organizationId: string, kind: PurchaseInvoiceRow['document_kind'], number: string, trx: Kysely<Database> = this.db): Promise<PurchaseInvoiceRow | undefined> {
+  async findByNumber(
+    owner: Owner,
+    organizationId: string,
+    kind: PurchaseInvoiceRow['document_kind'],
+    number: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<PurchaseInvoiceRow | undefined> {
     return trx
       .selectFrom('purchase_invoices')
       .selectAll()
@@ -135,7 +164,12 @@ export class PurchaseInvoiceRepository {
   }
 
   /** The supplier's credit notes that name `number` (BT-25) and were linked to no invoice yet. */
-  async unlinkedCreditNotes(owner: Owner, organizationId: string, number: string, trx: Kysely<Database>): Promise<PurchaseInvoiceRow[]> {
+  async unlinkedCreditNotes(
+    owner: Owner,
+    organizationId: string,
+    number: string,
+    trx: Kysely<Database>,
+  ): Promise<PurchaseInvoiceRow[]> {
     return trx
       .selectFrom('purchase_invoices')
       .selectAll()
@@ -164,12 +198,24 @@ export class PurchaseInvoiceRepository {
   }
 
   async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<PurchaseInvoiceRow | undefined> {
-    return trx.selectFrom('purchase_invoices').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).executeTakeFirst();
+    return trx
+      .selectFrom('purchase_invoices')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The stored list of values the model has no field for (JSON text), or undefined for no such document. */
   async unmappedOf(owner: Owner, id: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('purchase_invoices').select('unmapped').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('purchase_invoices')
+      .select('unmapped')
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row?.unmapped;
   }
 
@@ -207,7 +253,11 @@ export class PurchaseInvoiceRepository {
   }
 
   /** The credit notes linked to these invoices: (credit note id, invoice id), oldest first. */
-  async creditNotesOf(owner: Owner, ids: string[], trx: Kysely<Database> = this.db): Promise<{ id: string; corrects_id: string | null }[]> {
+  async creditNotesOf(
+    owner: Owner,
+    ids: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ id: string; corrects_id: string | null }[]> {
     if (ids.length === 0) return [];
     return trx
       .selectFrom('purchase_invoices')
@@ -235,10 +285,24 @@ export class PurchaseInvoiceRepository {
   }
 
   /** One file's bytes (position 0: the original). */
-  async fileContent(owner: Owner, id: string, position: number): Promise<(PurchaseFileInfo & { content: Buffer }) | undefined> {
+  async fileContent(
+    owner: Owner,
+    id: string,
+    position: number,
+  ): Promise<(PurchaseFileInfo & { content: Buffer }) | undefined> {
     const row = await this.db
       .selectFrom('purchase_invoice_files')
-      .select(['purchase_invoice_id', 'position', 'source', 'name', 'mime_type', 'description', 'sha256', 'size', 'content'])
+      .select([
+        'purchase_invoice_id',
+        'position',
+        'source',
+        'name',
+        'mime_type',
+        'description',
+        'sha256',
+        'size',
+        'content',
+      ])
       .where('company_id', '=', owner.companyId)
       .where('livemode', '=', modeColumn(owner))
       .where('purchase_invoice_id', '=', id)
@@ -248,8 +312,16 @@ export class PurchaseInvoiceRepository {
   }
 
   /** A page of documents, newest first by when they arrived; `limit + 1` rows to tell whether another page follows. */
-  async list(owner: Owner, filter: PurchaseInvoiceFilter, page: { limit: number; after?: ListCursor; today: string }): Promise<PurchaseInvoiceListRow[]> {
-    let query = this.db.selectFrom('purchase_invoices').select(LIST_COLUMNS).where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+  async list(
+    owner: Owner,
+    filter: PurchaseInvoiceFilter,
+    page: { limit: number; after?: ListCursor; today: string },
+  ): Promise<PurchaseInvoiceListRow[]> {
+    let query = this.db
+      .selectFrom('purchase_invoices')
+      .select(LIST_COLUMNS)
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.state !== undefined) query = query.where('state', '=', filter.state);
     if (filter.kind !== undefined) query = query.where('document_kind', '=', filter.kind);
@@ -257,17 +329,35 @@ export class PurchaseInvoiceRepository {
     if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
     if (filter.dueDateFrom !== undefined) query = query.where('due_date', '>=', filter.dueDateFrom);
     if (filter.dueDateTo !== undefined) query = query.where('due_date', '<=', filter.dueDateTo);
-    if (filter.receivedFrom !== undefined) query = query.where('created_at', '>=', `${filter.receivedFrom}T00:00:00.000Z`);
+    if (filter.receivedFrom !== undefined)
+      query = query.where('created_at', '>=', `${filter.receivedFrom}T00:00:00.000Z`);
     if (filter.receivedTo !== undefined) query = query.where('created_at', '<', startOfDayAfter(filter.receivedTo));
     const today = page.today;
-    if (filter.overdue === true) query = query.where('document_kind', '=', 'invoice').where('owing', '=', 1).where('due_date', '<', today);
+    if (filter.overdue === true)
+      query = query.where('document_kind', '=', 'invoice').where('owing', '=', 1).where('due_date', '<', today);
     if (filter.overdue === false) {
-      query = query.where((eb) => eb.or([eb('document_kind', '!=', 'invoice'), eb('owing', '=', 0), eb('due_date', 'is', null), eb('due_date', '>=', today)]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('document_kind', '!=', 'invoice'),
+          eb('owing', '=', 0),
+          eb('due_date', 'is', null),
+          eb('due_date', '>=', today),
+        ]),
+      );
     }
     const after = page.after;
     if (after) {
-      query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
     }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 }

@@ -7,14 +7,23 @@ import type { ReceivedDocument } from '../documents/read/received.js';
 import { receivedView } from '../documents/received-view.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
-import type { PurchaseInvoice, PurchaseInvoiceSummary, PurchasePaymentInput, UnmappedEntry } from '../schemas/purchase-invoice.js';
+import type {
+  PurchaseInvoice,
+  PurchaseInvoiceSummary,
+  PurchasePaymentInput,
+  UnmappedEntry,
+} from '../schemas/purchase-invoice.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import type { OrganizationService } from '../services/organization-service.js';
 import type { Owner, Scope } from '../db/scope.js';
 import { Intake, type ReadUploadResult, type StoreOptions, type StoreResult, type Upload } from './intake.js';
 import type { StoredEinvoice } from './purchase-invoice-mapping.js';
 import { PurchaseInvoiceReads } from './purchase-invoice-reads.js';
-import { PurchaseInvoiceRepository, type ListCursor, type PurchaseInvoiceFilter } from './purchase-invoice-repository.js';
+import {
+  PurchaseInvoiceRepository,
+  type ListCursor,
+  type PurchaseInvoiceFilter,
+} from './purchase-invoice-repository.js';
 import { PurchaseLedger, type LifecycleResult } from './purchase-ledger.js';
 import { SupplierMatcher } from './supplier-matching.js';
 
@@ -56,7 +65,9 @@ export const ATTACHMENT_TYPES = [
 function attachmentType(mimeType: string | null): (typeof ATTACHMENT_TYPES)[number] {
   const type = mimeType?.trim().toLowerCase() ?? '';
   if (type === 'text/xml') return 'application/xml';
-  return (ATTACHMENT_TYPES as readonly string[]).includes(type) ? (type as (typeof ATTACHMENT_TYPES)[number]) : 'application/octet-stream';
+  return (ATTACHMENT_TYPES as readonly string[]).includes(type)
+    ? (type as (typeof ATTACHMENT_TYPES)[number])
+    : 'application/octet-stream';
 }
 
 export class PurchaseInvoiceService {
@@ -77,7 +88,15 @@ export class PurchaseInvoiceService {
     this.repository = new PurchaseInvoiceRepository(db, dialect);
     this.reads = new PurchaseInvoiceReads(this.repository);
     this.ledger = new PurchaseLedger(db, this.repository, this.reads, events);
-    this.intake = new Intake(db, reader, this.repository, new SupplierMatcher(organizations, organizationService), this.ledger, events, this.reads);
+    this.intake = new Intake(
+      db,
+      reader,
+      this.repository,
+      new SupplierMatcher(organizations, organizationService),
+      this.ledger,
+      events,
+      this.reads,
+    );
   }
 
   /** Reads and judges an upload (in the reading pool); nothing is stored. */
@@ -86,12 +105,24 @@ export class PurchaseInvoiceService {
   }
 
   /** Stores a document `read` made of `upload`, in `trx` when given (an idempotent request's). */
-  store(scope: Scope, read: ReceivedDocument, upload: Upload, options: StoreOptions, now: Date = new Date(), trx?: Kysely<Database>): Promise<StoreResult> {
+  store(
+    scope: Scope,
+    read: ReceivedDocument,
+    upload: Upload,
+    options: StoreOptions,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<StoreResult> {
     return this.intake.store(scope, read, upload, options, now, trx);
   }
 
   /** Reads and stores: for callers without an Idempotency-Key (the panel). */
-  async receive(scope: Scope, upload: Upload, options: StoreOptions, now: Date = new Date()): Promise<ReadUploadResult | StoreResult> {
+  async receive(
+    scope: Scope,
+    upload: Upload,
+    options: StoreOptions,
+    now: Date = new Date(),
+  ): Promise<ReadUploadResult | StoreResult> {
     const read = await this.read(upload);
     return read.ok ? this.store(scope, read.value, upload, options, now) : read;
   }
@@ -101,19 +132,33 @@ export class PurchaseInvoiceService {
   }
 
   /** Up to `limit + 1` summaries, newest first: one more than a page when another page follows. */
-  list(owner: Owner, filter: PurchaseInvoiceFilter, page: { limit: number; after?: ListCursor; now?: Date }): Promise<PurchaseInvoiceSummary[]> {
-    return this.reads.list(owner, filter, { limit: page.limit, ...(page.after ? { after: page.after } : {}), today: (page.now ?? new Date()).toISOString().slice(0, 10) });
+  list(
+    owner: Owner,
+    filter: PurchaseInvoiceFilter,
+    page: { limit: number; after?: ListCursor; now?: Date },
+  ): Promise<PurchaseInvoiceSummary[]> {
+    return this.reads.list(owner, filter, {
+      limit: page.limit,
+      ...(page.after ? { after: page.after } : {}),
+      today: (page.now ?? new Date()).toISOString().slice(0, 10),
+    });
   }
 
   /**
    * Values the model has no field for, in document order: up to `limit + 1` from place `after`
    * on (0: the first), the last telling that another page follows. undefined for no such document.
    */
-  async unmapped(owner: Owner, id: string, page: { limit: number; after: number }): Promise<UnmappedEntry[] | undefined> {
+  async unmapped(
+    owner: Owner,
+    id: string,
+    page: { limit: number; after: number },
+  ): Promise<UnmappedEntry[] | undefined> {
     const stored = await this.repository.unmappedOf(owner, id);
     if (stored === undefined) return undefined;
     const all = JSON.parse(stored) as { path: string; value: string }[];
-    return all.slice(page.after, page.after + page.limit + 1).map((entry, index) => ({ n: page.after + index + 1, path: entry.path, value: entry.value }));
+    return all
+      .slice(page.after, page.after + page.limit + 1)
+      .map((entry, index) => ({ n: page.after + index + 1, path: entry.path, value: entry.value }));
   }
 
   /** The document exactly as it was uploaded. */
@@ -122,7 +167,12 @@ export class PurchaseInvoiceService {
     const file = row && (await this.repository.fileContent(owner, id, 0));
     if (!row || !file) return undefined;
     const extension = row.content_type === 'application/pdf' ? 'pdf' : 'xml';
-    return { body: file.content, contentType: row.content_type, filename: `${safeName(row.number ?? row.id)}.${extension}`, sha256: file.sha256 };
+    return {
+      body: file.content,
+      contentType: row.content_type,
+      filename: `${safeName(row.number ?? row.id)}.${extension}`,
+      sha256: file.sha256,
+    };
   }
 
   /** Attachment n (1-based): a BG-24 file of the XML, or another file of the PDF. */
@@ -130,7 +180,12 @@ export class PurchaseInvoiceService {
     if (!Number.isInteger(n) || n < 1) return undefined;
     const file = await this.repository.fileContent(owner, id, n);
     if (!file) return undefined;
-    return { body: file.content, contentType: attachmentType(file.mime_type), filename: safeName(file.name ?? `attachment-${n}`), sha256: file.sha256 };
+    return {
+      body: file.content,
+      contentType: attachmentType(file.mime_type),
+      filename: safeName(file.name ?? `attachment-${n}`),
+      sha256: file.sha256,
+    };
   }
 
   /** The document drawn by our renderer, marked as a rendering of a received document, asking for nothing. */
@@ -138,13 +193,25 @@ export class PurchaseInvoiceService {
     const row = await this.repository.findById(owner, id);
     if (!row) return { ok: false, code: 'NOT_FOUND' };
     const model = JSON.parse(row.document) as StoredEinvoice;
-    const view = receivedView({ ...model, attachments: [] }, { test: row.livemode === 0, creditNote: row.document_kind === 'credit-note' });
+    const view = receivedView(
+      { ...model, attachments: [] },
+      { test: row.livemode === 0, creditNote: row.document_kind === 'credit-note' },
+    );
     try {
-      const body = await this.pdf.render(view, { lang, now: new Date(row.created_at), received: { receivedOn: row.created_at.slice(0, 10), verdict: row.verdict } });
+      const body = await this.pdf.render(view, {
+        lang,
+        now: new Date(row.created_at),
+        received: { receivedOn: row.created_at.slice(0, 10), verdict: row.verdict },
+      });
       return { ok: true, body, filename: `received-${safeName(row.number ?? row.id)}.pdf` };
     } catch (error) {
       if (!(error instanceof PdfRenderError) || error.reason === 'failed') throw error;
-      return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+      return {
+        ok: false,
+        code: 'SERVICE_UNAVAILABLE',
+        message: `${error.message} Retry shortly.`,
+        retryAfterSeconds: error.reason === 'busy' ? 1 : 5,
+      };
     }
   }
 
@@ -156,7 +223,13 @@ export class PurchaseInvoiceService {
     return this.ledger.dispute(scope, id, reason, now, trx);
   }
 
-  pay(scope: Scope, id: string, input: PurchasePaymentInput, now?: Date, trx?: Kysely<Database>): Promise<LifecycleResult> {
+  pay(
+    scope: Scope,
+    id: string,
+    input: PurchasePaymentInput,
+    now?: Date,
+    trx?: Kysely<Database>,
+  ): Promise<LifecycleResult> {
     return this.ledger.pay(scope, id, input, now, trx);
   }
 }

@@ -24,13 +24,23 @@ export type LifecycleResult =
   | { ok: true; value: PurchaseInvoice }
   | { ok: false; code: 'NOT_FOUND' }
   | { ok: false; code: 'VALIDATION_ERROR'; details: ErrorDetail[] }
-  | { ok: false; code: 'PURCHASE_INVOICE_NOT_APPROVABLE' | 'PURCHASE_INVOICE_NOT_DISPUTABLE' | 'PURCHASE_INVOICE_NOT_PAYABLE'; message: string }
+  | {
+      ok: false;
+      code: 'PURCHASE_INVOICE_NOT_APPROVABLE' | 'PURCHASE_INVOICE_NOT_DISPUTABLE' | 'PURCHASE_INVOICE_NOT_PAYABLE';
+      message: string;
+    }
   | { ok: false; code: 'PAYMENT_EXCEEDS_AMOUNT_DUE'; message: string; details: ErrorDetail[] };
 
 type Amounts = Pick<PurchaseInvoiceRow, 'state' | 'amount_paid' | 'amount_credited' | 'owing' | 'paid_at'>;
 
 /** The amounts, owing flag and state of a row after its paid and credited amounts became these. */
-function settled(row: PurchaseInvoiceRow, state: PurchaseInvoiceRow['state'], paid: Decimal, credited: Decimal, at: string): Amounts {
+function settled(
+  row: PurchaseInvoiceRow,
+  state: PurchaseInvoiceRow['state'],
+  paid: Decimal,
+  credited: Decimal,
+  at: string,
+): Amounts {
   const due = amountDueOf({ payable: row.payable, amount_paid: paid.toFixed(), amount_credited: credited.toFixed() });
   const owing = row.document_kind === 'invoice' && due !== null && due.greaterThan(0) ? 1 : 0;
   const paidNow = state === 'approved' && paid.greaterThan(0) && due !== null && !due.greaterThan(0);
@@ -43,7 +53,11 @@ function settled(row: PurchaseInvoiceRow, state: PurchaseInvoiceRow['state'], pa
   };
 }
 
-const expectedOf = (row: PurchaseInvoiceRow): PurchaseChange['expected'] => ({ state: row.state, amount_paid: row.amount_paid, amount_credited: row.amount_credited });
+const expectedOf = (row: PurchaseInvoiceRow): PurchaseChange['expected'] => ({
+  state: row.state,
+  amount_paid: row.amount_paid,
+  amount_credited: row.amount_credited,
+});
 
 /** "Purchase invoice R-11" at the start of a sentence, "purchase invoice R-11" within one. */
 const NOUN = (row: PurchaseInvoiceRow, within = false) => {
@@ -67,7 +81,14 @@ export class PurchaseLedger {
     scope: Scope,
     id: string,
     trx: Kysely<Database> | undefined,
-    decide: (row: PurchaseInvoiceRow) => LifecycleResult | 'unchanged' | { next: PurchaseChange['next']; events: EventType[]; payment?: { amount: Decimal; date: string; method: string; reference: string | null } },
+    decide: (row: PurchaseInvoiceRow) =>
+      | LifecycleResult
+      | 'unchanged'
+      | {
+          next: PurchaseChange['next'];
+          events: EventType[];
+          payment?: { amount: Decimal; date: string; method: string; reference: string | null };
+        },
     now: Date,
   ): Promise<LifecycleResult> {
     for (let attempt = 0; attempt < MAX_SETTLEMENT_ATTEMPTS; attempt++) {
@@ -77,7 +98,13 @@ export class PurchaseLedger {
       if (decision === 'unchanged') return { ok: true, value: (await this.reads.get(scope, id, trx))! };
       if ('ok' in decision) return decision;
       const result = await inTransaction(this.db, trx, async (t) => {
-        if (!(await this.repository.change(t, scope, id, { expected: expectedOf(row), next: { ...decision.next, updated_at: now.toISOString() } }))) return null;
+        if (
+          !(await this.repository.change(t, scope, id, {
+            expected: expectedOf(row),
+            next: { ...decision.next, updated_at: now.toISOString() },
+          }))
+        )
+          return null;
         if (decision.payment) {
           const p = decision.payment;
           await this.repository.insertPayment(t, {
@@ -109,12 +136,22 @@ export class PurchaseLedger {
       id,
       trx,
       (row) => {
-        if (row.state === 'paid') return { ok: false, code: 'PURCHASE_INVOICE_NOT_APPROVABLE', message: `${NOUN(row)} is paid already.` };
+        if (row.state === 'paid')
+          return { ok: false, code: 'PURCHASE_INVOICE_NOT_APPROVABLE', message: `${NOUN(row)} is paid already.` };
         if (row.state === 'approved') return 'unchanged';
-        const after = settled(row, 'approved', new Decimal(row.amount_paid), new Decimal(row.amount_credited), now.toISOString());
+        const after = settled(
+          row,
+          'approved',
+          new Decimal(row.amount_paid),
+          new Decimal(row.amount_credited),
+          now.toISOString(),
+        );
         return {
           next: { ...after, dispute_reason: null, approved_at: now.toISOString() },
-          events: after.state === 'paid' ? ['purchase_invoice.approved', 'purchase_invoice.paid'] : ['purchase_invoice.approved'],
+          events:
+            after.state === 'paid'
+              ? ['purchase_invoice.approved', 'purchase_invoice.paid']
+              : ['purchase_invoice.approved'],
         };
       },
       now,
@@ -122,36 +159,70 @@ export class PurchaseLedger {
   }
 
   /** received or approved (or disputed, with a new reason) → disputed. */
-  dispute(scope: Scope, id: string, reason: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<LifecycleResult> {
+  dispute(
+    scope: Scope,
+    id: string,
+    reason: string,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<LifecycleResult> {
     const why = reason.trim();
-    if (why === '') return Promise.resolve({ ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'reason', code: 'required', message: 'Say why the invoice is disputed.' }] });
+    if (why === '')
+      return Promise.resolve({
+        ok: false,
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'reason', code: 'required', message: 'Say why the invoice is disputed.' }],
+      });
     return this.change(
       scope,
       id,
       trx,
       (row) => {
-        if (row.state === 'paid') return { ok: false, code: 'PURCHASE_INVOICE_NOT_DISPUTABLE', message: `${NOUN(row)} is paid already: it can no longer be disputed.` };
-        return { next: { state: 'disputed', dispute_reason: why, disputed_at: now.toISOString() }, events: ['purchase_invoice.disputed'] };
+        if (row.state === 'paid')
+          return {
+            ok: false,
+            code: 'PURCHASE_INVOICE_NOT_DISPUTABLE',
+            message: `${NOUN(row)} is paid already: it can no longer be disputed.`,
+          };
+        return {
+          next: { state: 'disputed', dispute_reason: why, disputed_at: now.toISOString() },
+          events: ['purchase_invoice.disputed'],
+        };
       },
       now,
     );
   }
 
   /** A payment to the supplier of an approved invoice: at most what is due. */
-  pay(scope: Scope, id: string, input: PurchasePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<LifecycleResult> {
+  pay(
+    scope: Scope,
+    id: string,
+    input: PurchasePaymentInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<LifecycleResult> {
     return this.change(
       scope,
       id,
       trx,
       (row) => {
-        const refuse = (message: string): LifecycleResult => ({ ok: false, code: 'PURCHASE_INVOICE_NOT_PAYABLE', message });
-        if (row.document_kind === 'credit-note') return refuse(`${NOUN(row)} is a credit note: it is not paid, it reduces what is owed on the invoice it corrects.`);
+        const refuse = (message: string): LifecycleResult => ({
+          ok: false,
+          code: 'PURCHASE_INVOICE_NOT_PAYABLE',
+          message,
+        });
+        if (row.document_kind === 'credit-note')
+          return refuse(
+            `${NOUN(row)} is a credit note: it is not paid, it reduces what is owed on the invoice it corrects.`,
+          );
         if (row.state === 'paid') return refuse(`${NOUN(row)} is paid already.`);
         if (row.state !== 'approved') return refuse(`${NOUN(row)} is ${row.state}: approve it before paying it.`);
         const due = amountDueOf(row);
-        if (due === null) return refuse(`${NOUN(row)} states no payable amount (BT-115) that a payment could be set against.`);
+        if (due === null)
+          return refuse(`${NOUN(row)} states no payable amount (BT-115) that a payment could be set against.`);
         const digits = Math.max(digitsOf(row.currency), due.decimalPlaces());
-        if (!due.greaterThan(0)) return refuse(`Nothing is due on ${NOUN(row, true)}: its credit notes and payments cover it.`);
+        if (!due.greaterThan(0))
+          return refuse(`Nothing is due on ${NOUN(row, true)}: its credit notes and payments cover it.`);
         const read = readMoney(input, digits, now);
         if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
         const amount = read.value.amount;
@@ -161,14 +232,27 @@ export class PurchaseLedger {
             ok: false,
             code: 'PAYMENT_EXCEEDS_AMOUNT_DUE',
             message: `The payment of ${given} is more than is due on ${NOUN(row, true)}: at most ${maximum} can be paid.`,
-            details: [{ field: 'amount', code: 'exceeds_amount_due', message: `At most ${maximum} (the amount due).`, maximum }],
+            details: [
+              { field: 'amount', code: 'exceeds_amount_due', message: `At most ${maximum} (the amount due).`, maximum },
+            ],
           };
         }
-        const after = settled(row, row.state, new Decimal(row.amount_paid).plus(amount), new Decimal(row.amount_credited), now.toISOString());
+        const after = settled(
+          row,
+          row.state,
+          new Decimal(row.amount_paid).plus(amount),
+          new Decimal(row.amount_credited),
+          now.toISOString(),
+        );
         return {
           next: after,
           events: after.state === 'paid' ? ['purchase_invoice.paid'] : [],
-          payment: { amount, date: read.value.date, method: input.method ?? 'credit_transfer', reference: read.value.reference },
+          payment: {
+            amount,
+            date: read.value.date,
+            method: input.method ?? 'credit_transfer',
+            reference: read.value.reference,
+          },
         };
       },
       now,
@@ -183,7 +267,13 @@ export class PurchaseLedger {
       id,
       t,
       (row) => {
-        const after = settled(row, row.state, new Decimal(row.amount_paid), new Decimal(row.amount_credited).plus(amount), now.toISOString());
+        const after = settled(
+          row,
+          row.state,
+          new Decimal(row.amount_paid),
+          new Decimal(row.amount_credited).plus(amount),
+          now.toISOString(),
+        );
         return { next: after, events: after.state === 'paid' && row.state !== 'paid' ? ['purchase_invoice.paid'] : [] };
       },
       now,
@@ -191,4 +281,3 @@ export class PurchaseLedger {
     if (!result.ok) throw new Error(`Crediting purchase invoice ${id} failed: ${result.code}`);
   }
 }
-

@@ -31,7 +31,6 @@ const clean = (value: string | null | undefined): string | null => {
   return text ? text : null;
 };
 
-
 const fits = (value: string | null, max: number) => (value !== null && value.length <= max ? value : null);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -40,7 +39,9 @@ function identityOf(seller: EinvoiceParty): string | null {
   const eaddr = seller.electronicAddress;
   return (
     clean(seller.vatId) ??
-    (eaddr && clean(eaddr.id) ? `${clean(eaddr.schemeId) ? `${clean(eaddr.schemeId)}:` : ''}${clean(eaddr.id)}` : null) ??
+    (eaddr && clean(eaddr.id)
+      ? `${clean(eaddr.schemeId) ? `${clean(eaddr.schemeId)}:` : ''}${clean(eaddr.id)}`
+      : null) ??
     (seller.legalRegistrationId && clean(seller.legalRegistrationId.id) ? clean(seller.legalRegistrationId.id) : null)
   );
 }
@@ -64,7 +65,11 @@ export function supplierInput(seller: EinvoiceParty): CreateOrganizationInput {
   const legalScheme = clean(legal?.schemeId);
   const email = fits(clean(seller.contact?.email), 254);
   return {
-    name: (clean(seller.name) ?? clean(seller.tradingName) ?? `Supplier ${identityOf(seller) ?? 'without a name'}`).slice(0, 200),
+    name: (
+      clean(seller.name) ??
+      clean(seller.tradingName) ??
+      `Supplier ${identityOf(seller) ?? 'without a name'}`
+    ).slice(0, 200),
     typeCode: 'P',
     isSupplier: true,
     vatId: fits(clean(seller.vatId), 32),
@@ -81,7 +86,8 @@ export function supplierInput(seller: EinvoiceParty): CreateOrganizationInput {
 function candidateNames(name: string, identity: string | null): string[] {
   const suffixed = (suffix: string) => `${name.slice(0, Math.max(1, 200 - suffix.length))}${suffix}`;
   const names = [name];
-  for (let n = 1; names.length < MAX_NAME_ATTEMPTS; n++) names.push(suffixed(identity ? ` (${identity})${n > 1 ? ` ${n}` : ''}` : ` (${n + 1})`));
+  for (let n = 1; names.length < MAX_NAME_ATTEMPTS; n++)
+    names.push(suffixed(identity ? ` (${identity})${n > 1 ? ` ${n}` : ''}` : ` (${n + 1})`));
   return names;
 }
 
@@ -104,7 +110,13 @@ export class SupplierMatcher {
     if (byVat) return { organization: byVat, matchedBy: 'vatId' };
     const legalId = clean(seller.legalRegistrationId?.id);
     const legalScheme = clean(seller.legalRegistrationId?.schemeId);
-    const byLegal = legalId && (await this.organizations.findByLegalRegistrationId(scope, [legalId, ...(legalScheme ? [`${legalScheme}:${legalId}`] : [])], t));
+    const byLegal =
+      legalId &&
+      (await this.organizations.findByLegalRegistrationId(
+        scope,
+        [legalId, ...(legalScheme ? [`${legalScheme}:${legalId}`] : [])],
+        t,
+      ));
     if (byLegal) return { organization: byLegal, matchedBy: 'legalRegistrationId' };
     return null;
   }
@@ -123,9 +135,14 @@ export class SupplierMatcher {
     for (const name of candidateNames(input.name, identity)) {
       // Looked up again after a name conflict: it may be another request receiving from this very seller just now.
       const found = await lookUp();
-      if (found) return { ...found, organization: await this.organizationService.markSupplier(scope, found.organization, now, t) };
+      if (found)
+        return {
+          ...found,
+          organization: await this.organizationService.markSupplier(scope, found.organization, now, t),
+        };
       const created = await this.organizationService.createInTransaction(scope, { ...input, name }, now, t);
-      if (created.ok) return { organization: (await this.organizations.findById(scope, created.value.id, t))!, matchedBy: 'created' };
+      if (created.ok)
+        return { organization: (await this.organizations.findById(scope, created.value.id, t))!, matchedBy: 'created' };
     }
     throw new Error(`No free name for the supplier "${input.name}" after ${MAX_NAME_ATTEMPTS} attempts`);
   }

@@ -32,7 +32,12 @@ export class ApiKeyRepository {
 
   /** Sets revoked_at once; returns false when the key does not exist or was already revoked. */
   async revoke(id: string, at: string, trx: Kysely<Database> = this.db): Promise<boolean> {
-    const result = await trx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -68,7 +73,14 @@ export class ApiKeyRepository {
 
   /** The company's latest key events, newest first. */
   async recentEvents(companyId: string, limit: number): Promise<ApiKeyEventRow[]> {
-    return this.db.selectFrom('api_key_events').selectAll().where('company_id', '=', companyId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('api_key_events')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   async insertEvent(row: ApiKeyEventRow, trx: Kysely<Database> = this.db): Promise<void> {

@@ -23,7 +23,11 @@ export class CompanyRepository {
   }
 
   /** Writes profile columns and when they changed. */
-  async updateProfile(id: string, columns: Partial<Omit<CompanyRow, 'id' | 'created_at'>>, trx: Kysely<Database> = this.db): Promise<void> {
+  async updateProfile(
+    id: string,
+    columns: Partial<Omit<CompanyRow, 'id' | 'created_at'>>,
+    trx: Kysely<Database> = this.db,
+  ): Promise<void> {
     await trx.updateTable('companies').set(columns).where('id', '=', id).execute();
   }
 
@@ -34,7 +38,14 @@ export class CompanyRepository {
 
   /** The profile's latest changes, newest first. */
   async profileEvents(companyId: string, limit: number, trx: Kysely<Database> = this.db): Promise<CompanyEventRow[]> {
-    return trx.selectFrom('company_events').selectAll().where('company_id', '=', companyId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return trx
+      .selectFrom('company_events')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /**
@@ -43,7 +54,11 @@ export class CompanyRepository {
    * the same on SQLite.
    */
   async lock(id: string, trx: Kysely<Database>): Promise<void> {
-    await trx.updateTable('companies').set({ name: sql<string>`name` }).where('id', '=', id).execute();
+    await trx
+      .updateTable('companies')
+      .set({ name: sql<string>`name` })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Every company of the instance, oldest first: for the operator (`invoicing company list`). */

@@ -13,7 +13,18 @@ const LINES_PER_STATEMENT = 100;
 
 /** Credit notes and their lines; every statement names the company (and the mode, for credit notes). */
 /** What a row of the panel's credit-note lists is read with. */
-export const CREDIT_NOTE_LIST_COLUMNS = ['id', 'number', 'invoice_id', 'invoice_number', 'issue_date', 'reason', 'currency', 'payable', 'buyer_snapshot', 'created_at'] as const;
+export const CREDIT_NOTE_LIST_COLUMNS = [
+  'id',
+  'number',
+  'invoice_id',
+  'invoice_number',
+  'issue_date',
+  'reason',
+  'currency',
+  'payable',
+  'buyer_snapshot',
+  'created_at',
+] as const;
 
 export type CreditNoteListRow = Pick<CreditNoteRow, (typeof CREDIT_NOTE_LIST_COLUMNS)[number]>;
 
@@ -26,10 +37,15 @@ export class CreditNoteRepository {
 
   async insert(t: Kysely<Database>, creditNote: CreditNoteRow, lines: CreditNoteLineRow[]): Promise<void> {
     await t.insertInto('credit_notes').values(creditNote).execute();
-    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
+    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT)
+      await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
   }
 
-  async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<{ creditNote: CreditNoteRow; lines: CreditNoteLineRow[] } | undefined> {
+  async findById(
+    owner: Owner,
+    id: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ creditNote: CreditNoteRow; lines: CreditNoteLineRow[] } | undefined> {
     const creditNote = await trx
       .selectFrom('credit_notes')
       .selectAll()
@@ -43,15 +59,26 @@ export class CreditNoteRepository {
 
   /** The panel's list, newest first, counted: those whose number or credited invoice's number contains `search` (lower-cased; all for ''). */
   async searchListRows(owner: Owner, search: string, at: PageAt): Promise<CountedPage<CreditNoteListRow>> {
-    let query = this.db.selectFrom('credit_notes').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    let query = this.db
+      .selectFrom('credit_notes')
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (search !== '') {
       const pattern = containsPattern(search);
-      query = query.where(sql<boolean>`(lower(number) like ${pattern} escape '\\' or lower(invoice_number) like ${pattern} escape '\\')`);
+      query = query.where(
+        sql<boolean>`(lower(number) like ${pattern} escape '\\' or lower(invoice_number) like ${pattern} escape '\\')`,
+      );
     }
     const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const total = Number(n);
     const { offset, limit } = at(total);
-    const rows = await query.select(CREDIT_NOTE_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const rows = await query
+      .select(CREDIT_NOTE_LIST_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return { total, rows };
   }
 
@@ -69,16 +96,32 @@ export class CreditNoteRepository {
   }
 
   /** Up to `limit + 1` credit notes (without lines) after the cursor, newest first; `number` is a prefix. */
-  async page(owner: Owner, filter: { invoiceId?: string; number?: string }, page: { limit: number; after?: Cursor }): Promise<CreditNoteRow[]> {
-    let query = this.db.selectFrom('credit_notes').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+  async page(
+    owner: Owner,
+    filter: { invoiceId?: string; number?: string },
+    page: { limit: number; after?: Cursor },
+  ): Promise<CreditNoteRow[]> {
+    let query = this.db
+      .selectFrom('credit_notes')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (filter.invoiceId !== undefined) query = query.where('invoice_id', '=', filter.invoiceId);
     if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
     if (page.after) query = query.where(afterCursor(page.after));
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 
   /** The lines of these credit notes (found in the right mode before), in order. */
-  async linesOf(companyId: string, creditNoteIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, CreditNoteLineRow[]>> {
+  async linesOf(
+    companyId: string,
+    creditNoteIds: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<Map<string, CreditNoteLineRow[]>> {
     const byNote = new Map<string, CreditNoteLineRow[]>();
     if (creditNoteIds.length === 0) return byNote;
     const rows = await trx
@@ -107,7 +150,11 @@ export class CreditNoteRepository {
   }
 
   /** An invoice's credit notes as its status shows them: number, issue date and amount, oldest first. */
-  async summariesOfInvoice(owner: Owner, invoiceId: string, trx: Kysely<Database> = this.db): Promise<Pick<CreditNoteRow, 'number' | 'issue_date' | 'payable'>[]> {
+  async summariesOfInvoice(
+    owner: Owner,
+    invoiceId: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<Pick<CreditNoteRow, 'number' | 'issue_date' | 'payable'>[]> {
     return trx
       .selectFrom('credit_notes')
       .select(['number', 'issue_date', 'payable'])

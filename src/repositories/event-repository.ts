@@ -58,7 +58,11 @@ export class EventRepository {
     else if (type !== undefined) query = query.where('type', '=', type);
     if (filter.createdAfter !== undefined) query = query.where('created_at', '>', filter.createdAfter);
     if (page.after) query = query.where(afterCursor(page.after));
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 
   /** Deletes events created before `cutoff`, with their webhook deliveries, attempts and outbox rows, in one transaction. */

@@ -1,6 +1,13 @@
 import type { Kysely, OnConflictBuilder } from 'kysely';
 import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
-import type { Database, InvoiceLinesTable, InvoicesTable, InvoiceStatusColumn, PaymentsTable, PdfDigestLanguage } from '../db/schema.js';
+import type {
+  Database,
+  InvoiceLinesTable,
+  InvoicesTable,
+  InvoiceStatusColumn,
+  PaymentsTable,
+  PdfDigestLanguage,
+} from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
@@ -31,7 +38,18 @@ export const INVOICE_LIST_COLUMNS = [
 
 export type InvoiceListRow = Pick<
   InvoiceRow,
-  'id' | 'number' | 'status' | 'issue_date' | 'due_date' | 'currency' | 'payable' | 'buyer_snapshot' | 'created_at' | 'amount_paid' | 'amount_credited' | 'amount_refunded'
+  | 'id'
+  | 'number'
+  | 'status'
+  | 'issue_date'
+  | 'due_date'
+  | 'currency'
+  | 'payable'
+  | 'buyer_snapshot'
+  | 'created_at'
+  | 'amount_paid'
+  | 'amount_credited'
+  | 'amount_refunded'
 > & { organization_name: string | null };
 
 /** Which invoices a list shows. */
@@ -58,13 +76,23 @@ export type NumberResult = { ok: true; number: string | null } | { ok: false; re
 /** What finalizing writes besides the status and the number. */
 export type IssueFields = Pick<
   InvoiceRow,
-  'issue_date' | 'due_date' | 'buyer_snapshot' | 'seller_snapshot' | 'payment_means' | 'payment_terms' | 'finalized_at' | 'updated_at'
+  | 'issue_date'
+  | 'due_date'
+  | 'buyer_snapshot'
+  | 'seller_snapshot'
+  | 'payment_means'
+  | 'payment_terms'
+  | 'finalized_at'
+  | 'updated_at'
 >;
 
 /** The amounts a settlement (a payment, a refund, a credit note) read, and those it writes. */
 export interface SettlementChange {
   expected: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>;
-  next: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded' | 'paid_at' | 'voided_at' | 'updated_at'>;
+  next: Pick<
+    InvoiceRow,
+    'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded' | 'paid_at' | 'voided_at' | 'updated_at'
+  >;
 }
 
 // Lines go in a few statements of bounded size (parameter limits: SQLite 32766, PostgreSQL 65535).
@@ -88,7 +116,9 @@ export class InvoiceRepository {
     this.insertLines = preparedInsert(db, 'invoice_lines');
     this.insertInvoiceIfNumberFree = preparedInsert<{ id: string }>(db, 'invoices', (builder) =>
       builder
-        .onConflict((oc: OnConflictBuilder<Database, 'invoices'>) => oc.columns(['company_id', 'livemode', 'number']).doNothing())
+        .onConflict((oc: OnConflictBuilder<Database, 'invoices'>) =>
+          oc.columns(['company_id', 'livemode', 'number']).doNothing(),
+        )
         .returning('id'),
     );
     this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, InvoiceRow>(db, (d, param) =>
@@ -116,7 +146,12 @@ export class InvoiceRepository {
    * already used never raises an error (which would abort a PostgreSQL transaction): a given
    * number is refused, and a sequence number a client took earlier is skipped.
    */
-  async insert(t: Kysely<Database>, invoice: Omit<InvoiceRow, 'number'>, lines: InvoiceLineRow[], numbering: Numbering): Promise<NumberResult> {
+  async insert(
+    t: Kysely<Database>,
+    invoice: Omit<InvoiceRow, 'number'>,
+    lines: InvoiceLineRow[],
+    numbering: Numbering,
+  ): Promise<NumberResult> {
     let number: string | null = null;
     if (numbering.kind === 'given') {
       number = numbering.number;
@@ -133,7 +168,8 @@ export class InvoiceRepository {
   }
 
   private async insertLinesOf(t: Kysely<Database>, lines: InvoiceLineRow[]): Promise<void> {
-    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
+    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT)
+      await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
   }
 
   private async insertIfNumberFree(t: Kysely<Database>, row: InvoiceRow): Promise<boolean> {
@@ -141,8 +177,13 @@ export class InvoiceRepository {
     return rows.length > 0;
   }
 
-  async findById(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
-    const invoice = (await this.selectById({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx)).rows[0];
+  async findById(
+    owner: Owner,
+    id: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
+    const invoice = (await this.selectById({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
+      .rows[0];
     if (!invoice) return undefined;
     const lines = (await this.selectLines({ companyId: owner.companyId, id }, trx)).rows;
     return { invoice, lines };
@@ -150,7 +191,11 @@ export class InvoiceRepository {
 
   /** Up to `limit + 1` invoices (without lines) after the cursor, newest first. */
   async page(owner: Owner, filter: InvoiceRowFilter, page: { limit: number; after?: Cursor }): Promise<InvoiceRow[]> {
-    let query = this.db.selectFrom('invoices').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    let query = this.db
+      .selectFrom('invoices')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.number !== undefined) query = query.where(numberStartsWith(filter.number));
     if (filter.issueDateFrom !== undefined) query = query.where('issue_date', '>=', filter.issueDateFrom);
@@ -158,24 +203,36 @@ export class InvoiceRepository {
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const overdue = filter.overdue;
     if (overdue?.is === true) query = query.where('status', '=', 'issued').where('due_date', '<', overdue.today);
-    if (overdue?.is === false) query = query.where((eb) => eb.or([eb('status', '!=', 'issued'), eb('due_date', '>=', overdue.today)]));
+    if (overdue?.is === false)
+      query = query.where((eb) => eb.or([eb('status', '!=', 'issued'), eb('due_date', '>=', overdue.today)]));
     if (page.after) query = query.where(afterCursor(page.after));
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 
   /**
    * The panel's list, newest first, counted: one buyer's invoices, or those whose number contains
    * `search` (lower-cased) or whose buyer's current name key contains `nameKey`.
    */
-  async searchListRows(owner: Owner, filter: { organizationId?: string; search?: { number: string; nameKey: string } }, at: PageAt): Promise<CountedPage<InvoiceListRow>> {
+  async searchListRows(
+    owner: Owner,
+    filter: { organizationId?: string; search?: { number: string; nameKey: string } },
+    at: PageAt,
+  ): Promise<CountedPage<InvoiceListRow>> {
     let query = this.db
       .selectFrom('invoices')
       .leftJoin('organizations', (join) =>
-        join.onRef('organizations.id', '=', 'invoices.organization_id').on('organizations.company_id', '=', owner.companyId),
+        join
+          .onRef('organizations.id', '=', 'invoices.organization_id')
+          .on('organizations.company_id', '=', owner.companyId),
       )
       .where('invoices.company_id', '=', owner.companyId)
       .where('invoices.livemode', '=', modeColumn(owner));
-    if (filter.organizationId !== undefined) query = query.where('invoices.organization_id', '=', filter.organizationId);
+    if (filter.organizationId !== undefined)
+      query = query.where('invoices.organization_id', '=', filter.organizationId);
     if (filter.search) {
       const numberPattern = containsPattern(filter.search.number);
       const namePattern = containsPattern(filter.search.nameKey);
@@ -197,7 +254,11 @@ export class InvoiceRepository {
   }
 
   /** The lines of these invoices, in order, by invoice. */
-  async linesOf(companyId: string, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, InvoiceLineRow[]>> {
+  async linesOf(
+    companyId: string,
+    invoiceIds: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<Map<string, InvoiceLineRow[]>> {
     const lines = await trx
       .selectFrom('invoice_lines')
       .selectAll()
@@ -216,7 +277,11 @@ export class InvoiceRepository {
   }
 
   /** The payments and refunds of these invoices, oldest first per invoice. */
-  async paymentsOf(owner: Owner, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, PaymentRow[]>> {
+  async paymentsOf(
+    owner: Owner,
+    invoiceIds: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<Map<string, PaymentRow[]>> {
     const byInvoice = new Map<string, PaymentRow[]>();
     if (invoiceIds.length === 0) return byInvoice;
     const rows = await trx
@@ -234,7 +299,11 @@ export class InvoiceRepository {
   }
 
   /** The ids of the credit notes of these invoices, oldest first per invoice. */
-  async creditNoteIdsOf(owner: Owner, invoiceIds: string[], trx: Kysely<Database> = this.db): Promise<Map<string, string[]>> {
+  async creditNoteIdsOf(
+    owner: Owner,
+    invoiceIds: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<Map<string, string[]>> {
     const byInvoice = new Map<string, string[]>();
     if (invoiceIds.length === 0) return byInvoice;
     const rows = await trx
@@ -274,7 +343,11 @@ export class InvoiceRepository {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     if (lines) {
-      await t.deleteFrom('invoice_lines').where('company_id', '=', owner.companyId).where('invoice_id', '=', id).execute();
+      await t
+        .deleteFrom('invoice_lines')
+        .where('company_id', '=', owner.companyId)
+        .where('invoice_id', '=', id)
+        .execute();
       await this.insertLinesOf(t, lines);
     }
     return true;
@@ -302,7 +375,11 @@ export class InvoiceRepository {
       .where('livemode', '=', modeColumn(owner))
       .where('invoice_id', '=', id)
       .execute();
-    await t.deleteFrom('invoice_lines').where('company_id', '=', owner.companyId).where('invoice_id', '=', id).execute();
+    await t
+      .deleteFrom('invoice_lines')
+      .where('company_id', '=', owner.companyId)
+      .where('invoice_id', '=', id)
+      .execute();
     await t.deleteFrom('invoices').where('company_id', '=', owner.companyId).where('id', '=', id).execute();
     return true;
   }
@@ -331,9 +408,17 @@ export class InvoiceRepository {
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return null;
     const setNumber = (number: string) => () =>
-      t.updateTable('invoices').set({ number }).where('company_id', '=', owner.companyId).where('id', '=', id).execute().then(() => undefined);
+      t
+        .updateTable('invoices')
+        .set({ number })
+        .where('company_id', '=', owner.companyId)
+        .where('id', '=', id)
+        .execute()
+        .then(() => undefined);
     if (numbering.kind === 'given') {
-      return (await writeUnlessTaken(t, setNumber(numbering.number))) ? { ok: true, number: numbering.number } : { ok: false, reason: 'number_taken' };
+      return (await writeUnlessTaken(t, setNumber(numbering.number)))
+        ? { ok: true, number: numbering.number }
+        : { ok: false, reason: 'number_taken' };
     }
     for (;;) {
       const number = numbering.format(numbering.key.year, await this.sequences.next(t, numbering.key));

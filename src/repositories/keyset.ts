@@ -12,7 +12,10 @@ export interface Cursor {
 export function afterCursor(after: Cursor) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table with created_at and id
   return (eb: ExpressionBuilder<any, any>) =>
-    eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]);
+    eb.or([
+      eb('created_at', '<', after.createdAt),
+      eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+    ]);
 }
 
 /**

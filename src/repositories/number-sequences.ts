@@ -19,9 +19,17 @@ export class NumberSequences {
   async next(t: Kysely<Database>, key: SequenceKey): Promise<number> {
     const row = await t
       .insertInto('number_sequences')
-      .values({ company_id: key.companyId, livemode: key.livemode, sequence: key.sequence, year: key.year, last_value: 1 })
+      .values({
+        company_id: key.companyId,
+        livemode: key.livemode,
+        sequence: key.sequence,
+        year: key.year,
+        last_value: 1,
+      })
       .onConflict((oc) =>
-        oc.columns(['company_id', 'livemode', 'sequence', 'year']).doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
+        oc
+          .columns(['company_id', 'livemode', 'sequence', 'year'])
+          .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
       )
       .returning('last_value')
       .executeTakeFirstOrThrow();

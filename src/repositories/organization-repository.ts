@@ -43,13 +43,15 @@ export class OrganizationRepository {
   private readonly selectById;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, OrganizationRow>(db, (d, param) =>
-      d
-        .selectFrom('organizations')
-        .selectAll()
-        .where('company_id', '=', param('companyId'))
-        .where('livemode', '=', param('livemode'))
-        .where('id', '=', param('id')),
+    this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, OrganizationRow>(
+      db,
+      (d, param) =>
+        d
+          .selectFrom('organizations')
+          .selectAll()
+          .where('company_id', '=', param('companyId'))
+          .where('livemode', '=', param('livemode'))
+          .where('id', '=', param('id')),
     );
   }
 
@@ -79,7 +81,13 @@ export class OrganizationRepository {
   /** The owner's organizations among these ids (those of another company or mode are not found). */
   async findByIds(owner: Owner, ids: string[], trx: Kysely<Database> = this.db): Promise<OrganizationRow[]> {
     if (ids.length === 0) return [];
-    return trx.selectFrom('organizations').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).where('id', 'in', ids).execute();
+    return trx
+      .selectFrom('organizations')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /**
@@ -87,18 +95,35 @@ export class OrganizationRepository {
    * newest first, counted, and the page `at` places in that count.
    */
   async searchByNameKey(owner: Owner, nameKey: string, at: PageAt): Promise<CountedPage<OrganizationRow>> {
-    let query = this.db.selectFrom('organizations').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    let query = this.db
+      .selectFrom('organizations')
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (nameKey !== '') query = query.where(like('name_key', containsPattern(nameKey)));
     const { n } = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const total = Number(n);
     const { offset, limit } = at(total);
-    const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const rows = await query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return { total, rows };
   }
 
   /** Up to `limit + 1` organizations after the cursor, newest first (the extra row says another page exists). */
-  async page(owner: Owner, filter: OrganizationFilter, page: { limit: number; after?: Cursor }): Promise<OrganizationRow[]> {
-    let query = this.db.selectFrom('organizations').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+  async page(
+    owner: Owner,
+    filter: OrganizationFilter,
+    page: { limit: number; after?: Cursor },
+  ): Promise<OrganizationRow[]> {
+    let query = this.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
     if (filter.namePrefix !== undefined) {
       // SQLite's LIKE has no escape character unless one is named; PostgreSQL's is the same one.
       const pattern = `${escapeLike(foldedPrefix(filter.namePrefix))}%`;
@@ -108,7 +133,11 @@ export class OrganizationRepository {
     if (filter.isSupplier !== undefined) query = query.where('is_supplier', '=', filter.isSupplier ? 1 : 0);
     if (filter.archived !== undefined) query = query.where('archived_at', filter.archived ? 'is not' : 'is', null);
     if (page.after) query = query.where(afterCursor(page.after));
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 
   // The identity lookups a received document's seller is matched by. Identifiers are compared as
@@ -142,23 +171,45 @@ export class OrganizationRepository {
   }
 
   /** By electronic address (BT-49): its EAS scheme, and its identifier as a key. */
-  async findByElectronicAddress(owner: Owner, scheme: string, identifier: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
-    return this.identified(owner, trx).where('electronic_address_scheme', '=', scheme).where(keyOf('electronic_address_id'), '=', identityKey(identifier)).executeTakeFirst();
+  async findByElectronicAddress(
+    owner: Owner,
+    scheme: string,
+    identifier: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<OrganizationRow | undefined> {
+    return this.identified(owner, trx)
+      .where('electronic_address_scheme', '=', scheme)
+      .where(keyOf('electronic_address_id'), '=', identityKey(identifier))
+      .executeTakeFirst();
   }
 
   /** By name, as names are compared for uniqueness (organizationNameKey). */
-  async findByNameKey(owner: Owner, nameKey: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
+  async findByNameKey(
+    owner: Owner,
+    nameKey: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<OrganizationRow | undefined> {
     return this.identified(owner, trx).where('name_key', '=', nameKey).executeTakeFirst();
   }
 
   /** By VAT id (BT-48), as a key. */
-  async findByVatId(owner: Owner, vatId: string, trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
+  async findByVatId(
+    owner: Owner,
+    vatId: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<OrganizationRow | undefined> {
     return this.identified(owner, trx).where(keyOf('vat_id'), '=', identityKey(vatId)).executeTakeFirst();
   }
 
   /** By legal registration id (BT-47), as keys: any of the forms given ("0106:12345678" and "12345678"). */
-  async findByLegalRegistrationId(owner: Owner, ids: string[], trx: Kysely<Database> = this.db): Promise<OrganizationRow | undefined> {
+  async findByLegalRegistrationId(
+    owner: Owner,
+    ids: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<OrganizationRow | undefined> {
     if (ids.length === 0) return undefined;
-    return this.identified(owner, trx).where(keyOf('legal_registration_id'), 'in', ids.map(identityKey)).executeTakeFirst();
+    return this.identified(owner, trx)
+      .where(keyOf('legal_registration_id'), 'in', ids.map(identityKey))
+      .executeTakeFirst();
   }
 }

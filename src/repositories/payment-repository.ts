@@ -24,7 +24,10 @@ export class PaymentRepository {
     return this.db
       .selectFrom('payments')
       .innerJoin('invoices', (join) =>
-        join.onRef('invoices.id', '=', 'payments.invoice_id').on('invoices.company_id', '=', owner.companyId).on('invoices.livemode', '=', livemode),
+        join
+          .onRef('invoices.id', '=', 'payments.invoice_id')
+          .on('invoices.company_id', '=', owner.companyId)
+          .on('invoices.livemode', '=', livemode),
       )
       .selectAll('payments')
       .select(['invoices.number as invoice_number', 'invoices.currency'])
@@ -37,7 +40,11 @@ export class PaymentRepository {
   }
 
   /** Up to `limit + 1` payments and refunds after the cursor, newest first by when they were recorded. */
-  async page(owner: Owner, filter: PaymentFilter, page: { limit: number; after?: Cursor }): Promise<PaymentWithInvoice[]> {
+  async page(
+    owner: Owner,
+    filter: PaymentFilter,
+    page: { limit: number; after?: Cursor },
+  ): Promise<PaymentWithInvoice[]> {
     let query = this.select(owner);
     if (filter.invoiceId !== undefined) query = query.where('payments.invoice_id', '=', filter.invoiceId);
     if (filter.kind !== undefined) query = query.where('payments.kind', '=', filter.kind);
@@ -46,9 +53,16 @@ export class PaymentRepository {
     const after = page.after;
     if (after) {
       query = query.where((eb) =>
-        eb.or([eb('payments.created_at', '<', after.createdAt), eb.and([eb('payments.created_at', '=', after.createdAt), eb('payments.id', '<', after.id)])]),
+        eb.or([
+          eb('payments.created_at', '<', after.createdAt),
+          eb.and([eb('payments.created_at', '=', after.createdAt), eb('payments.id', '<', after.id)]),
+        ]),
       );
     }
-    return query.orderBy('payments.created_at', 'desc').orderBy('payments.id', 'desc').limit(page.limit + 1).execute();
+    return query
+      .orderBy('payments.created_at', 'desc')
+      .orderBy('payments.id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   }
 }

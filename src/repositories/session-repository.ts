@@ -4,7 +4,10 @@ import type { Database, UserSessionsTable, UsersTable } from '../db/schema.js';
 export type SessionRow = UserSessionsTable;
 
 /** A session found by its token, with its user's columns. */
-export type SessionWithUser = Pick<UsersTable, 'id' | 'company_id' | 'email' | 'role' | 'active' | 'must_change_password' | 'created_at'> & {
+export type SessionWithUser = Pick<
+  UsersTable,
+  'id' | 'company_id' | 'email' | 'role' | 'active' | 'must_change_password' | 'created_at'
+> & {
   session_id: string;
   expires_at: string;
 };
@@ -52,11 +55,19 @@ export class SessionRepository {
   }
 
   async setSealedReveal(tokenHash: string, sealed: string): Promise<void> {
-    await this.db.updateTable('user_sessions').set({ sealed_reveal: sealed }).where('token_hash', '=', tokenHash).execute();
+    await this.db
+      .updateTable('user_sessions')
+      .set({ sealed_reveal: sealed })
+      .where('token_hash', '=', tokenHash)
+      .execute();
   }
 
   async sealedReveal(tokenHash: string): Promise<string | null> {
-    const row = await this.db.selectFrom('user_sessions').select('sealed_reveal').where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('user_sessions')
+      .select('sealed_reveal')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     return row?.sealed_reveal ?? null;
   }
 

@@ -19,7 +19,10 @@ export class UserRepository {
 
   /** How many accounts the instance has (none: it is unclaimed, the first-run setup is open). */
   async count(trx: Kysely<Database> = this.db): Promise<number> {
-    const row = await trx.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -41,7 +44,12 @@ export class UserRepository {
 
   /** The company's account with this id, or undefined (an id of another company is not found). */
   async findInCompany(companyId: string, id: string, trx: Kysely<Database> = this.db): Promise<UserRow | undefined> {
-    return trx.selectFrom('users').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
   }
 
   /** The account with this (normalized) email, or undefined. */
@@ -51,7 +59,13 @@ export class UserRepository {
 
   /** The company's accounts, oldest first. */
   async listByCompany(companyId: string): Promise<UserRow[]> {
-    return this.db.selectFrom('users').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 
   /** Every account of the instance, by company then age: for the operator. */
@@ -61,13 +75,21 @@ export class UserRepository {
 
   /** Emails of the company's accounts by id. */
   async emailsById(companyId: string): Promise<Map<string, string>> {
-    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('company_id', '=', companyId).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('company_id', '=', companyId)
+      .execute();
     return new Map(rows.map((r) => [r.id, r.email]));
   }
 
   /** Sets the password hash and whether it must be changed at the next sign-in. */
   async setPassword(id: string, hash: string, mustChange: boolean, trx: Kysely<Database> = this.db): Promise<void> {
-    await trx.updateTable('users').set({ password_hash: hash, must_change_password: mustChange ? 1 : 0 }).where('id', '=', id).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, must_change_password: mustChange ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Sets the user's own password only while a change is still required; false when it no longer was (two tabs racing change it once). */

@@ -9,14 +9,18 @@ import { detailsOf, profileChangesOf } from '../services/company-profile-input.j
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 /** GET and PATCH /company: the seller profile of the key's company (also set with the CLI or the panel). */
-export const companyRoutes: FastifyPluginAsyncTypebox<{ profiles: CompanyProfiles; idempotency: IdempotencyService }> = async (app, { profiles, idempotency }) => {
+export const companyRoutes: FastifyPluginAsyncTypebox<{
+  profiles: CompanyProfiles;
+  idempotency: IdempotencyService;
+}> = async (app, { profiles, idempotency }) => {
   app.get(
     '/company',
     {
       config: { access: { kind: 'key', permission: 'company.read' } },
       schema: {
         summary: "Read your company's seller profile",
-        description: "What your invoices say about the seller. Change it with PATCH /company, `invoicing company update` or on the panel's Company page.",
+        description:
+          "What your invoices say about the seller. Change it with PATCH /company, `invoicing company update` or on the panel's Company page.",
         tags: ['Company'],
         response: { 200: SuccessEnvelope(CompanySchema), ...errorResponses(KEY_ERRORS) },
       },
@@ -39,23 +43,44 @@ export const companyRoutes: FastifyPluginAsyncTypebox<{ profiles: CompanyProfile
         tags: ['Company'],
         body: UpdateCompanyBody,
         headers: IdempotencyHeaders,
-        response: { 200: SuccessEnvelope(CompanySchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS]) },
+        response: {
+          200: SuccessEnvelope(CompanySchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS]),
+        },
       },
     },
     async (request, reply) => {
       const auth = request.auth!;
-      if (!auth.livemode) throw new AppError('FORBIDDEN', 'A test key cannot change the seller profile: it is shared by live and test mode. Use a live key.');
+      if (!auth.livemode)
+        throw new AppError(
+          'FORBIDDEN',
+          'A test key cannot change the seller profile: it is shared by live and test mode. Use a live key.',
+        );
       const read = profileChangesOf(request.body);
       if (!read.ok) throw validationError(read.details);
       return answerIdempotently(request, reply, idempotency, async (trx) => {
         const now = new Date();
-        const result = await profiles.update(auth.companyId, read.changes, { userId: null, label: `API key ${auth.keyPrefix}` }, now, trx);
+        const result = await profiles.update(
+          auth.companyId,
+          read.changes,
+          { userId: null, label: `API key ${auth.keyPrefix}` },
+          now,
+          trx,
+        );
         if (!result.ok) {
-          if (result.reason === 'not_found') throw new Error(`The company ${auth.companyId} of an authenticated key does not exist`);
+          if (result.reason === 'not_found')
+            throw new Error(`The company ${auth.companyId} of an authenticated key does not exist`);
           throw validationError(detailsOf(result.problems));
         }
         const changed = result.value.updatedAt === now.toISOString();
-        return { status: 200, body: successBody(request, changed ? 'Company profile updated.' : 'Nothing changed: the profile already had these values.', result.value) };
+        return {
+          status: 200,
+          body: successBody(
+            request,
+            changed ? 'Company profile updated.' : 'Nothing changed: the profile already had these values.',
+            result.value,
+          ),
+        };
       });
     },
   );

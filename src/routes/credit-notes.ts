@@ -14,7 +14,10 @@ export interface CreditNoteRoutesOptions {
 }
 
 /** POST /credit-note (the reads are in reading/credit-notes.ts). */
-export const creditNoteRoutes: FastifyPluginAsyncTypebox<CreditNoteRoutesOptions> = async (app, { settlement, idempotency }) => {
+export const creditNoteRoutes: FastifyPluginAsyncTypebox<CreditNoteRoutesOptions> = async (
+  app,
+  { settlement, idempotency },
+) => {
   app.post(
     '/credit-note',
     {
@@ -22,13 +25,20 @@ export const creditNoteRoutes: FastifyPluginAsyncTypebox<CreditNoteRoutesOptions
       schema: {
         summary: 'Issue a credit note for an issued or paid invoice',
         description:
-          "Numbered CN-YYYY-NNNNN from a gapless sequence of its own. Without lines, every line of the invoice is credited in full. The credit notes of an invoice never credit more than its payable amount (409 CREDIT_EXCEEDS_INVOICE), also when they race.",
+          'Numbered CN-YYYY-NNNNN from a gapless sequence of its own. Without lines, every line of the invoice is credited in full. The credit notes of an invoice never credit more than its payable amount (409 CREDIT_EXCEEDS_INVOICE), also when they race.',
         tags: ['Credit notes'],
         body: CreateCreditNoteBody,
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(CreditNoteSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_FOUND', 'INVOICE_NOT_CREDITABLE', 'CREDIT_EXCEEDS_INVOICE', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'INVOICE_NOT_FOUND',
+            'INVOICE_NOT_CREDITABLE',
+            'CREDIT_EXCEEDS_INVOICE',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },

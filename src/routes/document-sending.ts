@@ -7,7 +7,13 @@ import { scopeOf } from '../http/scope.js';
 import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../idempotency/http.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { Type } from '@sinclair/typebox';
-import { EmailDeliverySchema, EmailTemplateBody, EmailTemplateParams, EmailTemplateSchema, SendDocumentBody } from '../schemas/email-delivery.js';
+import {
+  EmailDeliverySchema,
+  EmailTemplateBody,
+  EmailTemplateParams,
+  EmailTemplateSchema,
+  SendDocumentBody,
+} from '../schemas/email-delivery.js';
 import type { DocumentKind } from '../services/document-service.js';
 import { CreditNoteIdParams, InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
@@ -21,12 +27,36 @@ export interface SendingRoutesOptions {
   idempotency: IdempotencyService;
 }
 
-const TARGETS: { kind: DocumentKind; path: string; params: typeof InvoiceIdParams; permission: Permission; tag: string; noun: string }[] = [
-  { kind: 'invoice', path: '/invoice/:id/send', params: InvoiceIdParams, permission: 'invoice.send', tag: 'Invoices', noun: 'invoice' },
-  { kind: 'credit-note', path: '/credit-note/:id/send', params: CreditNoteIdParams, permission: 'credit-note.send', tag: 'Credit notes', noun: 'credit note' },
+const TARGETS: {
+  kind: DocumentKind;
+  path: string;
+  params: typeof InvoiceIdParams;
+  permission: Permission;
+  tag: string;
+  noun: string;
+}[] = [
+  {
+    kind: 'invoice',
+    path: '/invoice/:id/send',
+    params: InvoiceIdParams,
+    permission: 'invoice.send',
+    tag: 'Invoices',
+    noun: 'invoice',
+  },
+  {
+    kind: 'credit-note',
+    path: '/credit-note/:id/send',
+    params: CreditNoteIdParams,
+    permission: 'credit-note.send',
+    tag: 'Credit notes',
+    noun: 'credit note',
+  },
 ];
 
-export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptions> = async (app, { emailDeliveries, idempotency }) => {
+export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptions> = async (
+  app,
+  { emailDeliveries, idempotency },
+) => {
   for (const target of TARGETS) {
     app.post(
       target.path,
@@ -41,24 +71,53 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
           headers: IdempotencyHeaders,
           response: {
             202: SuccessEnvelope(EmailDeliverySchema),
-            ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_ISSUED', 'EINVOICE_INCOMPLETE', 'EMAIL_NOT_CONFIGURED', 'SERVICE_UNAVAILABLE', ...IDEMPOTENCY_ERRORS]),
+            ...errorResponses([
+              ...KEY_ERRORS,
+              ...BODY_ERRORS,
+              'INVOICE_NOT_ISSUED',
+              'EINVOICE_INCOMPLETE',
+              'EMAIL_NOT_CONFIGURED',
+              'SERVICE_UNAVAILABLE',
+              ...IDEMPOTENCY_ERRORS,
+            ]),
           },
         },
       },
       async (request, reply) =>
         answerIdempotently(request, reply, idempotency, async (trx) => {
-          const result = await emailDeliveries.queue(scopeOf(request), target.kind, request.params.id, request.body ?? {}, new Date(), trx);
+          const result = await emailDeliveries.queue(
+            scopeOf(request),
+            target.kind,
+            request.params.id,
+            request.body ?? {},
+            new Date(),
+            trx,
+          );
           if (!result.ok) {
-            if (result.code === 'SERVICE_UNAVAILABLE') throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds ?? 1) } });
+            if (result.code === 'SERVICE_UNAVAILABLE')
+              throw new AppError('SERVICE_UNAVAILABLE', result.message, {
+                headers: { 'retry-after': String(result.retryAfterSeconds ?? 1) },
+              });
             throw refusal(result);
           }
-          return { status: 202, body: successBody(request, `The ${target.noun} is queued to be sent to ${result.value.to.join(', ')}.`, result.value) };
+          return {
+            status: 202,
+            body: successBody(
+              request,
+              `The ${target.noun} is queued to be sent to ${result.value.to.join(', ')}.`,
+              result.value,
+            ),
+          };
         }),
     );
   }
 
   const liveOnly = (request: { auth?: { livemode: boolean } | null }) => {
-    if (!request.auth?.livemode) throw new AppError('FORBIDDEN', 'A test key cannot change the email templates: they are shared by live and test mode. Use a live key.');
+    if (!request.auth?.livemode)
+      throw new AppError(
+        'FORBIDDEN',
+        'A test key cannot change the email templates: they are shared by live and test mode. Use a live key.',
+      );
   };
 
   app.get(
@@ -67,12 +126,14 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
       config: { access: { kind: 'key', permission: 'company.read' } },
       schema: {
         summary: 'Read the subject and body of the messages that send documents, per kind and language',
-        description: "Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default.",
+        description:
+          "Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default.",
         tags: ['Company'],
         response: { 200: SuccessEnvelope(Type.Array(EmailTemplateSchema)), ...errorResponses(KEY_ERRORS) },
       },
     },
-    async (request) => successBody(request, 'Email templates listed.', await emailDeliveries.listTemplates(request.auth!.companyId)),
+    async (request) =>
+      successBody(request, 'Email templates listed.', await emailDeliveries.listTemplates(request.auth!.companyId)),
   );
 
   app.put(
@@ -81,7 +142,8 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
       config: { access: { kind: 'key', permission: 'company.update' } },
       schema: {
         summary: 'Set the subject and body of the messages of one document kind and language',
-        description: 'Messages queued from then on use it; queued ones keep theirs. Only live keys change it (templates are shared by live and test mode): a test key gets 403.',
+        description:
+          'Messages queued from then on use it; queued ones keep theirs. Only live keys change it (templates are shared by live and test mode): a test key gets 403.',
         tags: ['Company'],
         params: EmailTemplateParams,
         body: EmailTemplateBody,
@@ -90,7 +152,13 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
     },
     async (request) => {
       liveOnly(request);
-      const result = await emailDeliveries.setTemplate(request.auth!.companyId, request.params.kind, request.params.language, request.body, new Date());
+      const result = await emailDeliveries.setTemplate(
+        request.auth!.companyId,
+        request.params.kind,
+        request.params.language,
+        request.body,
+        new Date(),
+      );
       if (!result.ok) throw refusal(result);
       return successBody(request, 'Email template set.', result.value);
     },
@@ -109,7 +177,11 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
     },
     async (request) => {
       liveOnly(request);
-      return successBody(request, 'Email template reset to the default.', await emailDeliveries.resetTemplate(request.auth!.companyId, request.params.kind, request.params.language));
+      return successBody(
+        request,
+        'Email template reset to the default.',
+        await emailDeliveries.resetTemplate(request.auth!.companyId, request.params.kind, request.params.language),
+      );
     },
   );
 };

@@ -19,7 +19,8 @@ const UblQuery = Type.Object(
   {
     profile: Type.Optional(
       Type.Union([Type.Literal('peppol'), Type.Literal('xrechnung')], {
-        description: 'peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact).',
+        description:
+          'peppol (default): Peppol BIS Billing 3.0. xrechnung: XRechnung 3.0 (needs a buyer reference and a seller contact).',
       }),
     ),
   },
@@ -30,7 +31,8 @@ const CiiQuery = Type.Object(
   {
     profile: Type.Optional(
       Type.Union([Type.Literal('en16931'), Type.Literal('xrechnung')], {
-        description: 'en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0.',
+        description:
+          'en16931 (default): as Factur-X 1.07 / ZUGFeRD 2.3 profile EN 16931 uses it. xrechnung: XRechnung 3.0.',
       }),
     ),
   },
@@ -39,7 +41,12 @@ const CiiQuery = Type.Object(
 
 const PdfQuery = Type.Object(
   {
-    lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })),
+    lang: Type.Optional(
+      Type.Union(
+        PDF_LANGUAGES.map((l) => Type.Literal(l)),
+        { description: 'The language of the page: en (default), de or fr.' },
+      ),
+    ),
     copy: Type.Optional(
       Type.Literal('status', {
         description:
@@ -65,7 +72,8 @@ interface Target {
   refusals: RefusalMessages;
 }
 
-const INCOMPLETE = (noun: string) => `The ${noun} lacks what this e-invoice needs: each detail names the field to set and the rule it would break.`;
+const INCOMPLETE = (noun: string) =>
+  `The ${noun} lacks what this e-invoice needs: each detail names the field to set and the rule it would break.`;
 
 const TARGETS: Target[] = [
   {
@@ -76,7 +84,8 @@ const TARGETS: Target[] = [
     tag: 'Invoices',
     refusals: {
       NOT_FOUND: 'No invoice with this id.',
-      INVOICE_NOT_ISSUED: 'The invoice is a draft: it has no e-invoice until it is finalized (POST /invoice/{id}/finalize); its PDF is marked DRAFT.',
+      INVOICE_NOT_ISSUED:
+        'The invoice is a draft: it has no e-invoice until it is finalized (POST /invoice/{id}/finalize); its PDF is marked DRAFT.',
       EINVOICE_INCOMPLETE: INCOMPLETE('invoice'),
     },
   },
@@ -96,7 +105,9 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       // The service queues the work (PDFs in the render pool, XML at its own gate); a full queue is a 503.
       const result = await documents.render(target.kind, scopeOf(request), request.params.id, render);
       if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') {
-        throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
+        throw new AppError('SERVICE_UNAVAILABLE', result.message, {
+          headers: { 'retry-after': String(result.retryAfterSeconds) },
+        });
       }
       if (!result.ok) throw refusal(result, target.refusals);
       return result;
@@ -114,7 +125,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
           tags: [target.tag],
           params: target.params,
           querystring: UblQuery,
-          response: { 200: { content: { 'application/xml': { schema: XML } } }, ...errorResponses([...DOCUMENT_ERRORS, 'INVOICE_NOT_ISSUED']) },
+          response: {
+            200: { content: { 'application/xml': { schema: XML } } },
+            ...errorResponses([...DOCUMENT_ERRORS, 'INVOICE_NOT_ISSUED']),
+          },
         },
       },
       async (request, reply) => {
@@ -132,7 +146,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
           tags: [target.tag],
           params: target.params,
           querystring: CiiQuery,
-          response: { 200: { content: { 'application/xml': { schema: XML } } }, ...errorResponses([...DOCUMENT_ERRORS, 'INVOICE_NOT_ISSUED']) },
+          response: {
+            200: { content: { 'application/xml': { schema: XML } } },
+            ...errorResponses([...DOCUMENT_ERRORS, 'INVOICE_NOT_ISSUED']),
+          },
         },
       },
       async (request, reply) => {
@@ -147,15 +164,25 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         schema: {
           summary: `The ${noun} as a PDF/A-3b, with its CII embedded (Factur-X / ZUGFeRD, profile EN 16931)`,
           description:
-            'A page a person reads, in English, German or French. The document as issued renders the same bytes every time (their SHA-256 is in Repr-Digest and ETag, and in the document\'s pdfSha256); it embeds the CII (as GET …/cii answers it) as factur-x.xml when the document is a valid EN 16931 e-invoice. An invoice asks for its payable with an EPC (GiroCode) QR code for EUR credit transfers; a credit note, a draft (marked DRAFT, no XML) and a test document (TEST where the IBAN would be) ask for nothing. ?copy=status adds the status now and asks for exactly the open balance. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.',
+            "A page a person reads, in English, German or French. The document as issued renders the same bytes every time (their SHA-256 is in Repr-Digest and ETag, and in the document's pdfSha256); it embeds the CII (as GET …/cii answers it) as factur-x.xml when the document is a valid EN 16931 e-invoice. An invoice asks for its payable with an EPC (GiroCode) QR code for EUR credit transfers; a credit note, a draft (marked DRAFT, no XML) and a test document (TEST where the IBAN would be) ask for nothing. ?copy=status adds the status now and asks for exactly the open balance. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.",
           tags: [target.tag],
           params: target.params,
           querystring: PdfQuery,
-          response: { 200: { content: { 'application/pdf': { schema: PDF } } }, ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'SERVICE_UNAVAILABLE']) },
+          response: {
+            200: { content: { 'application/pdf': { schema: PDF } } },
+            ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'SERVICE_UNAVAILABLE']),
+          },
         },
       },
       async (request, reply) => {
-        return sendDocument(reply, await send(request, { format: 'pdf', lang: request.query.lang ?? 'en', copy: request.query.copy === 'status' ? 'status' : 'original' }));
+        return sendDocument(
+          reply,
+          await send(request, {
+            format: 'pdf',
+            lang: request.query.lang ?? 'en',
+            copy: request.query.copy === 'status' ? 'status' : 'original',
+          }),
+        );
       },
     );
   }

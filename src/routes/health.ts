@@ -13,8 +13,15 @@ const HealthSchema = Type.Object(
     version: Type.String({ examples: [API_VERSION] }),
     companyId: Type.Optional(Type.String({ description: 'Present when a valid key was sent.' })),
     keyPrefix: Type.Optional(Type.String({ description: "The key's lookup prefix, when a valid key was sent." })),
-    livemode: Type.Optional(Type.Boolean({ description: 'When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox.' })),
-    permissions: Type.Optional(Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))), { uniqueItems: true })),
+    livemode: Type.Optional(
+      Type.Boolean({
+        description:
+          'When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox.',
+      }),
+    ),
+    permissions: Type.Optional(
+      Type.Array(Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p))), { uniqueItems: true }),
+    ),
   },
   { title: 'Health' },
 );
@@ -44,7 +51,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ storage: Storage }> = asy
         summary: 'Health check: connectivity, and the key when one is sent',
         tags: ['Health'],
         security: [{}, { ApiKeyHeader: [] }, { BearerAuth: [] }],
-        response: { 200: SuccessEnvelope(HealthSchema), ...errorResponses(KEY_ERRORS.filter((c) => c !== 'FORBIDDEN')) },
+        response: {
+          200: SuccessEnvelope(HealthSchema),
+          ...errorResponses(KEY_ERRORS.filter((c) => c !== 'FORBIDDEN')),
+        },
       },
     },
     async (request) => {

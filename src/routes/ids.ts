@@ -5,7 +5,12 @@ import type { ErrorCode } from '../errors/codes.js';
 // Path parameters and the mapping from a service's refusal to the error the client sees.
 
 const idOf = (what: string, example: string) =>
-  Type.Object({ id: Type.String({ description: `The ${what} id (${example.slice(0, example.indexOf('_') + 1)}…).`, examples: [example] }) });
+  Type.Object({
+    id: Type.String({
+      description: `The ${what} id (${example.slice(0, example.indexOf('_') + 1)}…).`,
+      examples: [example],
+    }),
+  });
 
 export const InvoiceIdParams = idOf('invoice', 'inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57');
 export const OrganizationIdParams = idOf('organization', 'org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f');
@@ -24,8 +29,15 @@ export type RefusalMessages = string | Partial<Record<ErrorCode, string>>;
  * as INVOICE_NOT_ISSUED is shared by several actions, and each says what it refused), else the
  * code's default.
  */
-export function refusal(result: { code: ErrorCode; details?: ErrorDetail[]; message?: string }, messages: RefusalMessages = {}): AppError {
+export function refusal(
+  result: { code: ErrorCode; details?: ErrorDetail[]; message?: string },
+  messages: RefusalMessages = {},
+): AppError {
   if (result.code === 'VALIDATION_ERROR') return validationError(result.details ?? []);
   const forAction = typeof messages === 'string' ? { NOT_FOUND: messages } : messages;
-  return new AppError(result.code, result.message ?? forAction[result.code], result.details ? { details: result.details } : {});
+  return new AppError(
+    result.code,
+    result.message ?? forAction[result.code],
+    result.details ? { details: result.details } : {},
+  );
 }

@@ -18,7 +18,10 @@ export interface SettlementRoutesOptions {
 const NO_INVOICE = 'No invoice with this id.';
 
 /** POST /invoice/{id}/payment, /refund and /void. */
-export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions> = async (app, { settlement, payments, idempotency }) => {
+export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions> = async (
+  app,
+  { settlement, payments, idempotency },
+) => {
   app.post(
     '/invoice/:id/payment',
     {
@@ -33,7 +36,13 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_PAYABLE', 'PAYMENT_EXCEEDS_AMOUNT_DUE', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'INVOICE_NOT_PAYABLE',
+            'PAYMENT_EXCEEDS_AMOUNT_DUE',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
@@ -41,7 +50,10 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await payments.pay(scopeOf(request), request.params.id, request.body, new Date(), trx);
         if (!result.ok) throw refusal(result, NO_INVOICE);
-        return { status: 201, body: successBody(request, `Payment recorded on invoice ${result.value.number}.`, result.value) };
+        return {
+          status: 201,
+          body: successBody(request, `Payment recorded on invoice ${result.value.number}.`, result.value),
+        };
       }),
   );
 
@@ -59,7 +71,13 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_REFUNDABLE', 'REFUND_EXCEEDS_AMOUNT_OWED', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'INVOICE_NOT_REFUNDABLE',
+            'REFUND_EXCEEDS_AMOUNT_OWED',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
@@ -67,7 +85,10 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await payments.refund(scopeOf(request), request.params.id, request.body, new Date(), trx);
         if (!result.ok) throw refusal(result, NO_INVOICE);
-        return { status: 201, body: successBody(request, `Refund recorded on invoice ${result.value.number}.`, result.value) };
+        return {
+          status: 201,
+          body: successBody(request, `Refund recorded on invoice ${result.value.number}.`, result.value),
+        };
       }),
   );
 
@@ -84,14 +105,25 @@ export const invoiceSettlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutes
         headers: IdempotencyHeaders,
         response: {
           200: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_ISSUED', 'INVOICE_ALREADY_VOID', 'INVOICE_HAS_PAYMENTS', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'INVOICE_NOT_ISSUED',
+            'INVOICE_ALREADY_VOID',
+            'INVOICE_HAS_PAYMENTS',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await settlement.void(scopeOf(request), request.params.id, new Date(), trx);
-        if (!result.ok) throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_ISSUED: 'The invoice is a draft: delete it instead of voiding it.' });
+        if (!result.ok)
+          throw refusal(result, {
+            NOT_FOUND: NO_INVOICE,
+            INVOICE_NOT_ISSUED: 'The invoice is a draft: delete it instead of voiding it.',
+          });
         return { status: 200, body: successBody(request, `Invoice ${result.value.number} voided.`, result.value) };
       }),
   );

@@ -5,7 +5,13 @@ import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../i
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { validationError, type ErrorDetail } from '../errors/app-error.js';
 import { DocumentedAs } from '../schemas/documented-as.js';
-import { CreateInvoiceBody, EINVOICE_PROFILES, InvoiceSchema, UpdateInvoiceBody, ValidateForInput } from '../schemas/invoice.js';
+import {
+  CreateInvoiceBody,
+  EINVOICE_PROFILES,
+  InvoiceSchema,
+  UpdateInvoiceBody,
+  ValidateForInput,
+} from '../schemas/invoice.js';
 import type { EinvoiceTarget, InvoiceService } from '../services/invoice-service.js';
 import { InvoiceIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
@@ -26,7 +32,10 @@ const NOT_ISSUABLE = (what: string) =>
  */
 const FinalizeBody = DocumentedAs(
   Type.Unsafe<unknown>({}),
-  Type.Object({ validateFor: Type.Optional(ValidateForInput) }, { title: 'FinalizeInput', additionalProperties: false }),
+  Type.Object(
+    { validateFor: Type.Optional(ValidateForInput) },
+    { title: 'FinalizeInput', additionalProperties: false },
+  ),
 );
 
 function readFinalizeOptions(body: unknown): { validateFor?: EinvoiceTarget[] } {
@@ -36,11 +45,21 @@ function readFinalizeOptions(body: unknown): { validateFor?: EinvoiceTarget[] } 
     throw validationError([{ field: 'body', code: 'invalid_type', message: 'Must be an object (or nothing).' }]);
   }
   for (const name of Object.keys(body)) {
-    if (name !== 'validateFor') problems.push({ field: name, code: 'unknown_field', message: 'This field is not allowed.' });
+    if (name !== 'validateFor')
+      problems.push({ field: name, code: 'unknown_field', message: 'This field is not allowed.' });
   }
   const validateFor = (body as { validateFor?: unknown }).validateFor;
-  if (validateFor !== undefined && (!Array.isArray(validateFor) || validateFor.length > 3 || !validateFor.every((v) => (EINVOICE_PROFILES as readonly unknown[]).includes(v)))) {
-    problems.push({ field: 'validateFor', code: 'invalid_enum', message: `Must be a list of ${EINVOICE_PROFILES.join(', ')}.` });
+  if (
+    validateFor !== undefined &&
+    (!Array.isArray(validateFor) ||
+      validateFor.length > 3 ||
+      !validateFor.every((v) => (EINVOICE_PROFILES as readonly unknown[]).includes(v)))
+  ) {
+    problems.push({
+      field: 'validateFor',
+      code: 'invalid_enum',
+      message: `Must be a list of ${EINVOICE_PROFILES.join(', ')}.`,
+    });
   }
   if (problems.length > 0) throw validationError(problems);
   return validateFor === undefined ? {} : { validateFor: validateFor as EinvoiceTarget[] };
@@ -52,7 +71,10 @@ const DeletedSchema = Type.Object(
 );
 
 /** POST /invoice, and a draft's life: PATCH, DELETE and finalize. */
-export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = async (app, { invoices, idempotency }) => {
+export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = async (
+  app,
+  { invoices, idempotency },
+) => {
   app.post(
     '/invoice',
     {
@@ -80,7 +102,8 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await invoices.create(scopeOf(request), request.body, new Date(), trx);
         if (!result.ok) throw refusal(result, { EINVOICE_INCOMPLETE: NOT_ISSUABLE('The invoice') });
-        const message = result.value.status === 'draft' ? 'Draft invoice created.' : `Invoice ${result.value.number} created.`;
+        const message =
+          result.value.status === 'draft' ? 'Draft invoice created.' : `Invoice ${result.value.number} created.`;
         return { status: 201, body: successBody(request, message, result.value) };
       }),
   );
@@ -91,20 +114,31 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
       config: { access: { kind: 'key', permission: 'invoice.update' } },
       schema: {
         summary: 'Edit a draft',
-        description: 'Any field of the create body; `lines`, when sent, replace all lines. Only drafts can be edited: 409 INVOICE_NOT_DRAFT otherwise.',
+        description:
+          'Any field of the create body; `lines`, when sent, replace all lines. Only drafts can be edited: 409 INVOICE_NOT_DRAFT otherwise.',
         tags: ['Invoices'],
         params: InvoiceIdParams,
         body: UpdateInvoiceBody,
         response: {
           200: SuccessEnvelope(InvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'INVOICE_NOT_DRAFT']),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'ORGANIZATION_NOT_FOUND',
+            'ORGANIZATION_ARCHIVED',
+            'INVOICE_NOT_DRAFT',
+          ]),
         },
       },
     },
     async (request) => {
       const result = await invoices.update(scopeOf(request), request.params.id, request.body);
       if (!result.ok) {
-        throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_DRAFT: 'The invoice is not a draft: an issued invoice is never edited; correct it with a credit note.' });
+        throw refusal(result, {
+          NOT_FOUND: NO_INVOICE,
+          INVOICE_NOT_DRAFT:
+            'The invoice is not a draft: an issued invoice is never edited; correct it with a credit note.',
+        });
       }
       return successBody(request, 'Draft invoice updated.', result.value);
     },
@@ -116,16 +150,24 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
       config: { access: { kind: 'key', permission: 'invoice.delete' } },
       schema: {
         summary: 'Delete a draft',
-        description: 'Only drafts can be deleted: 409 INVOICE_NOT_DRAFT otherwise (an issued invoice is corrected with a credit note or voided).',
+        description:
+          'Only drafts can be deleted: 409 INVOICE_NOT_DRAFT otherwise (an issued invoice is corrected with a credit note or voided).',
         tags: ['Invoices'],
         params: InvoiceIdParams,
-        response: { 200: SuccessEnvelope(DeletedSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_DRAFT']) },
+        response: {
+          200: SuccessEnvelope(DeletedSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_DRAFT']),
+        },
       },
     },
     async (request) => {
       const result = await invoices.delete(scopeOf(request), request.params.id);
       if (!result.ok) {
-        throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_DRAFT: 'The invoice is not a draft: an issued invoice is never deleted; correct it with a credit note, or void it.' });
+        throw refusal(result, {
+          NOT_FOUND: NO_INVOICE,
+          INVOICE_NOT_DRAFT:
+            'The invoice is not a draft: an issued invoice is never deleted; correct it with a credit note, or void it.',
+        });
       }
       return successBody(request, 'Draft invoice deleted.', { id: request.params.id, deleted: true as const });
     },
@@ -162,7 +204,11 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<InvoiceRoutesOptions> = as
         const options = readFinalizeOptions(request.body);
         const result = await invoices.finalize(scopeOf(request), request.params.id, new Date(), trx, options);
         if (!result.ok) {
-          throw refusal(result, { NOT_FOUND: NO_INVOICE, INVOICE_NOT_DRAFT: 'The invoice is not a draft: it was issued already.', EINVOICE_INCOMPLETE: NOT_ISSUABLE('The draft') });
+          throw refusal(result, {
+            NOT_FOUND: NO_INVOICE,
+            INVOICE_NOT_DRAFT: 'The invoice is not a draft: it was issued already.',
+            EINVOICE_INCOMPLETE: NOT_ISSUABLE('The draft'),
+          });
         }
         return { status: 200, body: successBody(request, `Invoice ${result.value.number} issued.`, result.value) };
       }),

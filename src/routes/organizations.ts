@@ -6,7 +6,12 @@ import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
 import { firstBrokenOrganizationRule } from '../services/organization-rules.js';
 import { mergeOrganization, type OrganizationService } from '../services/organization-service.js';
-import { CreateOrganizationBody, OrganizationSchema, UpdateOrganizationBody, type UpdateOrganizationInput } from '../schemas/organization.js';
+import {
+  CreateOrganizationBody,
+  OrganizationSchema,
+  UpdateOrganizationBody,
+  type UpdateOrganizationInput,
+} from '../schemas/organization.js';
 import { OrganizationIdParams, refusal } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 import { scopeOf } from '../http/scope.js';
@@ -17,7 +22,10 @@ export interface OrganizationRoutesOptions {
   idempotency: IdempotencyService;
 }
 
-export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (app, { organizations, repository, idempotency }) => {
+export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOptions> = async (
+  app,
+  { organizations, repository, idempotency },
+) => {
   app.post(
     '/organization',
     {
@@ -67,7 +75,14 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<OrganizationRoutesOpt
         body: UpdateOrganizationBody,
         response: {
           200: SuccessEnvelope(OrganizationSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'NAME_REQUIRED', 'NAME_FIELDS_REQUIRED', 'ORG_TYPE_REQUIRED', 'NAME_CONFLICT']),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'NAME_REQUIRED',
+            'NAME_FIELDS_REQUIRED',
+            'ORG_TYPE_REQUIRED',
+            'NAME_CONFLICT',
+          ]),
         },
       },
       // The spec's rules come first, in its order, on the organization as it would be, before the

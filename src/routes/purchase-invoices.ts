@@ -10,10 +10,34 @@ import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../i
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { DocumentedAs } from '../schemas/documented-as.js';
 import { Nullable } from '../schemas/nullable.js';
-import { ATTACHMENT_TYPES, type FileAnswer, type PurchaseInvoiceService } from '../receiving/purchase-invoice-service.js';
-import { DisputeBody, PURCHASE_INVOICE_STATES, PurchaseInvoiceSchema, PurchaseInvoiceSummarySchema, PurchasePaymentBody, UnmappedEntrySchema, VERDICTS } from '../schemas/purchase-invoice.js';
+import {
+  ATTACHMENT_TYPES,
+  type FileAnswer,
+  type PurchaseInvoiceService,
+} from '../receiving/purchase-invoice-service.js';
+import {
+  DisputeBody,
+  PURCHASE_INVOICE_STATES,
+  PurchaseInvoiceSchema,
+  PurchaseInvoiceSummarySchema,
+  PurchasePaymentBody,
+  UnmappedEntrySchema,
+  VERDICTS,
+} from '../schemas/purchase-invoice.js';
 import { refusal } from './ids.js';
-import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageBudget, PageQuery, coerceQuery, cursorAfter, decodeCursor, decodePositionCursor, encodePositionCursor, MAX_LIMIT } from './reading/pagination.js';
+import {
+  DEFAULT_LIMIT,
+  NumberPrefixQuery,
+  Page,
+  PageBudget,
+  PageQuery,
+  coerceQuery,
+  cursorAfter,
+  decodeCursor,
+  decodePositionCursor,
+  encodePositionCursor,
+  MAX_LIMIT,
+} from './reading/pagination.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 // Receiving e-invoices: POST /purchase-invoice takes one document as the raw body (UBL or CII
@@ -34,11 +58,17 @@ export interface PurchaseInvoiceRoutesOptions {
 export const DOCUMENT_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf'] as const;
 
 const PurchaseInvoiceIdParams = Type.Object({
-  id: Type.String({ description: 'The purchase invoice id (pin_…).', examples: ['pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b'] }),
+  id: Type.String({
+    description: 'The purchase invoice id (pin_…).',
+    examples: ['pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b'],
+  }),
 });
 const AttachmentParams = Type.Object({
   id: PurchaseInvoiceIdParams.properties.id,
-  n: Type.String({ description: 'The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).', examples: ['1'] }),
+  n: Type.String({
+    description: 'The attachment number (1, 2, …), as the purchase invoice lists it; anything else finds none (404).',
+    examples: ['1'],
+  }),
 });
 
 const ReceiveQuery = Type.Object(
@@ -61,16 +91,42 @@ const RawDocument = DocumentedAs(
 const ListQuery = Type.Object(
   {
     ...PageQuery,
-    organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only documents of this supplier.' })),
-    state: Type.Optional(Type.Union(PURCHASE_INVOICE_STATES.map((s) => Type.Literal(s)), { description: 'Only documents in this state.' })),
-    kind: Type.Optional(Type.Union([Type.Literal('invoice'), Type.Literal('credit-note')], { description: 'Only invoices, or only credit notes.' })),
-    verdict: Type.Optional(Type.Union(VERDICTS.map((v) => Type.Literal(v)), { description: 'Only documents the rules judged so.' })),
+    organizationId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only documents of this supplier.' }),
+    ),
+    state: Type.Optional(
+      Type.Union(
+        PURCHASE_INVOICE_STATES.map((s) => Type.Literal(s)),
+        { description: 'Only documents in this state.' },
+      ),
+    ),
+    kind: Type.Optional(
+      Type.Union([Type.Literal('invoice'), Type.Literal('credit-note')], {
+        description: 'Only invoices, or only credit notes.',
+      }),
+    ),
+    verdict: Type.Optional(
+      Type.Union(
+        VERDICTS.map((v) => Type.Literal(v)),
+        { description: 'Only documents the rules judged so.' },
+      ),
+    ),
     number: NumberPrefixQuery,
-    dueDateFrom: Type.Optional(Type.String({ format: 'date', description: 'Due (BT-9) on or after this day (YYYY-MM-DD).' })),
+    dueDateFrom: Type.Optional(
+      Type.String({ format: 'date', description: 'Due (BT-9) on or after this day (YYYY-MM-DD).' }),
+    ),
     dueDateTo: Type.Optional(Type.String({ format: 'date', description: 'Due on or before this day (YYYY-MM-DD).' })),
-    overdue: Type.Optional(Type.Boolean({ description: 'true: only invoices with something still due past their due date; false: none of those.' })),
-    receivedFrom: Type.Optional(Type.String({ format: 'date', description: 'Received on or after this day (YYYY-MM-DD, UTC).' })),
-    receivedTo: Type.Optional(Type.String({ format: 'date', description: 'Received on or before this day (YYYY-MM-DD, UTC).' })),
+    overdue: Type.Optional(
+      Type.Boolean({
+        description: 'true: only invoices with something still due past their due date; false: none of those.',
+      }),
+    ),
+    receivedFrom: Type.Optional(
+      Type.String({ format: 'date', description: 'Received on or after this day (YYYY-MM-DD, UTC).' }),
+    ),
+    receivedTo: Type.Optional(
+      Type.String({ format: 'date', description: 'Received on or before this day (YYYY-MM-DD, UTC).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -86,7 +142,14 @@ const UnmappedPage = Type.Object(
 );
 
 const PdfQuery = Type.Object(
-  { lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })) },
+  {
+    lang: Type.Optional(
+      Type.Union(
+        PDF_LANGUAGES.map((l) => Type.Literal(l)),
+        { description: 'The language of the page: en (default), de or fr.' },
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -106,18 +169,31 @@ function fileHeaders(file: FileAnswer): Record<string, string> {
   };
 }
 
-export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRoutesOptions> = async (app, { purchaseInvoices, idempotency, maxBytes, responseMaxBytes }) => {
+export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRoutesOptions> = async (
+  app,
+  { purchaseInvoices, idempotency, maxBytes, responseMaxBytes },
+) => {
   // The document arrives as bytes and is stored as bytes: these types are parsed into a Buffer,
   // in this plugin only (every other route takes JSON).
   for (const type of DOCUMENT_MEDIA_TYPES) {
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) =>
+      done(null, body),
+    );
   }
   const mediaTypes = DOCUMENT_MEDIA_TYPES.join(', ');
   app.setErrorHandler((error, request, reply) =>
     answerError(error, request, reply, (e) => {
       if (request.method !== 'POST' || !request.routeOptions.url?.endsWith('/purchase-invoice')) return e;
-      if (e.code === 'UNSUPPORTED_MEDIA_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the document as the request body with Content-Type ${mediaTypes}.`);
-      if (e.code === 'PAYLOAD_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', `The document is larger than ${maxBytes} bytes, the most this service takes (RECEIVE_MAX_BYTES).`);
+      if (e.code === 'UNSUPPORTED_MEDIA_TYPE')
+        return new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Send the document as the request body with Content-Type ${mediaTypes}.`,
+        );
+      if (e.code === 'PAYLOAD_TOO_LARGE')
+        return new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `The document is larger than ${maxBytes} bytes, the most this service takes (RECEIVE_MAX_BYTES).`,
+        );
       return e;
     }),
   );
@@ -140,17 +216,36 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
         body: { content: Object.fromEntries(DOCUMENT_MEDIA_TYPES.map((type) => [type, { schema: RawDocument }])) },
         response: {
           201: SuccessEnvelope(PurchaseInvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'EINVOICE_REFUSED', 'EINVOICE_INVALID', 'DUPLICATE_DOCUMENT', 'SERVICE_UNAVAILABLE', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'EINVOICE_REFUSED',
+            'EINVOICE_INVALID',
+            'DUPLICATE_DOCUMENT',
+            'SERVICE_UNAVAILABLE',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
     async (request, reply) => {
-      if (!Buffer.isBuffer(request.body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the document as the request body with Content-Type ${mediaTypes}.`);
-      const upload = { bytes: request.body, contentType: request.headers['content-type'] ?? null, channel: 'api' as const };
+      if (!Buffer.isBuffer(request.body))
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Send the document as the request body with Content-Type ${mediaTypes}.`,
+        );
+      const upload = {
+        bytes: request.body,
+        contentType: request.headers['content-type'] ?? null,
+        channel: 'api' as const,
+      };
       const requireValid = request.query.require === 'valid';
       // Read before the transaction: it takes as long as the document is large, and needs no database.
       const read = await purchaseInvoices.read(upload);
-      if (!read.ok && read.code === 'SERVICE_UNAVAILABLE') throw new AppError('SERVICE_UNAVAILABLE', read.message, { headers: { 'retry-after': String(read.retryAfterSeconds) } });
+      if (!read.ok && read.code === 'SERVICE_UNAVAILABLE')
+        throw new AppError('SERVICE_UNAVAILABLE', read.message, {
+          headers: { 'retry-after': String(read.retryAfterSeconds) },
+        });
       const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
       return answerIdempotently(
         request,
@@ -158,11 +253,28 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
         idempotency,
         async (trx) => {
           if (!read.ok) throw refusal(read);
-          const stored = await purchaseInvoices.store(scopeOf(request), read.value, upload, { requireValid }, new Date(), trx);
+          const stored = await purchaseInvoices.store(
+            scopeOf(request),
+            read.value,
+            upload,
+            { requireValid },
+            new Date(),
+            trx,
+          );
           if (!stored.ok) throw refusal(stored);
           const value = stored.value;
           const what = value.kind === 'invoice' ? 'Purchase invoice' : 'Credit note';
-          return { status: 201, body: successBody(request, `${what} ${value.number ?? ''} received from ${value.supplier.name ?? 'the supplier'}: ${value.verdict}.`.replace('  ', ' '), value) };
+          return {
+            status: 201,
+            body: successBody(
+              request,
+              `${what} ${value.number ?? ''} received from ${value.supplier.name ?? 'the supplier'}: ${value.verdict}.`.replace(
+                '  ',
+                ' ',
+              ),
+              value,
+            ),
+          };
         },
         { digestOf: { sha256, require: requireValid ? 'valid' : null } },
       );
@@ -176,15 +288,22 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       preValidation: coerceQuery(ListQuery),
       schema: {
         summary: 'List received documents, newest first',
-        description: 'Newest first by when they arrived; each without the document itself (GET /purchase-invoice/{id} has it).',
+        description:
+          'Newest first by when they arrived; each without the document itself (GET /purchase-invoice/{id} has it).',
         tags: [TAG],
         querystring: ListQuery,
-        response: { 200: SuccessEnvelope(Page(PurchaseInvoiceSummarySchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        response: {
+          200: SuccessEnvelope(Page(PurchaseInvoiceSummarySchema)),
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']),
+        },
       },
     },
     async (request, reply) => {
       const { limit = DEFAULT_LIMIT, cursor, ...filter } = request.query;
-      const items = await purchaseInvoices.list(scopeOf(request), filter, { limit, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) });
+      const items = await purchaseInvoices.list(scopeOf(request), filter, {
+        limit,
+        ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }),
+      });
       const budget = new PageBudget<unknown>(responseMaxBytes);
       for (const item of items.slice(0, limit)) if (!budget.offer(item)) break;
       const nextCursor = cursorAfter(
@@ -192,7 +311,11 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
         budget.count,
         limit,
       );
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Purchase invoices listed.', { itemsJson: budget.itemsJson, nextCursor }) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(
+          pageEnvelopeJson(request, 'Purchase invoices listed.', { itemsJson: budget.itemsJson, nextCursor }) as never,
+        );
     },
   );
 
@@ -201,7 +324,8 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
     {
       config: { access: { kind: 'key', permission: 'purchase-invoice.read' } },
       schema: {
-        summary: 'Read one received document: the document in the EN 16931 model, its verdict with every finding, and where it stands',
+        summary:
+          'Read one received document: the document in the EN 16931 model, its verdict with every finding, and where it stands',
         description: 'An id of another company (or of the other mode) gets the same 404 as an id that does not exist.',
         tags: [TAG],
         params: PurchaseInvoiceIdParams,
@@ -223,7 +347,7 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       schema: {
         summary: 'Page through what a received document holds that the model has no field for',
         description:
-          "Each value with its XPath, in document order, with cursor paging as every list (a document may hold thousands of them; the purchase invoice says how many in unmappedCount). Kept so that nothing a supplier sent is dropped; the original has them too.",
+          'Each value with its XPath, in document order, with cursor paging as every list (a document may hold thousands of them; the purchase invoice says how many in unmappedCount). Kept so that nothing a supplier sent is dropped; the original has them too.',
         tags: [TAG],
         params: PurchaseInvoiceIdParams,
         querystring: UnmappedQuery,
@@ -239,7 +363,11 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       for (const item of items.slice(0, limit)) if (!budget.offer(item)) break;
       const more = budget.count < items.length;
       const nextCursor = more ? encodePositionCursor(after + budget.count) : null;
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Unmapped values listed.', { itemsJson: budget.itemsJson, nextCursor }) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(
+          pageEnvelopeJson(request, 'Unmapped values listed.', { itemsJson: budget.itemsJson, nextCursor }) as never,
+        );
     },
   );
 
@@ -249,11 +377,17 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       config: { access: { kind: 'key', permission: 'purchase-invoice.read' } },
       schema: {
         summary: 'The received document exactly as it was uploaded',
-        description: 'The bytes as they arrived (their SHA-256 is in Repr-Digest and ETag, and in the purchase invoice\'s original.sha256), as application/xml or application/pdf.',
+        description:
+          "The bytes as they arrived (their SHA-256 is in Repr-Digest and ETag, and in the purchase invoice's original.sha256), as application/xml or application/pdf.",
         tags: [TAG],
         params: PurchaseInvoiceIdParams,
         response: {
-          200: { content: { 'application/xml': { schema: Binary('The XML document.') }, 'application/pdf': { schema: Binary('The PDF document.') } } },
+          200: {
+            content: {
+              'application/xml': { schema: Binary('The XML document.') },
+              'application/pdf': { schema: Binary('The PDF document.') },
+            },
+          },
           ...errorResponses(KEY_ERRORS),
         },
       },
@@ -275,7 +409,14 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
           'Attachment n as the purchase invoice lists it: a BG-24 supporting document embedded in the XML, or another file embedded in the PDF. Answered as its own media type when EN 16931 allows it for attachments (or XML), else as application/octet-stream; always as a download.',
         tags: [TAG],
         params: AttachmentParams,
-        response: { 200: { content: Object.fromEntries(ATTACHMENT_TYPES.map((type) => [type, { schema: Binary('The attached file.') }])) }, ...errorResponses(KEY_ERRORS) },
+        response: {
+          200: {
+            content: Object.fromEntries(
+              ATTACHMENT_TYPES.map((type) => [type, { schema: Binary('The attached file.') }]),
+            ),
+          },
+          ...errorResponses(KEY_ERRORS),
+        },
       },
     },
     async (request, reply) => {
@@ -293,18 +434,27 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       schema: {
         summary: 'A received document drawn as a PDF, to read',
         description:
-          'Our own rendering of the received document, in English, German or French: every page is marked RECEIVED as a rendering of a received e-invoice (the e-invoice itself is the original), it states the verdict of the rules, and it carries no XML and no payment code: it states the supplier\'s payment details, it asks for nothing. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.',
+          "Our own rendering of the received document, in English, German or French: every page is marked RECEIVED as a rendering of a received e-invoice (the e-invoice itself is the original), it states the verdict of the rules, and it carries no XML and no payment code: it states the supplier's payment details, it asks for nothing. 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.",
         tags: [TAG],
         params: PurchaseInvoiceIdParams,
         querystring: PdfQuery,
-        response: { 200: { content: { 'application/pdf': { schema: Binary('The PDF.') } } }, ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'SERVICE_UNAVAILABLE']) },
+        response: {
+          200: { content: { 'application/pdf': { schema: Binary('The PDF.') } } },
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'SERVICE_UNAVAILABLE']),
+        },
       },
     },
     async (request, reply) => {
       const result = await purchaseInvoices.renderPdf(scopeOf(request), request.params.id, request.query.lang ?? 'en');
-      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
+      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE')
+        throw new AppError('SERVICE_UNAVAILABLE', result.message, {
+          headers: { 'retry-after': String(result.retryAfterSeconds) },
+        });
       if (!result.ok) throw new AppError('NOT_FOUND', NOT_FOUND);
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body as unknown as string);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${result.filename}"`)
+        .send(result.body as unknown as string);
     },
   );
 
@@ -316,18 +466,25 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       config: { access: { kind: 'key', permission: 'purchase-invoice.update' }, optionalBody: true },
       schema: {
         summary: 'Approve a received document: it is to be paid',
-        description: 'From received or disputed (approving an approved one changes nothing); a paid one is 409 PURCHASE_INVOICE_NOT_APPROVABLE. Event purchase_invoice.approved.',
+        description:
+          'From received or disputed (approving an approved one changes nothing); a paid one is 409 PURCHASE_INVOICE_NOT_APPROVABLE. Event purchase_invoice.approved.',
         tags: [TAG],
         params: PurchaseInvoiceIdParams,
         headers: IdempotencyHeaders,
-        response: { 200: SuccessEnvelope(PurchaseInvoiceSchema), ...errorResponses([...LIFECYCLE_ERRORS, 'PURCHASE_INVOICE_NOT_APPROVABLE']) },
+        response: {
+          200: SuccessEnvelope(PurchaseInvoiceSchema),
+          ...errorResponses([...LIFECYCLE_ERRORS, 'PURCHASE_INVOICE_NOT_APPROVABLE']),
+        },
       },
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await purchaseInvoices.approve(scopeOf(request), request.params.id, new Date(), trx);
         if (!result.ok) throw refusal(result, NOT_FOUND);
-        return { status: 200, body: successBody(request, `${result.value.number ?? result.value.id} approved.`, result.value) };
+        return {
+          status: 200,
+          body: successBody(request, `${result.value.number ?? result.value.id} approved.`, result.value),
+        };
       }),
   );
 
@@ -337,19 +494,32 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
       config: { access: { kind: 'key', permission: 'purchase-invoice.update' } },
       schema: {
         summary: 'Dispute a received document, with the reason',
-        description: 'From received or approved (a disputed one takes the new reason); a paid one is 409 PURCHASE_INVOICE_NOT_DISPUTABLE. Approve it once the dispute is settled. Event purchase_invoice.disputed.',
+        description:
+          'From received or approved (a disputed one takes the new reason); a paid one is 409 PURCHASE_INVOICE_NOT_DISPUTABLE. Approve it once the dispute is settled. Event purchase_invoice.disputed.',
         tags: [TAG],
         params: PurchaseInvoiceIdParams,
         body: DisputeBody,
         headers: IdempotencyHeaders,
-        response: { 200: SuccessEnvelope(PurchaseInvoiceSchema), ...errorResponses([...LIFECYCLE_ERRORS, 'PURCHASE_INVOICE_NOT_DISPUTABLE']) },
+        response: {
+          200: SuccessEnvelope(PurchaseInvoiceSchema),
+          ...errorResponses([...LIFECYCLE_ERRORS, 'PURCHASE_INVOICE_NOT_DISPUTABLE']),
+        },
       },
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
-        const result = await purchaseInvoices.dispute(scopeOf(request), request.params.id, request.body.reason, new Date(), trx);
+        const result = await purchaseInvoices.dispute(
+          scopeOf(request),
+          request.params.id,
+          request.body.reason,
+          new Date(),
+          trx,
+        );
         if (!result.ok) throw refusal(result, NOT_FOUND);
-        return { status: 200, body: successBody(request, `${result.value.number ?? result.value.id} disputed.`, result.value) };
+        return {
+          status: 200,
+          body: successBody(request, `${result.value.number ?? result.value.id} disputed.`, result.value),
+        };
       }),
   );
 
@@ -365,14 +535,20 @@ export const purchaseInvoiceRoutes: FastifyPluginAsyncTypebox<PurchaseInvoiceRou
         params: PurchaseInvoiceIdParams,
         body: PurchasePaymentBody,
         headers: IdempotencyHeaders,
-        response: { 201: SuccessEnvelope(PurchaseInvoiceSchema), ...errorResponses([...LIFECYCLE_ERRORS, 'PURCHASE_INVOICE_NOT_PAYABLE', 'PAYMENT_EXCEEDS_AMOUNT_DUE']) },
+        response: {
+          201: SuccessEnvelope(PurchaseInvoiceSchema),
+          ...errorResponses([...LIFECYCLE_ERRORS, 'PURCHASE_INVOICE_NOT_PAYABLE', 'PAYMENT_EXCEEDS_AMOUNT_DUE']),
+        },
       },
     },
     async (request, reply) =>
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await purchaseInvoices.pay(scopeOf(request), request.params.id, request.body, new Date(), trx);
         if (!result.ok) throw refusal(result, NOT_FOUND);
-        return { status: 201, body: successBody(request, `Payment recorded on ${result.value.number ?? result.value.id}.`, result.value) };
+        return {
+          status: 201,
+          body: successBody(request, `Payment recorded on ${result.value.number ?? result.value.id}.`, result.value),
+        };
       }),
   );
 };

@@ -8,9 +8,24 @@ import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { QuoteService } from '../quotes/quote-service.js';
 import { InvoiceSchema } from '../schemas/invoice.js';
 import { DocumentedAs } from '../schemas/documented-as.js';
-import { CreateQuoteBody, QUOTE_STATUSES, QuoteSchema, QuoteToInvoiceBody, type QuoteToInvoiceInput } from '../schemas/quote.js';
+import {
+  CreateQuoteBody,
+  QUOTE_STATUSES,
+  QuoteSchema,
+  QuoteToInvoiceBody,
+  type QuoteToInvoiceInput,
+} from '../schemas/quote.js';
 import { QuoteIdParams, refusal, type RefusalMessages } from './ids.js';
-import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageBudget, PageQuery, coerceQuery, cursorAfter, decodeCursor } from './reading/pagination.js';
+import {
+  DEFAULT_LIMIT,
+  NumberPrefixQuery,
+  Page,
+  PageBudget,
+  PageQuery,
+  coerceQuery,
+  cursorAfter,
+  decodeCursor,
+} from './reading/pagination.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 import { PDF_LANGUAGES } from '../documents/index.js';
 import { sendDocument } from '../http/document-reply.js';
@@ -28,12 +43,21 @@ const MESSAGES: RefusalMessages = { NOT_FOUND: NO_QUOTE };
 const ListQuotesQuery = Type.Object(
   {
     ...PageQuery,
-    organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only quotes to this buyer.' })),
+    organizationId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only quotes to this buyer.' }),
+    ),
     number: NumberPrefixQuery,
-    issueDateFrom: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' })),
-    issueDateTo: Type.Optional(Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' })),
+    issueDateFrom: Type.Optional(
+      Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' }),
+    ),
+    issueDateTo: Type.Optional(
+      Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' }),
+    ),
     status: Type.Optional(
-      Type.Union(QUOTE_STATUSES.map((s) => Type.Literal(s)), { description: 'Only quotes in this status (expired: open and past validUntil).' }),
+      Type.Union(
+        QUOTE_STATUSES.map((s) => Type.Literal(s)),
+        { description: 'Only quotes in this status (expired: open and past validUntil).' },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -61,11 +85,14 @@ function readConvertOptions(body: unknown): QuoteToInvoiceInput {
   const fields = body as Record<string, unknown>;
   for (const [name, value] of Object.entries(fields)) {
     if (name === 'status') {
-      if (value !== 'issued' && value !== 'draft') problems.push({ field: name, code: 'invalid_enum', message: 'Must be issued or draft.' });
+      if (value !== 'issued' && value !== 'draft')
+        problems.push({ field: name, code: 'invalid_enum', message: 'Must be issued or draft.' });
     } else if (name === 'issueDate' || name === 'dueDate') {
-      if (value !== null && (typeof value !== 'string' || !DATE.test(value))) problems.push({ field: name, code: 'invalid_format', message: 'Must be a date YYYY-MM-DD.' });
+      if (value !== null && (typeof value !== 'string' || !DATE.test(value)))
+        problems.push({ field: name, code: 'invalid_format', message: 'Must be a date YYYY-MM-DD.' });
     } else if (name === 'purchaseOrderReference') {
-      if (value !== null && (typeof value !== 'string' || value.length > 500)) problems.push({ field: name, code: 'invalid_type', message: 'Must be text of at most 500 characters.' });
+      if (value !== null && (typeof value !== 'string' || value.length > 500))
+        problems.push({ field: name, code: 'invalid_type', message: 'Must be text of at most 500 characters.' });
     } else {
       problems.push({ field: name, code: 'unknown_field', message: 'This field is not allowed.' });
     }
@@ -75,20 +102,30 @@ function readConvertOptions(body: unknown): QuoteToInvoiceInput {
 }
 
 /** POST /quote, GET /quote[/{id}], and a quote's life: send, accept, decline, invoice. */
-export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (app, { quotes, idempotency, responseMaxBytes }) => {
+export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async (
+  app,
+  { quotes, idempotency, responseMaxBytes },
+) => {
   app.post(
     '/quote',
     {
       config: { access: { kind: 'key', permission: 'quote.create' } },
       schema: {
         summary: 'Create a quote: sent at once (numbered Q-YYYY-NNNNN, status open), or a draft',
-        description: 'The same lines, VAT and exact totals as POST /invoice; no payment means (a quote asks for no payment).',
+        description:
+          'The same lines, VAT and exact totals as POST /invoice; no payment means (a quote asks for no payment).',
         tags: ['Quotes'],
         body: CreateQuoteBody,
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(QuoteSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'ORGANIZATION_NOT_FOUND',
+            'ORGANIZATION_ARCHIVED',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
@@ -96,7 +133,8 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
       answerIdempotently(request, reply, idempotency, async (trx) => {
         const result = await quotes.create(scopeOf(request), request.body, new Date(), trx);
         if (!result.ok) throw refusal(result, MESSAGES);
-        const message = result.value.status === 'draft' ? 'Draft quote created.' : `Quote ${result.value.number} created.`;
+        const message =
+          result.value.status === 'draft' ? 'Draft quote created.' : `Quote ${result.value.number} created.`;
         return { status: 201, body: successBody(request, message, result.value) };
       }),
   );
@@ -115,11 +153,16 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
     },
     async (request, reply) => {
       const { limit = DEFAULT_LIMIT, cursor, ...filter } = request.query;
-      const { rows, quotes: found } = await quotes.list(scopeOf(request), filter, { limit, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) });
+      const { rows, quotes: found } = await quotes.list(scopeOf(request), filter, {
+        limit,
+        ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }),
+      });
       const budget = new PageBudget<(typeof found)[number]>(responseMaxBytes);
       for (const quote of found) if (!budget.offer(quote)) break;
       const page = { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, limit) };
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Quotes listed.', page) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(pageEnvelopeJson(request, 'Quotes listed.', page) as never);
     },
   );
 
@@ -149,15 +192,26 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
       schema: {
         summary: 'The quote as a PDF/A-3b: titled as a quote, with its validity, asking for no payment',
         description:
-          'A page a person reads, in English, German or French, in the invoices\' house style: titled Quote / Angebot / Devis, with its number, issue date and validity, its parties, lines, VAT and totals; no payment terms, no payment instruction, no GiroCode and no embedded XML (a quote is no invoice). 409 QUOTE_NOT_SENT for a draft; 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.',
+          "A page a person reads, in English, German or French, in the invoices' house style: titled Quote / Angebot / Devis, with its number, issue date and validity, its parties, lines, VAT and totals; no payment terms, no payment instruction, no GiroCode and no embedded XML (a quote is no invoice). 409 QUOTE_NOT_SENT for a draft; 503 SERVICE_UNAVAILABLE with Retry-After when too many PDFs wait to be rendered.",
         tags: ['Quotes'],
         params: QuoteIdParams,
         querystring: Type.Object(
-          { lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)), { description: 'The language of the page: en (default), de or fr.' })) },
+          {
+            lang: Type.Optional(
+              Type.Union(
+                PDF_LANGUAGES.map((l) => Type.Literal(l)),
+                { description: 'The language of the page: en (default), de or fr.' },
+              ),
+            ),
+          },
           { additionalProperties: false },
         ),
         response: {
-          200: { content: { 'application/pdf': { schema: Type.String({ format: 'binary', description: 'The PDF/A-3b document.' }) } } },
+          200: {
+            content: {
+              'application/pdf': { schema: Type.String({ format: 'binary', description: 'The PDF/A-3b document.' }) },
+            },
+          },
           ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR', 'QUOTE_NOT_SENT', 'SERVICE_UNAVAILABLE']),
         },
       },
@@ -165,7 +219,9 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
     async (request, reply) => {
       const result = await quotes.renderPdf(scopeOf(request), request.params.id, request.query.lang ?? 'en');
       if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') {
-        throw new AppError('SERVICE_UNAVAILABLE', result.message, { headers: { 'retry-after': String(result.retryAfterSeconds) } });
+        throw new AppError('SERVICE_UNAVAILABLE', result.message, {
+          headers: { 'retry-after': String(result.retryAfterSeconds) },
+        });
       }
       if (!result.ok) throw refusal(result, MESSAGES);
       return sendDocument(reply, result);
@@ -183,7 +239,14 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
         headers: IdempotencyHeaders,
         response: {
           200: SuccessEnvelope(QuoteSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_NOT_FOUND', 'ORGANIZATION_ARCHIVED', 'QUOTE_NOT_DRAFT', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'ORGANIZATION_NOT_FOUND',
+            'ORGANIZATION_ARCHIVED',
+            'QUOTE_NOT_DRAFT',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
@@ -195,18 +258,34 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
       }),
   );
 
-  for (const [action, answer] of [['accept', 'accepted'], ['decline', 'declined']] as const) {
+  for (const [action, answer] of [
+    ['accept', 'accepted'],
+    ['decline', 'declined'],
+  ] as const) {
     app.post(
       `/quote/:id/${action}`,
       {
         config: { access: { kind: 'key', permission: 'quote.update' } },
         schema: {
-          summary: answer === 'accepted' ? 'Record that the buyer accepted an open quote' : 'Record that the buyer declined an open quote',
-          description: 'Only an open quote, on or before its validUntil day (UTC): 409 QUOTE_EXPIRED after it, 409 QUOTE_NOT_OPEN when it is a draft or was answered.',
+          summary:
+            answer === 'accepted'
+              ? 'Record that the buyer accepted an open quote'
+              : 'Record that the buyer declined an open quote',
+          description:
+            'Only an open quote, on or before its validUntil day (UTC): 409 QUOTE_EXPIRED after it, 409 QUOTE_NOT_OPEN when it is a draft or was answered.',
           tags: ['Quotes'],
           params: QuoteIdParams,
           headers: IdempotencyHeaders,
-          response: { 200: SuccessEnvelope(QuoteSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'QUOTE_NOT_OPEN', 'QUOTE_EXPIRED', ...IDEMPOTENCY_ERRORS]) },
+          response: {
+            200: SuccessEnvelope(QuoteSchema),
+            ...errorResponses([
+              ...KEY_ERRORS,
+              ...BODY_ERRORS,
+              'QUOTE_NOT_OPEN',
+              'QUOTE_EXPIRED',
+              ...IDEMPOTENCY_ERRORS,
+            ]),
+          },
         },
       },
       async (request, reply) =>
@@ -233,7 +312,15 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
         headers: IdempotencyHeaders,
         response: {
           201: SuccessEnvelope(QuoteInvoiceSchema),
-          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'ORGANIZATION_ARCHIVED', 'QUOTE_NOT_ACCEPTED', 'QUOTE_ALREADY_INVOICED', 'INVOICE_NUMBER_CONFLICT', ...IDEMPOTENCY_ERRORS]),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'ORGANIZATION_ARCHIVED',
+            'QUOTE_NOT_ACCEPTED',
+            'QUOTE_ALREADY_INVOICED',
+            'INVOICE_NUMBER_CONFLICT',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
         },
       },
     },
@@ -243,7 +330,10 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
         const result = await quotes.invoice(scopeOf(request), request.params.id, options, new Date(), trx);
         if (!result.ok) throw refusal(result, MESSAGES);
         const made = result.value.invoice.number === null ? 'Draft invoice' : `Invoice ${result.value.invoice.number}`;
-        return { status: 201, body: successBody(request, `${made} made from quote ${result.value.quote.number}.`, result.value) };
+        return {
+          status: 201,
+          body: successBody(request, `${made} made from quote ${result.value.quote.number}.`, result.value),
+        };
       }),
   );
 };

@@ -73,7 +73,12 @@ export function errorResponses(codes: ErrorCode[]): Record<number, TSchema> {
 export const COMMON_ERRORS: ErrorCode[] = ['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
 
 /** Errors of any route that reads a JSON body. */
-export const BODY_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+export const BODY_ERRORS: ErrorCode[] = [
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+];
 
 /** Errors of any route that needs a key. */
 export const KEY_ERRORS: ErrorCode[] = ['INVALID_API_KEY', 'FORBIDDEN'];

@@ -25,11 +25,17 @@ export interface WebhookEndpointRoutesOptions {
 
 const NO_ENDPOINT = 'No webhook endpoint with this id.';
 const ListQuery = Type.Object(PageQuery, { additionalProperties: false });
-const DeletedSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { title: 'DeletedWebhookEndpoint' });
+const DeletedSchema = Type.Object(
+  { id: Type.String(), deleted: Type.Literal(true) },
+  { title: 'DeletedWebhookEndpoint' },
+);
 const ACCESS = { access: { kind: 'key' as const, permission: 'webhook.manage' as const } };
 
 /** /webhook-endpoint: where events are delivered, and the secrets that sign them. */
-export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOptions> = async (app, { endpoints, repository, idempotency }) => {
+export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOptions> = async (
+  app,
+  { endpoints, repository, idempotency },
+) => {
   app.post(
     '/webhook-endpoint',
     {
@@ -55,7 +61,14 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
         async (trx) => {
           const result = await endpoints.create(scopeOf(request), request.body, new Date(), trx);
           if (!result.ok) throw refusal(result);
-          return { status: 201, body: successBody(request, 'Webhook endpoint created. Store its secret now: it is not shown again.', result.value) };
+          return {
+            status: 201,
+            body: successBody(
+              request,
+              'Webhook endpoint created. Store its secret now: it is not shown again.',
+              result.value,
+            ),
+          };
         },
         // The answer carries the secret: a repeat gets it again, from a sealed record.
         { sealed: true },
@@ -71,12 +84,18 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
         summary: 'List webhook endpoints, newest first',
         tags: ['Webhooks'],
         querystring: ListQuery,
-        response: { 200: SuccessEnvelope(Page(WebhookEndpointSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        response: {
+          200: SuccessEnvelope(Page(WebhookEndpointSchema)),
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']),
+        },
       },
     },
     async (request) => {
       const { limit = DEFAULT_LIMIT, cursor } = request.query;
-      const rows = await repository.list(scopeOf(request), { limit: limit + 1, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) });
+      const rows = await repository.list(scopeOf(request), {
+        limit: limit + 1,
+        ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }),
+      });
       const items = rows.slice(0, limit);
       const last = items.at(-1);
       const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
@@ -108,7 +127,8 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
       config: ACCESS,
       schema: {
         summary: 'Change a webhook endpoint: url, events, description, enabled',
-        description: 'A new url is checked as at creation. `enabled: true` also re-enables an endpoint that was disabled for failing, with a clean record.',
+        description:
+          'A new url is checked as at creation. `enabled: true` also re-enables an endpoint that was disabled for failing, with a clean record.',
         tags: ['Webhooks'],
         params: WebhookEndpointIdParams,
         body: UpdateWebhookEndpointBody,
@@ -150,7 +170,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
         tags: ['Webhooks'],
         params: WebhookEndpointIdParams,
         headers: IdempotencyHeaders,
-        response: { 200: SuccessEnvelope(WebhookEndpointWithSecretSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS]) },
+        response: {
+          200: SuccessEnvelope(WebhookEndpointWithSecretSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS]),
+        },
       },
     },
     async (request, reply) =>
@@ -161,7 +184,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
         async (trx) => {
           const result = await endpoints.rotateSecret(scopeOf(request), request.params.id, new Date(), trx);
           if (!result.ok) throw refusal(result, NO_ENDPOINT);
-          return { status: 200, body: successBody(request, 'Secret rotated. Store the new one now: it is not shown again.', result.value) };
+          return {
+            status: 200,
+            body: successBody(request, 'Secret rotated. Store the new one now: it is not shown again.', result.value),
+          };
         },
         { sealed: true },
       ),

@@ -32,11 +32,13 @@ export const CompanySchema = Type.Object(
     contact: ContactSchema,
     bankAccount: Nullable(BankAccountSchema),
     paymentTerms: NullableString,
-    creditorId: Nullable(Type.String({ description: 'The SEPA creditor identifier, for direct debits (EN 16931 BT-90).' })),
+    creditorId: Nullable(
+      Type.String({ description: 'The SEPA creditor identifier, for direct debits (EN 16931 BT-90).' }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Nullable(Type.String({ format: 'date-time' })),
   },
-  { title: 'Company', description: "Your company: the seller of its invoices (EN 16931 BG-4)." },
+  { title: 'Company', description: 'Your company: the seller of its invoices (EN 16931 BG-4).' },
 );
 
 export type Company = Static<typeof CompanySchema>;
@@ -95,7 +97,10 @@ const ProfileText = (field: ProfileField, description?: string) =>
     Nullable(
       DocumentedAs(
         Type.String({ maxLength: 5000 }),
-        Type.String({ ...(PROFILE_LIMITS[field] ? { maxLength: PROFILE_LIMITS[field] } : {}), ...(description ? { description } : {}) }),
+        Type.String({
+          ...(PROFILE_LIMITS[field] ? { maxLength: PROFILE_LIMITS[field] } : {}),
+          ...(description ? { description } : {}),
+        }),
       ),
     ),
   );
@@ -112,30 +117,53 @@ export const UpdateCompanyBody = Type.Object(
           postalCode: ProfileText('postalCode'),
           countryCode: ProfileText('countryCode', 'ISO 3166-1 alpha-2, e.g. DE.'),
         },
-        { title: 'SellerAddressInput', additionalProperties: false, description: 'Merged field by field into the stored address.' },
+        {
+          title: 'SellerAddressInput',
+          additionalProperties: false,
+          description: 'Merged field by field into the stored address.',
+        },
       ),
     ),
     vatId: ProfileText(
       'vatId',
-      'An EU VAT id must have its state\'s format (DE + 9 digits, FR + 2 characters + 9 digits, EL for Greece, …; stored upper-cased without spaces); other ids are stored as given.',
+      "An EU VAT id must have its state's format (DE + 9 digits, FR + 2 characters + 9 digits, EL for Greece, …; stored upper-cased without spaces); other ids are stored as given.",
     ),
     taxNumber: ProfileText('taxNumber'),
-    legalRegistrationId: ProfileText('legalRegistrationId', 'The company register number (BT-30); "<ICD scheme>:<id>" names its scheme.'),
+    legalRegistrationId: ProfileText(
+      'legalRegistrationId',
+      'The company register number (BT-30); "<ICD scheme>:<id>" names its scheme.',
+    ),
     electronicAddress: Type.Optional(
       Nullable(
         Type.Object(
           {
-            scheme: Type.String({ maxLength: 10, description: 'A code of the EAS list, e.g. 0088 (GLN) or 9930 (German VAT id).' }),
+            scheme: Type.String({
+              maxLength: 10,
+              description: 'A code of the EAS list, e.g. 0088 (GLN) or 9930 (German VAT id).',
+            }),
             identifier: Type.String({ maxLength: 5000 }),
           },
-          { title: 'SellerElectronicAddressInput', additionalProperties: false, description: 'Where e-invoices to you are delivered (EN 16931 BT-34), e.g. your Peppol id; null removes it.' },
+          {
+            title: 'SellerElectronicAddressInput',
+            additionalProperties: false,
+            description:
+              'Where e-invoices to you are delivered (EN 16931 BT-34), e.g. your Peppol id; null removes it.',
+          },
         ),
       ),
     ),
     contact: Type.Optional(
       Type.Object(
-        { name: ProfileText('contactName'), phone: ProfileText('contactPhone'), email: ProfileText('contactEmail', 'An email address.') },
-        { title: 'SellerContactInput', additionalProperties: false, description: 'Merged field by field into the stored contact.' },
+        {
+          name: ProfileText('contactName'),
+          phone: ProfileText('contactPhone'),
+          email: ProfileText('contactEmail', 'An email address.'),
+        },
+        {
+          title: 'SellerContactInput',
+          additionalProperties: false,
+          description: 'Merged field by field into the stored contact.',
+        },
       ),
     ),
     bankAccount: Type.Optional(
@@ -146,7 +174,11 @@ export const UpdateCompanyBody = Type.Object(
             bic: ProfileText('bic', 'A BIC of 8 or 11 characters.'),
             accountName: ProfileText('accountName'),
           },
-          { title: 'SellerBankAccountInput', additionalProperties: false, description: 'Replaces the whole bank account (a BIC or name not sent is cleared); null removes it.' },
+          {
+            title: 'SellerBankAccountInput',
+            additionalProperties: false,
+            description: 'Replaces the whole bank account (a BIC or name not sent is cleared); null removes it.',
+          },
         ),
       ),
     ),

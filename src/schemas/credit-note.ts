@@ -24,8 +24,16 @@ const MAX_LINES = 500;
 
 export const CreateCreditNoteBody = Type.Object(
   {
-    invoiceId: Type.String({ minLength: 1, maxLength: 100, description: 'The issued (or paid) invoice this credit note corrects.' }),
-    reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why the invoice is credited; printed on the credit note.' }),
+    invoiceId: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'The issued (or paid) invoice this credit note corrects.',
+    }),
+    reason: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'Why the invoice is credited; printed on the credit note.',
+    }),
     lines: Type.Optional(
       Nullable(
         Type.Array(InvoiceLineInput, {
@@ -74,13 +82,17 @@ export const CreditNoteSchema = Type.Object(
     pdfSha256: PdfDigestsSchema,
     einvoice: EinvoiceReadinessSchema,
     deliveries: Type.Optional(
-      Type.Array(EmailDeliverySchema, { description: 'Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send).' }),
+      Type.Array(EmailDeliverySchema, {
+        description:
+          'Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send).',
+      }),
     ),
     createdAt: Type.String({ format: 'date-time' }),
   },
   {
     title: 'CreditNote',
-    description: "A credit note: it takes the invoice's currency, price mode, buyer and seller; its amounts are positive.",
+    description:
+      "A credit note: it takes the invoice's currency, price mode, buyer and seller; its amounts are positive.",
   },
 );
 

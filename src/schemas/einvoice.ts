@@ -12,7 +12,12 @@ const Text = (description?: string) => Nullable(Type.String(description ? { desc
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
 const SchemedId = Type.Object(
-  { id: Type.String(), schemeId: Nullable(Type.String({ description: 'The scheme (ISO 6523 ICD, EAS, …) as written; null when none is given.' })) },
+  {
+    id: Type.String(),
+    schemeId: Nullable(
+      Type.String({ description: 'The scheme (ISO 6523 ICD, EAS, …) as written; null when none is given.' }),
+    ),
+  },
   { title: 'EinvoiceIdentifier' },
 );
 
@@ -29,7 +34,10 @@ const Address = Type.Object(
   { title: 'EinvoiceAddress' },
 );
 
-const Contact = Type.Object({ name: Text('BT-41 / BT-56'), phone: Text('BT-42 / BT-57'), email: Text('BT-43 / BT-58') }, { title: 'EinvoiceContact' });
+const Contact = Type.Object(
+  { name: Text('BT-41 / BT-56'), phone: Text('BT-42 / BT-57'), email: Text('BT-43 / BT-58') },
+  { title: 'EinvoiceContact' },
+);
 
 const Party = Type.Object(
   {
@@ -61,7 +69,9 @@ const PaymentMeans = Type.Object(
     creditTransfer: Nullable(CreditTransfer),
     creditTransfers: Opt(Type.Array(CreditTransfer)),
     card: Nullable(Type.Object({ accountNumber: Text('BT-87'), holderName: Text('BT-88') })),
-    directDebit: Nullable(Type.Object({ mandateReference: Text('BT-89'), creditorId: Text('BT-90'), debitedAccountId: Text('BT-91') })),
+    directDebit: Nullable(
+      Type.Object({ mandateReference: Text('BT-89'), creditorId: Text('BT-90'), debitedAccountId: Text('BT-91') }),
+    ),
   },
   { title: 'EinvoicePaymentMeans', description: 'BG-16' },
 );
@@ -75,10 +85,18 @@ const allowanceChargeFields = {
 };
 const TaxScheme = Opt(Text('The tax scheme of the category as written (VAT); left out when the syntax has none.'));
 
-const LineAllowanceCharge = Type.Object(allowanceChargeFields, { title: 'EinvoiceLineAllowanceCharge', description: 'BG-27 / BG-28' });
+const LineAllowanceCharge = Type.Object(allowanceChargeFields, {
+  title: 'EinvoiceLineAllowanceCharge',
+  description: 'BG-27 / BG-28',
+});
 
 const DocumentAllowanceCharge = Type.Object(
-  { ...allowanceChargeFields, vatCategory: Text('BT-95 / BT-102'), vatRate: Text('BT-96 / BT-103'), taxScheme: TaxScheme },
+  {
+    ...allowanceChargeFields,
+    vatCategory: Text('BT-95 / BT-102'),
+    vatRate: Text('BT-96 / BT-103'),
+    taxScheme: TaxScheme,
+  },
   { title: 'EinvoiceAllowanceCharge', description: 'BG-20 / BG-21' },
 );
 
@@ -160,7 +178,10 @@ const Attachment = Type.Object(
       Type.Object({
         mimeCode: Text('BT-125-1'),
         filename: Text('BT-125-2'),
-        file: Type.Integer({ minimum: 1, description: 'The attachment number n of GET /purchase-invoice/{id}/attachments/{n} holding the bytes.' }),
+        file: Type.Integer({
+          minimum: 1,
+          description: 'The attachment number n of GET /purchase-invoice/{id}/attachments/{n} holding the bytes.',
+        }),
       }),
     ),
   },
@@ -177,7 +198,10 @@ export const EinvoiceSchema = Type.Object(
     number: Text('BT-1'),
     issueDate: Text('BT-2'),
     dueDate: Text('BT-9'),
-    currency: Type.Object({ code: Text('BT-5'), minorDigits: Type.Integer({ description: 'The minor-unit digits the rules round to.' }) }),
+    currency: Type.Object({
+      code: Text('BT-5'),
+      minorDigits: Type.Integer({ description: 'The minor-unit digits the rules round to.' }),
+    }),
     taxCurrencyCode: Opt(Text('BT-6')),
     taxPointDate: Opt(Text('BT-7')),
     taxPointDateCode: Opt(Text('BT-8')),
@@ -192,17 +216,29 @@ export const EinvoiceSchema = Type.Object(
     invoicedObjectId: Opt(Nullable(SchemedId)),
     buyerAccountingReference: Opt(Text('BT-19')),
     note: Text('BT-22 (the first note)'),
-    notes: Opt(Type.Array(Type.Object({ subjectCode: Text('BT-21'), text: Type.String() }), { description: 'BG-1: every note.' })),
+    notes: Opt(
+      Type.Array(Type.Object({ subjectCode: Text('BT-21'), text: Type.String() }), {
+        description: 'BG-1: every note.',
+      }),
+    ),
     paymentTerms: Text('BT-20'),
     deliveryDate: Text('BT-72'),
     invoicePeriod: Nullable(Period),
-    deliverTo: Nullable(Type.Object({ name: Text('BT-70'), locationId: Opt(Nullable(SchemedId)), address: Nullable(Address) })),
+    deliverTo: Nullable(
+      Type.Object({ name: Text('BT-70'), locationId: Opt(Nullable(SchemedId)), address: Nullable(Address) }),
+    ),
     precedingInvoice: Nullable(DateRef),
     precedingInvoices: Opt(Type.Array(DateRef)),
     seller: Party,
     buyer: Party,
-    payee: Opt(Nullable(Type.Object({ name: Text('BT-59'), identifier: Nullable(SchemedId), legalRegistrationId: Nullable(SchemedId) }))),
-    taxRepresentative: Opt(Nullable(Type.Object({ name: Text('BT-62'), vatId: Text('BT-63'), address: Nullable(Address) }))),
+    payee: Opt(
+      Nullable(
+        Type.Object({ name: Text('BT-59'), identifier: Nullable(SchemedId), legalRegistrationId: Nullable(SchemedId) }),
+      ),
+    ),
+    taxRepresentative: Opt(
+      Nullable(Type.Object({ name: Text('BT-62'), vatId: Text('BT-63'), address: Nullable(Address) })),
+    ),
     paymentMeans: Nullable(PaymentMeans),
     allPaymentMeans: Opt(Type.Array(PaymentMeans)),
     allowances: Type.Array(DocumentAllowanceCharge),
@@ -214,6 +250,7 @@ export const EinvoiceSchema = Type.Object(
   },
   {
     title: 'Einvoice',
-    description: 'The received document read into the EN 16931 model: each field names its business term (BT-…) or group (BG-…), its text exactly as written.',
+    description:
+      'The received document read into the EN 16931 model: each field names its business term (BT-…) or group (BG-…), its text exactly as written.',
   },
 );

@@ -10,18 +10,31 @@ export type EmailLanguage = (typeof EMAIL_LANGUAGES)[number];
 export const XML_FORMATS = ['cii', 'xrechnung-cii', 'xrechnung-ubl', 'peppol'] as const;
 export type XmlFormat = (typeof XML_FORMATS)[number];
 
-const Address = Type.String({ minLength: 3, maxLength: 254, description: 'One email address, no display name.', examples: ['billing@buyer.example'] });
+const Address = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  description: 'One email address, no display name.',
+  examples: ['billing@buyer.example'],
+});
 
 export const SendDocumentBody = Type.Object(
   {
     to: Type.Optional(
-      Type.Array(Address, { minItems: 1, maxItems: 10, uniqueItems: true, description: "Recipients; without them, the buyer's email (its organization's email)." }),
+      Type.Array(Address, {
+        minItems: 1,
+        maxItems: 10,
+        uniqueItems: true,
+        description: "Recipients; without them, the buyer's email (its organization's email).",
+      }),
     ),
     cc: Type.Optional(Type.Array(Address, { maxItems: 10, uniqueItems: true, description: 'Copies.' })),
     language: Type.Optional(
       Type.Union(
         EMAIL_LANGUAGES.map((language) => Type.Literal(language)),
-        { description: "The language of the message and of the attached PDF: de, en or fr. Without it: de for a buyer in DE, AT, CH or LI, fr for FR or MC, else en." },
+        {
+          description:
+            'The language of the message and of the attached PDF: de, en or fr. Without it: de for a buyer in DE, AT, CH or LI, fr for FR or MC, else en.',
+        },
       ),
     ),
     xmlFormat: Type.Optional(
@@ -43,7 +56,9 @@ export const EmailAttachmentSchema = Type.Object(
     filename: Type.String({ examples: ['invoice-INV-2026-00001.pdf'] }),
     contentType: Type.String({ examples: ['application/pdf'] }),
     size: Type.Integer({ description: 'Bytes.' }),
-    sha256: Type.String({ description: 'The SHA-256 (hex) of the bytes sent: the same as the download of the document.' }),
+    sha256: Type.String({
+      description: 'The SHA-256 (hex) of the bytes sent: the same as the download of the document.',
+    }),
   },
   { title: 'EmailAttachment' },
 );
@@ -54,11 +69,12 @@ export const EmailDeliverySchema = Type.Object(
     documentKind: Type.Union([Type.Literal('invoice'), Type.Literal('credit-note')]),
     documentId: Type.String(),
     status: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed')], {
-      description: 'queued: waiting for (another) attempt; sent: the relay took the message; failed: it will not be tried again (failureReason says why).',
+      description:
+        'queued: waiting for (another) attempt; sent: the relay took the message; failed: it will not be tried again (failureReason says why).',
     }),
     to: Type.Array(Type.String()),
     cc: Type.Array(Type.String()),
-    from: Type.String({ description: 'The From header: the company name and the operator\'s sending address.' }),
+    from: Type.String({ description: "The From header: the company name and the operator's sending address." }),
     replyTo: Nullable(Type.String(), "The Reply-To header: the company's contact email."),
     language: Type.Union(EMAIL_LANGUAGES.map((language) => Type.Literal(language))),
     xmlFormat: Type.Union(XML_FORMATS.map((format) => Type.Literal(format))),
@@ -80,7 +96,12 @@ export const DOCUMENT_KINDS = ['invoice', 'credit-note'] as const;
 
 export const EmailTemplateBody = Type.Object(
   {
-    subject: Type.String({ minLength: 1, maxLength: 200, description: 'One line; {{number}}, {{seller}}, {{buyer}}, {{amount}}, {{currency}}, {{issueDate}} and {{dueDate}} are filled in.' }),
+    subject: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'One line; {{number}}, {{seller}}, {{buyer}}, {{amount}}, {{currency}}, {{issueDate}} and {{dueDate}} are filled in.',
+    }),
     body: Type.String({ minLength: 1, maxLength: 10_000, description: 'Plain text, with the same {{names}}.' }),
   },
   { additionalProperties: false, title: 'EmailTemplateInput' },
@@ -93,7 +114,9 @@ export const EmailTemplateSchema = Type.Object(
     language: Type.Union(EMAIL_LANGUAGES.map((language) => Type.Literal(language))),
     subject: Type.String(),
     body: Type.String(),
-    custom: Type.Boolean({ description: "true: the company's own; false: the default, used until the company sets its own." }),
+    custom: Type.Boolean({
+      description: "true: the company's own; false: the default, used until the company sets its own.",
+    }),
     updatedAt: Nullable(Type.String({ format: 'date-time' }), 'When the company last set it; null for the default.'),
   },
   { title: 'EmailTemplate' },
@@ -101,6 +124,12 @@ export const EmailTemplateSchema = Type.Object(
 export type EmailTemplateView = Static<typeof EmailTemplateSchema>;
 
 export const EmailTemplateParams = Type.Object({
-  kind: Type.Union(DOCUMENT_KINDS.map((kind) => Type.Literal(kind)), { description: 'invoice or credit-note.' }),
-  language: Type.Union(EMAIL_LANGUAGES.map((language) => Type.Literal(language)), { description: 'de, en or fr.' }),
+  kind: Type.Union(
+    DOCUMENT_KINDS.map((kind) => Type.Literal(kind)),
+    { description: 'invoice or credit-note.' },
+  ),
+  language: Type.Union(
+    EMAIL_LANGUAGES.map((language) => Type.Literal(language)),
+    { description: 'de, en or fr.' },
+  ),
 });

@@ -5,7 +5,17 @@ import { OrganizationTypeCode } from './organization.js';
 import { AddressSchema, ContactSchema, ElectronicAddressSchema } from './parties.js';
 import { EINVOICE_PROFILES, EinvoiceReadinessSchema } from './einvoice-readiness.js';
 import { Nullable } from './nullable.js';
-import { Amount, AmountInput, DateInput, DateOutput, DecimalOutput, PercentInput, PriceInput, QuantityInput, Livemode } from './values.js';
+import {
+  Amount,
+  AmountInput,
+  DateInput,
+  DateOutput,
+  DecimalOutput,
+  PercentInput,
+  PriceInput,
+  QuantityInput,
+  Livemode,
+} from './values.js';
 
 // The invoice of POST /invoice, modelled on EN 16931 (the semantic model behind Peppol BIS 3,
 // XRechnung and Factur-X). The schema checks shapes; exact decimal values, dates against each
@@ -32,7 +42,12 @@ export const InvoiceLineInput = Type.Object(
     description: OptionalText(1000),
     quantity: QuantityInput,
     unitCode: Type.Optional(
-      Nullable(Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UN/ECE Recommendation 20 unit code; default C62 (one).' })),
+      Nullable(
+        Type.String({
+          pattern: '^[A-Z0-9]{1,3}$',
+          description: 'UN/ECE Recommendation 20 unit code; default C62 (one).',
+        }),
+      ),
     ),
     unitPrice: PriceInput,
     discountPercent: Type.Optional(Nullable(PercentInput)),
@@ -49,17 +64,27 @@ export const PaymentMeansInput = Type.Object(
   {
     code: Type.Union(
       PAYMENT_MEANS_CODES.map((c) => Type.Literal(c)),
-      { description: 'UNCL4461: 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit, 49 direct debit, 48 card, 10 cash.' },
+      {
+        description:
+          'UNCL4461: 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit, 49 direct debit, 48 card, 10 cash.',
+      },
     ),
-    iban: OptionalText(34, 'The account to pay to (credit transfer); default the company\'s.'),
+    iban: OptionalText(34, "The account to pay to (credit transfer); default the company's."),
     bic: OptionalText(11),
     accountName: OptionalText(200),
     mandateReference: OptionalText(35, 'Direct debit: the mandate reference (BT-89).'),
     payerIban: OptionalText(34, "Direct debit: the buyer's account to debit (BT-91)."),
-    cardLastDigits: Type.Optional(Nullable(Type.String({ pattern: '^\\d{4,6}$', description: 'Card payment: the last 4 to 6 digits of the card (BT-87).' }))),
+    cardLastDigits: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^\\d{4,6}$',
+          description: 'Card payment: the last 4 to 6 digits of the card (BT-87).',
+        }),
+      ),
+    ),
     creditorReference: OptionalText(
       40,
-      'An ISO 11649 creditor reference (RF, two check digits, up to 21 letters and digits; spaces allowed) the buyer quotes instead of the invoice number (BT-83). Without it a Belgian seller\'s invoices carry a structured communication (+++…+++), others their number.',
+      "An ISO 11649 creditor reference (RF, two check digits, up to 21 letters and digits; spaces allowed) the buyer quotes instead of the invoice number (BT-83). Without it a Belgian seller's invoices carry a structured communication (+++…+++), others their number.",
     ),
   },
   { title: 'PaymentMeansInput', additionalProperties: false },
@@ -69,14 +94,22 @@ export const AllowanceChargeInput = Type.Object(
   {
     amount: PriceInput,
     reason: OptionalText(200, 'Why (BT-97 / BT-104); a reason or a reasonCode is required.'),
-    reasonCode: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: 'UNCL5189 for allowances (95 discount), UNCL7161 for charges (FC freight).' }))),
+    reasonCode: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^[A-Z0-9]{1,3}$',
+          description: 'UNCL5189 for allowances (95 discount), UNCL7161 for charges (FC freight).',
+        }),
+      ),
+    ),
     vatCategory: VatCategorySchema,
     vatRate: PercentInput,
   },
   {
     title: 'AllowanceChargeInput',
     additionalProperties: false,
-    description: 'A document-level allowance (BG-20) or charge (BG-21): VAT included when the invoice has gross prices, like its unit prices.',
+    description:
+      'A document-level allowance (BG-20) or charge (BG-21): VAT included when the invoice has gross prices, like its unit prices.',
   },
 );
 
@@ -87,18 +120,19 @@ export const InvoicePeriodInput = Type.Object(
 
 export { EINVOICE_PROFILES };
 
-export const ValidateForInput = Type.Array(
-  Type.Union(EINVOICE_PROFILES.map((p) => Type.Literal(p))),
-  {
-    maxItems: 3,
-    description:
-      'Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards.',
-  },
-);
+export const ValidateForInput = Type.Array(Type.Union(EINVOICE_PROFILES.map((p) => Type.Literal(p))), {
+  maxItems: 3,
+  description:
+    'Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards.',
+});
 
 /** The fields of an invoice's content: the create body and, all optional, a draft's PATCH body. */
 const invoiceContent = {
-  organizationId: Type.String({ minLength: 1, maxLength: 100, description: "The buyer: an organization of the caller's company, not archived." }),
+  organizationId: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: "The buyer: an organization of the caller's company, not archived.",
+  }),
   number: Type.Optional(
     Nullable(
       Type.String({
@@ -112,8 +146,12 @@ const invoiceContent = {
   ),
   issueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, from 1900 to 9999; default today (UTC).'))),
   dueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, not before issueDate; default issueDate + 30 days.'))),
-  currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default the company's currency." }))),
-  pricesIncludeTax: Type.Optional(Nullable(Type.Boolean({ description: 'Unit prices include VAT (gross); default false.' }))),
+  currency: Type.Optional(
+    Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default the company's currency." })),
+  ),
+  pricesIncludeTax: Type.Optional(
+    Nullable(Type.Boolean({ description: 'Unit prices include VAT (gross); default false.' })),
+  ),
   buyerReference: OptionalText(500),
   purchaseOrderReference: OptionalText(500),
   note: OptionalText(500),
@@ -167,7 +205,10 @@ export const BuyerSnapshot = Type.Object(
     address: Nullable(AddressSchema),
     electronicAddress: Nullable(ElectronicAddressSchema),
   },
-  { title: 'Buyer', description: 'The buyer as it was when the invoice was issued; for a draft, the organization as it is now.' },
+  {
+    title: 'Buyer',
+    description: 'The buyer as it was when the invoice was issued; for a draft, the organization as it is now.',
+  },
 );
 
 export const SellerSnapshot = Type.Object(
@@ -183,7 +224,10 @@ export const SellerSnapshot = Type.Object(
     contact: ContactSchema,
     creditorId: NullableString,
   },
-  { title: 'Seller', description: 'The seller (your company) as it was when the invoice was issued; for a draft, as it is now.' },
+  {
+    title: 'Seller',
+    description: 'The seller (your company) as it was when the invoice was issued; for a draft, as it is now.',
+  },
 );
 
 export const InvoiceLineSchema = Type.Object(
@@ -200,7 +244,11 @@ export const InvoiceLineSchema = Type.Object(
     exemptionReason: NullableString,
     netAmount: Amount,
   },
-  { title: 'InvoiceLine', description: 'A line as issued: netAmount = round(quantity × unitPrice × (1 − discountPercent / 100)), derived from the gross when pricesIncludeTax.' },
+  {
+    title: 'InvoiceLine',
+    description:
+      'A line as issued: netAmount = round(quantity × unitPrice × (1 − discountPercent / 100)), derived from the gross when pricesIncludeTax.',
+  },
 );
 
 export const VatBreakdownSchema = Type.Object(
@@ -213,7 +261,8 @@ export const VatBreakdownSchema = Type.Object(
   },
   {
     title: 'VatBreakdown',
-    description: 'One VAT category and rate: taxableAmount is the sum of its lines\' net amounts, taxAmount = round(taxableAmount × vatRate / 100).',
+    description:
+      "One VAT category and rate: taxableAmount is the sum of its lines' net amounts, taxAmount = round(taxableAmount × vatRate / 100).",
   },
 );
 
@@ -228,7 +277,10 @@ export const PaymentMeansSchema = Type.Object(
     cardLastDigits: NullableString,
     creditorReference: Type.Optional(NullableString),
   },
-  { title: 'PaymentMeans', description: 'How the invoice is to be paid (EN 16931 BG-16), as given or from the company\'s account.' },
+  {
+    title: 'PaymentMeans',
+    description: "How the invoice is to be paid (EN 16931 BG-16), as given or from the company's account.",
+  },
 );
 
 export const AllowanceChargeSchema = Type.Object(
@@ -255,7 +307,11 @@ export const InvoiceTotalsSchema = Type.Object(
     roundingAmount: Amount,
     payable: Amount,
   },
-  { title: 'Totals', description: 'EN 16931 document totals (BR-CO-10 to BR-CO-16): taxExclusive = lineNetTotal − allowanceTotal + chargeTotal.' },
+  {
+    title: 'Totals',
+    description:
+      'EN 16931 document totals (BR-CO-10 to BR-CO-16): taxExclusive = lineNetTotal − allowanceTotal + chargeTotal.',
+  },
 );
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'void'] as const;
@@ -271,7 +327,13 @@ export const InvoiceStatusSchema = Type.Union(
 );
 
 export const PaymentMethodSchema = Type.Union(
-  [Type.Literal('credit_transfer'), Type.Literal('card'), Type.Literal('cash'), Type.Literal('direct_debit'), Type.Literal('other')],
+  [
+    Type.Literal('credit_transfer'),
+    Type.Literal('card'),
+    Type.Literal('cash'),
+    Type.Literal('direct_debit'),
+    Type.Literal('other'),
+  ],
   { title: 'PaymentMethod' },
 );
 
@@ -298,7 +360,10 @@ export const PAYMENT_KINDS = ['payment', 'refund'] as const;
 
 export const PaymentRecordSchema = Type.Object(
   {
-    id: Type.String({ examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'], description: 'pay_… for a payment, rfd_… for a refund.' }),
+    id: Type.String({
+      examples: ['pay_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f'],
+      description: 'pay_… for a payment, rfd_… for a refund.',
+    }),
     kind: Type.Union(
       PAYMENT_KINDS.map((k) => Type.Literal(k)),
       { description: 'payment: money received from the buyer; refund: money paid back to the buyer.' },
@@ -310,7 +375,8 @@ export const PaymentRecordSchema = Type.Object(
   },
   {
     title: 'PaymentRecord',
-    description: 'A payment or a refund, with the invoice it belongs to: what GET /payment lists. The amount is positive for both kinds.',
+    description:
+      'A payment or a refund, with the invoice it belongs to: what GET /payment lists. The amount is positive for both kinds.',
   },
 );
 export type PaymentRecord = Static<typeof PaymentRecordSchema>;
@@ -367,7 +433,8 @@ export const InvoiceSchema = Type.Object(
     number: Nullable(
       Type.String({
         examples: ['2026-00001'],
-        description: 'Assigned when the invoice is issued. A draft has none (null), or the number it asked for, which is checked only when it is finalized.',
+        description:
+          'Assigned when the invoice is issued. A draft has none (null), or the number it asked for, which is checked only when it is finalized.',
       }),
     ),
     status: InvoiceStatusSchema,
@@ -394,15 +461,25 @@ export const InvoiceSchema = Type.Object(
     amountCredited: Amount,
     amountRefunded: Amount,
     amountDue: Amount,
-    isOverdue: Type.Boolean({ description: 'True when the invoice is issued, has an amount due and its due date is before today (UTC).' }),
+    isOverdue: Type.Boolean({
+      description: 'True when the invoice is issued, has an amount due and its due date is before today (UTC).',
+    }),
     payments: Type.Array(PaymentSchema),
-    refunds: Type.Array(RefundSchema, { description: 'Money paid back to the buyer, oldest first (POST /invoice/{id}/refund).' }),
+    refunds: Type.Array(RefundSchema, {
+      description: 'Money paid back to the buyer, oldest first (POST /invoice/{id}/refund).',
+    }),
     creditNoteIds: Type.Array(Type.String()),
-    einvoice: Nullable(EinvoiceReadinessSchema, 'Null for a draft: it is checked when it is finalized with validateFor.'),
+    einvoice: Nullable(
+      EinvoiceReadinessSchema,
+      'Null for a draft: it is checked when it is finalized with validateFor.',
+    ),
     statusTransitions: StatusTransitionsSchema,
     pdfSha256: PdfDigestsSchema,
     deliveries: Type.Optional(
-      Type.Array(EmailDeliverySchema, { description: 'Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).' }),
+      Type.Array(EmailDeliverySchema, {
+        description:
+          'Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).',
+      }),
     ),
     createdAt: Type.String({ format: 'date-time' }),
   },

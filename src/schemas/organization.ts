@@ -21,10 +21,17 @@ export const AddressInput = Type.Object(
 
 export const ElectronicAddressInput = Type.Object(
   {
-    scheme: Type.String({ pattern: '^(?:\\d{4}|EM)$', description: 'The EAS code, e.g. 0088 (GLN), 0208 (Belgian enterprise number), 9930 (German VAT id), EM (email).' }),
+    scheme: Type.String({
+      pattern: '^(?:\\d{4}|EM)$',
+      description: 'The EAS code, e.g. 0088 (GLN), 0208 (Belgian enterprise number), 9930 (German VAT id), EM (email).',
+    }),
     identifier: Type.String({ minLength: 1, maxLength: 100 }),
   },
-  { title: 'ElectronicAddressInput', additionalProperties: false, description: 'Where e-invoices for this organization are delivered (EN 16931 BT-49), e.g. its Peppol id.' },
+  {
+    title: 'ElectronicAddressInput',
+    additionalProperties: false,
+    description: 'Where e-invoices for this organization are delivered (EN 16931 BT-49), e.g. its Peppol id.',
+  },
 );
 
 /** F: a natural person; P: a legal entity. */
@@ -32,7 +39,11 @@ export const OrganizationTypeCode = Type.Union([Type.Literal('F'), Type.Literal(
 
 export const CreateOrganizationBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique within the company (trimmed, case-insensitive).' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Unique within the company (trimmed, case-insensitive).',
+    }),
     typeCode: Type.Optional(
       Type.Union([Type.Literal('F'), Type.Literal('P')], {
         description: 'F: natural person (firstName and lastName required); P: legal entity (default).',
@@ -66,10 +77,13 @@ export type CreateOrganizationInput = Static<typeof CreateOrganizationBody>;
 export const UpdateOrganizationBody = Type.Object(
   {
     ...Type.Partial(CreateOrganizationBody).properties,
-    name: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Unique within the company (trimmed, case-insensitive).' }))),
+    name: Type.Optional(
+      Nullable(Type.String({ maxLength: 200, description: 'Unique within the company (trimmed, case-insensitive).' })),
+    ),
     archived: Type.Optional(
       Type.Boolean({
-        description: 'true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it.',
+        description:
+          'true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it.',
       }),
     ),
   },
@@ -97,7 +111,10 @@ export const OrganizationSchema = Type.Object(
     address: Nullable(AddressSchema),
     electronicAddress: Nullable(ElectronicAddressSchema),
     legalRegistrationId: NullableString,
-    archived: Type.Boolean({ description: 'Archived organizations are listed only with archived=true and cannot be the buyer of a new invoice.' }),
+    archived: Type.Boolean({
+      description:
+        'Archived organizations are listed only with archived=true and cannot be the buyer of a new invoice.',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { title: 'Organization' },

@@ -20,14 +20,19 @@ export const AddressSchema = Type.Object(
 
 export const ElectronicAddressSchema = Type.Object(
   {
-    scheme: Type.String({ description: 'The EAS code of the scheme, e.g. 0088 (GLN), 9930 (German VAT id), EM (email).', examples: ['0088'] }),
+    scheme: Type.String({
+      description: 'The EAS code of the scheme, e.g. 0088 (GLN), 9930 (German VAT id), EM (email).',
+      examples: ['0088'],
+    }),
     identifier: Type.String({ examples: ['4000001123452'] }),
   },
-  { title: 'ElectronicAddress', description: 'Where e-invoices are delivered (EN 16931 BT-34 / BT-49), e.g. a Peppol participant id.' },
+  {
+    title: 'ElectronicAddress',
+    description: 'Where e-invoices are delivered (EN 16931 BT-34 / BT-49), e.g. a Peppol participant id.',
+  },
 );
 
 export const ContactSchema = Type.Object(
   { name: NullableString, phone: NullableString, email: NullableString },
   { title: 'Contact' },
 );
-

@@ -25,10 +25,20 @@ export const VERDICTS = ['valid', 'valid with warnings', 'invalid'] as const;
 
 export const FindingSchema = Type.Object(
   {
-    rule: Type.String({ description: 'The official rule id (BR-CO-10, PEPPOL-EN16931-R010, BR-DE-15), or the structural check (XSD-REQUIRED, XSD-DECIMAL, …).', examples: ['BR-CO-10'] }),
+    rule: Type.String({
+      description:
+        'The official rule id (BR-CO-10, PEPPOL-EN16931-R010, BR-DE-15), or the structural check (XSD-REQUIRED, XSD-DECIMAL, …).',
+      examples: ['BR-CO-10'],
+    }),
     severity: Type.Union([Type.Literal('fatal'), Type.Literal('warning')]),
-    term: Type.String({ description: 'The business term or group the rule is about (BT-106, BG-23); empty for a structural finding.', examples: ['BT-106'] }),
-    location: Type.String({ description: 'Where in the document: an XPath into the XML that was read.', examples: ['/Invoice[1]/cac:LegalMonetaryTotal[1]/cbc:LineExtensionAmount[1]'] }),
+    term: Type.String({
+      description: 'The business term or group the rule is about (BT-106, BG-23); empty for a structural finding.',
+      examples: ['BT-106'],
+    }),
+    location: Type.String({
+      description: 'Where in the document: an XPath into the XML that was read.',
+      examples: ['/Invoice[1]/cac:LegalMonetaryTotal[1]/cbc:LineExtensionAmount[1]'],
+    }),
     message: Type.String(),
   },
   { title: 'RuleFinding' },
@@ -38,10 +48,14 @@ export const VerdictSchema = Type.Object(
   {
     verdict: Type.Union(
       VERDICTS.map((v) => Type.Literal(v)),
-      { description: 'invalid: a fatal rule or the structure failed (the document is kept all the same). valid with warnings: only warnings. valid: nothing found.' },
+      {
+        description:
+          'invalid: a fatal rule or the structure failed (the document is kept all the same). valid with warnings: only warnings. valid: nothing found.',
+      },
     ),
     rulesApplied: Type.Array(Type.Union([Type.Literal('en16931'), Type.Literal('peppol'), Type.Literal('xrechnung')]), {
-      description: 'The rule sets the document was judged by: EN 16931 always, Peppol BIS 3 or XRechnung when its BT-24 claims them.',
+      description:
+        'The rule sets the document was judged by: EN 16931 always, Peppol BIS 3 or XRechnung when its BT-24 claims them.',
     }),
     structure: Type.Object(
       {
@@ -61,8 +75,13 @@ export const VerdictSchema = Type.Object(
 
 export const PurchaseAttachmentSchema = Type.Object(
   {
-    n: Type.Integer({ minimum: 1, description: 'Its number: GET /purchase-invoice/{id}/attachments/{n} answers its bytes.' }),
-    source: Type.Union([Type.Literal('xml'), Type.Literal('pdf')], { description: 'xml: a BG-24 attachment of the XML; pdf: another file embedded in the PDF.' }),
+    n: Type.Integer({
+      minimum: 1,
+      description: 'Its number: GET /purchase-invoice/{id}/attachments/{n} answers its bytes.',
+    }),
+    source: Type.Union([Type.Literal('xml'), Type.Literal('pdf')], {
+      description: 'xml: a BG-24 attachment of the XML; pdf: another file embedded in the PDF.',
+    }),
     name: NullableString,
     mimeType: NullableString,
     description: NullableString,
@@ -87,7 +106,9 @@ export const PurchasePaymentSchema = Type.Object(
 const summaryFields = {
   id: Type.String({ examples: ['pin_01956b20-4c5d-7e6f-8a9b-0c1d2e3f4a5b'] }),
   livemode: Livemode,
-  kind: Type.Union([Type.Literal('invoice'), Type.Literal('credit-note')], { description: 'A purchase invoice, or a credit note from the supplier (which reduces what we owe).' }),
+  kind: Type.Union([Type.Literal('invoice'), Type.Literal('credit-note')], {
+    description: 'A purchase invoice, or a credit note from the supplier (which reduces what we owe).',
+  }),
   number: Nullable(Type.String({ description: 'BT-1 as written.' })),
   typeCode: NullableString,
   issueDate: Nullable(Type.String({ description: 'BT-2 as written (YYYY-MM-DD in a valid document).' })),
@@ -95,11 +116,23 @@ const summaryFields = {
   currency: NullableString,
   supplier: Type.Object(
     {
-      organizationId: Type.String({ description: 'The organization the seller was matched to, or created as (isSupplier true).' }),
-      name: Nullable(Type.String({ description: 'BT-27 as the document names the seller.' })),
-      matchedBy: Type.Union([Type.Literal('electronicAddress'), Type.Literal('vatId'), Type.Literal('legalRegistrationId'), Type.Literal('name'), Type.Literal('created')], {
-        description: 'How the seller was found among your organizations when the document arrived (name: only for a seller that states no identifier), or created: a new supplier.',
+      organizationId: Type.String({
+        description: 'The organization the seller was matched to, or created as (isSupplier true).',
       }),
+      name: Nullable(Type.String({ description: 'BT-27 as the document names the seller.' })),
+      matchedBy: Type.Union(
+        [
+          Type.Literal('electronicAddress'),
+          Type.Literal('vatId'),
+          Type.Literal('legalRegistrationId'),
+          Type.Literal('name'),
+          Type.Literal('created'),
+        ],
+        {
+          description:
+            'How the seller was found among your organizations when the document arrived (name: only for a seller that states no identifier), or created: a new supplier.',
+        },
+      ),
     },
     { title: 'PurchaseSupplier' },
   ),
@@ -108,23 +141,36 @@ const summaryFields = {
   amountCredited: Type.String({ description: "The payables of the supplier's credit notes that correct it." }),
   amountDue: Nullable(
     Type.String({
-      description: 'What is still owed: the payable (BT-115) less payments and credit notes; below zero when the supplier owes us. null when the document states no payable amount.',
+      description:
+        'What is still owed: the payable (BT-115) less payments and credit notes; below zero when the supplier owes us. null when the document states no payable amount.',
     }),
   ),
   state: PurchaseInvoiceStateSchema,
   disputeReason: NullableString,
-  correctsNumber: Nullable(Type.String({ description: "A credit note's BT-25: the number of the invoice it corrects." })),
-  correctsId: Nullable(Type.String({ description: 'The purchase invoice of that number from the same supplier, when it was received.' })),
+  correctsNumber: Nullable(
+    Type.String({ description: "A credit note's BT-25: the number of the invoice it corrects." }),
+  ),
+  correctsId: Nullable(
+    Type.String({ description: 'The purchase invoice of that number from the same supplier, when it was received.' }),
+  ),
   creditNoteIds: Type.Array(Type.String(), { description: 'The supplier credit notes that correct this invoice.' }),
   syntax: Type.Union([Type.Literal('ubl'), Type.Literal('cii')]),
-  profile: Type.String({ description: 'What BT-24 claims: en16931, peppol, xrechnung, factur-x-minimum, factur-x-basic-wl, factur-x-basic, factur-x-extended, or unknown.' }),
-  container: Type.Union([Type.Literal('xml'), Type.Literal('pdf')], { description: 'pdf: the XML came embedded in a PDF (Factur-X, ZUGFeRD, XRechnung in a PDF).' }),
+  profile: Type.String({
+    description:
+      'What BT-24 claims: en16931, peppol, xrechnung, factur-x-minimum, factur-x-basic-wl, factur-x-basic, factur-x-extended, or unknown.',
+  }),
+  container: Type.Union([Type.Literal('xml'), Type.Literal('pdf')], {
+    description: 'pdf: the XML came embedded in a PDF (Factur-X, ZUGFeRD, XRechnung in a PDF).',
+  }),
   verdict: Type.Union(VERDICTS.map((v) => Type.Literal(v))),
   original: Type.Object(
     {
       contentType: Type.String({ examples: ['application/xml'] }),
       size: Type.Integer(),
-      sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Of the bytes as uploaded: GET /purchase-invoice/{id}/original answers exactly these.' }),
+      sha256: Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: 'Of the bytes as uploaded: GET /purchase-invoice/{id}/original answers exactly these.',
+      }),
     },
     { title: 'PurchaseOriginal' },
   ),
@@ -139,7 +185,8 @@ const summaryFields = {
 
 export const PurchaseInvoiceSummarySchema = Type.Object(summaryFields, {
   title: 'PurchaseInvoiceSummary',
-  description: 'A received document as lists show it: without the document itself, its findings and what was not mapped (GET /purchase-invoice/{id} has them).',
+  description:
+    'A received document as lists show it: without the document itself, its findings and what was not mapped (GET /purchase-invoice/{id} has them).',
 });
 
 export const PurchaseInvoiceSchema = Type.Object(
@@ -153,7 +200,11 @@ export const PurchaseInvoiceSchema = Type.Object(
         'How many values the document holds that the model has no field for. They are kept, each with its place, and GET /purchase-invoice/{id}/unmapped pages through them (a document may hold thousands); the original has them too.',
     }),
   },
-  { title: 'PurchaseInvoice', description: 'A received e-invoice or supplier credit note, read into the EN 16931 model and judged by the rules it claims.' },
+  {
+    title: 'PurchaseInvoice',
+    description:
+      'A received e-invoice or supplier credit note, read into the EN 16931 model and judged by the rules it claims.',
+  },
 );
 
 export type PurchaseInvoiceSummary = Static<typeof PurchaseInvoiceSummarySchema>;
@@ -163,7 +214,10 @@ export type PurchaseInvoice = Static<typeof PurchaseInvoiceSchema>;
 export const UnmappedEntrySchema = Type.Object(
   {
     n: Type.Integer({ minimum: 1, description: 'Its place in the list: 1, 2, … in document order.' }),
-    path: Type.String({ description: 'An XPath into the XML that was read.', examples: ['/Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]'] }),
+    path: Type.String({
+      description: 'An XPath into the XML that was read.',
+      examples: ['/Invoice[1]/cac:Delivery[1]/cac:DeliveryLocation[1]/cbc:Description[1]'],
+    }),
     value: Type.String({ description: 'The text it holds, as written.' }),
   },
   { title: 'UnmappedEntry' },
@@ -173,7 +227,13 @@ export type UnmappedEntry = Static<typeof UnmappedEntrySchema>;
 
 /** POST /purchase-invoice/{id}/dispute */
 export const DisputeBody = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 1000, description: 'Why the invoice is disputed (what is wrong with it); shown with it.' }) },
+  {
+    reason: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Why the invoice is disputed (what is wrong with it); shown with it.',
+    }),
+  },
   { title: 'DisputePurchaseInvoiceInput', additionalProperties: false },
 );
 
@@ -183,7 +243,9 @@ export const PurchasePaymentBody = Type.Object(
     amount: AmountInput,
     date: Type.Optional(Nullable(DateInput('YYYY-MM-DD, the day the money left; default today (UTC).'))),
     method: Type.Optional(Nullable(PaymentMethodSchema)),
-    reference: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Your reference: a bank transaction id, …' }))),
+    reference: Type.Optional(
+      Nullable(Type.String({ maxLength: 200, description: 'Your reference: a bank transaction id, …' })),
+    ),
   },
   { title: 'CreatePurchasePaymentInput', additionalProperties: false },
 );

@@ -22,25 +22,44 @@ const OptionalText = (maxLength: number, description?: string) =>
 
 export const CreateQuoteBody = Type.Object(
   {
-    organizationId: Type.String({ minLength: 1, maxLength: 100, description: "The buyer: an organization of the caller's company, not archived." }),
+    organizationId: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "The buyer: an organization of the caller's company, not archived.",
+    }),
     issueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD; default the day the quote is sent (UTC).'))),
     validUntil: Type.Optional(
-      Nullable(DateInput('YYYY-MM-DD, not before issueDate: the last day the quote can be accepted; default issueDate + 30 days.')),
+      Nullable(
+        DateInput(
+          'YYYY-MM-DD, not before issueDate: the last day the quote can be accepted; default issueDate + 30 days.',
+        ),
+      ),
     ),
-    currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default the company's currency." }))),
-    pricesIncludeTax: Type.Optional(Nullable(Type.Boolean({ description: 'Unit prices include VAT (gross); default false.' }))),
+    currency: Type.Optional(
+      Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default the company's currency." })),
+    ),
+    pricesIncludeTax: Type.Optional(
+      Nullable(Type.Boolean({ description: 'Unit prices include VAT (gross); default false.' })),
+    ),
     buyerReference: OptionalText(500),
-    purchaseOrderReference: OptionalText(500, "The buyer's request or order reference, if any: carried to the invoice made from the quote (BT-13)."),
+    purchaseOrderReference: OptionalText(
+      500,
+      "The buyer's request or order reference, if any: carried to the invoice made from the quote (BT-13).",
+    ),
     note: OptionalText(500),
     lines: Type.Array(InvoiceLineInput, { minItems: 1, maxItems: 500 }),
-    paymentTerms: OptionalText(1000, 'BT-20 of the invoice made from the quote; default the company\'s payment terms then.'),
+    paymentTerms: OptionalText(
+      1000,
+      "BT-20 of the invoice made from the quote; default the company's payment terms then.",
+    ),
     deliveryDate: Type.Optional(Nullable(DateInput('BT-72: the day of delivery.'))),
     invoicePeriod: Type.Optional(Nullable(InvoicePeriodInput)),
     allowances: Type.Optional(Nullable(Type.Array(AllowanceChargeInput, { maxItems: 100 }))),
     charges: Type.Optional(Nullable(Type.Array(AllowanceChargeInput, { maxItems: 100 }))),
     status: Type.Optional(
       Type.Union([Type.Literal('open'), Type.Literal('draft')], {
-        description: 'open (default): numbered and sent at once. draft: no number yet; POST /quote/{id}/send numbers and sends it.',
+        description:
+          'open (default): numbered and sent at once. draft: no number yet; POST /quote/{id}/send numbers and sends it.',
       }),
     ),
   },
@@ -86,7 +105,9 @@ export const QuoteSchema = Type.Object(
     lines: Type.Array(InvoiceLineSchema),
     vatBreakdown: Type.Array(VatBreakdownSchema),
     totals: InvoiceTotalsSchema,
-    invoiceId: Nullable(Type.String({ description: 'The invoice made from the quote (POST /quote/{id}/invoice); null until then.' })),
+    invoiceId: Nullable(
+      Type.String({ description: 'The invoice made from the quote (POST /quote/{id}/invoice); null until then.' }),
+    ),
     statusTransitions: Type.Object({
       sentAt: Nullable(Type.String({ format: 'date-time' })),
       acceptedAt: Nullable(Type.String({ format: 'date-time' })),
@@ -103,7 +124,9 @@ export type Quote = Static<typeof QuoteSchema>;
 export const QuoteToInvoiceBody = Type.Object(
   {
     status: Type.Optional(
-      Type.Union([Type.Literal('issued'), Type.Literal('draft')], { description: 'issued (default): numbered and issued at once. draft: an editable draft.' }),
+      Type.Union([Type.Literal('issued'), Type.Literal('draft')], {
+        description: 'issued (default): numbered and issued at once. draft: an editable draft.',
+      }),
     ),
     issueDate: Type.Optional(Nullable(DateInput("YYYY-MM-DD; default today (UTC), or the draft's finalize day."))),
     dueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, not before issueDate; default issueDate + 30 days.'))),

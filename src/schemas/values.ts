@@ -16,9 +16,16 @@ function digits(limits: DecimalLimits): string {
   return `0*\\d{1,${limits.maxIntegerDigits}}(?:\\.\\d{1,${limits.maxScale}}0*)?`;
 }
 
-const PLAIN_NOTATION = 'Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.';
+const PLAIN_NOTATION =
+  'Send a string in plain notation ("19.99") or a JSON number (19.99); no exponent, spaces, separators or plus sign.';
 
-function DecimalInput(title: string, description: string, pattern: string, number: TNumber, examples: (string | number)[]) {
+function DecimalInput(
+  title: string,
+  description: string,
+  pattern: string,
+  number: TNumber,
+  examples: (string | number)[],
+) {
   return DocumentedAs(
     Type.Unsafe({}),
     Type.Union([Type.String({ pattern, maxLength: MAX_TEXT_LENGTH }), number], {
@@ -35,7 +42,10 @@ export const QuantityInput = DecimalInput(
   'Quantity',
   `A line quantity: up to ${QUANTITY.maxIntegerDigits} digits before the point and ${QUANTITY.maxScale} after; not zero; negative credits a quantity.`,
   `^-?${digits(QUANTITY)}$`,
-  Type.Number({ exclusiveMinimum: -tenToThe(QUANTITY.maxIntegerDigits), exclusiveMaximum: tenToThe(QUANTITY.maxIntegerDigits) }),
+  Type.Number({
+    exclusiveMinimum: -tenToThe(QUANTITY.maxIntegerDigits),
+    exclusiveMaximum: tenToThe(QUANTITY.maxIntegerDigits),
+  }),
   ['7.5', 3],
 );
 
@@ -76,7 +86,8 @@ export const DecimalOutput = Type.String({
 export const Amount = Type.String({
   title: 'Amount',
   pattern: '^-?\\d+(?:\\.\\d+)?$',
-  description: 'A money amount as a string with exactly the minor-unit digits of the currency ("59.97" in EUR, "1100" in JPY, "1.250" in KWD).',
+  description:
+    'A money amount as a string with exactly the minor-unit digits of the currency ("59.97" in EUR, "1100" in JPY, "1.250" in KWD).',
   examples: ['59.97'],
 });
 
@@ -92,7 +103,12 @@ export const DateOutput = (description?: string) =>
  * code, answering `invalid_date`, so the pattern is in the document only.
  */
 export const DateInput = (description: string) =>
-  DocumentedAs(Type.String({ format: 'date' }), Type.String({ format: 'date', pattern: DATE_1900_TO_9999, description }));
+  DocumentedAs(
+    Type.String({ format: 'date' }),
+    Type.String({ format: 'date', pattern: DATE_1900_TO_9999, description }),
+  );
 
 /** Which world a resource lives in: live data, or the company's test sandbox. */
-export const Livemode = Type.Boolean({ description: 'true: live data; false: the test sandbox that inv_test_ keys work in.' });
+export const Livemode = Type.Boolean({
+  description: 'true: live data; false: the test sandbox that inv_test_ keys work in.',
+});

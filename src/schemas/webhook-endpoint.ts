@@ -9,7 +9,10 @@ import { Livemode } from './values.js';
 // The validator takes any short string as a selector, so that an unknown one is answered by the
 // endpoint service with the list of valid ones (not "Must be equal to constant"); the document
 // lists them.
-const EventSelector = DocumentedAs(Type.String({ minLength: 1, maxLength: 100 }), Type.Union(EVENT_SELECTORS.map((selector) => Type.Literal(selector))));
+const EventSelector = DocumentedAs(
+  Type.String({ minLength: 1, maxLength: 100 }),
+  Type.Union(EVENT_SELECTORS.map((selector) => Type.Literal(selector))),
+);
 
 const EventSelection = Type.Array(EventSelector, {
   minItems: 1,
@@ -46,7 +49,9 @@ export const UpdateWebhookEndpointBody = Type.Object(
     url: Type.Optional(Url),
     events: Type.Optional(EventSelection),
     description: Type.Optional(Nullable(Type.String({ maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH }))),
-    enabled: Type.Optional(Type.Boolean({ description: 'false stops deliveries (pending ones wait); true resumes them.' })),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'false stops deliveries (pending ones wait); true resumes them.' }),
+    ),
   },
   { title: 'UpdateWebhookEndpointInput', additionalProperties: false },
 );
@@ -60,7 +65,10 @@ const endpointFields = {
   description: Nullable(Type.String()),
   enabled: Type.Boolean(),
   disabledReason: Nullable(
-    Type.Literal('failing', { description: 'failing: every delivery failed for 5 days, so it was disabled; null when enabled or disabled by hand.' }),
+    Type.Literal('failing', {
+      description:
+        'failing: every delivery failed for 5 days, so it was disabled; null when enabled or disabled by hand.',
+    }),
   ),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

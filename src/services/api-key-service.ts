@@ -60,7 +60,11 @@ export interface CreateApiKeyInput {
 
 export type CreateApiKeyResult =
   | { ok: true; value: CreatedApiKey }
-  | { ok: false; reason: 'company_not_found' | 'unknown_permission' | 'invalid_name' | 'invalid_expiry' | 'no_permission'; detail: string };
+  | {
+      ok: false;
+      reason: 'company_not_found' | 'unknown_permission' | 'invalid_name' | 'invalid_expiry' | 'no_permission';
+      detail: string;
+    };
 
 export function statusOfKey(row: ApiKeyRow, now: Date): ApiKeyStatus {
   if (row.revoked_at !== null) return 'revoked';
@@ -86,7 +90,8 @@ export function summarizeKey(row: ApiKeyRow, now: Date = new Date()): ApiKeySumm
   };
 }
 
-export type KeyChangeResult = { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'already_revoked' };
+export type KeyChangeResult =
+  { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'already_revoked' };
 
 export interface RollOptions {
   /** Hours the old key keeps working, 0 to MAX_ROLL_OVERLAP_HOURS; 0 revokes it at once. */
@@ -108,7 +113,8 @@ export type RollResult =
   | { ok: false; reason: 'not_found' | 'revoked' | 'expired' | 'invalid_overlap' }
   | { ok: false; reason: 'already_rolled'; successorId: string | null };
 
-export type RenameResult = { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'invalid_name'; detail: string };
+export type RenameResult =
+  { ok: true; value: ApiKeySummary } | { ok: false; reason: 'not_found' | 'invalid_name'; detail: string };
 
 type KeyInputProblem = 'invalid_name' | 'unknown_permission' | 'no_permission' | 'invalid_expiry';
 
@@ -117,14 +123,18 @@ type KeyInputProblem = 'invalid_name' | 'unknown_permission' | 'no_permission' |
  * (field \`name\`, \`permissions\` or \`expiresAt\`, its code the result's reason), or null when all
  * hold. \`create\` runs it; a form runs it to name every problem at once, in these words.
  */
-export function keyInputProblems(input: Pick<CreateApiKeyInput, 'name' | 'permissions' | 'expiresAt'>, now: Date = new Date()): AppError | null {
+export function keyInputProblems(
+  input: Pick<CreateApiKeyInput, 'name' | 'permissions' | 'expiresAt'>,
+  now: Date = new Date(),
+): AppError | null {
   const details: ErrorDetail[] = [];
   const problem = (field: string, code: KeyInputProblem, message: string) => details.push({ field, code, message });
   const nameProblem = keyNameProblem(input.name);
   if (nameProblem !== null) problem('name', 'invalid_name', nameProblem);
   const unknown = input.permissions.filter((p) => !isPermission(p));
   if (unknown.length > 0) problem('permissions', 'unknown_permission', `Unknown permission: ${unknown.join(', ')}`);
-  else if (input.permissions.length === 0) problem('permissions', 'no_permission', 'A key needs at least one permission.');
+  else if (input.permissions.length === 0)
+    problem('permissions', 'no_permission', 'A key needs at least one permission.');
   if (input.expiresAt) {
     const time = Date.parse(input.expiresAt);
     if (!/^\d{4}-\d{2}-\d{2}/.test(input.expiresAt) || Number.isNaN(time)) {
@@ -175,7 +185,10 @@ export class ApiKeyService {
       return { ok: false, reason: 'company_not_found', detail: `No company with id ${input.companyId}` };
     }
     const mode = input.mode ?? 'live';
-    const { row, key } = newKeyRow({ companyId: input.companyId, name, permissions, mode, expiresAt, createdBy: input.createdBy ?? null }, now);
+    const { row, key } = newKeyRow(
+      { companyId: input.companyId, name, permissions, mode, expiresAt, createdBy: input.createdBy ?? null },
+      now,
+    );
     await inTransaction(this.db, undefined, async (trx) => {
       await this.keys.insert(row, trx);
       if (input.actor) await this.keys.insertEvent(eventRow(row, 'create', input.actor, now), trx);
@@ -206,7 +219,12 @@ export class ApiKeyService {
   }
 
   /** Revokes a key of this company only; another company's key id is "not found". */
-  async revokeForCompany(companyId: string, keyId: string, now: Date = new Date(), actor?: KeyActor): Promise<KeyChangeResult> {
+  async revokeForCompany(
+    companyId: string,
+    keyId: string,
+    now: Date = new Date(),
+    actor?: KeyActor,
+  ): Promise<KeyChangeResult> {
     const existing = await this.keys.findById(keyId);
     if (!existing || existing.company_id !== companyId) return { ok: false, reason: 'not_found' };
     return this.revoke(keyId, now, actor);
@@ -221,14 +239,17 @@ export class ApiKeyService {
   async roll(keyId: string, options: RollOptions, now: Date = new Date()): Promise<RollResult> {
     if (!isValidOverlap(options.overlapHours)) return { ok: false, reason: 'invalid_overlap' };
     const existing = await this.keys.findById(keyId);
-    if (!existing || (options.companyId !== undefined && existing.company_id !== options.companyId)) return { ok: false, reason: 'not_found' };
+    if (!existing || (options.companyId !== undefined && existing.company_id !== options.companyId))
+      return { ok: false, reason: 'not_found' };
     const status = statusOfKey(existing, now);
     if (status !== 'active') return { ok: false, reason: status };
-    if (existing.replaced_by !== null) return { ok: false, reason: 'already_rolled', successorId: existing.replaced_by };
+    if (existing.replaced_by !== null)
+      return { ok: false, reason: 'already_rolled', successorId: existing.replaced_by };
 
     const overlapEnd = new Date(now.getTime() + Math.round(options.overlapHours * 3_600_000)).toISOString();
     // The old key's own expiry is in the future here (it is active), so the successor keeps it.
-    const oldKeyUntil = existing.expires_at !== null && existing.expires_at < overlapEnd ? existing.expires_at : overlapEnd;
+    const oldKeyUntil =
+      existing.expires_at !== null && existing.expires_at < overlapEnd ? existing.expires_at : overlapEnd;
     const revokedAt = options.overlapHours === 0 ? now.toISOString() : null;
     const { row, key } = newKeyRow(
       {
@@ -244,8 +265,20 @@ export class ApiKeyService {
     try {
       await inTransaction(this.db, undefined, async (trx) => {
         await this.keys.insert(row, trx);
-        if (!(await this.keys.markRolled(keyId, { successorId: row.id, expiresAt: oldKeyUntil, revokedAt }, now.toISOString(), trx))) throw new LostRace();
-        const detail = { successorId: row.id, successorPrefix: row.lookup_prefix, oldKeyUntil: revokedAt ?? oldKeyUntil };
+        if (
+          !(await this.keys.markRolled(
+            keyId,
+            { successorId: row.id, expiresAt: oldKeyUntil, revokedAt },
+            now.toISOString(),
+            trx,
+          ))
+        )
+          throw new LostRace();
+        const detail = {
+          successorId: row.id,
+          successorPrefix: row.lookup_prefix,
+          oldKeyUntil: revokedAt ?? oldKeyUntil,
+        };
         await this.keys.insertEvent(eventRow(existing, 'roll', options.actor, now, detail), trx);
       });
     } catch (error) {
@@ -257,12 +290,20 @@ export class ApiKeyService {
       if (currentStatus !== 'active') return { ok: false, reason: currentStatus };
       return { ok: false, reason: 'already_rolled', successorId: current.replaced_by };
     }
-    const previous = summarizeKey({ ...existing, replaced_by: row.id, expires_at: oldKeyUntil, revoked_at: revokedAt }, now);
+    const previous = summarizeKey(
+      { ...existing, replaced_by: row.id, expires_at: oldKeyUntil, revoked_at: revokedAt },
+      now,
+    );
     return { ok: true, value: { successor: { ...summarizeKey(row, now), key }, previous } };
   }
 
   /** Renames a key (any status: the name is only a label); the change is in the key activity. */
-  async rename(keyId: string, name: string, options: { actor: KeyActor; companyId?: string }, now: Date = new Date()): Promise<RenameResult> {
+  async rename(
+    keyId: string,
+    name: string,
+    options: { actor: KeyActor; companyId?: string },
+    now: Date = new Date(),
+  ): Promise<RenameResult> {
     const problem = keyNameProblem(name);
     if (problem !== null) return { ok: false, reason: 'invalid_name', detail: problem };
     const existing = await this.keys.findById(keyId);
@@ -273,7 +314,10 @@ export class ApiKeyService {
     if (trimmed !== existing.name) {
       await inTransaction(this.db, undefined, async (trx) => {
         await this.keys.rename(keyId, trimmed, trx);
-        await this.keys.insertEvent(eventRow({ ...existing, name: trimmed }, 'rename', options.actor, now, { previousName: existing.name }), trx);
+        await this.keys.insertEvent(
+          eventRow({ ...existing, name: trimmed }, 'rename', options.actor, now, { previousName: existing.name }),
+          trx,
+        );
       });
     }
     return { ok: true, value: summarizeKey({ ...existing, name: trimmed }, now) };
@@ -281,7 +325,14 @@ export class ApiKeyService {
 }
 
 function newKeyRow(
-  input: { companyId: string; name: string; permissions: Permission[]; mode: KeyMode; expiresAt: string | null; createdBy: string | null },
+  input: {
+    companyId: string;
+    name: string;
+    permissions: Permission[];
+    mode: KeyMode;
+    expiresAt: string | null;
+    createdBy: string | null;
+  },
   now: Date,
 ): { row: ApiKeyRow; key: string } {
   const generated = generateApiKey(input.mode);
@@ -303,7 +354,13 @@ function newKeyRow(
   return { row, key: generated.key };
 }
 
-function eventRow(key: ApiKeyRow, action: ApiKeyEventRow['action'], actor: KeyActor, at: Date, detail?: object): ApiKeyEventRow {
+function eventRow(
+  key: ApiKeyRow,
+  action: ApiKeyEventRow['action'],
+  actor: KeyActor,
+  at: Date,
+  detail?: object,
+): ApiKeyEventRow {
   return {
     id: `kev_${uuidv7(at.getTime())}`,
     company_id: key.company_id,

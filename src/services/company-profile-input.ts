@@ -63,8 +63,14 @@ export function profileChangesOf(body: UpdateCompanyInput): ReadCompanyChanges {
   else if (body.electronicAddress !== undefined) {
     const { scheme, identifier } = body.electronicAddress;
     const details: ErrorDetail[] = [];
-    if (scheme.trim() === '' || scheme.includes(':')) details.push({ field: 'electronicAddress.scheme', code: 'required', message: 'Give the EAS scheme of the identifier, e.g. 0088 or 9930.' });
-    if (identifier.trim() === '') details.push({ field: 'electronicAddress.identifier', code: 'required', message: 'Give the identifier.' });
+    if (scheme.trim() === '' || scheme.includes(':'))
+      details.push({
+        field: 'electronicAddress.scheme',
+        code: 'required',
+        message: 'Give the EAS scheme of the identifier, e.g. 0088 or 9930.',
+      });
+    if (identifier.trim() === '')
+      details.push({ field: 'electronicAddress.identifier', code: 'required', message: 'Give the identifier.' });
     if (details.length > 0) return { ok: false, details };
     changes.electronicAddress = `${scheme.trim()}:${identifier.trim()}`;
   }
@@ -75,7 +81,11 @@ export function profileChangesOf(body: UpdateCompanyInput): ReadCompanyChanges {
 export function detailsOf(problems: ProfileProblem[]): ErrorDetail[] {
   return problems.map((p) =>
     p.field === 'electronicAddress'
-      ? { field: API_FIELD.electronicAddress, code: 'invalid_scheme', message: 'Must be a scheme of the EAS code list, e.g. 0088 (GLN) or 9930 (German VAT id).' }
+      ? {
+          field: API_FIELD.electronicAddress,
+          code: 'invalid_scheme',
+          message: 'Must be a scheme of the EAS code list, e.g. 0088 (GLN) or 9930 (German VAT id).',
+        }
       : { field: API_FIELD[p.field], code: p.code, message: p.message },
   );
 }

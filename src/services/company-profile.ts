@@ -24,7 +24,10 @@ export interface ProfileProblem {
   message: string;
 }
 
-export type UpdateProfileResult = { ok: true; value: Company } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'invalid'; problems: ProfileProblem[] };
+export type UpdateProfileResult =
+  | { ok: true; value: Company }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'invalid'; problems: ProfileProblem[] };
 
 export interface Actor {
   userId: string | null;
@@ -71,7 +74,9 @@ export function companyFromRow(row: CompanyRow): Company {
     taxNumber: row.tax_number ?? null,
     legalRegistrationId: row.legal_registration_id ?? null,
     electronicAddress:
-      row.electronic_address_scheme && row.electronic_address_id ? { scheme: row.electronic_address_scheme, identifier: row.electronic_address_id } : null,
+      row.electronic_address_scheme && row.electronic_address_id
+        ? { scheme: row.electronic_address_scheme, identifier: row.electronic_address_id }
+        : null,
     contact: { name: row.contact_name ?? null, phone: row.contact_phone ?? null, email: row.contact_email ?? null },
     bankAccount: row.iban ? { iban: row.iban, bic: row.bic ?? null, accountName: row.account_name ?? null } : null,
     paymentTerms: row.payment_terms ?? null,
@@ -82,7 +87,9 @@ export function companyFromRow(row: CompanyRow): Company {
 }
 
 /** The columns a change sets, or every problem it has (IBAN checksum, country code, EAS scheme, …). */
-export function readProfileChanges(changes: ProfileChanges): { ok: true; columns: Columns } | { ok: false; problems: ProfileProblem[] } {
+export function readProfileChanges(
+  changes: ProfileChanges,
+): { ok: true; columns: Columns } | { ok: false; problems: ProfileProblem[] } {
   const problems: ProfileProblem[] = [];
   const columns: Columns = {};
   for (const [field, raw] of Object.entries(changes) as [ProfileField, string | null | undefined][]) {
@@ -100,7 +107,12 @@ export function readProfileChanges(changes: ProfileChanges): { ok: true; columns
       }
       const match = /^([^:]+):(.+)$/.exec(value);
       if (!match || !(match[1]! in EAS)) {
-        problems.push({ field, code: 'invalid_scheme', message: 'Must be <scheme>:<identifier> with a scheme from the EAS code list, e.g. 0088:4000001123452 or 9930:DE123456789.' });
+        problems.push({
+          field,
+          code: 'invalid_scheme',
+          message:
+            'Must be <scheme>:<identifier> with a scheme from the EAS code list, e.g. 0088:4000001123452 or 9930:DE123456789.',
+        });
         continue;
       }
       Object.assign(columns, { electronic_address_scheme: match[1], electronic_address_id: match[2]!.trim() });
@@ -110,17 +122,24 @@ export function readProfileChanges(changes: ProfileChanges): { ok: true; columns
     if (value !== null) {
       if (field === 'countryCode') {
         stored = value.toUpperCase();
-        if (!isCountryCode(stored)) problems.push({ field, code: 'invalid_country', message: 'Must be an ISO 3166-1 alpha-2 country code such as DE.' });
+        if (!isCountryCode(stored))
+          problems.push({
+            field,
+            code: 'invalid_country',
+            message: 'Must be an ISO 3166-1 alpha-2 country code such as DE.',
+          });
       } else if (field === 'vatId') {
         const checked = checkVatId(value);
         if (checked.ok) stored = checked.value;
         else problems.push({ field, code: 'invalid_vat_id', message: checked.message });
       } else if (field === 'iban') {
         stored = normalizeIban(value);
-        if (stored === null) problems.push({ field, code: 'invalid_iban', message: 'Must be an IBAN with a valid checksum.' });
+        if (stored === null)
+          problems.push({ field, code: 'invalid_iban', message: 'Must be an IBAN with a valid checksum.' });
       } else if (field === 'bic') {
         stored = value.toUpperCase();
-        if (!BIC.test(stored)) problems.push({ field, code: 'invalid_bic', message: 'Must be a BIC of 8 or 11 characters.' });
+        if (!BIC.test(stored))
+          problems.push({ field, code: 'invalid_bic', message: 'Must be a BIC of 8 or 11 characters.' });
       } else if (field === 'contactEmail' && !EMAIL.test(value)) {
         problems.push({ field, code: 'invalid_email', message: 'Must be an email address.' });
       }
@@ -142,7 +161,13 @@ export class CompanyProfiles {
   }
 
   /** Applies a validated change and records it (field, before, after, who, when) in one transaction. */
-  async update(companyId: string, changes: ProfileChanges, actor: Actor, now: Date = new Date(), trx?: Kysely<Database>): Promise<UpdateProfileResult> {
+  async update(
+    companyId: string,
+    changes: ProfileChanges,
+    actor: Actor,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<UpdateProfileResult> {
     const read = readProfileChanges(changes);
     if (!read.ok) return { ok: false, reason: 'invalid', problems: read.problems };
     return inTransaction(this.db, trx, async (t) => {
@@ -151,7 +176,11 @@ export class CompanyProfiles {
       // The API shows a bank account only with its IBAN: a BIC or account name alone would vanish.
       const after = { ...before, ...read.columns };
       if (!after.iban && (after.bic || after.account_name)) {
-        const problem: ProfileProblem = { field: 'iban', code: 'required', message: 'Set the IBAN: a BIC or account name belongs to a bank account.' };
+        const problem: ProfileProblem = {
+          field: 'iban',
+          code: 'required',
+          message: 'Set the IBAN: a BIC or account name belongs to a bank account.',
+        };
         return { ok: false, reason: 'invalid', problems: [problem] } as const;
       }
       const changed = Object.fromEntries(
@@ -162,7 +191,17 @@ export class CompanyProfiles {
       if (Object.keys(changed).length === 0) return { ok: true, value: companyFromRow(before) } as const;
       const at = now.toISOString();
       await this.companies.updateProfile(companyId, { ...read.columns, updated_at: at }, t);
-      await this.companies.insertProfileEvent({ id: newId('evt'), company_id: companyId, changes: JSON.stringify(changed), actor_user_id: actor.userId, actor_label: actor.label, at }, t);
+      await this.companies.insertProfileEvent(
+        {
+          id: newId('evt'),
+          company_id: companyId,
+          changes: JSON.stringify(changed),
+          actor_user_id: actor.userId,
+          actor_label: actor.label,
+          at,
+        },
+        t,
+      );
       return { ok: true, value: companyFromRow({ ...before, ...read.columns, updated_at: at }) } as const;
     });
   }
@@ -170,6 +209,11 @@ export class CompanyProfiles {
   /** The profile's change history, newest first. */
   async history(companyId: string, limit = 50, trx: Kysely<Database> = this.db) {
     const rows = await this.companies.profileEvents(companyId, limit, trx);
-    return rows.map((row) => ({ id: row.id, at: row.at, actor: row.actor_label, changes: JSON.parse(row.changes) as Record<string, { from: string | null; to: string | null }> }));
+    return rows.map((row) => ({
+      id: row.id,
+      at: row.at,
+      actor: row.actor_label,
+      changes: JSON.parse(row.changes) as Record<string, { from: string | null; to: string | null }>,
+    }));
   }
 }

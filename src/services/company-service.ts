@@ -50,16 +50,35 @@ type CompanyInput = Pick<CreateCompanyInput, 'name' | 'currency' | 'countryCode'
 function readCompanyInput(input: CompanyInput) {
   const problems: CreateCompanyProblem[] = [];
   const name = input.name.trim();
-  if (name === '' || name.length > MAX_COMPANY_NAME_LENGTH) problems.push({ field: 'name', code: 'invalid_name', message: `The company name must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters.` });
+  if (name === '' || name.length > MAX_COMPANY_NAME_LENGTH)
+    problems.push({
+      field: 'name',
+      code: 'invalid_name',
+      message: `The company name must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters.`,
+    });
   const currency = (input.currency ?? 'EUR').trim().toUpperCase();
-  if (!isCurrencyCode(currency)) problems.push({ field: 'currency', code: 'unknown_currency', message: `Unknown ISO 4217 currency code: "${input.currency}". Use one such as EUR.` });
+  if (!isCurrencyCode(currency))
+    problems.push({
+      field: 'currency',
+      code: 'unknown_currency',
+      message: `Unknown ISO 4217 currency code: "${input.currency}". Use one such as EUR.`,
+    });
   // The VAT id and the country pass the seller profile's own checks (each EU state's VAT id
   // format, the ISO 3166-1 list), with its messages: a company starts as `company update`,
   // the panel and PATCH /company would leave it.
   const profile = readProfileChanges({ countryCode: input.countryCode ?? null, vatId: input.vatId ?? null });
-  if (!profile.ok) problems.push(...profile.problems.map((p) => ({ field: p.field as 'vatId' | 'countryCode', code: p.code, message: p.message })));
+  if (!profile.ok)
+    problems.push(
+      ...profile.problems.map((p) => ({ field: p.field as 'vatId' | 'countryCode', code: p.code, message: p.message })),
+    );
   if (!profile.ok || problems.length > 0) return { ok: false as const, problems };
-  return { ok: true as const, name, currency, vatId: profile.columns.vat_id ?? null, countryCode: profile.columns.country_code ?? null };
+  return {
+    ok: true as const,
+    name,
+    currency,
+    vatId: profile.columns.vat_id ?? null,
+    countryCode: profile.columns.country_code ?? null,
+  };
 }
 
 /**

@@ -10,7 +10,10 @@ import type { AllowanceChargeValue, DocumentExtras, PaymentMeansValue } from './
 // defaults (its bank account, its payment terms) are filled in when the document is issued, so
 // an issued document keeps what it was issued with.
 
-type ApiExtras = Pick<Invoice, 'paymentMeans' | 'paymentTerms' | 'deliveryDate' | 'invoicePeriod' | 'allowances' | 'charges'>;
+type ApiExtras = Pick<
+  Invoice,
+  'paymentMeans' | 'paymentTerms' | 'deliveryDate' | 'invoicePeriod' | 'allowances' | 'charges'
+>;
 
 interface StoredAllowanceCharge {
   amount: string;
@@ -28,7 +31,11 @@ const stored = (item: AllowanceChargeValue): StoredAllowanceCharge => ({
   vatRate: plainDecimal(item.vatRate),
 });
 
-const valueOf = (item: StoredAllowanceCharge): AllowanceChargeValue => ({ ...item, amount: new Decimal(item.amount), vatRate: new Decimal(item.vatRate) });
+const valueOf = (item: StoredAllowanceCharge): AllowanceChargeValue => ({
+  ...item,
+  amount: new Decimal(item.amount),
+  vatRate: new Decimal(item.vatRate),
+});
 
 /** The columns that store the extras (totals of allowances and charges come with the calculation). */
 export function extrasColumns(extras: DocumentExtras): Omit<DocumentExtrasColumns, 'allowance_total' | 'charge_total'> {
@@ -49,7 +56,10 @@ export function extrasOf(row: DocumentExtrasColumns): DocumentExtras {
     paymentMeans: row.payment_means ? (JSON.parse(row.payment_means) as PaymentMeansValue) : null,
     paymentTerms: row.payment_terms ?? null,
     deliveryDate: row.delivery_date ?? null,
-    invoicePeriod: row.invoice_period_start && row.invoice_period_end ? { start: row.invoice_period_start, end: row.invoice_period_end } : null,
+    invoicePeriod:
+      row.invoice_period_start && row.invoice_period_end
+        ? { start: row.invoice_period_start, end: row.invoice_period_end }
+        : null,
     allowances: row.allowances ? (JSON.parse(row.allowances) as StoredAllowanceCharge[]).map(valueOf) : [],
     charges: row.charges ? (JSON.parse(row.charges) as StoredAllowanceCharge[]).map(valueOf) : [],
   };
@@ -68,7 +78,10 @@ export function apiExtras(extras: DocumentExtras): ApiExtras {
 }
 
 /** Allowances and charges as the arithmetic takes them. */
-export function adjustmentsOf(extras: Pick<DocumentExtras, 'allowances' | 'charges'>): { allowances: AllowanceChargeFigures[]; charges: AllowanceChargeFigures[] } {
+export function adjustmentsOf(extras: Pick<DocumentExtras, 'allowances' | 'charges'>): {
+  allowances: AllowanceChargeFigures[];
+  charges: AllowanceChargeFigures[];
+} {
   return { allowances: extras.allowances, charges: extras.charges };
 }
 
@@ -78,12 +91,33 @@ export function adjustmentsOf(extras: Pick<DocumentExtras, 'allowances' | 'charg
  * the company has an account, and no payment terms become the company's.
  */
 export function withCompanyDefaults(extras: DocumentExtras, company: CompanyRow, currency: string): DocumentExtras {
-  const account = company.iban ? { iban: company.iban, bic: company.bic ?? null, accountName: company.account_name ?? company.legal_name ?? company.name } : null;
+  const account = company.iban
+    ? {
+        iban: company.iban,
+        bic: company.bic ?? null,
+        accountName: company.account_name ?? company.legal_name ?? company.name,
+      }
+    : null;
   let paymentMeans = extras.paymentMeans;
   if (paymentMeans === null && account) {
-    paymentMeans = { code: currency === 'EUR' ? '58' : '30', ...account, mandateReference: null, payerIban: null, cardLastDigits: null };
-  } else if (paymentMeans && (paymentMeans.code === '58' || paymentMeans.code === '30') && paymentMeans.iban === null && account) {
-    paymentMeans = { ...paymentMeans, ...account, ...(paymentMeans.accountName ? { accountName: paymentMeans.accountName } : {}) };
+    paymentMeans = {
+      code: currency === 'EUR' ? '58' : '30',
+      ...account,
+      mandateReference: null,
+      payerIban: null,
+      cardLastDigits: null,
+    };
+  } else if (
+    paymentMeans &&
+    (paymentMeans.code === '58' || paymentMeans.code === '30') &&
+    paymentMeans.iban === null &&
+    account
+  ) {
+    paymentMeans = {
+      ...paymentMeans,
+      ...account,
+      ...(paymentMeans.accountName ? { accountName: paymentMeans.accountName } : {}),
+    };
   }
   return { ...extras, paymentMeans, paymentTerms: extras.paymentTerms ?? company.payment_terms ?? null };
 }

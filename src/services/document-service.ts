@@ -2,7 +2,17 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { createHash } from 'node:crypto';
 import { ConcurrencyGate } from '../lib/concurrency-gate.js';
-import { PdfRenderError, renderCii, renderUbl, type CiiProfile, type DocumentView, type PdfLanguage, type PdfOptions, type StatusFacts, type UblProfile } from '../documents/index.js';
+import {
+  PdfRenderError,
+  renderCii,
+  renderUbl,
+  type CiiProfile,
+  type DocumentView,
+  type PdfLanguage,
+  type PdfOptions,
+  type StatusFacts,
+  type UblProfile,
+} from '../documents/index.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
 import { minorUnitDigits } from '../money/currency.js';
@@ -52,7 +62,12 @@ const safeName = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 /** A full queue clears within seconds; a document past its limits needs the machine less busy. */
 function unavailable(error: PdfRenderError): RenderResult {
-  return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `${error.message} Retry shortly.`, retryAfterSeconds: error.reason === 'busy' ? 1 : 5 };
+  return {
+    ok: false,
+    code: 'SERVICE_UNAVAILABLE',
+    message: `${error.message} Retry shortly.`,
+    retryAfterSeconds: error.reason === 'busy' ? 1 : 5,
+  };
 }
 
 /** What a message about a document says and where it goes (src/delivery). */
@@ -93,12 +108,20 @@ export class DocumentService {
   private readonly xml: ConcurrencyGate;
 
   /** What an invoice's documents are made of: its stored content, or a draft's as it is now. */
-  async invoiceSource(owner: Owner, id: string, now: Date, trx?: Kysely<Database>): Promise<DocumentSource | undefined> {
+  async invoiceSource(
+    owner: Owner,
+    id: string,
+    now: Date,
+    trx?: Kysely<Database>,
+  ): Promise<DocumentSource | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const row = found.invoice;
     if (row.status !== 'draft') return issuedInvoiceSource(row, found.lines);
-    const [company, organization] = await Promise.all([this.company(owner.companyId, trx), this.organizations.findById(owner, row.organization_id, trx)]);
+    const [company, organization] = await Promise.all([
+      this.company(owner.companyId, trx),
+      this.organizations.findById(owner, row.organization_id, trx),
+    ]);
     return {
       typeCode: '380',
       number: row.draft_number ?? 'DRAFT',
@@ -128,7 +151,8 @@ export class DocumentService {
 
   /** What a message about the document needs; undefined for no such document. */
   async sendingFacts(kind: DocumentKind, owner: Owner, id: string, now: Date): Promise<SendingFacts | undefined> {
-    const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+    const source =
+      kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
     if (!source) return undefined;
     const view = documentViewOf(source);
     return {
@@ -156,7 +180,13 @@ export class DocumentService {
    * A document of an invoice or credit note, for whoever asks: the API's routes and the panel's
    * downloads both come here, so both answer the same bytes.
    */
-  async render(kind: DocumentKind, owner: Owner, id: string, request: RenderRequest, now: Date = new Date()): Promise<RenderResult> {
+  async render(
+    kind: DocumentKind,
+    owner: Owner,
+    id: string,
+    request: RenderRequest,
+    now: Date = new Date(),
+  ): Promise<RenderResult> {
     if (request.format !== 'pdf') {
       try {
         return await this.xml.run(() => this.renderXml(kind, owner, id, request, now));
@@ -171,10 +201,12 @@ export class DocumentService {
     let prepared: { source: DocumentSource; view: DocumentView; status?: StatusFacts } | undefined;
     try {
       prepared = await this.preparing.run(async () => {
-        const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+        const source =
+          kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
         if (!source) return undefined;
         await new Promise((next) => setImmediate(next)); // the view is computed in a turn of its own
-        const status = request.copy === 'status' && !source.draft ? await this.statusOf(kind, owner, id, now) : undefined;
+        const status =
+          request.copy === 'status' && !source.draft ? await this.statusOf(kind, owner, id, now) : undefined;
         return { source, view: documentViewOf(source), ...(status ? { status } : {}) };
       });
     } catch (error) {
@@ -185,8 +217,15 @@ export class DocumentService {
     return this.renderPdf(kind, owner, id, prepared, request, now);
   }
 
-  private async renderXml(kind: DocumentKind, owner: Owner, id: string, request: Exclude<RenderRequest, { format: 'pdf' }>, now: Date): Promise<RenderResult> {
-    const source = kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+  private async renderXml(
+    kind: DocumentKind,
+    owner: Owner,
+    id: string,
+    request: Exclude<RenderRequest, { format: 'pdf' }>,
+    now: Date,
+  ): Promise<RenderResult> {
+    const source =
+      kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
     if (!source) return { ok: false, code: 'NOT_FOUND' };
     const view = documentViewOf(source);
     const base = `${kind}-${safeName(source.number)}`;
@@ -194,8 +233,18 @@ export class DocumentService {
     const target = request.profile;
     const details = einvoiceProblems(view, [target]);
     if (details.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details };
-    const suffix = request.format === 'cii' ? (target === 'xrechnung' ? '-cii-xrechnung' : '-cii') : target === 'xrechnung' ? '-xrechnung' : '';
-    const body = request.format === 'ubl' ? renderUbl(view, { profile: request.profile }) : renderCii(view, { profile: request.profile });
+    const suffix =
+      request.format === 'cii'
+        ? target === 'xrechnung'
+          ? '-cii-xrechnung'
+          : '-cii'
+        : target === 'xrechnung'
+          ? '-xrechnung'
+          : '';
+    const body =
+      request.format === 'ubl'
+        ? renderUbl(view, { profile: request.profile })
+        : renderCii(view, { profile: request.profile });
     return { ok: true, body, contentType: 'application/xml; charset=utf-8', filename: `${base}${suffix}.xml` };
   }
 
@@ -237,13 +286,20 @@ export class DocumentService {
     const found = (await this.invoices.findById(owner, invoiceId))!;
     const row = found.invoice;
     const digits = minorUnitDigits(row.currency);
-    const [payments, credits] = await Promise.all([this.invoices.paymentsOf(owner, [invoiceId]), this.creditNotes.summariesOfInvoice(owner, invoiceId)]);
+    const [payments, credits] = await Promise.all([
+      this.invoices.paymentsOf(owner, [invoiceId]),
+      this.creditNotes.summariesOfInvoice(owner, invoiceId),
+    ]);
     return {
       asOf: todayUtc(now),
       status: row.status === 'draft' ? 'issued' : row.status,
       paidOn: row.paid_at ? row.paid_at.slice(0, 10) : null,
-      payments: (payments.get(invoiceId) ?? []).filter((p) => p.kind !== 'refund').map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
-      refunds: (payments.get(invoiceId) ?? []).filter((p) => p.kind === 'refund').map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
+      payments: (payments.get(invoiceId) ?? [])
+        .filter((p) => p.kind !== 'refund')
+        .map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
+      refunds: (payments.get(invoiceId) ?? [])
+        .filter((p) => p.kind === 'refund')
+        .map((p) => ({ date: p.date, amount: formatMoney(new Decimal(p.amount), digits) })),
       credits: credits.map((c) => ({ number: c.number, date: c.issue_date, amount: c.payable })),
       balance: formatMoney(amountDueOf(row), digits),
       invoiceNumber: kind === 'credit-note' ? row.number : null,

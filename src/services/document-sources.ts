@@ -16,7 +16,10 @@ import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 export function creditFactsOf(row: CreditNoteRow): CreditFacts {
   const digits = minorUnitDigits(row.currency);
   const payable = new Decimal(row.payable);
-  const offset = row.offset_amount === null || row.offset_amount === undefined ? Decimal.max(payable, 0) : new Decimal(row.offset_amount);
+  const offset =
+    row.offset_amount === null || row.offset_amount === undefined
+      ? Decimal.max(payable, 0)
+      : new Decimal(row.offset_amount);
   return {
     reason: row.reason,
     // Voiding writes this reason (settlement-service.ts); the PDF says it in the document's language.
@@ -74,4 +77,3 @@ export function creditNoteSource(row: CreditNoteRow, lines: CreditNoteLineRow[])
     credit: creditFactsOf(row),
   };
 }
-

@@ -1,4 +1,10 @@
-import { documentViewFrom, problemsFor, type CreditFacts, type DocumentView, type Profile } from '../documents/index.js';
+import {
+  documentViewFrom,
+  problemsFor,
+  type CreditFacts,
+  type DocumentView,
+  type Profile,
+} from '../documents/index.js';
 import type { Problem } from '../documents/completeness.js';
 import type { PaymentMeans, Party, PostalAddress, SchemedId } from '../documents/model.js';
 import { paymentReference } from '../documents/payment-reference.js';
@@ -39,7 +45,15 @@ export interface DocumentSource {
   credit?: CreditFacts;
 }
 
-const address = (a: { line1: string | null; line2: string | null; city: string | null; postalCode: string | null; countryCode: string | null } | null): PostalAddress => ({
+const address = (
+  a: {
+    line1: string | null;
+    line2: string | null;
+    city: string | null;
+    postalCode: string | null;
+    countryCode: string | null;
+  } | null,
+): PostalAddress => ({
   line1: a?.line1 ?? null,
   line2: a?.line2 ?? null,
   city: a?.city ?? null,
@@ -52,7 +66,10 @@ const address = (a: { line1: string | null; line2: string | null; city: string |
  * "<ICD>:<id>" (0106:12345678, 0208:0123456749), or a Dutch party's KVK number (eight digits,
  * 0106) or OIN (twenty digits, 0190), which Peppol wants schemed (NL-R-003, NL-R-005).
  */
-export function legalRegistrationOf(value: string | null, party: { vatId: string | null; countryCode: string | null }): SchemedId | null {
+export function legalRegistrationOf(
+  value: string | null,
+  party: { vatId: string | null; countryCode: string | null },
+): SchemedId | null {
   if (!value) return null;
   const schemed = /^(\d{4}):(.+)$/.exec(value);
   if (schemed && isIcdScheme(schemed[1]!)) return { id: schemed[2]!.trim(), schemeId: schemed[1]! };
@@ -68,10 +85,15 @@ function sellerParty(seller: Seller): Party {
     name: legalName,
     tradingName: legalName !== seller.name ? seller.name : null,
     identifier: null,
-    legalRegistrationId: legalRegistrationOf(seller.legalRegistrationId, { vatId: seller.vatId, countryCode: seller.address.countryCode }),
+    legalRegistrationId: legalRegistrationOf(seller.legalRegistrationId, {
+      vatId: seller.vatId,
+      countryCode: seller.address.countryCode,
+    }),
     vatId: seller.vatId,
     taxRegistrationId: seller.taxNumber,
-    electronicAddress: seller.electronicAddress ? { id: seller.electronicAddress.identifier, schemeId: seller.electronicAddress.scheme } : null,
+    electronicAddress: seller.electronicAddress
+      ? { id: seller.electronicAddress.identifier, schemeId: seller.electronicAddress.scheme }
+      : null,
     address: address(seller.address),
     contact: seller.contact.name || seller.contact.phone || seller.contact.email ? seller.contact : null,
   };
@@ -83,12 +105,20 @@ function buyerParty(buyer: Buyer): Party {
     name: buyer.name,
     tradingName: null,
     identifier: null,
-    legalRegistrationId: legalRegistrationOf(buyer.legalRegistrationId, { vatId: buyer.vatId, countryCode: buyer.address?.countryCode ?? null }),
+    legalRegistrationId: legalRegistrationOf(buyer.legalRegistrationId, {
+      vatId: buyer.vatId,
+      countryCode: buyer.address?.countryCode ?? null,
+    }),
     vatId: buyer.vatId,
     taxRegistrationId: null,
-    electronicAddress: buyer.electronicAddress ? { id: buyer.electronicAddress.identifier, schemeId: buyer.electronicAddress.scheme } : null,
+    electronicAddress: buyer.electronicAddress
+      ? { id: buyer.electronicAddress.identifier, schemeId: buyer.electronicAddress.scheme }
+      : null,
     address: address(buyer.address),
-    contact: buyer.email || buyer.phone ? { name: buyer.typeCode === 'F' ? person : null, phone: buyer.phone, email: buyer.email } : null,
+    contact:
+      buyer.email || buyer.phone
+        ? { name: buyer.typeCode === 'F' ? person : null, phone: buyer.phone, email: buyer.email }
+        : null,
   };
 }
 
@@ -100,10 +130,24 @@ function paymentMeansOf(source: DocumentSource): PaymentMeans | null {
   return {
     code: given.code,
     // What the buyer quotes: the creditor reference given, a Belgian seller's structured communication, else the number.
-    remittanceInformation: paymentReference(source.number, source.seller.address.countryCode, given.creditorReference ?? null),
-    creditTransfer: transfer && given.iban ? { accountId: given.iban, accountName: given.accountName, serviceProviderId: given.bic } : null,
-    card: given.code === '48' && given.cardLastDigits ? { accountNumber: given.cardLastDigits, holderName: null } : null,
-    directDebit: debit ? { mandateReference: given.mandateReference, creditorId: source.seller.creditorId, debitedAccountId: given.payerIban } : null,
+    remittanceInformation: paymentReference(
+      source.number,
+      source.seller.address.countryCode,
+      given.creditorReference ?? null,
+    ),
+    creditTransfer:
+      transfer && given.iban
+        ? { accountId: given.iban, accountName: given.accountName, serviceProviderId: given.bic }
+        : null,
+    card:
+      given.code === '48' && given.cardLastDigits ? { accountNumber: given.cardLastDigits, holderName: null } : null,
+    directDebit: debit
+      ? {
+          mandateReference: given.mandateReference,
+          creditorId: source.seller.creditorId,
+          debitedAccountId: given.payerIban,
+        }
+      : null,
   };
 }
 
@@ -126,7 +170,9 @@ export function documentViewOf(source: DocumentSource): DocumentView {
     note: source.test ? [TEST_NOTE, source.note].filter(Boolean).join('\n') : source.note,
     paymentTerms: source.extras.paymentTerms,
     deliveryDate: source.extras.deliveryDate,
-    invoicePeriod: source.extras.invoicePeriod ? { startDate: source.extras.invoicePeriod.start, endDate: source.extras.invoicePeriod.end } : null,
+    invoicePeriod: source.extras.invoicePeriod
+      ? { startDate: source.extras.invoicePeriod.start, endDate: source.extras.invoicePeriod.end }
+      : null,
     deliverTo: null,
     precedingInvoice: source.precedingInvoice,
     seller: sellerParty(source.seller),
@@ -138,7 +184,11 @@ export function documentViewOf(source: DocumentSource): DocumentView {
     draft: source.draft,
     test: source.test,
   };
-  const calculation = calculateInvoice(source.lines, { digits, pricesIncludeTax: source.pricesIncludeTax }, adjustmentsOf(source.extras));
+  const calculation = calculateInvoice(
+    source.lines,
+    { digits, pricesIncludeTax: source.pricesIncludeTax },
+    adjustmentsOf(source.extras),
+  );
   if (source.stored) {
     calculation.totals.roundingAmount = new Decimal(source.stored.roundingAmount);
     calculation.totals.payable = new Decimal(source.stored.payable);

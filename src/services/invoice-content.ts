@@ -1,7 +1,11 @@
 import type { ErrorDetail } from '../errors/app-error.js';
 import { Decimal, plainDecimal } from '../money/decimal.js';
 import { AMOUNT_INTEGER_DIGITS, isWithinAmountLimit, largestAmount } from '../money/limits.js';
-import { calculateInvoice, type AllowanceChargeFigures, type InvoiceCalculation } from '../money/invoice-calculation.js';
+import {
+  calculateInvoice,
+  type AllowanceChargeFigures,
+  type InvoiceCalculation,
+} from '../money/invoice-calculation.js';
 import { formatMoney } from '../money/money.js';
 import type { InvoiceRow } from '../repositories/invoice-repository.js';
 import type { DraftLine } from './invoice-input.js';
@@ -13,7 +17,15 @@ import { lineFieldsOf, type LineColumns } from './stored-line.js';
 
 export type ComputedTotals = Pick<
   InvoiceRow,
-  'vat_breakdown' | 'line_net_total' | 'allowance_total' | 'charge_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'
+  | 'vat_breakdown'
+  | 'line_net_total'
+  | 'allowance_total'
+  | 'charge_total'
+  | 'tax_exclusive'
+  | 'tax_total'
+  | 'tax_inclusive'
+  | 'rounding_amount'
+  | 'payable'
 >;
 
 /** A line's stored columns, without the document it belongs to. */
@@ -28,7 +40,10 @@ export interface ComputedContent {
 export function computeContent(
   lines: DraftLine[],
   options: { digits: number; pricesIncludeTax: boolean },
-  adjustments: { allowances: AllowanceChargeFigures[]; charges: AllowanceChargeFigures[] } = { allowances: [], charges: [] },
+  adjustments: { allowances: AllowanceChargeFigures[]; charges: AllowanceChargeFigures[] } = {
+    allowances: [],
+    charges: [],
+  },
 ): ComputedContent {
   const { digits } = options;
   const money = (value: Parameters<typeof formatMoney>[0]) => formatMoney(value, digits);
@@ -87,25 +102,48 @@ const TOTAL_NAMES: [keyof ComputedTotals, string, string][] = [
  * is (src/money/limits.ts), as details that name the limit: such a document could never be paid,
  * credited or written as an e-invoice, so it is refused before anything is stored.
  */
-export function oversizedAmounts(content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals }, digits: number, noun: 'invoice' | 'credit note' | 'quote'): ErrorDetail[] {
+export function oversizedAmounts(
+  content: { lines: Pick<LineColumns, 'net_amount'>[]; totals: ComputedTotals },
+  digits: number,
+  noun: 'invoice' | 'credit note' | 'quote',
+): ErrorDetail[] {
   const maximum = largestAmount(digits);
   const limit = `an amount is at most ${maximum} (${AMOUNT_INTEGER_DIGITS} digits before the decimal point), what a payment, a credit note and an e-invoice can carry.`;
   const details: ErrorDetail[] = [];
   content.lines.forEach((line, index) => {
     if (!isWithinAmountLimit(line.net_amount)) {
-      details.push({ field: `lines[${index}]`, code: 'amount_too_large', message: `The line's net amount would be ${line.net_amount}: ${limit}`, maximum });
+      details.push({
+        field: `lines[${index}]`,
+        code: 'amount_too_large',
+        message: `The line's net amount would be ${line.net_amount}: ${limit}`,
+        maximum,
+      });
     }
   });
   const breakdown = JSON.parse(content.totals.vat_breakdown) as StoredVatBreakdown[];
   const totals: [string, string, string][] = [
-    ...TOTAL_NAMES.map(([column, field, name]): [string, string, string] => [field, name, content.totals[column] ?? '0']),
+    ...TOTAL_NAMES.map(([column, field, name]): [string, string, string] => [
+      field,
+      name,
+      content.totals[column] ?? '0',
+    ]),
     ...breakdown.flatMap((group, i): [string, string, string][] => [
-      [`vatBreakdown[${i}].taxableAmount`, `taxable amount at ${group.vatCategory} ${group.vatRate} %`, group.taxableAmount],
+      [
+        `vatBreakdown[${i}].taxableAmount`,
+        `taxable amount at ${group.vatCategory} ${group.vatRate} %`,
+        group.taxableAmount,
+      ],
       [`vatBreakdown[${i}].taxAmount`, `VAT at ${group.vatCategory} ${group.vatRate} %`, group.taxAmount],
     ]),
   ];
   for (const [field, name, value] of totals) {
-    if (!isWithinAmountLimit(value)) details.push({ field, code: 'total_too_large', message: `The ${noun}'s ${name} would be ${value}: ${limit}`, maximum });
+    if (!isWithinAmountLimit(value))
+      details.push({
+        field,
+        code: 'total_too_large',
+        message: `The ${noun}'s ${name} would be ${value}: ${limit}`,
+        maximum,
+      });
   }
   return details;
 }

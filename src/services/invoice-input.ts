@@ -100,7 +100,8 @@ function dayNumber(date: string): number | null {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const time = Date.UTC(year, month - 1, day);
   const back = new Date(time);
-  if (year < 1900 || back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return null;
+  if (year < 1900 || back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day)
+    return null;
   return time / 86_400_000;
 }
 
@@ -138,12 +139,17 @@ export class Problems {
 
 /** The rate rules of EN 16931's categories: 0 to 100; zero exactly for Z, E, AE, K, G, O; above zero for S. */
 function checkRateOfCategory(problems: Problems, field: string, vatRate: Decimal, vatCategory: VatCategory): void {
-  if (vatRate.isNegative() || vatRate.greaterThan(100)) problems.add(field, 'out_of_range', 'The VAT rate must be between 0 and 100 percent.');
+  if (vatRate.isNegative() || vatRate.greaterThan(100))
+    problems.add(field, 'out_of_range', 'The VAT rate must be between 0 and 100 percent.');
   if (ZERO_RATE_CATEGORIES.has(vatCategory) && !vatRate.isZero()) {
     problems.add(field, 'rate_category_mismatch', `VAT category ${vatCategory} requires a rate of 0.`);
   }
   if (vatCategory === 'S' && vatRate.isZero()) {
-    problems.add(field, 'rate_category_mismatch', 'VAT category S requires a rate above 0; use Z for zero-rated lines.');
+    problems.add(
+      field,
+      'rate_category_mismatch',
+      'VAT category S requires a rate above 0; use Z for zero-rated lines.',
+    );
   }
 }
 
@@ -153,11 +159,20 @@ function readLine(line: InvoiceLineInputType, field: string, problems: Problems)
   if (name === null) problems.add(`${field}.name`, 'required', 'The line name must not be blank.');
   const quantity = problems.decimal(`${field}.quantity`, line.quantity, QUANTITY);
   const [largestQuantity, largestPrice] = [largestDecimal(QUANTITY), largestDecimal(PRICE)];
-  problems.nameMaximum(`${field}.quantity`, largestQuantity, `Must be between -${largestQuantity} and ${largestQuantity} (${QUANTITY.maxIntegerDigits} digits before the decimal point).`);
+  problems.nameMaximum(
+    `${field}.quantity`,
+    largestQuantity,
+    `Must be between -${largestQuantity} and ${largestQuantity} (${QUANTITY.maxIntegerDigits} digits before the decimal point).`,
+  );
   if (quantity?.isZero()) problems.add(`${field}.quantity`, 'zero', 'The quantity must not be zero.');
   const unitPrice = problems.decimal(`${field}.unitPrice`, line.unitPrice, PRICE);
-  problems.nameMaximum(`${field}.unitPrice`, largestPrice, `Must be at most ${largestPrice} (${PRICE.maxIntegerDigits} digits before the decimal point).`);
-  if (unitPrice?.isNegative() && !unitPrice.isZero()) problems.add(`${field}.unitPrice`, 'negative', 'The unit price must not be negative.');
+  problems.nameMaximum(
+    `${field}.unitPrice`,
+    largestPrice,
+    `Must be at most ${largestPrice} (${PRICE.maxIntegerDigits} digits before the decimal point).`,
+  );
+  if (unitPrice?.isNegative() && !unitPrice.isZero())
+    problems.add(`${field}.unitPrice`, 'negative', 'The unit price must not be negative.');
   let discountPercent: Decimal | null = null;
   if (line.discountPercent !== undefined && line.discountPercent !== null) {
     discountPercent = problems.decimal(`${field}.discountPercent`, line.discountPercent, PERCENT);
@@ -173,7 +188,11 @@ function readLine(line: InvoiceLineInputType, field: string, problems: Problems)
   }
   const exemptionReason = text(line.exemptionReason);
   if (REASON_REQUIRED.has(vatCategory) && exemptionReason === null) {
-    problems.add(`${field}.exemptionReason`, 'required', `An exemption reason is required for VAT category ${vatCategory}.`);
+    problems.add(
+      `${field}.exemptionReason`,
+      'required',
+      `An exemption reason is required for VAT category ${vatCategory}.`,
+    );
   }
   if (problems.details.length > before || !quantity || !unitPrice || !vatRate || name === null) return null;
   return {
@@ -264,19 +283,26 @@ export function normalizeIban(raw: string): string | null {
 export const BIC = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
 /** An allowance or charge; `digits`, the currency's, for the largest amount a refusal names. */
-function readAllowanceCharge(item: AllowanceChargeInputType, field: string, problems: Problems, digits: number): AllowanceChargeValue | null {
+function readAllowanceCharge(
+  item: AllowanceChargeInputType,
+  field: string,
+  problems: Problems,
+  digits: number,
+): AllowanceChargeValue | null {
   const before = problems.details.length;
   const amount = problems.decimal(`${field}.amount`, item.amount, PRICE);
   // Rounded to the currency, it is held to the largest amount there is (with the totals it adds to).
   const largest = largestAmount(digits);
   problems.nameMaximum(`${field}.amount`, largest, `Must be at most ${largest}, the largest amount there is.`);
-  if (amount && !amount.greaterThan(0)) problems.add(`${field}.amount`, 'not_positive', 'The amount must be above zero.');
+  if (amount && !amount.greaterThan(0))
+    problems.add(`${field}.amount`, 'not_positive', 'The amount must be above zero.');
   const vatRate = problems.decimal(`${field}.vatRate`, item.vatRate, PERCENT);
   const category = item.vatCategory;
   if (vatRate) checkRateOfCategory(problems, `${field}.vatRate`, vatRate, category);
   const reason = text(item.reason);
   const reasonCode = item.reasonCode ?? null;
-  if (reason === null && reasonCode === null) problems.add(`${field}.reason`, 'required', 'Give a reason or a reasonCode (EN 16931 BR-33 / BR-38).');
+  if (reason === null && reasonCode === null)
+    problems.add(`${field}.reason`, 'required', 'Give a reason or a reasonCode (EN 16931 BR-33 / BR-38).');
   if (problems.details.length > before || !amount || !vatRate) return null;
   return { amount, reason, reasonCode, vatCategory: category, vatRate };
 }
@@ -289,13 +315,20 @@ function readDocumentExtras(body: InvoiceContentInput, problems: Problems, digit
     const iban = text(given.iban);
     const payerIban = text(given.payerIban);
     const bic = text(given.bic)?.toUpperCase() ?? null;
-    if (iban !== null && normalizeIban(iban) === null) problems.add('paymentMeans.iban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
-    if (payerIban !== null && normalizeIban(payerIban) === null) problems.add('paymentMeans.payerIban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
-    if (bic !== null && !BIC.test(bic)) problems.add('paymentMeans.bic', 'invalid_bic', 'Must be a BIC of 8 or 11 characters.');
+    if (iban !== null && normalizeIban(iban) === null)
+      problems.add('paymentMeans.iban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
+    if (payerIban !== null && normalizeIban(payerIban) === null)
+      problems.add('paymentMeans.payerIban', 'invalid_iban', 'Must be an IBAN with a valid checksum.');
+    if (bic !== null && !BIC.test(bic))
+      problems.add('paymentMeans.bic', 'invalid_bic', 'Must be a BIC of 8 or 11 characters.');
     const givenReference = text(given.creditorReference);
     const reference = givenReference === null ? null : creditorReference(givenReference);
     if (givenReference !== null && reference === null) {
-      problems.add('paymentMeans.creditorReference', 'invalid_creditor_reference', 'Must be an ISO 11649 creditor reference: RF, two check digits and up to 21 letters or digits.');
+      problems.add(
+        'paymentMeans.creditorReference',
+        'invalid_creditor_reference',
+        'Must be an ISO 11649 creditor reference: RF, two check digits and up to 21 letters or digits.',
+      );
     }
     paymentMeans = {
       ...(reference ? { creditorReference: reference } : {}),
@@ -309,17 +342,23 @@ function readDocumentExtras(body: InvoiceContentInput, problems: Problems, digit
     };
   }
   const deliveryDate = body.deliveryDate ?? null;
-  if (deliveryDate !== null && dayNumber(deliveryDate) === null) problems.add('deliveryDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+  if (deliveryDate !== null && dayNumber(deliveryDate) === null)
+    problems.add('deliveryDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
   let invoicePeriod: DocumentExtras['invoicePeriod'] = null;
   if (body.invoicePeriod) {
     const start = dayNumber(body.invoicePeriod.start);
     const end = dayNumber(body.invoicePeriod.end);
-    if (start === null) problems.add('invoicePeriod.start', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
-    if (end === null) problems.add('invoicePeriod.end', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
-    else if (start !== null && end < start) problems.add('invoicePeriod.end', 'before_start', 'The period must not end before it starts.');
+    if (start === null)
+      problems.add('invoicePeriod.start', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+    if (end === null)
+      problems.add('invoicePeriod.end', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+    else if (start !== null && end < start)
+      problems.add('invoicePeriod.end', 'before_start', 'The period must not end before it starts.');
     invoicePeriod = { start: body.invoicePeriod.start, end: body.invoicePeriod.end };
   }
-  const allowances = (body.allowances ?? []).map((item, i) => readAllowanceCharge(item, `allowances[${i}]`, problems, digits));
+  const allowances = (body.allowances ?? []).map((item, i) =>
+    readAllowanceCharge(item, `allowances[${i}]`, problems, digits),
+  );
   const charges = (body.charges ?? []).map((item, i) => readAllowanceCharge(item, `charges[${i}]`, problems, digits));
   if (problems.details.length > before) return null;
   return {
@@ -346,7 +385,8 @@ export function datesAtIssue(
   let dueDate = content.dueDate;
   if (dueDate === null) {
     dueDate = dateOf(issueDay + DEFAULT_PAYMENT_DAYS);
-    if (dayNumber(dueDate) === null) problems.add('issueDate', 'invalid_date', 'The default due date would fall after 9999-12-31.');
+    if (dayNumber(dueDate) === null)
+      problems.add('issueDate', 'invalid_date', 'The default due date would fall after 9999-12-31.');
   } else if (dayNumber(dueDate)! < issueDay) {
     problems.add('dueDate', 'before_issue_date', `The due date must not be before the issue date (${issueDate}).`);
   }
@@ -354,7 +394,10 @@ export function datesAtIssue(
 }
 
 /** Reads a create body into an invoice to issue now (dates resolved), or every problem it has. */
-export function readInvoiceInput(body: InvoiceContentInput, defaults: { currency: string; now: Date }): ReadInvoiceResult {
+export function readInvoiceInput(
+  body: InvoiceContentInput,
+  defaults: { currency: string; now: Date },
+): ReadInvoiceResult {
   const read = readInvoiceContent(body, defaults);
   if (!read.ok) return read;
   const dates = datesAtIssue(read.value, defaults.now);

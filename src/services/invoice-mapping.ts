@@ -28,11 +28,23 @@ export interface InvoiceExtras {
 }
 
 export function linesFromRows(lines: LineColumns[]): StoredLine[] {
-  return [...lines].sort((a, b) => a.position - b.position).map((line) => ({ position: line.position, ...lineFieldsOf(line), netAmount: line.net_amount }));
+  return [...lines]
+    .sort((a, b) => a.position - b.position)
+    .map((line) => ({ position: line.position, ...lineFieldsOf(line), netAmount: line.net_amount }));
 }
 
 export function totalsFromRow(
-  row: Pick<InvoiceRow, 'line_net_total' | 'allowance_total' | 'charge_total' | 'tax_exclusive' | 'tax_total' | 'tax_inclusive' | 'rounding_amount' | 'payable'>,
+  row: Pick<
+    InvoiceRow,
+    | 'line_net_total'
+    | 'allowance_total'
+    | 'charge_total'
+    | 'tax_exclusive'
+    | 'tax_total'
+    | 'tax_inclusive'
+    | 'rounding_amount'
+    | 'payable'
+  >,
   digits: number,
 ): Invoice['totals'] {
   // Documents stored before allowances and charges existed have none.
@@ -55,7 +67,9 @@ export function pdfDigestsOf(row: PdfDigestColumns): Invoice['pdfSha256'] {
 }
 
 /** payable − credited − paid + refunded, exactly: negative while the buyer is owed money back. */
-export function amountDueOf(row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>): Decimal {
+export function amountDueOf(
+  row: Pick<InvoiceRow, 'payable' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>,
+): Decimal {
   return new Decimal(row.payable).minus(row.amount_credited).minus(row.amount_paid).plus(row.amount_refunded);
 }
 
@@ -101,7 +115,8 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     amountCredited: money(row.amount_credited),
     amountRefunded: money(row.amount_refunded),
     amountDue: money(amountDue),
-    isOverdue: row.status === 'issued' && amountDue.greaterThan(0) && row.due_date !== null && row.due_date < extras.today,
+    isOverdue:
+      row.status === 'issued' && amountDue.greaterThan(0) && row.due_date !== null && row.due_date < extras.today,
     payments: extras.payments.filter((p) => p.kind !== 'refund').map((p) => paymentOf(p, money)),
     refunds: extras.payments.filter((p) => p.kind === 'refund').map((p) => paymentOf(p, money)),
     creditNoteIds: extras.creditNoteIds,

@@ -13,7 +13,13 @@ import { gapsFor, type EinvoiceTarget } from './einvoice-readiness.js';
 import { computeContent, draftLineOf, oversizedAmounts } from './invoice-content.js';
 import { lineFieldsOf } from './stored-line.js';
 import { minorUnitDigits } from '../money/currency.js';
-import { datesAtIssue, readInvoiceContent, todayUtc, type InvoiceContent, type InvoiceContentInput } from './invoice-input.js';
+import {
+  datesAtIssue,
+  readInvoiceContent,
+  todayUtc,
+  type InvoiceContent,
+  type InvoiceContentInput,
+} from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
 import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
 import { buyerOf, sellerOf } from './parties.js';
@@ -25,7 +31,15 @@ import { modeColumn, type Owner, type Scope } from '../db/scope.js';
 
 export type InvoiceFailure =
   | { ok: false; code: 'VALIDATION_ERROR' | 'EINVOICE_INCOMPLETE'; details: ErrorDetail[] }
-  | { ok: false; code: 'NOT_FOUND' | 'ORGANIZATION_NOT_FOUND' | 'ORGANIZATION_ARCHIVED' | 'INVOICE_NUMBER_CONFLICT' | 'INVOICE_NOT_DRAFT' };
+  | {
+      ok: false;
+      code:
+        | 'NOT_FOUND'
+        | 'ORGANIZATION_NOT_FOUND'
+        | 'ORGANIZATION_ARCHIVED'
+        | 'INVOICE_NUMBER_CONFLICT'
+        | 'INVOICE_NOT_DRAFT';
+    };
 
 export type InvoiceResult = { ok: true; value: Invoice } | InvoiceFailure;
 
@@ -64,14 +78,22 @@ export class InvoiceService {
   ) {}
 
   /** The invoice as the API shows it, read in `trx` when given. */
-  async get(owner: Owner, id: string, now: Date = new Date(), trx: Kysely<Database> = this.db): Promise<Invoice | undefined> {
+  async get(
+    owner: Owner,
+    id: string,
+    now: Date = new Date(),
+    trx: Kysely<Database> = this.db,
+  ): Promise<Invoice | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const [payments, creditNotes] = await Promise.all([
       this.invoices.paymentsOf(owner, [id], trx),
       this.invoices.creditNoteIdsOf(owner, [id], trx),
     ]);
-    const current = found.invoice.status === 'draft' ? await this.currentParties(owner, found.invoice.organization_id, trx) : undefined;
+    const current =
+      found.invoice.status === 'draft'
+        ? await this.currentParties(owner, found.invoice.organization_id, trx)
+        : undefined;
     return invoiceFromRows(found.invoice, found.lines, {
       payments: payments.get(id) ?? [],
       creditNoteIds: creditNotes.get(id) ?? [],
@@ -82,7 +104,10 @@ export class InvoiceService {
 
   /** A draft's buyer and seller as they are now. */
   async currentParties(owner: Owner, organizationId: string, trx: Kysely<Database> = this.db) {
-    const [organization, company] = await Promise.all([this.organizations.findById(owner, organizationId, trx), this.companies.findById(owner.companyId, trx)]);
+    const [organization, company] = await Promise.all([
+      this.organizations.findById(owner, organizationId, trx),
+      this.companies.findById(owner.companyId, trx),
+    ]);
     if (!organization || !company) throw new Error(`The buyer or company of a draft of ${owner.companyId} is gone`);
     return { buyer: buyerOf(organization), seller: sellerOf(company) };
   }
@@ -94,7 +119,11 @@ export class InvoiceService {
   }
 
   /** The buyer of a new invoice or draft: an organization of the company, not archived. */
-  private async buyer(owner: Owner, organizationId: string, trx?: Kysely<Database>): Promise<OrganizationRow | InvoiceFailure> {
+  private async buyer(
+    owner: Owner,
+    organizationId: string,
+    trx?: Kysely<Database>,
+  ): Promise<OrganizationRow | InvoiceFailure> {
     const organization = await this.organizations.findById(owner, organizationId, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
     if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
@@ -106,7 +135,12 @@ export class InvoiceService {
    * `status: "draft"`. With `trx` (an idempotent request's transaction) every read and write runs
    * in it, and the caller commits.
    */
-  async create(scope: Scope, input: CreateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+  async create(
+    scope: Scope,
+    input: CreateInvoiceInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<InvoiceResult> {
     const { companyId } = scope;
     const company = await this.company(companyId, trx);
     const { status, ...body } = input;
@@ -117,10 +151,17 @@ export class InvoiceService {
     if ('ok' in organization) return organization;
 
     const draft = status === 'draft';
-    const dates = draft ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate } : datesAtIssue(content, now);
+    const dates = draft
+      ? { ok: true as const, issueDate: content.issueDate, dueDate: content.dueDate }
+      : datesAtIssue(content, now);
     if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
     if (!draft && input.validateFor?.length) {
-      const gaps = gapsFor(input.validateFor, { ...content, issueDate: dates.issueDate!, dueDate: dates.dueDate }, company, organization);
+      const gaps = gapsFor(
+        input.validateFor,
+        { ...content, issueDate: dates.issueDate!, dueDate: dates.dueDate },
+        company,
+        organization,
+      );
       if (gaps.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details: gaps };
     }
 
@@ -179,7 +220,13 @@ export class InvoiceService {
   }
 
   /** PATCH /invoice/{id}: a draft's content, merged with what is sent; `lines` replace all lines. */
-  async update(scope: Scope, id: string, patch: UpdateInvoiceInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<InvoiceResult> {
+  async update(
+    scope: Scope,
+    id: string,
+    patch: UpdateInvoiceInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<InvoiceResult> {
     const { companyId } = scope;
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -242,7 +289,8 @@ export class InvoiceService {
       // The draft as it was is the deleted event's object.
       const draft = await this.get(scope, id, now, t);
       if (!draft) return { ok: false, code: 'NOT_FOUND' };
-      if (draft.status !== 'draft' || !(await this.invoices.deleteDraft(t, scope, id))) return { ok: false, code: 'INVOICE_NOT_DRAFT' };
+      if (draft.status !== 'draft' || !(await this.invoices.deleteDraft(t, scope, id)))
+        return { ok: false, code: 'INVOICE_NOT_DRAFT' };
       await this.events.record(t, scope, 'invoice.deleted', draft, now);
       return { ok: true };
     });
@@ -273,7 +321,11 @@ export class InvoiceService {
       const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
       if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
       // A draft stored before the amount limit was enforced is held to it before it is issued.
-      const oversized = oversizedAmounts({ lines: found.lines, totals: draft }, minorUnitDigits(draft.currency), 'invoice');
+      const oversized = oversizedAmounts(
+        { lines: found.lines, totals: draft },
+        minorUnitDigits(draft.currency),
+        'invoice',
+      );
       if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
       if (options.validateFor?.length) {
         const content = {

@@ -13,7 +13,8 @@ export type { Organization };
 
 export type CreateOrganizationResult = { ok: true; value: Organization } | { ok: false; code: 'NAME_CONFLICT' };
 
-export type UpdateOrganizationResult = { ok: true; value: Organization } | { ok: false; code: 'NAME_CONFLICT' | 'NOT_FOUND' };
+export type UpdateOrganizationResult =
+  { ok: true; value: Organization } | { ok: false; code: 'NAME_CONFLICT' | 'NOT_FOUND' };
 
 function optional(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
@@ -52,7 +53,9 @@ export function organizationFromRow(row: OrganizationRow): Organization {
         }
       : null,
     electronicAddress:
-      row.electronic_address_scheme && row.electronic_address_id ? { scheme: row.electronic_address_scheme, identifier: row.electronic_address_id } : null,
+      row.electronic_address_scheme && row.electronic_address_id
+        ? { scheme: row.electronic_address_scheme, identifier: row.electronic_address_id }
+        : null,
     legalRegistrationId: row.legal_registration_id ?? null,
     archived: row.archived_at !== null,
     createdAt: row.created_at,
@@ -129,7 +132,12 @@ export class OrganizationService {
    * Expects input that passed the spec rules and the schema; uniqueness is left to the database.
    * With `trx` the insert is part of the caller's transaction (an idempotent request's).
    */
-  async create(scope: Scope, input: CreateOrganizationInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreateOrganizationResult> {
+  async create(
+    scope: Scope,
+    input: CreateOrganizationInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<CreateOrganizationResult> {
     const row: OrganizationRow = {
       id: newId('org'),
       company_id: scope.companyId,
@@ -142,7 +150,14 @@ export class OrganizationService {
     const organization = organizationFromRow(row);
     // The row, its event and its outbox row together (on PostgreSQL one statement, one round trip).
     try {
-      await this.events.recordWithInsert(trx ?? this.db, { table: 'organizations', row }, scope, 'organization.created', organization, now);
+      await this.events.recordWithInsert(
+        trx ?? this.db,
+        { table: 'organizations', row },
+        scope,
+        'organization.created',
+        organization,
+        now,
+      );
     } catch (error) {
       // The unique index on (company_id, livemode, name_key) decides name conflicts.
       if (isUniqueViolation(error)) return { ok: false, code: 'NAME_CONFLICT' };
@@ -156,7 +171,12 @@ export class OrganizationService {
    * insert runs in a savepoint): for changes that go on after a NAME_CONFLICT (receiving a
    * document creates its supplier, and tries another name).
    */
-  async createInTransaction(scope: Scope, input: CreateOrganizationInput, now: Date, t: Kysely<Database>): Promise<CreateOrganizationResult> {
+  async createInTransaction(
+    scope: Scope,
+    input: CreateOrganizationInput,
+    now: Date,
+    t: Kysely<Database>,
+  ): Promise<CreateOrganizationResult> {
     const row: OrganizationRow = {
       id: newId('org'),
       company_id: scope.companyId,
@@ -168,7 +188,14 @@ export class OrganizationService {
     };
     const organization = organizationFromRow(row);
     const written = await writeUnlessTaken(t, async () => {
-      await this.events.recordWithInsert(t, { table: 'organizations', row }, scope, 'organization.created', organization, now);
+      await this.events.recordWithInsert(
+        t,
+        { table: 'organizations', row },
+        scope,
+        'organization.created',
+        organization,
+        now,
+      );
     });
     return written ? { ok: true, value: organization } : { ok: false, code: 'NAME_CONFLICT' };
   }
@@ -187,13 +214,25 @@ export class OrganizationService {
    * Applies a PATCH whose merged result passed the spec's rules and the schema: content, and
    * archiving. A rename onto another organization's name is refused by the unique index.
    */
-  async update(scope: Scope, id: string, patch: UpdateOrganizationInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<UpdateOrganizationResult> {
+  async update(
+    scope: Scope,
+    id: string,
+    patch: UpdateOrganizationInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<UpdateOrganizationResult> {
     return inTransaction(this.db, trx, async (t) => {
       const row = await this.organizations.findById(scope, id, t);
       if (!row) return { ok: false, code: 'NOT_FOUND' };
       const merged = mergeOrganization(row, patch) as CreateOrganizationInput;
-      const archivedAt = patch.archived === undefined ? row.archived_at : patch.archived ? (row.archived_at ?? now.toISOString()) : null;
-      const next: OrganizationRow = { ...row, ...columnsOf(merged), archived_at: archivedAt, updated_at: now.toISOString() };
+      const archivedAt =
+        patch.archived === undefined ? row.archived_at : patch.archived ? (row.archived_at ?? now.toISOString()) : null;
+      const next: OrganizationRow = {
+        ...row,
+        ...columnsOf(merged),
+        archived_at: archivedAt,
+        updated_at: now.toISOString(),
+      };
       const updated = await this.organizations.update(next, t);
       if (!updated.ok) return { ok: false, code: updated.reason === 'name_conflict' ? 'NAME_CONFLICT' : 'NOT_FOUND' };
       const organization = organizationFromRow(next);

@@ -11,8 +11,32 @@ export type Buyer = Invoice['buyer'];
 export type Seller = Invoice['seller'];
 
 export function buyerOf(row: OrganizationRow): Buyer {
-  const { name, typeCode, firstName, lastName, vatId, taxNumber, legalRegistrationId, email, phone, address, electronicAddress } = organizationFromRow(row);
-  return { name, typeCode, firstName, lastName, vatId, taxNumber, legalRegistrationId, email, phone, address, electronicAddress };
+  const {
+    name,
+    typeCode,
+    firstName,
+    lastName,
+    vatId,
+    taxNumber,
+    legalRegistrationId,
+    email,
+    phone,
+    address,
+    electronicAddress,
+  } = organizationFromRow(row);
+  return {
+    name,
+    typeCode,
+    firstName,
+    lastName,
+    vatId,
+    taxNumber,
+    legalRegistrationId,
+    email,
+    phone,
+    address,
+    electronicAddress,
+  };
 }
 
 export function sellerOf(company: CompanyRow): Seller {
@@ -34,7 +58,11 @@ export function sellerOf(company: CompanyRow): Seller {
       company.electronic_address_scheme && company.electronic_address_id
         ? { scheme: company.electronic_address_scheme, identifier: company.electronic_address_id }
         : null,
-    contact: { name: company.contact_name ?? null, phone: company.contact_phone ?? null, email: company.contact_email ?? null },
+    contact: {
+      name: company.contact_name ?? null,
+      phone: company.contact_phone ?? null,
+      email: company.contact_email ?? null,
+    },
     creditorId: company.creditor_id ?? null,
   };
 }
@@ -49,7 +77,13 @@ export function sellerFromSnapshot(json: string): Seller {
     taxNumber: stored.taxNumber ?? null,
     legalRegistrationId: stored.legalRegistrationId ?? null,
     countryCode: stored.countryCode ?? null,
-    address: stored.address ?? { line1: null, line2: null, city: null, postalCode: null, countryCode: stored.countryCode ?? null },
+    address: stored.address ?? {
+      line1: null,
+      line2: null,
+      city: null,
+      postalCode: null,
+      countryCode: stored.countryCode ?? null,
+    },
     electronicAddress: stored.electronicAddress ?? null,
     contact: stored.contact ?? { name: null, phone: null, email: null },
     creditorId: stored.creditorId ?? null,

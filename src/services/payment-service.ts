@@ -45,14 +45,19 @@ interface ReadMoney {
 }
 
 /** The amount (positive, the currency's digits, at most the largest amount), date and reference of a payment or refund. */
-export function readMoney(input: Pick<MoneyInput, 'amount' | 'date' | 'reference'>, digits: number, now: Date): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
+export function readMoney(
+  input: Pick<MoneyInput, 'amount' | 'date' | 'reference'>,
+  digits: number,
+  now: Date,
+): { ok: true; value: ReadMoney } | { ok: false; details: ErrorDetail[] } {
   const problems = new Problems();
   const amount = problems.decimal('amount', input.amount, amountLimits(digits));
   const largest = largestAmount(digits);
   problems.nameMaximum('amount', largest, `Must be at most ${largest}, the largest amount there is.`);
   if (amount && !amount.greaterThan(0)) problems.add('amount', 'not_positive', 'The amount must be above zero.');
   const date = input.date ?? todayUtc(now);
-  if (dayOf(date) === null) problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+  if (dayOf(date) === null)
+    problems.add('date', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
   if (problems.details.length > 0 || !amount) return { ok: false, details: problems.details };
   return { ok: true, value: { amount, date, reference: input.reference?.trim() || null } };
 }
@@ -66,21 +71,41 @@ export class PaymentService {
   ) {}
 
   /** POST /invoice/{id}/payment: at most the amount due. */
-  async pay(scope: Scope, invoiceId: string, input: CreatePaymentInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<PaymentResult> {
+  async pay(
+    scope: Scope,
+    invoiceId: string,
+    input: CreatePaymentInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<PaymentResult> {
     return this.settle(scope, invoiceId, input, 'payment', now, trx) as Promise<PaymentResult>;
   }
 
   /** POST /invoice/{id}/refund: at most what the buyer is owed (−amountDue, when credit notes left it below zero). */
-  async refund(scope: Scope, invoiceId: string, input: CreateRefundInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<RefundResult> {
+  async refund(
+    scope: Scope,
+    invoiceId: string,
+    input: CreateRefundInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<RefundResult> {
     return this.settle(scope, invoiceId, input, 'refund', now, trx) as Promise<RefundResult>;
   }
 
-  private async settle(scope: Scope, invoiceId: string, input: MoneyInput, kind: PaymentKind, now: Date, trx?: Kysely<Database>): Promise<PaymentResult | RefundResult> {
+  private async settle(
+    scope: Scope,
+    invoiceId: string,
+    input: MoneyInput,
+    kind: PaymentKind,
+    now: Date,
+    trx?: Kysely<Database>,
+  ): Promise<PaymentResult | RefundResult> {
     for (let attempt = 0; attempt < MAX_SETTLEMENT_ATTEMPTS; attempt++) {
       const found = await this.invoices.findById(scope, invoiceId, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const invoice = found.invoice;
-      if (invoice.status === 'draft' || invoice.status === 'void') return { ok: false, code: kind === 'payment' ? 'INVOICE_NOT_PAYABLE' : 'INVOICE_NOT_REFUNDABLE' };
+      if (invoice.status === 'draft' || invoice.status === 'void')
+        return { ok: false, code: kind === 'payment' ? 'INVOICE_NOT_PAYABLE' : 'INVOICE_NOT_REFUNDABLE' };
 
       const digits = minorUnitDigits(invoice.currency);
       const read = readMoney(input, digits, now);
@@ -139,21 +164,33 @@ function limitRefusal(
       ok: false,
       code: 'PAYMENT_EXCEEDS_AMOUNT_DUE',
       message: `The payment of ${given} is more than the amount due: at most ${maximum} can be paid.`,
-      details: [{ field: 'amount', code: 'exceeds_amount_due', message: `At most ${maximum} (the amount due).`, maximum }],
+      details: [
+        { field: 'amount', code: 'exceeds_amount_due', message: `At most ${maximum} (the amount due).`, maximum },
+      ],
     };
   }
   return {
     ok: false,
     code: 'REFUND_EXCEEDS_AMOUNT_OWED',
     message: `The refund of ${given} is more than the buyer is owed: at most ${maximum} can be refunded.`,
-    details: [{ field: 'amount', code: 'exceeds_amount_owed', message: `At most ${maximum} (what the buyer is owed).`, maximum }],
+    details: [
+      {
+        field: 'amount',
+        code: 'exceeds_amount_owed',
+        message: `At most ${maximum} (what the buyer is owed).`,
+        maximum,
+      },
+    ],
   };
 }
 
 /** The invoice's amounts and status after a payment or refund, if it is still as it was read. */
 function changeOf(invoice: InvoiceRow, kind: PaymentKind, amount: Decimal, now: Date): SettlementChange {
   const before = amountsOf(invoice);
-  const after = kind === 'payment' ? { ...before, paid: before.paid.plus(amount) } : { ...before, refunded: before.refunded.plus(amount) };
+  const after =
+    kind === 'payment'
+      ? { ...before, paid: before.paid.plus(amount) }
+      : { ...before, refunded: before.refunded.plus(amount) };
   const at = now.toISOString();
   return {
     expected: invoice,

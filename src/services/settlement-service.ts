@@ -64,29 +64,52 @@ export class SettlementService {
     private readonly events: EventRecorder,
   ) {}
 
-  private async invoiceRow(owner: Owner, id: string, trx?: Kysely<Database>): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
+  private async invoiceRow(
+    owner: Owner,
+    id: string,
+    trx?: Kysely<Database>,
+  ): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
     return this.invoices.findById(owner, id, trx);
   }
 
   /** POST /credit-note */
-  async credit(scope: Scope, input: CreateCreditNoteInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<CreditNoteResult> {
+  async credit(
+    scope: Scope,
+    input: CreateCreditNoteInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<CreditNoteResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const found = await this.invoiceRow(scope, input.invoiceId, trx);
       if (!found) return { ok: false, code: 'INVOICE_NOT_FOUND' };
       const invoice = found.invoice;
-      if (invoice.status !== 'issued' && invoice.status !== 'paid') return { ok: false, code: 'INVOICE_NOT_CREDITABLE' };
+      if (invoice.status !== 'issued' && invoice.status !== 'paid')
+        return { ok: false, code: 'INVOICE_NOT_CREDITABLE' };
 
       const problems = new Problems();
       const lines = input.lines ? readLines(input.lines, problems) : found.lines.map((line) => draftLineOf(line));
       const issueDate = input.issueDate ?? todayUtc(now);
       const day = dayOf(issueDate);
-      if (day === null) problems.add('issueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
-      else if (day < dayOf(invoice.issue_date!)!) problems.add('issueDate', 'before_invoice', `Must not be before the invoice's issue date (${invoice.issue_date}).`);
-      if (problems.details.length > 0 || !lines) return { ok: false, code: 'VALIDATION_ERROR', details: problems.details };
+      if (day === null)
+        problems.add('issueDate', 'invalid_date', 'Must be a calendar date YYYY-MM-DD from 1900 to 9999.');
+      else if (day < dayOf(invoice.issue_date!)!)
+        problems.add(
+          'issueDate',
+          'before_invoice',
+          `Must not be before the invoice's issue date (${invoice.issue_date}).`,
+        );
+      if (problems.details.length > 0 || !lines)
+        return { ok: false, code: 'VALIDATION_ERROR', details: problems.details };
 
       // Without lines the whole invoice is credited: its allowances and charges too.
       const adjustments = input.lines ? { allowances: [], charges: [] } : extrasOf(invoice);
-      const plan: CreditPlan = { reason: input.reason.trim(), issueDate, note: input.note?.trim() || null, lines, adjustments };
+      const plan: CreditPlan = {
+        reason: input.reason.trim(),
+        issueDate,
+        note: input.note?.trim() || null,
+        lines,
+        adjustments,
+      };
       const result = await this.issueCreditNote(scope, invoice, plan, now, trx);
       if (result !== 'retry') return result;
     }
@@ -108,7 +131,10 @@ export class SettlementService {
       if (!new Decimal(invoice.amount_paid).isZero()) return { ok: false, code: 'INVOICE_HAS_PAYMENTS' };
 
       const credited = await this.creditNotes.linesOfInvoice(scope, invoiceId, trx);
-      const lines = [...found.lines.map((line) => draftLineOf(line)), ...credited.map((line) => draftLineOf(line, true))];
+      const lines = [
+        ...found.lines.map((line) => draftLineOf(line)),
+        ...credited.map((line) => draftLineOf(line, true)),
+      ];
       const plan: CreditPlan = {
         reason: `Invoice ${invoice.number} voided.`,
         issueDate: [todayUtc(now), invoice.issue_date!].sort().at(-1)!,
@@ -140,7 +166,11 @@ export class SettlementService {
   ): Promise<CreditNoteResult | 'retry'> {
     const { companyId } = scope;
     const digits = minorUnitDigits(invoice.currency);
-    const computed = computeContent(plan.lines, { digits, pricesIncludeTax: invoice.prices_include_tax === 1 }, adjustmentsOf(plan.adjustments));
+    const computed = computeContent(
+      plan.lines,
+      { digits, pricesIncludeTax: invoice.prices_include_tax === 1 },
+      adjustmentsOf(plan.adjustments),
+    );
     const invoiceExtras = extrasOf(invoice);
     if (plan.payableExactly) {
       // The remaining amount, exactly: taxes rounded per document can differ from the invoice's
@@ -155,7 +185,13 @@ export class SettlementService {
     // Voiding credits whatever remains, also nothing (a free sample) or less than nothing (an
     // invoice whose negative lines outweigh the rest): the invoice is undone either way.
     if (!voiding && !payable.greaterThan(0)) {
-      return { ok: false, code: 'VALIDATION_ERROR', details: [{ field: 'lines', code: 'not_positive', message: 'The credit note must credit an amount above zero.' }] };
+      return {
+        ok: false,
+        code: 'VALIDATION_ERROR',
+        details: [
+          { field: 'lines', code: 'not_positive', message: 'The credit note must credit an amount above zero.' },
+        ],
+      };
     }
     const credited = new Decimal(invoice.amount_credited).plus(payable);
     if (credited.greaterThan(invoice.payable)) return creditRefusal(invoice, payable, digits);
@@ -176,8 +212,15 @@ export class SettlementService {
     return inTransaction(this.db, trx, async (t) => {
       if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
       const year = Number(plan.issueDate.slice(0, 4));
-      const value = await this.sequences.next(t, { companyId, livemode: modeColumn(scope), sequence: 'credit-note', year });
-      const number = scope.livemode ? formatCreditNoteNumber(year, value) : `TEST-${formatCreditNoteNumber(year, value)}`;
+      const value = await this.sequences.next(t, {
+        companyId,
+        livemode: modeColumn(scope),
+        sequence: 'credit-note',
+        year,
+      });
+      const number = scope.livemode
+        ? formatCreditNoteNumber(year, value)
+        : `TEST-${formatCreditNoteNumber(year, value)}`;
       const row: CreditNoteRow = {
         id,
         company_id: companyId,
@@ -196,7 +239,11 @@ export class SettlementService {
         seller_snapshot: invoice.seller_snapshot!,
         note: plan.note,
         // The credit note settles through the invoice's payment means, for the same supply.
-        ...extrasColumns({ ...invoiceExtras, allowances: plan.adjustments.allowances, charges: plan.adjustments.charges }),
+        ...extrasColumns({
+          ...invoiceExtras,
+          allowances: plan.adjustments.allowances,
+          charges: plan.adjustments.charges,
+        }),
         ...computed.totals,
         // What the credit note settles against the invoice's open balance as it stands now (the
         // compare-and-set above makes that the state it was issued on); the rest is owed back.
@@ -208,7 +255,14 @@ export class SettlementService {
       const creditNote = creditNoteFromRows(row, lines);
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
       if (change.next.status !== invoice.status) {
-        await recordStatusChange(this.events, t, scope, invoice.status, (await this.invoiceService.get(scope, invoice.id, now, t))!, now);
+        await recordStatusChange(
+          this.events,
+          t,
+          scope,
+          invoice.status,
+          (await this.invoiceService.get(scope, invoice.id, now, t))!,
+          now,
+        );
       }
       return { ok: true as const, value: creditNote };
     });
@@ -222,6 +276,13 @@ function creditRefusal(invoice: InvoiceRow, payable: Decimal, digits: number): C
     ok: false,
     code: 'CREDIT_EXCEEDS_INVOICE',
     message: `The credit note of ${formatMoney(payable, digits)} would credit more than the invoice's payable amount: at most ${maximum} can still be credited.`,
-    details: [{ field: 'lines', code: 'exceeds_creditable', message: `At most ${maximum} (the invoice's payable less its credit notes).`, maximum }],
+    details: [
+      {
+        field: 'lines',
+        code: 'exceeds_creditable',
+        message: `At most ${maximum} (the invoice's payable less its credit notes).`,
+        maximum,
+      },
+    ],
   };
 }

@@ -21,21 +21,39 @@ export interface SettledAmounts {
 }
 
 /** The amounts of an invoice as stored. */
-export function amountsOf(row: Pick<InvoiceRow, 'amount_paid' | 'amount_credited' | 'amount_refunded'>): SettledAmounts {
-  return { paid: new Decimal(row.amount_paid), credited: new Decimal(row.amount_credited), refunded: new Decimal(row.amount_refunded) };
+export function amountsOf(
+  row: Pick<InvoiceRow, 'amount_paid' | 'amount_credited' | 'amount_refunded'>,
+): SettledAmounts {
+  return {
+    paid: new Decimal(row.amount_paid),
+    credited: new Decimal(row.amount_credited),
+    refunded: new Decimal(row.amount_refunded),
+  };
 }
 
 /** The status an issued (or paid) invoice has after its amounts changed. */
-export function settledStatus(row: InvoiceRow, amounts: SettledAmounts, at: string): Pick<InvoiceRow, 'status' | 'paid_at' | 'voided_at'> {
+export function settledStatus(
+  row: InvoiceRow,
+  amounts: SettledAmounts,
+  at: string,
+): Pick<InvoiceRow, 'status' | 'paid_at' | 'voided_at'> {
   const { paid, credited, refunded } = amounts;
   const due = new Decimal(row.payable).minus(credited).minus(paid).plus(refunded);
-  if (paid.greaterThan(0) && due.lessThanOrEqualTo(0)) return { status: 'paid', paid_at: row.paid_at ?? at, voided_at: null };
+  if (paid.greaterThan(0) && due.lessThanOrEqualTo(0))
+    return { status: 'paid', paid_at: row.paid_at ?? at, voided_at: null };
   if (paid.isZero() && due.isZero()) return { status: 'void', paid_at: null, voided_at: row.voided_at ?? at };
   return { status: row.status, paid_at: row.paid_at, voided_at: row.voided_at };
 }
 
 /** invoice.paid or invoice.voided, when a payment or credit note moved the invoice there. */
-export async function recordStatusChange(events: EventRecorder, t: Kysely<Database>, scope: Scope, before: InvoiceRow['status'], after: Invoice, now: Date): Promise<void> {
+export async function recordStatusChange(
+  events: EventRecorder,
+  t: Kysely<Database>,
+  scope: Scope,
+  before: InvoiceRow['status'],
+  after: Invoice,
+  now: Date,
+): Promise<void> {
   if (after.status === before) return;
   if (after.status === 'paid') await events.record(t, scope, 'invoice.paid', after, now);
   else if (after.status === 'void') await events.record(t, scope, 'invoice.voided', after, now);

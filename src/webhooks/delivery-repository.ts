@@ -60,7 +60,9 @@ export class DeliveryRepository {
     const now = request.now.toISOString();
     const until = new Date(request.now.getTime() + request.leaseMs).toISOString();
     const notBusy =
-      request.busyEndpoints.length === 0 ? sql`` : sql`and e.id not in (${sql.join(request.busyEndpoints.map((id) => sql`${id}`))})`;
+      request.busyEndpoints.length === 0
+        ? sql``
+        : sql`and e.id not in (${sql.join(request.busyEndpoints.map((id) => sql`${id}`))})`;
     const candidates = await sql<{ id: string }>`
       select d.id from webhook_endpoints e
       join webhook_deliveries d on d.id in (
@@ -76,8 +78,14 @@ export class DeliveryRepository {
     const wanted = candidates.rows.map((row) => row.id);
     if (wanted.length === 0) return [];
     const free = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
-      eb.and([eb('status', '=', 'pending'), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
-    const ids = await this.dialect.leaseDeliveries(this.db, 'webhook_deliveries', wanted, free, { lease_owner: request.owner, lease_expires_at: until });
+      eb.and([
+        eb('status', '=', 'pending'),
+        eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]),
+      ]);
+    const ids = await this.dialect.leaseDeliveries(this.db, 'webhook_deliveries', wanted, free, {
+      lease_owner: request.owner,
+      lease_expires_at: until,
+    });
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('webhook_deliveries as d')
@@ -112,7 +120,14 @@ export class DeliveryRepository {
       secretSealed: row.secret_sealed,
       previousSecretSealed: row.previous_secret_sealed,
       previousSecretExpiresAt: row.previous_secret_expires_at,
-      event: { id: row.event_id, livemode: row.livemode, type: row.type, created_at: row.created_at, request_id: row.request_id, object: row.object },
+      event: {
+        id: row.event_id,
+        livemode: row.livemode,
+        type: row.type,
+        created_at: row.created_at,
+        request_id: row.request_id,
+        object: row.object,
+      },
     }));
   }
 
@@ -122,11 +137,18 @@ export class DeliveryRepository {
    * failures starts or ends, and an endpoint failing since before `disableBefore` is disabled. A
    * delivery deleted meanwhile (with its endpoint) records nothing.
    */
-  async recordAttempt(job: DeliveryJob, owner: string, attempt: AttemptRecord, retryAt: Date | null, disableBefore: Date): Promise<{ disabled: boolean }> {
+  async recordAttempt(
+    job: DeliveryJob,
+    owner: string,
+    attempt: AttemptRecord,
+    retryAt: Date | null,
+    disableBefore: Date,
+  ): Promise<{ disabled: boolean }> {
     const at = attempt.attemptedAt;
     return this.db.transaction().execute(async (t) => {
       // Its endpoint deleted while the attempt was in flight: there is nothing left to record it on.
-      if (!(await t.selectFrom('webhook_deliveries').select('id').where('id', '=', job.id).executeTakeFirst())) return { disabled: false };
+      if (!(await t.selectFrom('webhook_deliveries').select('id').where('id', '=', job.id).executeTakeFirst()))
+        return { disabled: false };
       await t
         .insertInto('webhook_attempts')
         .values({
@@ -158,10 +180,20 @@ export class DeliveryRepository {
         .where('lease_owner', '=', owner)
         .execute();
       if (attempt.succeeded) {
-        await t.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', job.endpointId).where('failing_since', 'is not', null).execute();
+        await t
+          .updateTable('webhook_endpoints')
+          .set({ failing_since: null })
+          .where('id', '=', job.endpointId)
+          .where('failing_since', 'is not', null)
+          .execute();
         return { disabled: false };
       }
-      await t.updateTable('webhook_endpoints').set({ failing_since: at }).where('id', '=', job.endpointId).where('failing_since', 'is', null).execute();
+      await t
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: at })
+        .where('id', '=', job.endpointId)
+        .where('failing_since', 'is', null)
+        .execute();
       const disabled = await t
         .updateTable('webhook_endpoints')
         .set({ enabled: 0, disabled_reason: 'failing', updated_at: at })
@@ -187,16 +219,39 @@ export class DeliveryRepository {
   /** Gives leases back without an attempt (shutting down): the deliveries are due again at once. */
   async release(ids: readonly string[], owner: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where('id', 'in', [...ids])
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   /** A new delivery of an event to an endpoint (the panel's "resend"); in `trx` when given. */
-  async enqueue(companyId: string, endpointId: string, eventId: string, now: Date, trx: Kysely<Database> = this.db): Promise<string> {
+  async enqueue(
+    companyId: string,
+    endpointId: string,
+    eventId: string,
+    now: Date,
+    trx: Kysely<Database> = this.db,
+  ): Promise<string> {
     const id = newId('whd');
     const at = now.toISOString();
     await trx
       .insertInto('webhook_deliveries')
-      .values({ id, company_id: companyId, endpoint_id: endpointId, event_id: eventId, status: 'pending', attempts: 0, next_attempt_at: at, lease_owner: null, lease_expires_at: null, created_at: at, updated_at: at })
+      .values({
+        id,
+        company_id: companyId,
+        endpoint_id: endpointId,
+        event_id: eventId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        lease_owner: null,
+        lease_expires_at: null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     return id;
   }
@@ -205,7 +260,11 @@ export class DeliveryRepository {
   // reads another company's deliveries; each read uses an existing index (src/panel/webhook-attempts.ts).
 
   /** The endpoint's latest attempts: which delivery, when. */
-  async latestAttempts(companyId: string, endpointId: string, limit: number): Promise<{ delivery_id: string; attempted_at: string }[]> {
+  async latestAttempts(
+    companyId: string,
+    endpointId: string,
+    limit: number,
+  ): Promise<{ delivery_id: string; attempted_at: string }[]> {
     return this.db
       .selectFrom('webhook_attempts')
       .select(['delivery_id', 'attempted_at'])
@@ -218,7 +277,11 @@ export class DeliveryRepository {
   }
 
   /** The endpoint's latest deliveries still waiting for their first attempt (the partial "fresh" index). */
-  async latestWaiting(companyId: string, endpointId: string, limit: number): Promise<{ id: string; created_at: string }[]> {
+  async latestWaiting(
+    companyId: string,
+    endpointId: string,
+    limit: number,
+  ): Promise<{ id: string; created_at: string }[]> {
     return this.db
       .selectFrom('webhook_deliveries')
       .select(['id', 'created_at'])
@@ -260,7 +323,16 @@ export class DeliveryRepository {
   async attemptsOf(companyId: string, endpointId: string, deliveryIds: string[], from: string) {
     return this.db
       .selectFrom('webhook_attempts')
-      .select(['id', 'delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'succeeded', 'error', 'response_excerpt'])
+      .select([
+        'id',
+        'delivery_id',
+        'attempted_at',
+        'duration_ms',
+        'status_code',
+        'succeeded',
+        'error',
+        'response_excerpt',
+      ])
       .where('company_id', '=', companyId)
       .where('endpoint_id', '=', endpointId)
       .where('attempted_at', '>=', from)

@@ -47,7 +47,6 @@ export interface WorkerOptions {
   clock?: () => Date;
 }
 
-
 /** The webhook-signature header: one v1 signature per secret (two during a rotation's overlap). */
 export function signatureHeader(secrets: readonly string[], id: string, timestamp: Date, body: string): string {
   return secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
@@ -112,7 +111,9 @@ export class DeliveryWorker {
   nudge(): void {
     if (!this.running || this.nudgeTimer) return;
     if (!this.outboxPending && this.inFlight.size >= this.options.maxConcurrent) return;
-    const delay = this.outboxPending ? Math.max(NUDGE_DELAY_MS, this.lastDispatchAt + DISPATCH_INTERVAL_MS - Date.now()) : NUDGE_DELAY_MS;
+    const delay = this.outboxPending
+      ? Math.max(NUDGE_DELAY_MS, this.lastDispatchAt + DISPATCH_INTERVAL_MS - Date.now())
+      : NUDGE_DELAY_MS;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
       this.poll();
@@ -130,7 +131,9 @@ export class DeliveryWorker {
     const leased = [...this.inFlight.keys()];
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.allSettled([...this.settled]);
-    await this.deliveries.release(leased, this.owner).catch((error: unknown) => this.options.onError(error, 'releasing leases at shutdown'));
+    await this.deliveries
+      .release(leased, this.owner)
+      .catch((error: unknown) => this.options.onError(error, 'releasing leases at shutdown'));
   }
 
   /**
@@ -183,7 +186,7 @@ export class DeliveryWorker {
       // Cleared first: a change that commits meanwhile sets it again, and is not missed.
       this.outboxPending = false;
       this.lastDispatchAt = Date.now();
-      for (let more = true; this.running && more; ) {
+      for (let more = true; this.running && more;) {
         const round = await this.outbox.dispatch();
         more = round.more;
         moved ||= round.moved > 0;
@@ -246,7 +249,13 @@ export class DeliveryWorker {
     const checked = checkDeliveryUrl(job.url, this.options.allowPrivateUrls);
     let outcome: AttemptOutcome;
     if (!checked.ok) {
-      outcome = { succeeded: false, statusCode: null, excerpt: null, error: `not sent: ${checked.message}`, durationMs: 0 };
+      outcome = {
+        succeeded: false,
+        statusCode: null,
+        excerpt: null,
+        error: `not sent: ${checked.message}`,
+        durationMs: 0,
+      };
     } else {
       const body = eventJson(job.event);
       outcome = await send({

@@ -11,7 +11,11 @@ export class EndpointRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private scoped(owner: Owner, trx: Kysely<Database> = this.db) {
-    return trx.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner));
+    return trx
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner));
   }
 
   async find(owner: Owner, id: string, trx?: Kysely<Database>): Promise<EndpointRow | undefined> {
@@ -23,7 +27,12 @@ export class EndpointRepository {
     let query = this.scoped(owner);
     const after = page.after;
     if (after) {
-      query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
     }
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
   }
@@ -54,7 +63,12 @@ export class EndpointRepository {
     await trx.insertInto('webhook_endpoints').values(row).execute();
   }
 
-  async update(owner: Owner, id: string, changes: Partial<Omit<EndpointRow, 'id' | 'company_id' | 'livemode' | 'created_at'>>, trx: Kysely<Database> = this.db): Promise<boolean> {
+  async update(
+    owner: Owner,
+    id: string,
+    changes: Partial<Omit<EndpointRow, 'id' | 'company_id' | 'livemode' | 'created_at'>>,
+    trx: Kysely<Database> = this.db,
+  ): Promise<boolean> {
     const result = await trx
       .updateTable('webhook_endpoints')
       .set(changes)
@@ -76,7 +90,11 @@ export class EndpointRepository {
     await trx.deleteFrom('webhook_outbox_cursors').where('endpoint_id', '=', id).execute();
     await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
     if ((await this.count(owner, trx)) === 0) {
-      await trx.deleteFrom('webhook_outbox').where('company_id', '=', owner.companyId).where('livemode', '=', modeColumn(owner)).execute();
+      await trx
+        .deleteFrom('webhook_outbox')
+        .where('company_id', '=', owner.companyId)
+        .where('livemode', '=', modeColumn(owner))
+        .execute();
     }
     return true;
   }

@@ -6,7 +6,12 @@ import type { ErrorDetail } from '../errors/app-error.js';
 import { EVENT_TYPES, EVENT_WILDCARDS, isEventSelector, resourceOf, TEST_EVENT_TYPE } from '../schemas/event-types.js';
 import { newId } from '../lib/ids.js';
 import type { Sealer } from '../lib/sealer.js';
-import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhook-endpoint.js';
+import type {
+  CreateWebhookEndpointInput,
+  UpdateWebhookEndpointInput,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from '../schemas/webhook-endpoint.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import type { EventRepository } from '../repositories/event-repository.js';
 import type { DeliveryRepository } from './delivery-repository.js';
@@ -61,8 +66,15 @@ function eventsProblem(events: readonly string[]): ErrorDetail | null {
       message: `${JSON.stringify(events[unknown])} is not an event type. Send types (${EVENT_TYPES.join(', ')}), wildcards (${EVENT_WILDCARDS.join(', ')}), or "*" alone.`,
     };
   }
-  if (events.includes('*') && events.length > 1) return { field: 'events', code: 'wildcard_not_alone', message: 'Send ["*"] alone, or a list of types and wildcards.' };
-  const covered = events.findIndex((selector) => selector !== `${resourceOf(selector)}.*` && events.includes(`${resourceOf(selector)}.*`));
+  if (events.includes('*') && events.length > 1)
+    return {
+      field: 'events',
+      code: 'wildcard_not_alone',
+      message: 'Send ["*"] alone, or a list of types and wildcards.',
+    };
+  const covered = events.findIndex(
+    (selector) => selector !== `${resourceOf(selector)}.*` && events.includes(`${resourceOf(selector)}.*`),
+  );
   if (covered >= 0) {
     return {
       field: `events[${covered}]`,
@@ -86,12 +98,22 @@ export class EndpointService {
 
   /** Whether the URL may receive events (public so a form can report it beside its other fields). */
   async urlProblem(url: string): Promise<ErrorDetail | null> {
-    const checked = await checkEndpointUrl(url, { allowPrivate: this.options.allowPrivateUrls, resolve: this.options.resolve });
+    const checked = await checkEndpointUrl(url, {
+      allowPrivate: this.options.allowPrivateUrls,
+      resolve: this.options.resolve,
+    });
     return checked.ok ? null : { field: 'url', code: checked.code, message: checked.message };
   }
 
-  async create(scope: Scope, input: CreateWebhookEndpointInput, now: Date = new Date(), trx?: Kysely<Database>): Promise<EndpointResult<WebhookEndpointWithSecret>> {
-    const problems = [await this.urlProblem(input.url), eventsProblem(input.events)].filter((p): p is ErrorDetail => p !== null);
+  async create(
+    scope: Scope,
+    input: CreateWebhookEndpointInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<EndpointResult<WebhookEndpointWithSecret>> {
+    const problems = [await this.urlProblem(input.url), eventsProblem(input.events)].filter(
+      (p): p is ErrorDetail => p !== null,
+    );
     if (problems.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: problems };
     const secret = newSigningSecret();
     const at = now.toISOString();
@@ -124,12 +146,18 @@ export class EndpointService {
     return row ? endpointFromRow(row) : undefined;
   }
 
-  async update(scope: Scope, id: string, patch: UpdateWebhookEndpointInput, now: Date = new Date()): Promise<EndpointResult<WebhookEndpoint>> {
+  async update(
+    scope: Scope,
+    id: string,
+    patch: UpdateWebhookEndpointInput,
+    now: Date = new Date(),
+  ): Promise<EndpointResult<WebhookEndpoint>> {
     const row = await this.endpoints.find(scope, id);
     if (!row) return { ok: false, code: 'NOT_FOUND' };
-    const problems = [patch.url === undefined ? null : await this.urlProblem(patch.url), patch.events ? eventsProblem(patch.events) : null].filter(
-      (p): p is ErrorDetail => p !== null,
-    );
+    const problems = [
+      patch.url === undefined ? null : await this.urlProblem(patch.url),
+      patch.events ? eventsProblem(patch.events) : null,
+    ].filter((p): p is ErrorDetail => p !== null);
     if (problems.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: problems };
     const changes: Partial<EndpointRow> = { updated_at: now.toISOString() };
     if (patch.url !== undefined) changes.url = patch.url;
@@ -157,7 +185,12 @@ export class EndpointService {
   }
 
   /** A new secret; the old one keeps signing beside it for 24 hours. */
-  async rotateSecret(scope: Scope, id: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<EndpointResult<WebhookEndpointWithSecret>> {
+  async rotateSecret(
+    scope: Scope,
+    id: string,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<EndpointResult<WebhookEndpointWithSecret>> {
     return inTransaction(this.db, trx, async (t) => {
       const row = await this.endpoints.find(scope, id, t);
       if (!row) return { ok: false, code: 'NOT_FOUND' };
@@ -178,13 +211,29 @@ export class EndpointService {
    * own, whatever event types it takes: the panel's "Send test event". The event is written with
    * the delivery; it changes nothing and GET /event does not list it.
    */
-  async sendTestEvent(scope: Scope, endpointId: string, now: Date = new Date()): Promise<{ ok: true; eventId: string; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
+  async sendTestEvent(
+    scope: Scope,
+    endpointId: string,
+    now: Date = new Date(),
+  ): Promise<{ ok: true; eventId: string; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
     const endpoint = await this.endpoints.find(scope, endpointId);
     if (!endpoint) return { ok: false, code: 'NOT_FOUND' };
     const eventId = newId('evt');
-    const object = { endpointId: endpoint.id, url: endpoint.url, message: 'A test event sent from the panel. Nothing changed.' };
+    const object = {
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      message: 'A test event sent from the panel. Nothing changed.',
+    };
     const deliveryId = await this.deliveries.enqueueWithEvent(
-      { id: eventId, company_id: scope.companyId, livemode: modeColumn(scope), type: TEST_EVENT_TYPE, request_id: scope.requestId, object: JSON.stringify(object), created_at: now.toISOString() },
+      {
+        id: eventId,
+        company_id: scope.companyId,
+        livemode: modeColumn(scope),
+        type: TEST_EVENT_TYPE,
+        request_id: scope.requestId,
+        object: JSON.stringify(object),
+        created_at: now.toISOString(),
+      },
       endpoint.id,
       now,
     );
@@ -196,7 +245,12 @@ export class EndpointService {
    * Sends an event to an endpoint again, as a new delivery with its own retries (the panel's
    * "resend"): the event must be the company's and still kept, the endpoint its own.
    */
-  async resend(scope: Scope, endpointId: string, eventId: string, now: Date = new Date()): Promise<{ ok: true; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
+  async resend(
+    scope: Scope,
+    endpointId: string,
+    eventId: string,
+    now: Date = new Date(),
+  ): Promise<{ ok: true; deliveryId: string } | { ok: false; code: 'NOT_FOUND' }> {
     const endpoint = await this.endpoints.find(scope, endpointId);
     const event = await this.events.exists(scope, eventId);
     if (!endpoint || !event) return { ok: false, code: 'NOT_FOUND' };

@@ -115,7 +115,11 @@ export class Outbox {
         t
           .selectFrom('webhook_outbox_cursors')
           .select(['endpoint_id', this.outboxSql.xactOf('xact').as('xact'), 'seq'])
-          .where('endpoint_id', 'in', ready.map((row) => row.id)),
+          .where(
+            'endpoint_id',
+            'in',
+            ready.map((row) => row.id),
+          ),
       );
       const at = new Map((await cursors.execute()).map((row) => [row.endpoint_id, row]));
       const round: DispatchRound = { made: 0, moved: 0, more: false };
@@ -131,7 +135,14 @@ export class Outbox {
             order by ${this.outboxSql.order}
             limit ${WINDOW}`.execute(t)
         ).rows;
-        const { eventIds, to } = readWindow({ events: JSON.parse(endpoint.events) as string[], createdAt: endpoint.created_at, room: Number(endpoint.room) }, window);
+        const { eventIds, to } = readWindow(
+          {
+            events: JSON.parse(endpoint.events) as string[],
+            createdAt: endpoint.created_at,
+            room: Number(endpoint.room),
+          },
+          window,
+        );
         if (eventIds.length > 0) round.made += await this.makeDeliveries(t, endpoint.id, eventIds);
         if (!to) continue;
         await t
@@ -173,7 +184,9 @@ export class Outbox {
     const passed = await this.outboxSql.deletePassed(this.db);
     const unwatched = await sql`
       delete from webhook_outbox where (company_id, livemode) in (
-        select company_id, livemode from webhook_endpoints group by company_id, livemode having max(enabled) = 0)`.execute(this.db);
+        select company_id, livemode from webhook_endpoints group by company_id, livemode having max(enabled) = 0)`.execute(
+      this.db,
+    );
     return passed + Number(unwatched.numAffectedRows ?? 0);
   }
 

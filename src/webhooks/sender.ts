@@ -56,7 +56,10 @@ export function send(delivery: Delivery): Promise<AttemptOutcome> {
     });
     const total = setTimeout(() => fail(`no answer within ${TOTAL_TIMEOUT_MS / 1000} s`), TOTAL_TIMEOUT_MS);
     request.on('socket', (socket) => {
-      const connectTimer = setTimeout(() => fail(`could not connect within ${CONNECT_TIMEOUT_MS / 1000} s`), CONNECT_TIMEOUT_MS);
+      const connectTimer = setTimeout(
+        () => fail(`could not connect within ${CONNECT_TIMEOUT_MS / 1000} s`),
+        CONNECT_TIMEOUT_MS,
+      );
       socket.once(delivery.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
       socket.once('close', () => clearTimeout(connectTimer));
     });
@@ -93,7 +96,12 @@ function describe(error: Error): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET') return 'connection reset';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'host unreachable';
-  if (code?.startsWith('ERR_TLS') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'CERT_HAS_EXPIRED' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
+  if (
+    code?.startsWith('ERR_TLS') ||
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    code === 'CERT_HAS_EXPIRED' ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  ) {
     return `TLS failed (${code})`;
   }
   return code ? `request failed (${code})` : 'request failed';

@@ -20,7 +20,8 @@ export const systemResolve: Resolve = async (hostname) => lookup(hostname, { all
 
 export type UrlProblemCode = 'invalid_url' | 'not_https' | 'credentials_in_url' | 'unresolvable' | 'not_public';
 
-export type UrlCheck = { ok: true; url: URL; address: ResolvedAddress } | { ok: false; code: UrlProblemCode; message: string };
+export type UrlCheck =
+  { ok: true; url: URL; address: ResolvedAddress } | { ok: false; code: UrlProblemCode; message: string };
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -55,37 +56,51 @@ function hostOf(url: URL): string {
 }
 
 /** What can be said of a URL without resolving its host: its form, and a literal address's range. */
-function checkUrlForm(raw: string, allowPrivate: boolean): { ok: true; url: URL } | { ok: false; code: UrlProblemCode; message: string } {
+function checkUrlForm(
+  raw: string,
+  allowPrivate: boolean,
+): { ok: true; url: URL } | { ok: false; code: UrlProblemCode; message: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, code: 'invalid_url', message: 'Must be an absolute URL, e.g. https://example.com/webhooks.' };
   }
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, code: 'invalid_url', message: `Must be at most ${MAX_URL_LENGTH} characters.` };
+  if (raw.length > MAX_URL_LENGTH)
+    return { ok: false, code: 'invalid_url', message: `Must be at most ${MAX_URL_LENGTH} characters.` };
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) return { ok: false, code: 'not_https', message: 'Must be an https URL.' };
   if (url.username !== '' || url.password !== '') {
-    return { ok: false, code: 'credentials_in_url', message: 'Must not carry a user name or password; put a token in the path or query instead.' };
+    return {
+      ok: false,
+      code: 'credentials_in_url',
+      message: 'Must not carry a user name or password; put a token in the path or query instead.',
+    };
   }
   const host = hostOf(url);
-  if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) return { ok: false, code: 'not_public', message: notPublicMessage(host) };
+  if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host))
+    return { ok: false, code: 'not_public', message: notPublicMessage(host) };
   return { ok: true, url };
 }
 
 /** Checks a webhook URL and picks the address to connect to (creating or changing an endpoint). */
-export async function checkEndpointUrl(raw: string, options: { allowPrivate: boolean; resolve: Resolve }): Promise<UrlCheck> {
+export async function checkEndpointUrl(
+  raw: string,
+  options: { allowPrivate: boolean; resolve: Resolve },
+): Promise<UrlCheck> {
   const form = checkUrlForm(raw, options.allowPrivate);
   if (!form.ok) return form;
   const host = hostOf(form.url);
-  if (ipaddr.isValid(host)) return { ok: true, url: form.url, address: { address: host, family: host.includes(':') ? 6 : 4 } };
+  if (ipaddr.isValid(host))
+    return { ok: true, url: form.url, address: { address: host, family: host.includes(':') ? 6 : 4 } };
   let addresses: ResolvedAddress[];
   try {
     addresses = await options.resolve(host);
   } catch {
     addresses = [];
   }
-  if (addresses.length === 0) return { ok: false, code: 'unresolvable', message: `The host ${host} does not resolve to an address.` };
+  if (addresses.length === 0)
+    return { ok: false, code: 'unresolvable', message: `The host ${host} does not resolve to an address.` };
   const internal = options.allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
   if (internal) return { ok: false, code: 'not_public', message: notPublicMessage(internal.address) };
   return { ok: true, url: form.url, address: addresses[0]! };
@@ -107,7 +122,11 @@ export function checkDeliveryUrl(raw: string, allowPrivate: boolean) {
  */
 export function checkedLookup(options: { allowPrivate: boolean; resolve: Resolve }): LookupFunction {
   return (hostname, lookupOptions, callback) => {
-    const answer = callback as unknown as (error: Error | null, address?: string | ResolvedAddress[], family?: number) => void;
+    const answer = callback as unknown as (
+      error: Error | null,
+      address?: string | ResolvedAddress[],
+      family?: number,
+    ) => void;
     const unresolvable = () => answer(new NotSentError(`The host ${hostname} does not resolve to an address.`));
     options.resolve(hostname).then((addresses) => {
       if (addresses.length === 0) return unresolvable();

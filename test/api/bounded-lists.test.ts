@@ -50,7 +50,10 @@ for (const dialect of DIALECTS) {
       do {
         const res = await t.get(`/invoice?limit=100${cursor ? `&cursor=${cursor}` : ''}`, key);
         expect(res.statusCode).toBe(200);
-        const { items, nextCursor } = res.json().data as { items: { id: string; lines: unknown[] }[]; nextCursor: string | null };
+        const { items, nextCursor } = res.json().data as {
+          items: { id: string; lines: unknown[] }[];
+          nextCursor: string | null;
+        };
         expect(items.length).toBeGreaterThanOrEqual(1);
         // Over the budget only when the page's one item is larger than the budget by itself.
         if (items.length > 1) expect(Buffer.byteLength(res.body)).toBeLessThanOrEqual(MAX_BYTES);
@@ -76,7 +79,15 @@ for (const dialect of DIALECTS) {
         const { key: k } = await tight.tenant();
         const names: string[] = [];
         for (let i = 0; i < 60; i++) {
-          const res = await tight.post('/organization', { name: `Org ${String(i).padStart(2, '0')} ${'x'.repeat(150)}`, isCustomer: true, address: { line1: 'y'.repeat(190) } }, k);
+          const res = await tight.post(
+            '/organization',
+            {
+              name: `Org ${String(i).padStart(2, '0')} ${'x'.repeat(150)}`,
+              isCustomer: true,
+              address: { line1: 'y'.repeat(190) },
+            },
+            k,
+          );
           names.push(res.json().data.name);
         }
         const first = await tight.get('/organization?limit=100', k);
@@ -85,10 +96,14 @@ for (const dialect of DIALECTS) {
         expect(Buffer.byteLength(first.body)).toBeLessThanOrEqual(16 * 1024);
         const second = await tight.get(`/organization?limit=100&cursor=${page.nextCursor}`, k);
         const all = [...page.items, ...second.json().data.items];
-        const third = second.json().data.nextCursor ? (await tight.get(`/organization?limit=100&cursor=${second.json().data.nextCursor}`, k)).json().data.items : [];
+        const third = second.json().data.nextCursor
+          ? (await tight.get(`/organization?limit=100&cursor=${second.json().data.nextCursor}`, k)).json().data.items
+          : [];
         const seen = [...all, ...third].map((o: { name: string }) => o.name);
         expect(new Set(seen).size).toBe(seen.length);
-        expect(seen.slice(0, page.items.length + second.json().data.items.length)).toEqual([...names].reverse().slice(0, page.items.length + second.json().data.items.length));
+        expect(seen.slice(0, page.items.length + second.json().data.items.length)).toEqual(
+          [...names].reverse().slice(0, page.items.length + second.json().data.items.length),
+        );
       } finally {
         await tight.close();
       }

@@ -26,7 +26,10 @@ for (const dialect of DIALECTS) {
       const code = await runCli(args, {
         stdout: (s) => stdout.push(s),
         stderr: (s) => stderr.push(s),
-        env: { DATABASE_URL: t.database.url, ...(dialect === 'postgres' ? { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY } : {}) },
+        env: {
+          DATABASE_URL: t.database.url,
+          ...(dialect === 'postgres' ? { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY } : {}),
+        },
         ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
       });
       return { code, stdout: stdout.join(''), stderr: stderr.join('') };
@@ -63,13 +66,32 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists users of the instance or of one company, and never a password or its hash', async () => {
-      const owner = await users.create({ companyId, email: `owner-${dialect}@operator.example`, role: 'owner', password: PASSWORD });
-      const other = await users.create({ companyId: otherCompanyId, email: `ana-${dialect}@second.example`, role: 'admin', password: PASSWORD });
+      const owner = await users.create({
+        companyId,
+        email: `owner-${dialect}@operator.example`,
+        role: 'owner',
+        password: PASSWORD,
+      });
+      const other = await users.create({
+        companyId: otherCompanyId,
+        email: `ana-${dialect}@second.example`,
+        role: 'admin',
+        password: PASSWORD,
+      });
       expect(owner.ok && other.ok).toBe(true);
       const all = await json(['user', 'list']);
-      expect(all.users.map((u: { email: string }) => u.email)).toEqual(expect.arrayContaining([`owner-${dialect}@operator.example`, `ana-${dialect}@second.example`]));
+      expect(all.users.map((u: { email: string }) => u.email)).toEqual(
+        expect.arrayContaining([`owner-${dialect}@operator.example`, `ana-${dialect}@second.example`]),
+      );
       const one = await json(['user', 'list', '--company', otherCompanyId]);
-      expect(one.users).toEqual([expect.objectContaining({ email: `ana-${dialect}@second.example`, role: 'admin', active: true, companyId: otherCompanyId })]);
+      expect(one.users).toEqual([
+        expect.objectContaining({
+          email: `ana-${dialect}@second.example`,
+          role: 'admin',
+          active: true,
+          companyId: otherCompanyId,
+        }),
+      ]);
       const text = await cli(['user', 'list']);
       expect(text.stdout).not.toMatch(/scrypt|password/i);
       expect(JSON.stringify(all)).not.toMatch(/scrypt|password_hash|passwordHash/);
@@ -79,7 +101,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('resets a password from standard input: the new one signs in, must be replaced there, and the old one and every session end', async () => {
-      const created = await users.create({ companyId, email: `clerk-${dialect}@operator.example`, role: 'member', password: PASSWORD });
+      const created = await users.create({
+        companyId,
+        email: `clerk-${dialect}@operator.example`,
+        role: 'member',
+        password: PASSWORD,
+      });
       if (!created.ok) throw new Error(created.detail);
       const sessions = new SessionStore(t.container.repositories.sessions);
       const session = await sessions.create(created.value.id);
@@ -97,7 +124,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses a reset without --password-stdin (usage), with a weak password or for an unknown user', async () => {
-      const created = await users.create({ companyId, email: `weak-${dialect}@operator.example`, role: 'member', password: PASSWORD });
+      const created = await users.create({
+        companyId,
+        email: `weak-${dialect}@operator.example`,
+        role: 'member',
+        password: PASSWORD,
+      });
       if (!created.ok) throw new Error(created.detail);
       const noStdin = await cli(['user', 'reset-password', created.value.id]);
       expect(noStdin.code).toBe(2);
@@ -117,8 +149,18 @@ for (const dialect of DIALECTS) {
 
     it('deactivates a user, who is signed out and cannot sign in, but never the last active owner', async () => {
       const company = await t.createCompany('Lonely Owner AG');
-      const owner = await users.create({ companyId: company, email: `only-${dialect}@lonely.example`, role: 'owner', password: PASSWORD });
-      const member = await users.create({ companyId: company, email: `member-${dialect}@lonely.example`, role: 'member', password: PASSWORD });
+      const owner = await users.create({
+        companyId: company,
+        email: `only-${dialect}@lonely.example`,
+        role: 'owner',
+        password: PASSWORD,
+      });
+      const member = await users.create({
+        companyId: company,
+        email: `member-${dialect}@lonely.example`,
+        role: 'member',
+        password: PASSWORD,
+      });
       if (!owner.ok || !member.ok) throw new Error('users not created');
       const sessions = new SessionStore(t.container.repositories.sessions);
       const session = await sessions.create(member.value.id);
@@ -140,7 +182,11 @@ for (const dialect of DIALECTS) {
     it('lists webhook endpoints of both modes without a secret, and disables one so the API shows it disabled', async () => {
       const live = await t.tenant(['webhook.manage']);
       const test = await t.createKey(live.companyId, ['webhook.manage'], { mode: 'test' });
-      const made = await t.post(`/webhook-endpoint`, { url: 'http://127.0.0.1:9/live', events: ['invoice.finalized'] }, live.key);
+      const made = await t.post(
+        `/webhook-endpoint`,
+        { url: 'http://127.0.0.1:9/live', events: ['invoice.finalized'] },
+        live.key,
+      );
       expect(made.statusCode).toBe(201);
       const endpoint = made.json().data;
       const madeTest = await t.post(`/webhook-endpoint`, { url: 'http://127.0.0.1:9/test', events: ['*'] }, test.key);
@@ -148,7 +194,13 @@ for (const dialect of DIALECTS) {
 
       const listed = await json(['webhook', 'list', '--company', live.companyId]);
       expect(listed.endpoints).toEqual([
-        expect.objectContaining({ id: endpoint.id, companyId: live.companyId, livemode: true, enabled: true, url: 'http://127.0.0.1:9/live' }),
+        expect.objectContaining({
+          id: endpoint.id,
+          companyId: live.companyId,
+          livemode: true,
+          enabled: true,
+          url: 'http://127.0.0.1:9/live',
+        }),
         expect.objectContaining({ livemode: false, url: 'http://127.0.0.1:9/test', events: ['*'] }),
       ]);
       const text = await cli(['webhook', 'list']);
@@ -172,7 +224,14 @@ describe('the operator commands in the help', () => {
     const code = await runCli(['--help'], { stdout: (s) => out.push(s), stderr: () => {}, env: {} });
     expect(code).toBe(0);
     const help = out.join('');
-    for (const command of ['company list', 'user list', 'user reset-password', 'user deactivate', 'webhook list', 'webhook disable']) {
+    for (const command of [
+      'company list',
+      'user list',
+      'user reset-password',
+      'user deactivate',
+      'webhook list',
+      'webhook disable',
+    ]) {
       expect(help).toContain(`invoicing ${command}`);
     }
     const group: string[] = [];

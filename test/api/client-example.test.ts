@@ -43,6 +43,9 @@ describe('the committed client types', () => {
   it('are what the current document generates (run `npm run generate:client` after changing a route)', async () => {
     const expected = await renderClientFiles(t.app.swagger());
     const committed = readFileSync(new URL('../../examples/client/schema.d.ts', import.meta.url), 'utf8');
-    expect(committed === expected.schemaDts, 'examples/client/schema.d.ts is stale: run `npm run generate:client`').toBe(true);
+    expect(
+      committed === expected.schemaDts,
+      'examples/client/schema.d.ts is stale: run `npm run generate:client`',
+    ).toBe(true);
   });
 });

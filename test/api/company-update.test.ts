@@ -9,7 +9,35 @@ import { claimInstance, type PanelClient } from '../helpers/panel-client.js';
 // CLI use (VAT ids in each EU state's format among its checks), the same audit entry, and
 // Idempotency-Key.
 
-const EU_STATES = ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'];
+const EU_STATES = [
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'EL',
+  'ES',
+  'FI',
+  'FR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+];
 
 describe('VAT id formats', () => {
   it('has a format for each of the 27 member states (EL for Greece) and Northern Ireland, whose example passes', () => {
@@ -23,7 +51,10 @@ describe('VAT id formats', () => {
   it.each([
     ['DE12345678', 'A VAT id of Germany is DE + 9 digits, e.g. DE123456789.'],
     ['DE1234567890', 'A VAT id of Germany is DE + 9 digits, e.g. DE123456789.'],
-    ['FR1234567890', 'A VAT id of France is FR + 2 characters (digits, or letters other than I and O) + 9 digits, e.g. FR12345678901.'],
+    [
+      'FR1234567890',
+      'A VAT id of France is FR + 2 characters (digits, or letters other than I and O) + 9 digits, e.g. FR12345678901.',
+    ],
     ['NL123456789', 'A VAT id of Netherlands is NL + 9 digits + B + 2 digits, e.g. NL123456789B01.'],
     ['AT12345678', 'A VAT id of Austria is AT + U + 8 digits, e.g. ATU12345678.'],
     ['GR123456789', 'A Greek VAT id starts with EL, not GR: EL + 9 digits, e.g. EL123456789.'],
@@ -37,7 +68,8 @@ describe('VAT id formats', () => {
     expect(checkVatId('de 123 456 789')).toEqual({ ok: true, value: 'DE123456789' });
     expect(checkVatId('IE1234567FA')).toEqual({ ok: true, value: 'IE1234567FA' });
     expect(checkVatId('ESX1234567L')).toEqual({ ok: true, value: 'ESX1234567L' });
-    for (const foreign of ['CHE-123.456.789 MWST', 'GB123456789', 'NO123456789MVA', 'T1234567890123']) expect(checkVatId(foreign)).toEqual({ ok: true, value: foreign });
+    for (const foreign of ['CHE-123.456.789 MWST', 'GB123456789', 'NO123456789MVA', 'T1234567890123'])
+      expect(checkVatId(foreign)).toEqual({ ok: true, value: foreign });
   });
 });
 
@@ -56,10 +88,19 @@ for (const dialect of DIALECTS) {
     afterAll(async () => t.close());
 
     const patch = (body: unknown, headers: Record<string, string> = {}, withKey = key) =>
-      t.request({ method: 'PATCH', url: `${BASE_PATH}/company`, headers: { 'x-api-key': withKey, ...headers }, payload: body as object });
+      t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/company`,
+        headers: { 'x-api-key': withKey, ...headers },
+        payload: body as object,
+      });
     const cli = async (...args: string[]) => {
       const err: string[] = [];
-      const code = await runCli(args, { stdout: () => {}, stderr: (s) => err.push(s), env: { DATABASE_URL: t.database.url } });
+      const code = await runCli(args, {
+        stdout: () => {},
+        stderr: (s) => err.push(s),
+        env: { DATABASE_URL: t.database.url },
+      });
       return { code, stderr: err.join('') };
     };
 
@@ -88,30 +129,51 @@ for (const dialect of DIALECTS) {
       expect((await t.get('/company', key)).json().data).toEqual(company);
       const history = await t.container.companyProfiles.history(companyId);
       const prefix = key.split('_')[2];
-      expect(history[0]).toMatchObject({ actor: `API key ${prefix}`, changes: { iban: { from: null, to: 'DE89370400440532013000' }, vat_id: { to: 'DE123456789' } } });
+      expect(history[0]).toMatchObject({
+        actor: `API key ${prefix}`,
+        changes: { iban: { from: null, to: 'DE89370400440532013000' }, vat_id: { to: 'DE123456789' } },
+      });
       // The panel's audit list shows the same entry.
       expect((await owner.get('/panel/company')).body).toContain(`API key ${prefix}`);
     });
 
     it('merges the address and contact field by field, replaces the bank account as a whole, and clears with null', async () => {
-      await patch({ address: { line1: 'Unter den Linden 1', city: 'Berlin', countryCode: 'DE' }, contact: { name: 'Ada', phone: '+49 30 1' }, bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } });
-      const res = await patch({ address: { city: 'Potsdam' }, contact: { phone: null }, bankAccount: { iban: 'DE02120300000000202051' } });
+      await patch({
+        address: { line1: 'Unter den Linden 1', city: 'Berlin', countryCode: 'DE' },
+        contact: { name: 'Ada', phone: '+49 30 1' },
+        bankAccount: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+      });
+      const res = await patch({
+        address: { city: 'Potsdam' },
+        contact: { phone: null },
+        bankAccount: { iban: 'DE02120300000000202051' },
+      });
       expect(res.json().data).toMatchObject({
         address: { line1: 'Unter den Linden 1', city: 'Potsdam', countryCode: 'DE' },
         contact: { name: 'Ada', phone: null },
         bankAccount: { iban: 'DE02120300000000202051', bic: null, accountName: null },
       });
-      expect((await patch({ bankAccount: null, electronicAddress: null })).json().data).toMatchObject({ bankAccount: null, electronicAddress: null });
+      expect((await patch({ bankAccount: null, electronicAddress: null })).json().data).toMatchObject({
+        bankAccount: null,
+        electronicAddress: null,
+      });
     });
 
-    it('refuses a VAT id that does not have its EU state\'s format, naming the format, and changes nothing', async () => {
+    it("refuses a VAT id that does not have its EU state's format, naming the format, and changes nothing", async () => {
       const before = (await t.get('/company', key)).json().data;
       const res = await patch({ vatId: 'FR1234567890', legalName: 'Changed GmbH' });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toEqual({
         code: 'VALIDATION_ERROR',
         message: 'The request is not valid: check vatId.',
-        details: [{ field: 'vatId', code: 'invalid_vat_id', message: 'A VAT id of France is FR + 2 characters (digits, or letters other than I and O) + 9 digits, e.g. FR12345678901.' }],
+        details: [
+          {
+            field: 'vatId',
+            code: 'invalid_vat_id',
+            message:
+              'A VAT id of France is FR + 2 characters (digits, or letters other than I and O) + 9 digits, e.g. FR12345678901.',
+          },
+        ],
       });
       expect((await t.get('/company', key)).json().data).toEqual(before);
     });
@@ -125,7 +187,12 @@ for (const dialect of DIALECTS) {
         legalName: 'x'.repeat(201),
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error.details.map((d: { field: string; code: string }) => `${d.field} ${d.code}`).sort()).toEqual([
+      expect(
+        res
+          .json()
+          .error.details.map((d: { field: string; code: string }) => `${d.field} ${d.code}`)
+          .sort(),
+      ).toEqual([
         'address.countryCode invalid_country',
         'bankAccount.bic invalid_bic',
         'bankAccount.iban invalid_iban',
@@ -133,7 +200,9 @@ for (const dialect of DIALECTS) {
         'electronicAddress.scheme invalid_scheme',
         'legalName too_long',
       ]);
-      expect((await patch({ name: 'Renamed' })).json().error.details).toEqual([{ field: 'name', code: 'unknown_field', message: 'This field is not allowed.' }]);
+      expect((await patch({ name: 'Renamed' })).json().error.details).toEqual([
+        { field: 'name', code: 'unknown_field', message: 'This field is not allowed.' },
+      ]);
       expect((await patch({ electronicAddress: { scheme: '0088', identifier: ' ' } })).json().error.details).toEqual([
         { field: 'electronicAddress.identifier', code: 'required', message: 'Give the identifier.' },
       ]);
@@ -165,7 +234,9 @@ for (const dialect of DIALECTS) {
       expect(first.statusCode).toBe(200);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json().data).toEqual(first.json().data);
-      expect((await patch({ paymentTerms: 'Payable within 7 days.' }, headers)).json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect((await patch({ paymentTerms: 'Payable within 7 days.' }, headers)).json().error.code).toBe(
+        'IDEMPOTENCY_KEY_REUSED',
+      );
     });
 
     it('says so when nothing changed, and writes no audit entry', async () => {
@@ -176,13 +247,15 @@ for (const dialect of DIALECTS) {
       expect(await t.container.companyProfiles.history(companyId)).toHaveLength(count);
     });
 
-    it('needs company.update, a live key, and changes only the key\'s own company', async () => {
+    it("needs company.update, a live key, and changes only the key's own company", async () => {
       const reader = (await t.createKey(companyId, ['company.read'])).key;
       expect((await patch({ legalName: 'Nope' }, {}, reader)).json().error.code).toBe('FORBIDDEN');
       const testKey = (await t.createKey(companyId, ['company.read', 'company.update'], { mode: 'test' })).key;
       const fromTest = await patch({ legalName: 'Nope' }, {}, testKey);
       expect(fromTest.statusCode).toBe(403);
-      expect(fromTest.json().error.message).toBe('A test key cannot change the seller profile: it is shared by live and test mode. Use a live key.');
+      expect(fromTest.json().error.message).toBe(
+        'A test key cannot change the seller profile: it is shared by live and test mode. Use a live key.',
+      );
       const other = await t.tenant(['company.read', 'company.update']);
       await patch({ legalName: 'Other Tenant GmbH' }, {}, other.key);
       expect((await t.get('/company', key)).json().data.legalName).not.toBe('Other Tenant GmbH');

@@ -41,9 +41,15 @@ describe('answers at the edge of the service', () => {
     const withId = routes.filter((r) => r.url.includes(':') && r.method !== 'HEAD');
     expect(withId.length).toBeGreaterThan(0);
     for (const route of withId) {
-      const res = await t.request({ method: route.method as 'GET', url: withParams(route.url, 'xyz%ffqrs'), headers: { 'x-api-key': key } });
+      const res = await t.request({
+        method: route.method as 'GET',
+        url: withParams(route.url, 'xyz%ffqrs'),
+        headers: { 'x-api-key': key },
+      });
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
-      expect(res.json().error.details).toEqual([{ field: 'url', code: 'invalid_encoding', message: expect.any(String) }]);
+      expect(res.json().error.details).toEqual([
+        { field: 'url', code: 'invalid_encoding', message: expect.any(String) },
+      ]);
       // The marker cannot appear in a request id (hex) by chance.
       expect(res.body).not.toContain('xyz');
     }
@@ -52,7 +58,11 @@ describe('answers at the edge of the service', () => {
   it('walks every API route with an over-long id and answers 404 NOT_FOUND without echoing it', async () => {
     for (const route of routes.filter((r) => r.url.includes(':') && r.method !== 'HEAD')) {
       const long = 'z'.repeat(200);
-      const res = await t.request({ method: route.method as 'GET', url: withParams(route.url, long), headers: { 'x-api-key': key } });
+      const res = await t.request({
+        method: route.method as 'GET',
+        url: withParams(route.url, long),
+        headers: { 'x-api-key': key },
+      });
       expectEnvelope(res, 404, 'NOT_FOUND');
       expect(res.body).not.toContain('zzzz');
     }
@@ -118,7 +128,11 @@ describe('answers at the edge of the service', () => {
         payload: { name: 'Twice Keyed', isCustomer: true },
       });
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
-      expect(res.json().error.details).toContainEqual({ field: 'Idempotency-Key', code: 'duplicate_header', message: 'Send this header once.' });
+      expect(res.json().error.details).toContainEqual({
+        field: 'Idempotency-Key',
+        code: 'duplicate_header',
+        message: 'Send this header once.',
+      });
     }
     expect((await t.get('/organization', key)).json().data.items).toHaveLength(before.json().data.items.length);
   });

@@ -15,19 +15,32 @@ import { canInspectPdf, pdfAttachments, pdfText } from '../helpers/pdf-tools.js'
 type Json = Record<string, unknown>;
 
 const SELLER_PROFILE = [
-  '--legal-name', 'Seller Software GmbH',
-  '--line1', 'Friedrichstr. 100',
-  '--city', 'Berlin',
-  '--postal-code', '10117',
-  '--country', 'DE',
-  '--vat-id', 'DE123456789',
-  '--electronic-address', '9930:DE123456789',
-  '--contact-name', 'Ada Seller',
-  '--contact-phone', '+49 30 987654',
-  '--contact-email', 'billing@seller.example',
-  '--iban', 'DE89 3704 0044 0532 0130 00',
-  '--bic', 'COBADEFFXXX',
-  '--payment-terms', 'Payable within 30 days.',
+  '--legal-name',
+  'Seller Software GmbH',
+  '--line1',
+  'Friedrichstr. 100',
+  '--city',
+  'Berlin',
+  '--postal-code',
+  '10117',
+  '--country',
+  'DE',
+  '--vat-id',
+  'DE123456789',
+  '--electronic-address',
+  '9930:DE123456789',
+  '--contact-name',
+  'Ada Seller',
+  '--contact-phone',
+  '+49 30 987654',
+  '--contact-email',
+  'billing@seller.example',
+  '--iban',
+  'DE89 3704 0044 0532 0130 00',
+  '--bic',
+  'COBADEFFXXX',
+  '--payment-terms',
+  'Payable within 30 days.',
 ];
 
 const BUYER = {
@@ -57,7 +70,11 @@ for (const dialect of DIALECTS) {
     const cli = async (...args: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await runCli(args, { stdout: (s) => out.push(s), stderr: (s) => err.push(s), env: { DATABASE_URL: t.database.url } });
+      const code = await runCli(args, {
+        stdout: (s) => out.push(s),
+        stderr: (s) => err.push(s),
+        env: { DATABASE_URL: t.database.url },
+      });
       return { code, stdout: out.join(''), stderr: err.join('') };
     };
 
@@ -66,9 +83,18 @@ for (const dialect of DIALECTS) {
       if (profile.length > 0) expect((await cli('company', 'update', companyId, ...profile)).code).toBe(0);
       const buyer = (await t.post('/organization', BUYER, key)).json().data;
       const send = (method: 'GET' | 'POST' | 'PATCH', path: string, body?: Json) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, ...(body ? { payload: body } : {}) });
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key },
+          ...(body ? { payload: body } : {}),
+        });
       const issue = async (body: Json = {}) => {
-        const res = await t.post('/invoice', { organizationId: buyer.id, buyerReference: '04011000-12345-34', lines: LINES, ...body }, key);
+        const res = await t.post(
+          '/invoice',
+          { organizationId: buyer.id, buyerReference: '04011000-12345-34', lines: LINES, ...body },
+          key,
+        );
         expect(res.statusCode, res.body).toBe(201);
         return res.json().data;
       };
@@ -88,13 +114,26 @@ for (const dialect of DIALECTS) {
       });
       expect((await cli('company', 'update', s.companyId, '--iban', 'DE02120300000000202051')).code).toBe(0);
       const history = await t.container.companyProfiles.history(s.companyId);
-      expect(history[0]).toMatchObject({ actor: 'cli', changes: { iban: { from: 'DE89370400440532013000', to: 'DE02120300000000202051' } } });
+      expect(history[0]).toMatchObject({
+        actor: 'cli',
+        changes: { iban: { from: 'DE89370400440532013000', to: 'DE02120300000000202051' } },
+      });
       expect(history).toHaveLength(2);
     });
 
     it('refuses a profile with a wrong IBAN checksum, an unknown country or EAS scheme, and changes nothing', async () => {
       const s = await seller([]);
-      const res = await cli('company', 'update', s.companyId, '--iban', 'DE89370400440532013001', '--country', 'XX', '--electronic-address', '1234:x');
+      const res = await cli(
+        'company',
+        'update',
+        s.companyId,
+        '--iban',
+        'DE89370400440532013001',
+        '--country',
+        'XX',
+        '--electronic-address',
+        '1234:x',
+      );
       expect(res.code).toBe(1);
       expect(res.stderr).toContain('--iban');
       expect(res.stderr).toContain('--country');
@@ -105,10 +144,20 @@ for (const dialect of DIALECTS) {
 
     it("stores the buyer's electronic address and legal registration id, and edits them", async () => {
       const s = await seller();
-      expect(s.buyer).toMatchObject({ electronicAddress: { scheme: '9930', identifier: 'DE811907980' }, legalRegistrationId: 'HRB 4711' });
-      const edited = (await s.send('PATCH', `/organization/${s.buyer.id}`, { electronicAddress: { scheme: '0088', identifier: '4000001123452' } })).json().data;
+      expect(s.buyer).toMatchObject({
+        electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
+        legalRegistrationId: 'HRB 4711',
+      });
+      const edited = (
+        await s.send('PATCH', `/organization/${s.buyer.id}`, {
+          electronicAddress: { scheme: '0088', identifier: '4000001123452' },
+        })
+      ).json().data;
       expect(edited.electronicAddress).toEqual({ scheme: '0088', identifier: '4000001123452' });
-      expect((await s.send('PATCH', `/organization/${s.buyer.id}`, { electronicAddress: null })).json().data.electronicAddress).toBeNull();
+      expect(
+        (await s.send('PATCH', `/organization/${s.buyer.id}`, { electronicAddress: null })).json().data
+          .electronicAddress,
+      ).toBeNull();
     });
 
     it("issues an invoice with the company's account as SEPA payment means, its payment terms, and allowances and charges in the totals", async () => {
@@ -129,18 +178,28 @@ for (const dialect of DIALECTS) {
       });
       expect(invoice.paymentTerms).toBe('Payable within 30 days.');
       // Lines 216.00 (19 %) and 25.00 (7 %); allowance 10 and charge 5 at 19 %.
-      expect(invoice.totals).toMatchObject({ lineNetTotal: '241.00', allowanceTotal: '10.00', chargeTotal: '5.00', taxExclusive: '236.00' });
+      expect(invoice.totals).toMatchObject({
+        lineNetTotal: '241.00',
+        allowanceTotal: '10.00',
+        chargeTotal: '5.00',
+        taxExclusive: '236.00',
+      });
       expect(invoice.vatBreakdown).toEqual([
         { vatCategory: 'S', vatRate: '19', taxableAmount: '211.00', taxAmount: '40.09', exemptionReason: null },
         { vatCategory: 'S', vatRate: '7', taxableAmount: '25.00', taxAmount: '1.75', exemptionReason: null },
       ]);
       expect(invoice.totals.payable).toBe('277.84');
-      expect(invoice.seller).toMatchObject({ legalName: 'Seller Software GmbH', electronicAddress: { scheme: '9930', identifier: 'DE123456789' } });
+      expect(invoice.seller).toMatchObject({
+        legalName: 'Seller Software GmbH',
+        electronicAddress: { scheme: '9930', identifier: 'DE123456789' },
+      });
     });
 
     it('answers UBL and CII in both profiles, valid against the official XSDs, with the exact amounts and a filename carrying the number', async () => {
       const s = await seller();
-      const invoice = await s.issue({ allowances: [{ amount: '3.33', reason: 'Promotion', vatCategory: 'S', vatRate: '19' }] });
+      const invoice = await s.issue({
+        allowances: [{ amount: '3.33', reason: 'Promotion', vatCategory: 'S', vatRate: '19' }],
+      });
       const documents = [];
       for (const [path, read, xsd] of [
         ['ubl', readUbl, XSD.ublInvoice],
@@ -152,7 +211,9 @@ for (const dialect of DIALECTS) {
         const parsed = read(res.body);
         expect(res.statusCode, res.body).toBe(200);
         expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
-        expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="invoice-${invoice.number}.*\\.xml"$`));
+        expect(res.headers['content-disposition']).toMatch(
+          new RegExp(`^attachment; filename="invoice-${invoice.number}.*\\.xml"$`),
+        );
         expect(parsed.totals.payable).toBe(invoice.totals.payable);
         expectXmlIdentities(parsed, 2);
         documents.push({ name: path, xml: res.body, xsd });
@@ -198,23 +259,39 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(422);
       expect(res.json().error.code).toBe('EINVOICE_INCOMPLETE');
       const codes = res.json().error.details.map((d: { field: string; code: string }) => `${d.field} ${d.code}`);
-      expect(codes).toEqual(expect.arrayContaining(['buyerReference BR-DE-15', expect.stringMatching(/^seller\.address\.city BR-/), expect.stringMatching(/^seller\.contact/)]));
+      expect(codes).toEqual(
+        expect.arrayContaining([
+          'buyerReference BR-DE-15',
+          expect.stringMatching(/^seller\.address\.city BR-/),
+          expect.stringMatching(/^seller\.contact/),
+        ]),
+      );
       for (const detail of res.json().error.details) expect(detail.message.length).toBeGreaterThan(10);
     });
 
     it('refuses to issue with validateFor an invoice that could not be exported, and takes no number for it', async () => {
       const s = await seller([]);
-      const refused = await t.post('/invoice', { organizationId: s.buyer.id, lines: LINES, validateFor: ['xrechnung'] }, s.key);
+      const refused = await t.post(
+        '/invoice',
+        { organizationId: s.buyer.id, lines: LINES, validateFor: ['xrechnung'] },
+        s.key,
+      );
       expect(refused.statusCode).toBe(422);
       expect(refused.json().error.details.map((d: { code: string }) => d.code)).toContain('BR-DE-15');
-      const draft = (await t.post('/invoice', { organizationId: s.buyer.id, lines: LINES, status: 'draft' }, s.key)).json().data;
+      const draft = (
+        await t.post('/invoice', { organizationId: s.buyer.id, lines: LINES, status: 'draft' }, s.key)
+      ).json().data;
       const finalize = await s.send('POST', `/invoice/${draft.id}/finalize`, { validateFor: ['peppol'] });
       expect(finalize.statusCode).toBe(422);
       expect((await s.send('GET', `/invoice/${draft.id}`)).json().data.status).toBe('draft');
       // Once the seller's data is complete, both go through, numbered from 00001.
       expect((await cli('company', 'update', s.companyId, ...SELLER_PROFILE)).code).toBe(0);
       await s.send('PATCH', `/invoice/${draft.id}`, { buyerReference: 'R-2' });
-      const issued = await t.post('/invoice', { organizationId: s.buyer.id, buyerReference: 'R-1', lines: LINES, validateFor: ['peppol', 'xrechnung'] }, s.key);
+      const issued = await t.post(
+        '/invoice',
+        { organizationId: s.buyer.id, buyerReference: 'R-1', lines: LINES, validateFor: ['peppol', 'xrechnung'] },
+        s.key,
+      );
       expect(issued.statusCode, issued.body).toBe(201);
       expect(issued.json().data.number).toMatch(/-00001$/);
       const finalized = await s.send('POST', `/invoice/${draft.id}/finalize`, { validateFor: ['peppol'] });
@@ -225,7 +302,9 @@ for (const dialect of DIALECTS) {
     it('answers credit notes as UBL CreditNote and CII 381 referencing the invoice, valid against the XSDs', async () => {
       const s = await seller();
       const invoice = await s.issue();
-      const note = (await s.send('POST', '/credit-note', { invoiceId: invoice.id, reason: 'Returned books', lines: [LINES[1]!] })).json().data;
+      const note = (
+        await s.send('POST', '/credit-note', { invoiceId: invoice.id, reason: 'Returned books', lines: [LINES[1]!] })
+      ).json().data;
       const ubl = await s.send('GET', `/credit-note/${note.id}/ubl`);
       expect(ubl.statusCode, ubl.body).toBe(200);
       expect(ubl.headers['content-disposition']).toBe(`attachment; filename="credit-note-${note.number}.xml"`);
@@ -238,10 +317,22 @@ for (const dialect of DIALECTS) {
       expect((await s.send('GET', `/credit-note/${note.id}/pdf`)).statusCode).toBe(200);
     });
 
-    it("keeps the seller as it was at issue in the invoice and its documents after the profile changes", async () => {
+    it('keeps the seller as it was at issue in the invoice and its documents after the profile changes', async () => {
       const s = await seller();
       const invoice = await s.issue();
-      expect((await cli('company', 'update', s.companyId, '--legal-name', 'Renamed GmbH', '--iban', 'DE02120300000000202051')).code).toBe(0);
+      expect(
+        (
+          await cli(
+            'company',
+            'update',
+            s.companyId,
+            '--legal-name',
+            'Renamed GmbH',
+            '--iban',
+            'DE02120300000000202051',
+          )
+        ).code,
+      ).toBe(0);
       const read = (await s.send('GET', `/invoice/${invoice.id}`)).json().data;
       expect(read.seller.legalName).toBe('Seller Software GmbH');
       expect(read.paymentMeans.iban).toBe('DE89370400440532013000');
@@ -252,36 +343,78 @@ for (const dialect of DIALECTS) {
 
     it("gives a Dutch seller's KVK number and a register id written <ICD>:<id> their ISO 6523 schemes, so Peppol's Dutch rules (NL-R-003, NL-R-005) pass", async () => {
       const dutch = [
-        '--legal-name', 'Verkoper B.V.', '--line1', 'Damrak 1', '--city', 'Amsterdam', '--postal-code', '1012 LG', '--country', 'NL',
-        '--vat-id', 'NL123456789B01', '--legal-registration-id', '12345678', '--electronic-address', '0106:12345678',
-        '--contact-name', 'Anna', '--contact-phone', '+31 20 1234567', '--contact-email', 'ap@verkoper.example', '--iban', 'DE89370400440532013000',
+        '--legal-name',
+        'Verkoper B.V.',
+        '--line1',
+        'Damrak 1',
+        '--city',
+        'Amsterdam',
+        '--postal-code',
+        '1012 LG',
+        '--country',
+        'NL',
+        '--vat-id',
+        'NL123456789B01',
+        '--legal-registration-id',
+        '12345678',
+        '--electronic-address',
+        '0106:12345678',
+        '--contact-name',
+        'Anna',
+        '--contact-phone',
+        '+31 20 1234567',
+        '--contact-email',
+        'ap@verkoper.example',
+        '--iban',
+        'DE89370400440532013000',
       ];
       const s = await seller(dutch);
       const buyer = (
         await s.send('POST', '/organization', {
-          name: 'Koper B.V.', vatId: 'NL987654321B01', legalRegistrationId: '87654321',
+          name: 'Koper B.V.',
+          vatId: 'NL987654321B01',
+          legalRegistrationId: '87654321',
           address: { line1: 'Coolsingel 40', city: 'Rotterdam', postalCode: '3011 AD', countryCode: 'NL' },
-          electronicAddress: { scheme: '0106', identifier: '87654321' }, isCustomer: true,
+          electronicAddress: { scheme: '0106', identifier: '87654321' },
+          isCustomer: true,
         })
       ).json().data;
-      const invoice = (await t.post('/invoice', { organizationId: buyer.id, buyerReference: 'PO-1', lines: LINES }, s.key)).json().data;
+      const invoice = (
+        await t.post('/invoice', { organizationId: buyer.id, buyerReference: 'PO-1', lines: LINES }, s.key)
+      ).json().data;
       const ubl = await s.send('GET', `/invoice/${invoice.id}/ubl`);
       expect(ubl.statusCode, ubl.body).toBe(200);
       expect(ubl.body).toContain('<cbc:CompanyID schemeID="0106">12345678</cbc:CompanyID>');
       expect(ubl.body).toContain('<cbc:CompanyID schemeID="0106">87654321</cbc:CompanyID>');
       // Elsewhere a register id without a scheme stays as given; "0208:…" names the Belgian scheme.
-      expect(legalRegistrationOf('HRB 4711', { vatId: 'DE811907980', countryCode: 'DE' })).toEqual({ id: 'HRB 4711', schemeId: null });
-      expect(legalRegistrationOf('12345678', { vatId: null, countryCode: 'DE' })).toEqual({ id: '12345678', schemeId: null });
-      expect(legalRegistrationOf('0208:0123456749', { vatId: 'BE0123456749', countryCode: 'BE' })).toEqual({ id: '0123456749', schemeId: '0208' });
-      expect(legalRegistrationOf('12345678901234567890', { vatId: null, countryCode: 'NL' })).toEqual({ id: '12345678901234567890', schemeId: '0190' });
-      expect(legalRegistrationOf('9999:x', { vatId: null, countryCode: 'NL' })).toEqual({ id: '9999:x', schemeId: null });
+      expect(legalRegistrationOf('HRB 4711', { vatId: 'DE811907980', countryCode: 'DE' })).toEqual({
+        id: 'HRB 4711',
+        schemeId: null,
+      });
+      expect(legalRegistrationOf('12345678', { vatId: null, countryCode: 'DE' })).toEqual({
+        id: '12345678',
+        schemeId: null,
+      });
+      expect(legalRegistrationOf('0208:0123456749', { vatId: 'BE0123456749', countryCode: 'BE' })).toEqual({
+        id: '0123456749',
+        schemeId: '0208',
+      });
+      expect(legalRegistrationOf('12345678901234567890', { vatId: null, countryCode: 'NL' })).toEqual({
+        id: '12345678901234567890',
+        schemeId: '0190',
+      });
+      expect(legalRegistrationOf('9999:x', { vatId: null, countryCode: 'NL' })).toEqual({
+        id: '9999:x',
+        schemeId: null,
+      });
     });
 
     it("answers 404 for another company's documents", async () => {
       const s = await seller();
       const other = await seller();
       const invoice = await s.issue();
-      for (const format of ['ubl', 'cii', 'pdf']) expect((await other.send('GET', `/invoice/${invoice.id}/${format}`)).statusCode).toBe(404);
+      for (const format of ['ubl', 'cii', 'pdf'])
+        expect((await other.send('GET', `/invoice/${invoice.id}/${format}`)).statusCode).toBe(404);
     });
   });
 }

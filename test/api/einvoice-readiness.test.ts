@@ -47,7 +47,12 @@ for (const dialect of DIALECTS) {
       const { key } = await t.tenant();
       const buyer = (await t.post('/organization', BUYER, key)).json().data;
       const send = (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, ...(body === undefined ? {} : { payload: body as object }) });
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key },
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
       const issue = async (extra: Record<string, unknown> = {}) => {
         const res = await send('POST', '/invoice', { organizationId: buyer.id, lines: LINES, ...extra });
         expect(res.statusCode, res.body).toBe(201);
@@ -57,7 +62,11 @@ for (const dialect of DIALECTS) {
     }
 
     /** What each export answers, held against what the document said of itself. */
-    async function expectExportsAsSaid(send: Awaited<ReturnType<typeof tenant>>['send'], path: string, readiness: Readiness) {
+    async function expectExportsAsSaid(
+      send: Awaited<ReturnType<typeof tenant>>['send'],
+      path: string,
+      readiness: Readiness,
+    ) {
       for (const [profile, format] of EXPORTS) {
         const res = await send('GET', `${path}/${format}`);
         if (readiness.exportableTo.includes(profile)) {
@@ -84,14 +93,21 @@ for (const dialect of DIALECTS) {
       // Issued is issued: the snapshot taken then still lacks what it lacked.
       expect((await c.send('GET', `/invoice/${early.id}`)).json().data.einvoice).toEqual(readiness);
       const later = await c.issue({ purchaseOrderReference: 'PO-2', buyerReference: '04011000-12345-34' });
-      expect(later.einvoice).toEqual({ exportableTo: ['en16931', 'peppol', 'xrechnung'], missing: { en16931: [], peppol: [], xrechnung: [] } });
+      expect(later.einvoice).toEqual({
+        exportableTo: ['en16931', 'peppol', 'xrechnung'],
+        missing: { en16931: [], peppol: [], xrechnung: [] },
+      });
       await expectExportsAsSaid(c.send, `/invoice/${later.id}`, later.einvoice);
     });
 
     it('names the same fields and rules as validateFor would have refused it with', async () => {
       const c = await tenant();
       expect((await c.send('PATCH', '/company', PROFILE)).statusCode).toBe(200);
-      const refused = await c.send('POST', '/invoice', { organizationId: c.buyer.id, lines: LINES, validateFor: ['xrechnung'] });
+      const refused = await c.send('POST', '/invoice', {
+        organizationId: c.buyer.id,
+        lines: LINES,
+        validateFor: ['xrechnung'],
+      });
       expect(refused.statusCode).toBe(422);
       const issued = await c.issue();
       expect(issued.einvoice.exportableTo).toEqual(['en16931']);
@@ -114,11 +130,21 @@ for (const dialect of DIALECTS) {
       const c = await tenant();
       expect((await c.send('PATCH', '/company', PROFILE)).statusCode).toBe(200);
       const invoice = await c.issue({ purchaseOrderReference: 'PO-3' });
-      const creditNote = (await c.send('POST', '/credit-note', { invoiceId: invoice.id, reason: 'One hour not delivered', lines: [{ ...LINES[0], quantity: '1' }] })).json().data;
+      const creditNote = (
+        await c.send('POST', '/credit-note', {
+          invoiceId: invoice.id,
+          reason: 'One hour not delivered',
+          lines: [{ ...LINES[0], quantity: '1' }],
+        })
+      ).json().data;
       // Between two German parties Peppol, like XRechnung, wants the buyer reference, which the invoice did not have.
       expect(creditNote.einvoice.exportableTo).toEqual(['en16931']);
-      expect(creditNote.einvoice.missing.peppol.map((g: Gap) => `${g.field} ${g.code}`)).toEqual(['buyerReference DE-R-015']);
-      expect(creditNote.einvoice.missing.xrechnung.map((g: Gap) => `${g.field} ${g.code}`)).toEqual(['buyerReference BR-DE-15']);
+      expect(creditNote.einvoice.missing.peppol.map((g: Gap) => `${g.field} ${g.code}`)).toEqual([
+        'buyerReference DE-R-015',
+      ]);
+      expect(creditNote.einvoice.missing.xrechnung.map((g: Gap) => `${g.field} ${g.code}`)).toEqual([
+        'buyerReference BR-DE-15',
+      ]);
       expect((await c.send('GET', `/credit-note/${creditNote.id}`)).json().data.einvoice).toEqual(creditNote.einvoice);
       await expectExportsAsSaid(c.send, `/credit-note/${creditNote.id}`, creditNote.einvoice);
     });

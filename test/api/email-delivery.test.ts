@@ -4,7 +4,14 @@ import type { InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { ALL_PERMISSIONS, BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { filenameOf, makeTestCertificate, parseMessage, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../helpers/smtp-server.js';
+import {
+  filenameOf,
+  makeTestCertificate,
+  parseMessage,
+  startSmtpServer,
+  type TestCertificate,
+  type TestSmtpServer,
+} from '../helpers/smtp-server.js';
 
 // Sending invoices and credit notes by email, through the very app the server runs, to a real
 // SMTP server on loopback that offers STARTTLS with a certificate made for the run: the message
@@ -63,16 +70,34 @@ for (const dialect of DIALECTS) {
 
     async function seller(permissions = ALL_PERMISSIONS) {
       const { key } = await t.tenant(ALL_PERMISSIONS);
-      const send = async (method: InjectOptions['method'], path: string, body?: Json, headers: Record<string, string> = {}) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key, ...headers }, ...(body ? { payload: body } : {}) });
+      const send = async (
+        method: InjectOptions['method'],
+        path: string,
+        body?: Json,
+        headers: Record<string, string> = {},
+      ) =>
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key, ...headers },
+          ...(body ? { payload: body } : {}),
+        });
       expect((await send('PATCH', '/company', SELLER)).statusCode).toBe(200);
       const buyer = (await send('POST', '/organization', BUYER)).json().data as Json;
       const issue = async (body: Json = {}) => {
-        const res = await send('POST', '/invoice', { organizationId: buyer.id, buyerReference: '04011000-12345-34', lines: LINES, ...body });
+        const res = await send('POST', '/invoice', {
+          organizationId: buyer.id,
+          buyerReference: '04011000-12345-34',
+          lines: LINES,
+          ...body,
+        });
         expect(res.statusCode, res.body).toBe(201);
         return res.json().data as Json;
       };
-      const limited = permissions === ALL_PERMISSIONS ? key : (await t.createKey((await t.get('/company', key)).json().data.id, permissions)).key;
+      const limited =
+        permissions === ALL_PERMISSIONS
+          ? key
+          : (await t.createKey((await t.get('/company', key)).json().data.id, permissions)).key;
       return { key, limited, send, buyer, issue };
     }
 
@@ -84,7 +109,15 @@ for (const dialect of DIALECTS) {
       const res = await s.send('POST', `/invoice/${invoice.id}/send`, {});
       expect(res.statusCode, res.body).toBe(202);
       const queued = res.json().data;
-      expect(queued).toMatchObject({ status: 'queued', to: ['ap@buyer.example'], cc: [], language: 'de', xmlFormat: 'cii', replyTo: 'billing@seller.example', attachments: [] });
+      expect(queued).toMatchObject({
+        status: 'queued',
+        to: ['ap@buyer.example'],
+        cc: [],
+        language: 'de',
+        xmlFormat: 'cii',
+        replyTo: 'billing@seller.example',
+        attachments: [],
+      });
       expect(queued.subject).toBe(`Rechnung ${invoice.number} von Seller Software GmbH`);
 
       const delivery = await vi.waitFor(
@@ -111,13 +144,25 @@ for (const dialect of DIALECTS) {
       expect(files[0]!.body.equals(pdf), 'the PDF is the download').toBe(true);
       expect(files[1]!.body.equals(cii), 'the XML is the download').toBe(true);
       expect(delivery.attachments).toEqual([
-        { filename: `invoice-${invoice.number}.pdf`, contentType: 'application/pdf', size: pdf.length, sha256: sha256(pdf) },
-        { filename: `invoice-${invoice.number}-cii.xml`, contentType: 'application/xml', size: cii.length, sha256: sha256(cii) },
+        {
+          filename: `invoice-${invoice.number}.pdf`,
+          contentType: 'application/pdf',
+          size: pdf.length,
+          sha256: sha256(pdf),
+        },
+        {
+          filename: `invoice-${invoice.number}-cii.xml`,
+          contentType: 'application/xml',
+          size: cii.length,
+          sha256: sha256(cii),
+        },
       ]);
       expect(delivery.smtpResponse).toMatch(/^250/);
       expect(delivery.sentAt).not.toBeNull();
 
-      const events = (await s.send('GET', '/event?type=invoice.sent')).json().data.items as { data: { object: Json } }[];
+      const events = (await s.send('GET', '/event?type=invoice.sent')).json().data.items as {
+        data: { object: Json };
+      }[];
       expect(events.map((event) => event.data.object.id)).toEqual([delivery.id]);
     });
 
@@ -127,7 +172,12 @@ for (const dialect of DIALECTS) {
       const credit = await s.send('POST', '/credit-note', { invoiceId: invoice.id, reason: 'Returned goods' });
       expect(credit.statusCode, credit.body).toBe(201);
       const note = credit.json().data;
-      const res = await s.send('POST', `/credit-note/${note.id}/send`, { to: ['accounts@other.example'], cc: ['boss@other.example'], language: 'fr', xmlFormat: 'xrechnung-ubl' });
+      const res = await s.send('POST', `/credit-note/${note.id}/send`, {
+        to: ['accounts@other.example'],
+        cc: ['boss@other.example'],
+        language: 'fr',
+        xmlFormat: 'xrechnung-ubl',
+      });
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json().data.subject).toMatch(new RegExp(`^Avoir ${note.number} de `));
       await vi.waitFor(
@@ -143,7 +193,9 @@ for (const dialect of DIALECTS) {
       expect(message.headers.cc).toBe('boss@other.example');
       const files = message.parts.filter((part) => filenameOf(part) !== null);
       expect(files[0]!.body.equals((await s.send('GET', `/credit-note/${note.id}/pdf?lang=fr`)).rawPayload)).toBe(true);
-      expect(files[1]!.body.equals((await s.send('GET', `/credit-note/${note.id}/ubl?profile=xrechnung`)).rawPayload)).toBe(true);
+      expect(
+        files[1]!.body.equals((await s.send('GET', `/credit-note/${note.id}/ubl?profile=xrechnung`)).rawPayload),
+      ).toBe(true);
       expect((await s.send('GET', '/event?type=credit-note.sent')).json().data.items).toHaveLength(1);
     });
 
@@ -157,7 +209,10 @@ for (const dialect of DIALECTS) {
       expect(again.statusCode).toBe(202);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json().data.id).toBe(first.json().data.id);
-      await vi.waitFor(() => expect(messagesTo('once@buyer.example')).toHaveLength(1), { timeout: 20_000, interval: 50 });
+      await vi.waitFor(() => expect(messagesTo('once@buyer.example')).toHaveLength(1), {
+        timeout: 20_000,
+        interval: 50,
+      });
       expect((await s.send('GET', `/invoice/${invoice.id}`)).json().data.deliveries).toHaveLength(1);
     });
 
@@ -167,8 +222,12 @@ for (const dialect of DIALECTS) {
       smtp.refuse = { code: 451, message: 'Try again later' };
       const res = await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['later@buyer.example'] });
       expect(res.statusCode, res.body).toBe(202);
-      const deliveryOf = async () => ((await s.send('GET', `/invoice/${invoice.id}`)).json().data.deliveries as Json[])[0]!;
-      await vi.waitFor(async () => expect((await deliveryOf()).attempts).toBeGreaterThanOrEqual(1), { timeout: 20_000, interval: 20 });
+      const deliveryOf = async () =>
+        ((await s.send('GET', `/invoice/${invoice.id}`)).json().data.deliveries as Json[])[0]!;
+      await vi.waitFor(async () => expect((await deliveryOf()).attempts).toBeGreaterThanOrEqual(1), {
+        timeout: 20_000,
+        interval: 20,
+      });
       smtp.refuse = null;
       await vi.waitFor(async () => expect((await deliveryOf()).status).toBe('sent'), { timeout: 20_000, interval: 50 });
       expect(messagesTo('later@buyer.example')).toHaveLength(1);
@@ -179,7 +238,9 @@ for (const dialect of DIALECTS) {
         expect(failing.statusCode).toBe(202);
         const failed = await vi.waitFor(
           async () => {
-            const found = ((await s.send('GET', `/invoice/${invoice.id}`)).json().data.deliveries as Json[]).find((d) => d.id === failing.json().data.id)!;
+            const found = ((await s.send('GET', `/invoice/${invoice.id}`)).json().data.deliveries as Json[]).find(
+              (d) => d.id === failing.json().data.id,
+            )!;
             if (found.status === 'queued') throw new Error('still queued');
             return found;
           },
@@ -187,7 +248,9 @@ for (const dialect of DIALECTS) {
         );
         expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
         expect(failed.failureReason).toMatch(/No such mailbox/);
-        const events = (await s.send('GET', '/event?type=invoice.send_failed')).json().data.items as { data: { object: Json } }[];
+        const events = (await s.send('GET', '/event?type=invoice.send_failed')).json().data.items as {
+          data: { object: Json };
+        }[];
         expect(events.map((event) => event.data.object.id)).toEqual([failed.id]);
       } finally {
         smtp.refuse = null;
@@ -197,22 +260,36 @@ for (const dialect of DIALECTS) {
     it("uses the company's own template of the language, and the default again once it is dropped", async () => {
       const s = await seller();
       const invoice = await s.issue();
-      const put = await s.send('PUT', '/company/email-templates/invoice/de', { subject: 'Ihre Rechnung {{number}} über {{amount}} {{currency}}', body: 'Hallo {{buyer}},\nanbei {{number}}.\n' });
+      const put = await s.send('PUT', '/company/email-templates/invoice/de', {
+        subject: 'Ihre Rechnung {{number}} über {{amount}} {{currency}}',
+        body: 'Hallo {{buyer}},\nanbei {{number}}.\n',
+      });
       expect(put.statusCode, put.body).toBe(200);
       expect(put.json().data).toMatchObject({ documentKind: 'invoice', language: 'de', custom: true });
       const listed = (await s.send('GET', '/company/email-templates')).json().data as Json[];
       expect(listed).toHaveLength(6);
-      expect(listed.filter((template) => template.custom).map((template) => [template.documentKind, template.language])).toEqual([['invoice', 'de']]);
-      const custom = (await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['template@buyer.example'] })).json().data;
+      expect(
+        listed.filter((template) => template.custom).map((template) => [template.documentKind, template.language]),
+      ).toEqual([['invoice', 'de']]);
+      const custom = (await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['template@buyer.example'] })).json()
+        .data;
       expect(custom.subject).toBe(`Ihre Rechnung ${invoice.number} über 285.60 EUR`);
-      await vi.waitFor(() => expect(messagesTo('template@buyer.example')).toHaveLength(1), { timeout: 20_000, interval: 50 });
-      const text = parseMessage(messagesTo('template@buyer.example')[0]!.raw).parts.find((part) => filenameOf(part) === null)!;
+      await vi.waitFor(() => expect(messagesTo('template@buyer.example')).toHaveLength(1), {
+        timeout: 20_000,
+        interval: 50,
+      });
+      const text = parseMessage(messagesTo('template@buyer.example')[0]!.raw).parts.find(
+        (part) => filenameOf(part) === null,
+      )!;
       expect(text.body.toString('utf8')).toContain(`Hallo Käufer AG,`);
 
-      expect((await s.send('PUT', '/company/email-templates/invoice/de', { subject: 'two\nlines', body: 'x' })).statusCode).toBe(400);
+      expect(
+        (await s.send('PUT', '/company/email-templates/invoice/de', { subject: 'two\nlines', body: 'x' })).statusCode,
+      ).toBe(400);
       const reset = await s.send('DELETE', '/company/email-templates/invoice/de');
       expect(reset.json().data).toMatchObject({ custom: false, updatedAt: null });
-      const again = (await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['template@buyer.example'] })).json().data;
+      const again = (await s.send('POST', `/invoice/${invoice.id}/send`, { to: ['template@buyer.example'] })).json()
+        .data;
       expect(again.subject).toBe(`Rechnung ${invoice.number} von Seller Software GmbH`);
     });
 
@@ -220,7 +297,8 @@ for (const dialect of DIALECTS) {
       const s = await seller(['invoice.read']);
       const draft = await s.issue({ status: 'draft' });
       expect((await s.send('POST', `/invoice/${draft.id}/send`, {})).json().error.code).toBe('INVOICE_NOT_ISSUED');
-      const noEmail = (await s.send('POST', '/organization', { ...BUYER, name: 'No Mail GmbH', email: null })).json().data;
+      const noEmail = (await s.send('POST', '/organization', { ...BUYER, name: 'No Mail GmbH', email: null })).json()
+        .data;
       const invoice = await s.issue({ organizationId: noEmail.id });
       const missing = await s.send('POST', `/invoice/${invoice.id}/send`, {});
       expect(missing.statusCode, missing.body).toBe(400);
@@ -229,7 +307,12 @@ for (const dialect of DIALECTS) {
       expect(bad.statusCode, bad.body).toBe(400);
       expect(bad.json().error.details[0].field).toBe('to[0]');
       expect((await s.send('POST', '/invoice/inv_00000000-0000-7000-8000-000000000000/send', {})).statusCode).toBe(404);
-      const forbidden = await t.request({ method: 'POST', url: `${BASE_PATH}/invoice/${invoice.id}/send`, headers: { 'x-api-key': s.limited }, payload: {} });
+      const forbidden = await t.request({
+        method: 'POST',
+        url: `${BASE_PATH}/invoice/${invoice.id}/send`,
+        headers: { 'x-api-key': s.limited },
+        payload: {},
+      });
       expect(forbidden.statusCode).toBe(403);
       expect((await s.send('GET', `/invoice/${invoice.id}`)).json().data.deliveries).toEqual([]);
     });

@@ -73,18 +73,92 @@ describe('response envelope and request ids', () => {
     expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
   });
 
-  const errorCases: [string, () => Promise<{ statusCode: number; headers: Record<string, unknown>; json: () => { meta: { requestId: string }; error: { code: string } } }>, number, string][] = [
+  const errorCases: [
+    string,
+    () => Promise<{
+      statusCode: number;
+      headers: Record<string, unknown>;
+      json: () => { meta: { requestId: string }; error: { code: string } };
+    }>,
+    number,
+    string,
+  ][] = [
     ['an unknown path', () => t.get('/nothing-here'), 404, 'NOT_FOUND'],
     ['an unserved version', () => t.request({ method: 'GET', url: '/api/v9.9.9/public' }), 404, 'NOT_FOUND'],
     ['a path outside the API', () => t.request({ method: 'GET', url: '/no/such/page' }), 404, 'NOT_FOUND'],
     ['a missing key', () => t.post('/organization', { name: 'A', isCustomer: true }), 401, 'INVALID_API_KEY'],
-    ['a wrong method', () => t.request({ method: 'DELETE', url: `${BASE_PATH}/organization` }), 405, 'METHOD_NOT_ALLOWED'],
-    ['an over-limit body', () => t.post('/organization', { name: 'x'.repeat(5000), isCustomer: true }, key), 413, 'PAYLOAD_TOO_LARGE'],
-    ['a text body', () => t.request({ method: 'POST', url: `${BASE_PATH}/organization`, payload: 'name=x', headers: { 'content-type': 'text/plain', 'x-api-key': key } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a form body', () => t.request({ method: 'POST', url: `${BASE_PATH}/organization`, payload: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': key } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['broken JSON', () => t.request({ method: 'POST', url: `${BASE_PATH}/organization`, payload: '{"name":', headers: { 'content-type': 'application/json', 'x-api-key': key } }), 400, 'INVALID_JSON'],
-    ['an empty JSON body', () => t.request({ method: 'POST', url: `${BASE_PATH}/organization`, payload: '', headers: { 'content-type': 'application/json', 'x-api-key': key } }), 400, 'INVALID_JSON'],
-    ['a __proto__ key', () => t.request({ method: 'POST', url: `${BASE_PATH}/organization`, payload: '{"name":"P","isCustomer":true,"__proto__":{"admin":true}}', headers: { 'content-type': 'application/json', 'x-api-key': key } }), 400, 'INVALID_JSON'],
+    [
+      'a wrong method',
+      () => t.request({ method: 'DELETE', url: `${BASE_PATH}/organization` }),
+      405,
+      'METHOD_NOT_ALLOWED',
+    ],
+    [
+      'an over-limit body',
+      () => t.post('/organization', { name: 'x'.repeat(5000), isCustomer: true }, key),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+    [
+      'a text body',
+      () =>
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}/organization`,
+          payload: 'name=x',
+          headers: { 'content-type': 'text/plain', 'x-api-key': key },
+        }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'a form body',
+      () =>
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}/organization`,
+          payload: 'name=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': key },
+        }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'broken JSON',
+      () =>
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}/organization`,
+          payload: '{"name":',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+        }),
+      400,
+      'INVALID_JSON',
+    ],
+    [
+      'an empty JSON body',
+      () =>
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}/organization`,
+          payload: '',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+        }),
+      400,
+      'INVALID_JSON',
+    ],
+    [
+      'a __proto__ key',
+      () =>
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}/organization`,
+          payload: '{"name":"P","isCustomer":true,"__proto__":{"admin":true}}',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+        }),
+      400,
+      'INVALID_JSON',
+    ],
   ];
   for (const [what, send, status, code] of errorCases) {
     it(`answers ${what} with ${status} ${code} in the envelope, with the request id`, async () => {
@@ -113,7 +187,11 @@ describe('response envelope and request ids', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-store');
-    const preflight = await t.request({ method: 'OPTIONS', url: `${BASE_PATH}/organization`, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await t.request({
+      method: 'OPTIONS',
+      url: `${BASE_PATH}/organization`,
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -123,11 +201,16 @@ describe('response envelope and request ids', () => {
     try {
       const tenant = await sqlite.tenant(['organization.create']);
       await sqlite.storage.db.schema.dropTable('organizations').execute();
-      const res = await sqlite.post('/organization', { name: 'Boom', isCustomer: true }, tenant.key, { 'x-request-id': 'boom-1' });
+      const res = await sqlite.post('/organization', { name: 'Boom', isCustomer: true }, tenant.key, {
+        'x-request-id': 'boom-1',
+      });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({
         success: false,
-        error: { code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred. Contact support with the request id.' },
+        error: {
+          code: 'INTERNAL_SERVER_ERROR',
+          message: 'An unexpected error occurred. Contact support with the request id.',
+        },
         meta: { requestId: 'boom-1', apiVersion: 'v1' },
       });
       expect(res.body).not.toMatch(/organizations|SQLITE|insert|stack/i);
@@ -139,7 +222,10 @@ describe('response envelope and request ids', () => {
   });
 
   it('puts the request id on every log line of a request and never logs a key', async () => {
-    await t.post('/organization', { name: 'Logged Co', isCustomer: true }, key, { 'x-request-id': 'log-check-1', authorization: `Bearer ${key}` });
+    await t.post('/organization', { name: 'Logged Co', isCustomer: true }, key, {
+      'x-request-id': 'log-check-1',
+      authorization: `Bearer ${key}`,
+    });
     const lines = log.lines.filter((l) => l.requestId === 'log-check-1');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.some((l) => l.msg === 'request completed' && l.statusCode === 201)).toBe(true);

@@ -28,8 +28,18 @@ for (const dialect of DIALECTS) {
 
     async function company() {
       const { companyId, key } = await t.tenant();
-      const send = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: Body, headers: Record<string, string> = {}) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key, ...headers }, ...(body ? { payload: body } : {}) });
+      const send = (
+        method: 'POST' | 'PATCH' | 'DELETE',
+        path: string,
+        body?: Body,
+        headers: Record<string, string> = {},
+      ) =>
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key, ...headers },
+          ...(body ? { payload: body } : {}),
+        });
       /** Every event of the company, oldest first. */
       const events = async (query = ''): Promise<EventAnswer[]> => {
         const all: EventAnswer[] = [];
@@ -47,17 +57,32 @@ for (const dialect of DIALECTS) {
 
     it('writes one event per change, with the object as the API answered it and the request id', async () => {
       const c = await company();
-      const created = await c.send('POST', '/organization', { name: 'Event Buyer', isCustomer: true }, { 'x-request-id': 'trace-org-1' });
+      const created = await c.send(
+        'POST',
+        '/organization',
+        { name: 'Event Buyer', isCustomer: true },
+        { 'x-request-id': 'trace-org-1' },
+      );
       const buyer = created.json().data;
       await c.send('PATCH', `/organization/${buyer.id}`, { phone: '+49 30 1' });
-      const draft = (await c.send('POST', '/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })).json().data;
+      const draft = (
+        await c.send('POST', '/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })
+      ).json().data;
       const patched = (await c.send('PATCH', `/invoice/${draft.id}`, { note: 'Thanks' })).json().data;
       const finalized = (await c.send('POST', `/invoice/${draft.id}/finalize`)).json().data;
       const paid = (await c.send('POST', `/invoice/${draft.id}/payment`, { amount: finalized.amountDue })).json().data;
-      const other = (await c.send('POST', '/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })).json().data;
+      const other = (
+        await c.send('POST', '/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })
+      ).json().data;
       await c.send('DELETE', `/invoice/${other.id}`);
       const issued = (await c.send('POST', '/invoice', { organizationId: buyer.id, lines: LINES })).json().data;
-      const partial = (await c.send('POST', '/credit-note', { invoiceId: issued.id, reason: 'Half', lines: [{ name: 'Consulting', quantity: '1', unitPrice: '50', vatRate: '19' }] })).json().data;
+      const partial = (
+        await c.send('POST', '/credit-note', {
+          invoiceId: issued.id,
+          reason: 'Half',
+          lines: [{ name: 'Consulting', quantity: '1', unitPrice: '50', vatRate: '19' }],
+        })
+      ).json().data;
       const voided = (await c.send('POST', `/invoice/${issued.id}/void`)).json().data;
 
       const events = await c.events();
@@ -99,7 +124,11 @@ for (const dialect of DIALECTS) {
       const buyer = (await c.send('POST', '/organization', { name: 'Credit Buyer', isCustomer: true })).json().data;
       const half = (await c.send('POST', '/invoice', { organizationId: buyer.id, lines: LINES })).json().data;
       await c.send('POST', `/invoice/${half.id}/payment`, { amount: '59.50' });
-      await c.send('POST', '/credit-note', { invoiceId: half.id, reason: 'The rest', lines: [{ name: 'Consulting', quantity: '1', unitPrice: '50', vatRate: '19' }] });
+      await c.send('POST', '/credit-note', {
+        invoiceId: half.id,
+        reason: 'The rest',
+        lines: [{ name: 'Consulting', quantity: '1', unitPrice: '50', vatRate: '19' }],
+      });
       const whole = (await c.send('POST', '/invoice', { organizationId: buyer.id, lines: LINES })).json().data;
       await c.send('POST', '/credit-note', { invoiceId: whole.id, reason: 'All of it' });
 
@@ -125,7 +154,12 @@ for (const dialect of DIALECTS) {
       const once = { 'idempotency-key': 'pay-once' };
       expect((await c.send('POST', `/invoice/${issued.id}/payment`, { amount: '1' }, once)).statusCode).toBe(201);
       expect((await c.send('POST', `/invoice/${issued.id}/payment`, { amount: '1' }, once)).statusCode).toBe(201);
-      expect((await c.events()).map((e) => e.type)).toEqual(['organization.created', 'invoice.created', 'invoice.finalized', 'payment.created']);
+      expect((await c.events()).map((e) => e.type)).toEqual([
+        'organization.created',
+        'invoice.created',
+        'invoice.finalized',
+        'payment.created',
+      ]);
     });
 
     it('rolls the event back with the change: a transaction that fails leaves neither', async () => {
@@ -134,32 +168,52 @@ for (const dialect of DIALECTS) {
       const scope = scopeFor(c.companyId);
       await expect(
         db.transaction().execute(async (trx) => {
-          const result = await t.container.organizations.create(scope, { name: 'Rolled Back', isCustomer: true }, new Date(), trx);
+          const result = await t.container.organizations.create(
+            scope,
+            { name: 'Rolled Back', isCustomer: true },
+            new Date(),
+            trx,
+          );
           expect(result.ok).toBe(true);
-          expect(await trx.selectFrom('events').select('id').where('company_id', '=', c.companyId).execute()).toHaveLength(1);
+          expect(
+            await trx.selectFrom('events').select('id').where('company_id', '=', c.companyId).execute(),
+          ).toHaveLength(1);
           throw new Error('forced rollback');
         }),
       ).rejects.toThrow('forced rollback');
-      expect(await db.selectFrom('organizations').select('id').where('company_id', '=', c.companyId).execute()).toHaveLength(0);
+      expect(
+        await db.selectFrom('organizations').select('id').where('company_id', '=', c.companyId).execute(),
+      ).toHaveLength(0);
       expect(await c.events()).toEqual([]);
 
       const buyer = (await c.send('POST', '/organization', { name: 'Kept', isCustomer: true })).json().data;
       await expect(
         db.transaction().execute(async (trx) => {
-          const result = await t.container.invoices.create(scope, { organizationId: buyer.id, lines: LINES }, new Date(), trx);
+          const result = await t.container.invoices.create(
+            scope,
+            { organizationId: buyer.id, lines: LINES },
+            new Date(),
+            trx,
+          );
           expect(result.ok).toBe(true);
           throw new Error('forced rollback');
         }),
       ).rejects.toThrow('forced rollback');
-      expect(await db.selectFrom('invoices').select('id').where('company_id', '=', c.companyId).execute()).toHaveLength(0);
+      expect(await db.selectFrom('invoices').select('id').where('company_id', '=', c.companyId).execute()).toHaveLength(
+        0,
+      );
       expect((await c.events()).map((e) => e.type)).toEqual(['organization.created']);
     });
 
     it('writes exactly one event per change when changes race: ten finalizes, one event', async () => {
       const c = await company();
       const buyer = (await c.send('POST', '/organization', { name: 'Race Buyer', isCustomer: true })).json().data;
-      const draft = (await c.send('POST', '/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })).json().data;
-      const answers = await Promise.all(Array.from({ length: 10 }, () => c.send('POST', `/invoice/${draft.id}/finalize`)));
+      const draft = (
+        await c.send('POST', '/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })
+      ).json().data;
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => c.send('POST', `/invoice/${draft.id}/finalize`)),
+      );
       expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
       expect((await c.events('&type=invoice.finalized')).map((e) => e.type)).toEqual(['invoice.finalized']);
     });

@@ -45,6 +45,8 @@ describe('the favicon', () => {
     expect(svg.statusCode).toBe(200);
     expect(svg.headers['content-type']).toBe('image/svg+xml');
     expect(svg.headers['cache-control']).toBe('public, max-age=3600');
-    expect(svg.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 32 32" width="32" height="32">/);
+    expect(svg.body).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 32 32" width="32" height="32">/,
+    );
   });
 });

@@ -10,16 +10,29 @@ import { PanelClient } from '../helpers/panel-client.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-const validOrganization = { name: 'Fuzz Org', typeCode: 'F', firstName: 'A', lastName: 'B', isCustomer: true, email: 'a@b.example', address: { city: 'Berlin', countryCode: 'DE' } };
+const validOrganization = {
+  name: 'Fuzz Org',
+  typeCode: 'F',
+  firstName: 'A',
+  lastName: 'B',
+  isCustomer: true,
+  email: 'a@b.example',
+  address: { city: 'Berlin', countryCode: 'DE' },
+};
 const validInvoiceLines = [{ name: 'Item', quantity: '2', unitPrice: '10.00', vatRate: '19' }];
 
 function mutate(base: Record<string, unknown>) {
   return fc.oneof(
-    fc.record({ key: fc.constantFrom(...Object.keys(base), 'extra', '__proto__', 'constructor'), value: fc.jsonValue() }).map(({ key, value }) => {
-      const copy: Record<string, unknown> = JSON.parse(JSON.stringify(base));
-      copy[key] = value;
-      return copy;
-    }),
+    fc
+      .record({
+        key: fc.constantFrom(...Object.keys(base), 'extra', '__proto__', 'constructor'),
+        value: fc.jsonValue(),
+      })
+      .map(({ key, value }) => {
+        const copy: Record<string, unknown> = JSON.parse(JSON.stringify(base));
+        copy[key] = value;
+        return copy;
+      }),
     fc.constantFrom(...Object.keys(base)).map((key) => {
       const copy: Record<string, unknown> = JSON.parse(JSON.stringify(base));
       delete copy[key];
@@ -36,7 +49,9 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       t = await buildTestApp(dialect, { rateLimitMax: 1_000_000, authFailureLimit: 1_000_000 });
-      ({ key } = await t.tenant(t.app.registeredRoutes.flatMap((r) => (r.access?.kind === 'key' ? [r.access.permission] : []))));
+      ({ key } = await t.tenant(
+        t.app.registeredRoutes.flatMap((r) => (r.access?.kind === 'key' ? [r.access.permission] : [])),
+      ));
       organizationId = (await t.post('/organization', { name: 'Fuzz Buyer', isCustomer: true }, key)).json().data.id;
     });
     afterAll(async () => t.close());
@@ -45,10 +60,22 @@ for (const dialect of DIALECTS) {
       const nul = 'a\u0000b';
       const organization = await t.post('/organization', { name: nul, isCustomer: true }, key);
       expect(organization.statusCode).toBe(400);
-      expect(organization.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'name' })] });
-      const invoice = await t.post('/invoice', { organizationId, buyerReference: nul, lines: [{ ...validInvoiceLines[0], name: nul }] }, key);
+      expect(organization.json().error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [expect.objectContaining({ field: 'name' })],
+      });
+      const invoice = await t.post(
+        '/invoice',
+        { organizationId, buyerReference: nul, lines: [{ ...validInvoiceLines[0], name: nul }] },
+        key,
+      );
       expect(invoice.statusCode).toBe(400);
-      expect(invoice.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['buyerReference', 'lines[0].name']);
+      expect(
+        invoice
+          .json()
+          .error.details.map((d: { field: string }) => d.field)
+          .sort(),
+      ).toEqual(['buyerReference', 'lines[0].name']);
       expect((await t.get('/organization/a%00b', key)).json().error.code).toBe('NOT_FOUND');
       expect((await t.get('/invoice/a%00b', key)).statusCode).toBe(404);
       for (const query of ['/organization?name=a%00b', '/invoice?number=a%00b', '/invoice?organizationId=a%00b']) {
@@ -58,7 +85,9 @@ for (const dialect of DIALECTS) {
       }
       const browser = new PanelClient(t.app);
       await browser.get('/panel/sign-in');
-      expect((await browser.post('/panel/sign-in', { email: `${nul}@example.com`, password: 'whatever123' })).statusCode).toBe(400);
+      expect(
+        (await browser.post('/panel/sign-in', { email: `${nul}@example.com`, password: 'whatever123' })).statusCode,
+      ).toBe(400);
     });
 
     it('answers every random request with a well-formed envelope, a 2xx or 4xx, and a matching request id', async () => {
@@ -67,17 +96,40 @@ for (const dialect of DIALECTS) {
         fc.jsonValue().map((v) => JSON.stringify(v)),
         mutate(validOrganization).map((v) => JSON.stringify(v)),
         mutate({ organizationId, lines: validInvoiceLines }).map((v) => JSON.stringify(v)),
-        fc.record({ organizationId: fc.constant(organizationId), lines: fc.array(fc.record({ name: fc.string(), quantity: fc.jsonValue(), unitPrice: fc.jsonValue(), vatRate: fc.jsonValue() }), { maxLength: 3 }) }).map((v) => JSON.stringify(v)),
+        fc
+          .record({
+            organizationId: fc.constant(organizationId),
+            lines: fc.array(
+              fc.record({
+                name: fc.string(),
+                quantity: fc.jsonValue(),
+                unitPrice: fc.jsonValue(),
+                vatRate: fc.jsonValue(),
+              }),
+              { maxLength: 3 },
+            ),
+          })
+          .map((v) => JSON.stringify(v)),
         fc.string({ maxLength: 200 }),
       );
       const requests = fc.record({
         method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
-        path: fc.oneof(fc.constantFrom(...paths), fc.constantFrom(...paths).chain((p) => fc.webSegment().map((s) => `${p}/${s}`)), fc.webPath().map((p) => (p.startsWith("/") ? p : `/${p}`))),
+        path: fc.oneof(
+          fc.constantFrom(...paths),
+          fc.constantFrom(...paths).chain((p) => fc.webSegment().map((s) => `${p}/${s}`)),
+          fc.webPath().map((p) => (p.startsWith('/') ? p : `/${p}`)),
+        ),
         query: fc.option(fc.webQueryParameters(), { nil: undefined }),
         requestId: fc.option(fc.oneof(fc.string({ maxLength: 140 }), fc.stringMatching(CLIENT_ID)), { nil: undefined }),
         keyChoice: fc.constantFrom('valid', 'bearer', 'garbage', 'none'),
         garbageKey: fc.string({ maxLength: 80 }),
-        contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/xml', undefined),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/xml',
+          undefined,
+        ),
         body: fc.option(bodies, { nil: undefined }),
       });
 
@@ -99,7 +151,8 @@ for (const dialect of DIALECTS) {
           expect(res.statusCode, `${r.method} ${options.url}`).toBeLessThan(500);
           const requestId = res.headers['x-request-id'];
           expect(requestId).toEqual(expect.any(String));
-          if (headers['x-request-id'] !== undefined && CLIENT_ID.test(headers['x-request-id'])) expect(requestId).toBe(headers['x-request-id']);
+          if (headers['x-request-id'] !== undefined && CLIENT_ID.test(headers['x-request-id']))
+            expect(requestId).toBe(headers['x-request-id']);
           if (r.method === 'HEAD' || !String(res.headers['content-type'] ?? '').includes('application/json')) return;
           // Outside the public API (docs, metrics, panel) and for the OpenAPI document itself, a
           // success is not an envelope; every error answered as JSON still is.
@@ -113,7 +166,9 @@ for (const dialect of DIALECTS) {
             expect(body.success).toBe(true);
           } else {
             expect(body.success).toBe(false);
-            expect(body.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+            expect(body.error).toEqual(
+              expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+            );
           }
         }),
         { numRuns: dialect === 'sqlite' ? 400 : 150 },

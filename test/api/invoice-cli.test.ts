@@ -17,7 +17,11 @@ for (const dialect of DIALECTS) {
     async function cli(args: string[]): Promise<Record<string, unknown>> {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await runCli([...args, '--json'], { stdout: (s) => out.push(s), stderr: (s) => err.push(s), env: { DATABASE_URL: db.url } });
+      const code = await runCli([...args, '--json'], {
+        stdout: (s) => out.push(s),
+        stderr: (s) => err.push(s),
+        env: { DATABASE_URL: db.url },
+      });
       expect(code, err.join('')).toBe(0);
       return JSON.parse(out.join('')) as Record<string, unknown>;
     }
@@ -32,25 +36,61 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores --currency, --vat-id and --country and uses them for the default currency and the seller snapshot', async () => {
-      const company = await cli(['company', 'create', '--name', 'Nippon Shoji KK', '--currency', 'jpy', '--vat-id', 'T1234567890123', '--country', 'jp']);
+      const company = await cli([
+        'company',
+        'create',
+        '--name',
+        'Nippon Shoji KK',
+        '--currency',
+        'jpy',
+        '--vat-id',
+        'T1234567890123',
+        '--country',
+        'jp',
+      ]);
       expect(company).toMatchObject({ currency: 'JPY', vatId: 'T1234567890123', countryCode: 'JP' });
-      const key = await cli(['key', 'create', '--company', String(company.id), '--name', 'erp', '--permissions', 'invoice.create,organization.create']);
+      const key = await cli([
+        'key',
+        'create',
+        '--company',
+        String(company.id),
+        '--name',
+        'erp',
+        '--permissions',
+        'invoice.create,organization.create',
+      ]);
 
       storage = db.open();
-      app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: db.url, logLevel: 'silent' }, storage });
+      app = await buildApp({
+        config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: db.url, logLevel: 'silent' },
+        storage,
+      });
       const headers = { 'x-api-key': String(key.key) };
-      const org = await app.inject({ method: 'POST', url: `${BASE_PATH}/organization`, headers, payload: { name: 'Buyer', isCustomer: true } });
+      const org = await app.inject({
+        method: 'POST',
+        url: `${BASE_PATH}/organization`,
+        headers,
+        payload: { name: 'Buyer', isCustomer: true },
+      });
       const res = await app.inject({
         method: 'POST',
         url: `${BASE_PATH}/invoice`,
         headers,
-        payload: { organizationId: org.json().data.id, lines: [{ name: 'Tea', quantity: '3', unitPrice: '333.5', vatRate: '10' }] },
+        payload: {
+          organizationId: org.json().data.id,
+          lines: [{ name: 'Tea', quantity: '3', unitPrice: '333.5', vatRate: '10' }],
+        },
       });
       expect(res.statusCode, res.body).toBe(201);
       const data = res.json().data;
       expect(data.currency).toBe('JPY');
       expect(data.seller).toMatchObject({ name: 'Nippon Shoji KK', vatId: 'T1234567890123', countryCode: 'JP' });
-      expect(data.totals).toMatchObject({ lineNetTotal: '1001', taxTotal: '100', payable: '1101', roundingAmount: '0' });
+      expect(data.totals).toMatchObject({
+        lineNetTotal: '1001',
+        taxTotal: '100',
+        payable: '1101',
+        roundingAmount: '0',
+      });
     });
   });
 }

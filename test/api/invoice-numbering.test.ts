@@ -20,8 +20,10 @@ for (const dialect of DIALECTS) {
     /** A fresh company with a key and a buyer, so each test starts its own sequence. */
     async function company() {
       const { companyId, key } = await t.tenant();
-      const buyerId = (await t.post('/organization', { name: 'Buyer', isCustomer: true }, key)).json().data.id as string;
-      const create = (body: Body = {}) => t.post('/invoice', { organizationId: buyerId, issueDate: '2026-06-15', lines: LINES, ...body }, key);
+      const buyerId = (await t.post('/organization', { name: 'Buyer', isCustomer: true }, key)).json().data
+        .id as string;
+      const create = (body: Body = {}) =>
+        t.post('/invoice', { organizationId: buyerId, issueDate: '2026-06-15', lines: LINES, ...body }, key);
       const numberOf = async (body: Body = {}) => {
         const res = await create(body);
         expect(res.statusCode, res.body).toBe(201);
@@ -63,7 +65,11 @@ for (const dialect of DIALECTS) {
       const c = await company();
       expect(await c.numberOf()).toBe('2026-00001');
       const repository = new InvoiceRepository(t.storage.db);
-      const template = await t.storage.db.selectFrom('invoices').selectAll().where('company_id', '=', c.companyId).executeTakeFirstOrThrow();
+      const template = await t.storage.db
+        .selectFrom('invoices')
+        .selectAll()
+        .where('company_id', '=', c.companyId)
+        .executeTakeFirstOrThrow();
       const { number: _number, ...invoice } = { ...template, id: 'inv_rollback' };
       await expect(
         t.storage.db.transaction().execute(async (trx) => {
@@ -100,7 +106,9 @@ for (const dialect of DIALECTS) {
       expect(clientResponses.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
       const won = clientResponses.filter((r) => r.statusCode === 201);
       const numbers = [...sequenced, ...won].map((r) => r.json().data.number as string).sort();
-      expect(numbers).toEqual(Array.from({ length: 30 + won.length }, (_, i) => `2026-${String(i + 1).padStart(5, '0')}`));
+      expect(numbers).toEqual(
+        Array.from({ length: 30 + won.length }, (_, i) => `2026-${String(i + 1).padStart(5, '0')}`),
+      );
     });
 
     it('leaves no gap when refused and client-numbered creations run in between', async () => {

@@ -66,16 +66,97 @@ for (const dialect of DIALECTS) {
 
     it('answers random invalid variations of a valid invoice with a 400 naming the broken field', async () => {
       const breakers: [string, fc.Arbitrary<(body: Json) => string>][] = [
-        ['unknown field', fc.stringMatching(/^[a-z][a-zA-Z]{0,7}$/).filter((k) => !['organizationId', 'number', 'issueDate', 'dueDate', 'currency', 'pricesIncludeTax', 'buyerReference', 'purchaseOrderReference', 'note', 'lines'].includes(k)).map((k) => (b: Json) => ((b[k] = 1), k))],
-        ['bad decimal', fc.tuple(fc.constantFrom('quantity', 'unitPrice', 'vatRate', 'discountPercent'), fc.oneof(fc.string().filter((s) => !/^-?\d+(\.\d+)?$/.test(s)), fc.constantFrom(true, {}, [], 1e-9, 1e30))).map(([f, v]) => (b: Json) => ((lineOf(b)[f] = v), `lines[0].${f}`))],
-        ['negative price', fc.integer({ min: 1, max: 10_000 }).map((n) => (b: Json) => ((lineOf(b).unitPrice = `-${n / 100}`), 'lines[0].unitPrice'))],
-        ['zero quantity', fc.constantFrom('0', '0.000', 0, '-0').map((q) => (b: Json) => ((lineOf(b).quantity = q), 'lines[0].quantity'))],
-        ['rate out of range', fc.integer({ min: 101, max: 100_000 }).map((r) => (b: Json) => ((lineOf(b).vatRate = String(r)), 'lines[0].vatRate'))],
-        ['unknown currency', fc.stringMatching(/^[A-Z]{3}$/).filter((c) => !Intl.supportedValuesOf('currency').includes(c)).map((c) => (b: Json) => ((b.currency = c), 'currency'))],
-        ['due before issue', fc.integer({ min: 1, max: 400 }).map((days) => (b: Json) => ((b.issueDate = '2026-06-01'), (b.dueDate = new Date(Date.UTC(2026, 5, 1) - days * 86_400_000).toISOString().slice(0, 10)), 'dueDate'))],
-        ['bad date', fc.constantFrom('2026-02-30', '2026-13-01', '26-01-01', 'today', '2026-1-1').map((v) => (b: Json) => ((b.issueDate = v), 'issueDate'))],
+        [
+          'unknown field',
+          fc
+            .stringMatching(/^[a-z][a-zA-Z]{0,7}$/)
+            .filter(
+              (k) =>
+                ![
+                  'organizationId',
+                  'number',
+                  'issueDate',
+                  'dueDate',
+                  'currency',
+                  'pricesIncludeTax',
+                  'buyerReference',
+                  'purchaseOrderReference',
+                  'note',
+                  'lines',
+                ].includes(k),
+            )
+            .map((k) => (b: Json) => ((b[k] = 1), k)),
+        ],
+        [
+          'bad decimal',
+          fc
+            .tuple(
+              fc.constantFrom('quantity', 'unitPrice', 'vatRate', 'discountPercent'),
+              fc.oneof(
+                fc.string().filter((s) => !/^-?\d+(\.\d+)?$/.test(s)),
+                fc.constantFrom(true, {}, [], 1e-9, 1e30),
+              ),
+            )
+            .map(
+              ([f, v]) =>
+                (b: Json) => ((lineOf(b)[f] = v), `lines[0].${f}`),
+            ),
+        ],
+        [
+          'negative price',
+          fc
+            .integer({ min: 1, max: 10_000 })
+            .map((n) => (b: Json) => ((lineOf(b).unitPrice = `-${n / 100}`), 'lines[0].unitPrice')),
+        ],
+        [
+          'zero quantity',
+          fc
+            .constantFrom('0', '0.000', 0, '-0')
+            .map((q) => (b: Json) => ((lineOf(b).quantity = q), 'lines[0].quantity')),
+        ],
+        [
+          'rate out of range',
+          fc
+            .integer({ min: 101, max: 100_000 })
+            .map((r) => (b: Json) => ((lineOf(b).vatRate = String(r)), 'lines[0].vatRate')),
+        ],
+        [
+          'unknown currency',
+          fc
+            .stringMatching(/^[A-Z]{3}$/)
+            .filter((c) => !Intl.supportedValuesOf('currency').includes(c))
+            .map((c) => (b: Json) => ((b.currency = c), 'currency')),
+        ],
+        [
+          'due before issue',
+          fc
+            .integer({ min: 1, max: 400 })
+            .map(
+              (days) => (b: Json) => (
+                (b.issueDate = '2026-06-01'),
+                (b.dueDate = new Date(Date.UTC(2026, 5, 1) - days * 86_400_000).toISOString().slice(0, 10)),
+                'dueDate'
+              ),
+            ),
+        ],
+        [
+          'bad date',
+          fc
+            .constantFrom('2026-02-30', '2026-13-01', '26-01-01', 'today', '2026-1-1')
+            .map((v) => (b: Json) => ((b.issueDate = v), 'issueDate')),
+        ],
         ['no lines', fc.constant((b: Json) => ((b.lines = []), 'lines'))],
-        ['exempt without reason', fc.constantFrom('E', 'AE').map((c) => (b: Json) => (Object.assign(lineOf(b), { vatRate: '0', vatCategory: c, exemptionReason: undefined }), 'lines[0].exemptionReason'))],
+        [
+          'exempt without reason',
+          fc
+            .constantFrom('E', 'AE')
+            .map(
+              (c) => (b: Json) => (
+                Object.assign(lineOf(b), { vatRate: '0', vatCategory: c, exemptionReason: undefined }),
+                'lines[0].exemptionReason'
+              ),
+            ),
+        ],
       ];
       const lineOf = (b: Json) => (b.lines as Json[])[0]!;
       await fc.assert(

@@ -33,7 +33,17 @@ for (const dialect of DIALECTS) {
       storage = database.open();
       await migrateTo(storage.db, '0008-test-mode');
       const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      await db.insertInto('companies').values({ id: 'cmp_1', name: 'Old Co', currency: 'EUR', vat_id: null, country_code: null, created_at: '2026-01-01T00:00:00.000Z' }).execute();
+      await db
+        .insertInto('companies')
+        .values({
+          id: 'cmp_1',
+          name: 'Old Co',
+          currency: 'EUR',
+          vat_id: null,
+          country_code: null,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
+        .execute();
       await db
         .insertInto('api_keys')
         .values([
@@ -53,7 +63,13 @@ for (const dialect of DIALECTS) {
         actor_label: 'owner@example.com',
         at,
       });
-      await db.insertInto('api_key_events').values([event('kev_a', 'create', '2026-01-01T10:00:00.000Z'), event('kev_b', 'revoke', '2026-01-03T10:00:00.000Z')]).execute();
+      await db
+        .insertInto('api_key_events')
+        .values([
+          event('kev_a', 'create', '2026-01-01T10:00:00.000Z'),
+          event('kev_b', 'revoke', '2026-01-03T10:00:00.000Z'),
+        ])
+        .execute();
       expect(await migrateToLatest(storage.db)).toContain('0009-key-activity');
     });
     afterAll(async () => {
@@ -62,7 +78,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps the panel events and adds the ones of keys the CLI created or revoked, with CLI as the actor', async () => {
-      const events = await storage.db.selectFrom('api_key_events').selectAll().orderBy('at').orderBy('api_key_id').execute();
+      const events = await storage.db
+        .selectFrom('api_key_events')
+        .selectAll()
+        .orderBy('at')
+        .orderBy('api_key_id')
+        .execute();
       expect(events.map((e) => [e.api_key_id, e.action, e.actor_label, e.at])).toEqual([
         ['key_cli', 'create', 'CLI', '2026-01-01T10:00:00.000Z'],
         ['key_cli_revoked', 'create', 'CLI', '2026-01-01T10:00:00.000Z'],
@@ -74,9 +95,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts roll and rename events and still refuses unknown actions', async () => {
-      const event = { company_id: 'cmp_1', api_key_id: 'key_cli', key_prefix: 'AAAAAAAA', key_name: 'x', actor_user_id: null, actor_label: 'CLI', at: '2026-02-01T00:00:00.000Z' };
-      await storage.db.insertInto('api_key_events').values({ ...event, id: 'kev_roll', action: 'roll', detail: '{}' }).execute();
-      await storage.db.insertInto('api_key_events').values({ ...event, id: 'kev_rename', action: 'rename', detail: '{}' }).execute();
+      const event = {
+        company_id: 'cmp_1',
+        api_key_id: 'key_cli',
+        key_prefix: 'AAAAAAAA',
+        key_name: 'x',
+        actor_user_id: null,
+        actor_label: 'CLI',
+        at: '2026-02-01T00:00:00.000Z',
+      };
+      await storage.db
+        .insertInto('api_key_events')
+        .values({ ...event, id: 'kev_roll', action: 'roll', detail: '{}' })
+        .execute();
+      await storage.db
+        .insertInto('api_key_events')
+        .values({ ...event, id: 'kev_rename', action: 'rename', detail: '{}' })
+        .execute();
       const bogus = { ...event, id: 'kev_bogus', action: 'explode' as 'roll', detail: null };
       await expect(storage.db.insertInto('api_key_events').values(bogus).execute()).rejects.toThrow();
     });

@@ -17,10 +17,18 @@ describe('GET /metrics', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
     const text = res.body;
-    expect(text).toMatch(/http_requests_total\{method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="201"\} 1/);
-    expect(text).toMatch(/http_requests_total\{method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="400"\} 1/);
-    expect(text).toMatch(/http_requests_total\{method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="429"\} 1/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="201"\}/);
+    expect(text).toMatch(
+      /http_requests_total\{method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="201"\} 1/,
+    );
+    expect(text).toMatch(
+      /http_requests_total\{method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="400"\} 1/,
+    );
+    expect(text).toMatch(
+      /http_requests_total\{method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="429"\} 1/,
+    );
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\.0\.0\/public\/organization",status="201"\}/,
+    );
     expect(text).toMatch(/rate_limited_requests_total\{reason="limit"\} 1/);
     expect(text).toMatch(/api_key_check_failures_total\{reason="unknown"\} 1/);
     expect(text).toMatch(/rate_limit_store_degraded 0/);
@@ -34,7 +42,11 @@ describe('GET /metrics', () => {
     expect(anonymous.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
     const wrong = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer nope' } });
     expect(wrong.statusCode).toBe(401);
-    const right = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer s3cret-token' } });
+    const right = await t.request({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer s3cret-token' },
+    });
     expect(right.statusCode).toBe(200);
     expect(right.body).toContain('http_requests_total');
   });

@@ -19,10 +19,15 @@ for (const dialect of DIALECTS) {
       ({ key, companyId } = await t.tenant());
       buyerId = (await t.post('/organization', { name: 'Numbered Buyer', isCustomer: true }, key)).json().data.id;
       for (const issueDate of ['2025-12-30', '2026-01-05', '2026-01-06', '2026-01-07']) {
-        const invoice = (await t.post('/invoice', { organizationId: buyerId, issueDate, lines: LINES }, key)).json().data;
+        const invoice = (await t.post('/invoice', { organizationId: buyerId, issueDate, lines: LINES }, key)).json()
+          .data;
         await t.post('/credit-note', { invoiceId: invoice.id, reason: 'Returned', issueDate }, key);
       }
-      await t.post('/invoice', { organizationId: buyerId, issueDate: '2026-02-01', number: 'SPECIAL_1%', lines: LINES }, key);
+      await t.post(
+        '/invoice',
+        { organizationId: buyerId, issueDate: '2026-02-01', number: 'SPECIAL_1%', lines: LINES },
+        key,
+      );
     });
     afterAll(async () => t.close());
 
@@ -55,8 +60,13 @@ for (const dialect of DIALECTS) {
     });
 
     it('finds test-mode documents by their TEST- prefix, and live ones never', async () => {
-      const testKey = (await t.createKey(companyId, ['invoice.create', 'invoice.read', 'organization.create', 'credit-note.read'], { mode: 'test' })).key;
-      const testBuyer = (await t.post('/organization', { name: 'Sandbox Buyer', isCustomer: true }, testKey)).json().data.id;
+      const testKey = (
+        await t.createKey(companyId, ['invoice.create', 'invoice.read', 'organization.create', 'credit-note.read'], {
+          mode: 'test',
+        })
+      ).key;
+      const testBuyer = (await t.post('/organization', { name: 'Sandbox Buyer', isCustomer: true }, testKey)).json()
+        .data.id;
       await t.post('/invoice', { organizationId: testBuyer, issueDate: '2026-03-01', lines: LINES }, testKey);
       expect(await numbers('/invoice', 'TEST-2026', testKey)).toEqual(['TEST-2026-00001']);
       expect(await numbers('/invoice', '2026', testKey)).toEqual([]);

@@ -14,11 +14,45 @@ import { createDocumentAjv } from '../helpers/openapi-contract.js';
 // detail was accepted, and nothing is ever stored.
 
 type Field = 'quantity' | 'unitPrice' | 'discountPercent' | 'vatRate';
-const COMPONENT: Record<Field, string> = { quantity: 'Quantity', unitPrice: 'Price', discountPercent: 'Percent', vatRate: 'Percent' };
+const COMPONENT: Record<Field, string> = {
+  quantity: 'Quantity',
+  unitPrice: 'Price',
+  discountPercent: 'Percent',
+  vatRate: 'Percent',
+};
 const FIELDS = Object.keys(COMPONENT) as Field[];
 
-const EDGES = ['0', '-0', '00', '-0.000', '1', '-1', '100', '100.0000', '100.00001', '99.99990', '101', '19.99', '1.1234567', '1.1234560',
-  '999999999999999', '1000000000000000', '0001234', '1e3', ' 1', '1 ', '+1', '1,5', '.5', '5.', '', '-', 'NaN', '0'.repeat(39) + '1', '0'.repeat(40) + '1'];
+const EDGES = [
+  '0',
+  '-0',
+  '00',
+  '-0.000',
+  '1',
+  '-1',
+  '100',
+  '100.0000',
+  '100.00001',
+  '99.99990',
+  '101',
+  '19.99',
+  '1.1234567',
+  '1.1234560',
+  '999999999999999',
+  '1000000000000000',
+  '0001234',
+  '1e3',
+  ' 1',
+  '1 ',
+  '+1',
+  '1,5',
+  '.5',
+  '5.',
+  '',
+  '-',
+  'NaN',
+  '0'.repeat(39) + '1',
+  '0'.repeat(40) + '1',
+];
 
 const decimalText = fc.oneof(
   fc.constantFrom(...EDGES),
@@ -43,14 +77,22 @@ describe('decimal inputs in the OpenAPI document', () => {
     ({ key } = await t.tenant(['invoice.create']));
     const document = (await t.request({ method: 'GET', url: `${BASE_PATH}/openapi.json` })).json();
     const ajv = createDocumentAjv(document);
-    const validators = Object.fromEntries(FIELDS.map((f) => [f, ajv.compile({ $ref: `openapi#/components/schemas/${COMPONENT[f]}` })]));
+    const validators = Object.fromEntries(
+      FIELDS.map((f) => [f, ajv.compile({ $ref: `openapi#/components/schemas/${COMPONENT[f]}` })]),
+    );
     documentAccepts = (field, value) => validators[field]!(value) as boolean;
   });
   afterAll(async () => t.close());
 
   /** The detail code the API gives each value in `field` (null: accepted). */
   async function serverVerdicts(field: Field, values: unknown[]): Promise<(string | null)[]> {
-    const lines = values.map((value) => ({ name: 'Item', quantity: '1', unitPrice: '1', vatRate: '19', [field]: value }));
+    const lines = values.map((value) => ({
+      name: 'Item',
+      quantity: '1',
+      unitPrice: '1',
+      vatRate: '19',
+      [field]: value,
+    }));
     const res = await t.post('/invoice', { organizationId: 'org_does-not-exist', lines }, key);
     const body = res.json() as { error: { code: string; details?: { field: string; code: string }[] } };
     expect(['VALIDATION_ERROR', 'ORGANIZATION_NOT_FOUND']).toContain(body.error.code);
@@ -66,8 +108,13 @@ describe('decimal inputs in the OpenAPI document', () => {
           const verdicts = await serverVerdicts(field, values);
           values.forEach((value, i) => {
             const refusal = verdicts[i];
-            if (refusal === 'zero') expect(documentAccepts(field, value), `${field} ${JSON.stringify(value)}`).toBe(true);
-            else expect(documentAccepts(field, value), `${field} ${JSON.stringify(value)}: API says ${refusal ?? 'accepted'}`).toBe(refusal === null);
+            if (refusal === 'zero')
+              expect(documentAccepts(field, value), `${field} ${JSON.stringify(value)}`).toBe(true);
+            else
+              expect(
+                documentAccepts(field, value),
+                `${field} ${JSON.stringify(value)}: API says ${refusal ?? 'accepted'}`,
+              ).toBe(refusal === null);
           });
         }),
         { numRuns: 8 },
@@ -89,7 +136,8 @@ describe('decimal inputs in the OpenAPI document', () => {
 
   it('refuses what no decimal field takes: booleans, objects, arrays and null where a value is required', () => {
     for (const value of [true, {}, [], null]) {
-      for (const field of FIELDS) expect(documentAccepts(field, value), `${field} ${JSON.stringify(value)}`).toBe(false);
+      for (const field of FIELDS)
+        expect(documentAccepts(field, value), `${field} ${JSON.stringify(value)}`).toBe(false);
     }
   });
 });

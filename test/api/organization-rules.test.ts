@@ -31,8 +31,18 @@ for (const dialect of DIALECTS) {
       ['a blank name', { name: ' \t ', isCustomer: true }, 400, 'NAME_REQUIRED'],
       ['a missing name with every other rule broken too', { typeCode: 'F', unknown: 1 }, 400, 'NAME_REQUIRED'],
       ['a person without names', { name: 'P', typeCode: 'F', isCustomer: true }, 400, 'NAME_FIELDS_REQUIRED'],
-      ['a person without last name', { name: 'P', typeCode: 'F', firstName: 'A', isCustomer: true }, 400, 'NAME_FIELDS_REQUIRED'],
-      ['a person with a blank first name', { name: 'P', typeCode: 'F', firstName: ' ', lastName: 'B', isCustomer: true }, 400, 'NAME_FIELDS_REQUIRED'],
+      [
+        'a person without last name',
+        { name: 'P', typeCode: 'F', firstName: 'A', isCustomer: true },
+        400,
+        'NAME_FIELDS_REQUIRED',
+      ],
+      [
+        'a person with a blank first name',
+        { name: 'P', typeCode: 'F', firstName: ' ', lastName: 'B', isCustomer: true },
+        400,
+        'NAME_FIELDS_REQUIRED',
+      ],
       ['a person without names and without flags', { name: 'P', typeCode: 'F' }, 400, 'NAME_FIELDS_REQUIRED'],
       ['no flag', { name: 'Flagless' }, 400, 'ORG_TYPE_REQUIRED'],
       ['both flags false', { name: 'Flagless', isCustomer: false, isSupplier: false }, 400, 'ORG_TYPE_REQUIRED'],
@@ -45,7 +55,12 @@ for (const dialect of DIALECTS) {
       ['a name over 200 characters', { name: 'x'.repeat(201), isCustomer: true }, 400, 'VALIDATION_ERROR'],
       ['an unknown type code', { name: 'X2', typeCode: 'Q', isCustomer: true }, 400, 'VALIDATION_ERROR'],
       ['a bad email', { name: 'X3', isCustomer: true, email: 'nope' }, 400, 'VALIDATION_ERROR'],
-      ['a bad country code', { name: 'X4', isCustomer: true, address: { countryCode: 'Germany' } }, 400, 'VALIDATION_ERROR'],
+      [
+        'a bad country code',
+        { name: 'X4', isCustomer: true, address: { countryCode: 'Germany' } },
+        400,
+        'VALIDATION_ERROR',
+      ],
       ['a second flag of the wrong type', { name: 'X5', isCustomer: true, isSupplier: 'no' }, 400, 'VALIDATION_ERROR'],
       ['an array body', [{ name: 'X6' }], 400, 'VALIDATION_ERROR'],
     ];
@@ -58,15 +73,31 @@ for (const dialect of DIALECTS) {
     }
 
     it('names every offending field in the details of a validation error', async () => {
-      const res = await t.post('/organization', { name: 'Y', isCustomer: true, colour: 'red', email: 5, address: { countryCode: 'de', zip: 1 } }, key);
+      const res = await t.post(
+        '/organization',
+        { name: 'Y', isCustomer: true, colour: 'red', email: 5, address: { countryCode: 'de', zip: 1 } },
+        key,
+      );
       expect(res.statusCode).toBe(400);
-      const fields = res.json().error.details.map((d: { field: string }) => d.field).sort();
+      const fields = res
+        .json()
+        .error.details.map((d: { field: string }) => d.field)
+        .sort();
       expect(fields).toEqual(['address.countryCode', 'address.zip', 'colour', 'email']);
-      for (const detail of res.json().error.details) expect(detail).toEqual({ field: expect.any(String), code: expect.any(String), message: expect.any(String) });
+      for (const detail of res.json().error.details)
+        expect(detail).toEqual({ field: expect.any(String), code: expect.any(String), message: expect.any(String) });
     });
 
     it('writes nothing when it refuses a body', async () => {
-      const count = async () => Number((await t.storage.db.selectFrom('organizations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await t.storage.db
+              .selectFrom('organizations')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
       await t.post('/organization', { name: 'Nope', isCustomer: true, colour: 'red' }, key);
       await t.post('/organization', { name: 'Nope' }, key);
@@ -75,7 +106,9 @@ for (const dialect of DIALECTS) {
 
     it('lets exactly one of many concurrent creates of one name win', async () => {
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => t.post('/organization', { name: i % 2 ? 'Race Ltd' : ' race ltd', isCustomer: true }, key)),
+        Array.from({ length: 20 }, (_, i) =>
+          t.post('/organization', { name: i % 2 ? 'Race Ltd' : ' race ltd', isCustomer: true }, key),
+        ),
       );
       const statuses = results.map((r) => r.statusCode).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);

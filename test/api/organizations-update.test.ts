@@ -19,10 +19,21 @@ for (const dialect of DIALECTS) {
 
     const create = async (body: Record<string, unknown>) => (await t.post('/organization', body, key)).json().data;
     const patch = (id: string, body: unknown) =>
-      t.request({ method: 'PATCH', url: `${BASE_PATH}/organization/${id}`, headers: { 'x-api-key': key }, payload: body as Record<string, unknown> });
+      t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/organization/${id}`,
+        headers: { 'x-api-key': key },
+        payload: body as Record<string, unknown>,
+      });
 
     it('merges the sent fields, clears the ones sent as null and merges the address field by field', async () => {
-      const org = await create({ name: 'Merge Co', isCustomer: true, email: 'a@merge.example', phone: '+49 1', address: { city: 'Berlin', countryCode: 'DE' } });
+      const org = await create({
+        name: 'Merge Co',
+        isCustomer: true,
+        email: 'a@merge.example',
+        phone: '+49 1',
+        address: { city: 'Berlin', countryCode: 'DE' },
+      });
       const res = await patch(org.id, { phone: null, address: { postalCode: '10115' }, isSupplier: true });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toMatchObject({
@@ -64,7 +75,8 @@ for (const dialect of DIALECTS) {
     it('archives and restores: archived ones leave the default list and are listed with archived=true', async () => {
       const org = await create({ name: 'Archive Me', isCustomer: true });
       expect((await patch(org.id, { archived: true })).json().data.archived).toBe(true);
-      const names = async (query: string) => (await t.get(`/organization?${query}`, key)).json().data.items.map((o: { name: string }) => o.name);
+      const names = async (query: string) =>
+        (await t.get(`/organization?${query}`, key)).json().data.items.map((o: { name: string }) => o.name);
       expect(await names('limit=100')).not.toContain('Archive Me');
       expect(await names('archived=true')).toEqual(['Archive Me']);
       expect((await t.get(`/organization/${org.id}`, key)).json().data.archived).toBe(true);
@@ -75,7 +87,12 @@ for (const dialect of DIALECTS) {
     it("answers 404 for another company's organization and for an unknown id", async () => {
       const org = await create({ name: 'Mine', isCustomer: true });
       const other = await t.tenant();
-      const res = await t.request({ method: 'PATCH', url: `${BASE_PATH}/organization/${org.id}`, headers: { 'x-api-key': other.key }, payload: { name: 'Stolen' } });
+      const res = await t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/organization/${org.id}`,
+        headers: { 'x-api-key': other.key },
+        payload: { name: 'Stolen' },
+      });
       expect(res.statusCode).toBe(404);
       expect((await patch('org_nope', { name: 'x' })).statusCode).toBe(404);
       expect((await t.get(`/organization/${org.id}`, key)).json().data.name).toBe('Mine');

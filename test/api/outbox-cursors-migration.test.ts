@@ -8,7 +8,11 @@ import { migrateTo } from '../helpers/migrate.js';
 // Migration 0012 on a database whose outbox holds rows not yet dispatched: they keep their order,
 // existing endpoints start before all of them, and the first dispatch after it gives them out.
 
-const EVENTS = ['evt_01a20000-0000-7000-8000-000000000001', 'evt_01a20000-0000-7000-8000-000000000002', 'evt_01a20000-0000-7000-8000-000000000003'];
+const EVENTS = [
+  'evt_01a20000-0000-7000-8000-000000000001',
+  'evt_01a20000-0000-7000-8000-000000000002',
+  'evt_01a20000-0000-7000-8000-000000000003',
+];
 
 for (const dialect of DIALECTS) {
   describe(`migration 0012 (outbox cursors) on ${dialect}`, () => {
@@ -20,7 +24,17 @@ for (const dialect of DIALECTS) {
       storage = database.open();
       await migrateTo(storage.db, '0011-webhook-outbox');
       const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      await db.insertInto('companies').values({ id: 'cmp_1', name: 'Old Co', currency: 'EUR', vat_id: null, country_code: null, created_at: '2026-01-01T00:00:00.000Z' }).execute();
+      await db
+        .insertInto('companies')
+        .values({
+          id: 'cmp_1',
+          name: 'Old Co',
+          currency: 'EUR',
+          vat_id: null,
+          country_code: null,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
+        .execute();
       await db
         .insertInto('webhook_endpoints')
         .values({
@@ -41,11 +55,31 @@ for (const dialect of DIALECTS) {
         })
         .execute();
       for (const id of EVENTS) {
-        await db.insertInto('events').values({ id, company_id: 'cmp_1', livemode: 1, type: 'organization.created', request_id: null, object: '{}', created_at: '2026-02-01T00:00:00.000Z' }).execute();
+        await db
+          .insertInto('events')
+          .values({
+            id,
+            company_id: 'cmp_1',
+            livemode: 1,
+            type: 'organization.created',
+            request_id: null,
+            object: '{}',
+            created_at: '2026-02-01T00:00:00.000Z',
+          })
+          .execute();
       }
       // Written out of order: the migration keeps the order the outbox was read in (by event id).
       for (const id of [...EVENTS].reverse()) {
-        await db.insertInto('webhook_outbox').values({ event_id: id, company_id: 'cmp_1', livemode: 1, type: 'organization.created', created_at: '2026-02-01T00:00:00.000Z' }).execute();
+        await db
+          .insertInto('webhook_outbox')
+          .values({
+            event_id: id,
+            company_id: 'cmp_1',
+            livemode: 1,
+            type: 'organization.created',
+            created_at: '2026-02-01T00:00:00.000Z',
+          })
+          .execute();
       }
       expect(await migrateToLatest(storage.db)).toContain('0012-outbox-cursors');
     });
@@ -58,7 +92,10 @@ for (const dialect of DIALECTS) {
       const rows = await storage.db.selectFrom('webhook_outbox').select(['event_id', 'seq']).orderBy('seq').execute();
       expect(rows.map((row) => row.event_id).sort()).toEqual(EVENTS);
       if (dialect === 'sqlite') expect(rows.map((row) => row.event_id)).toEqual(EVENTS);
-      const cursors = await storage.db.selectFrom('webhook_outbox_cursors').select(['endpoint_id', sql<string>`cast(seq as text)`.as('seq')]).execute();
+      const cursors = await storage.db
+        .selectFrom('webhook_outbox_cursors')
+        .select(['endpoint_id', sql<string>`cast(seq as text)`.as('seq')])
+        .execute();
       expect(cursors).toEqual([{ endpoint_id: 'we_1', seq: '0' }]);
     });
 
@@ -66,7 +103,11 @@ for (const dialect of DIALECTS) {
       const outbox = new Outbox(storage.db, storage.dialect);
       expect(await outbox.dispatch()).toMatchObject({ made: 3, moved: 1 });
       await outbox.cleanUp();
-      const deliveries = await storage.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_id']).orderBy('event_id').execute();
+      const deliveries = await storage.db
+        .selectFrom('webhook_deliveries')
+        .select(['endpoint_id', 'event_id'])
+        .orderBy('event_id')
+        .execute();
       expect(deliveries).toEqual(EVENTS.map((event_id) => ({ endpoint_id: 'we_1', event_id })));
       expect(await storage.db.selectFrom('webhook_outbox').select('event_id').execute()).toEqual([]);
     });

@@ -43,11 +43,17 @@ for (const dialect of DIALECTS) {
       expect((await elsewhere.signIn('changer@example.com')).statusCode).toBe(303);
 
       await here.get('/panel/account');
-      const res = await here.post('/panel/account/password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, newPasswordConfirm: NEW_PASSWORD });
+      const res = await here.post('/panel/account/password', {
+        currentPassword: PASSWORD,
+        newPassword: NEW_PASSWORD,
+        newPasswordConfirm: NEW_PASSWORD,
+      });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/panel/account?done=password');
       expect((await here.get('/panel/account?done=password')).body).toContain('Your password is changed.');
-      expect((await elsewhere.get('/panel/keys')).headers.location).toBe('/panel/sign-in?return=%2Fpanel%2Fkeys&expired=1');
+      expect((await elsewhere.get('/panel/keys')).headers.location).toBe(
+        '/panel/sign-in?return=%2Fpanel%2Fkeys&expired=1',
+      );
 
       expect((await new PanelClient(t.app).signIn('changer@example.com', PASSWORD)).statusCode).toBe(401);
       expect((await new PanelClient(t.app).signIn('changer@example.com', NEW_PASSWORD)).statusCode).toBe(303);
@@ -60,20 +66,40 @@ for (const dialect of DIALECTS) {
     it('answers a wrong current password, a short new one and a different repeat at once, and changes nothing', async () => {
       const client = await signedInAs(t.app, companyId, 'typo@example.com', 'admin');
       await client.get('/panel/account');
-      const before = await t.storage.db.selectFrom('users').select('password_hash').where('email', '=', 'typo@example.com').executeTakeFirstOrThrow();
-      const res = await client.post('/panel/account/password', { currentPassword: 'not my password', newPassword: 'short', newPasswordConfirm: 'shorter' });
+      const before = await t.storage.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', 'typo@example.com')
+        .executeTakeFirstOrThrow();
+      const res = await client.post('/panel/account/password', {
+        currentPassword: 'not my password',
+        newPassword: 'short',
+        newPasswordConfirm: 'shorter',
+      });
       expect(res.statusCode).toBe(400);
-      expect([...res.body.matchAll(/<small id="([\w-]+)-error"/g)].map((m) => m[1])).toEqual(['currentPassword', 'newPassword', 'newPasswordConfirm']);
+      expect([...res.body.matchAll(/<small id="([\w-]+)-error"/g)].map((m) => m[1])).toEqual([
+        'currentPassword',
+        'newPassword',
+        'newPasswordConfirm',
+      ]);
       expect(res.body).toContain('This is not your current password.');
       expect(res.body).not.toContain('not my password');
-      const after = await t.storage.db.selectFrom('users').select('password_hash').where('email', '=', 'typo@example.com').executeTakeFirstOrThrow();
+      const after = await t.storage.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', 'typo@example.com')
+        .executeTakeFirstOrThrow();
       expect(after.password_hash).toBe(before.password_hash);
     });
 
     it('refuses a new password equal to the current one', async () => {
       const client = await signedInAs(t.app, companyId, 'same@example.com', 'member');
       await client.get('/panel/account');
-      const res = await client.post('/panel/account/password', { currentPassword: PASSWORD, newPassword: PASSWORD, newPasswordConfirm: PASSWORD });
+      const res = await client.post('/panel/account/password', {
+        currentPassword: PASSWORD,
+        newPassword: PASSWORD,
+        newPasswordConfirm: PASSWORD,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.body).toContain('Choose a password different from the current one.');
     });
@@ -83,9 +109,21 @@ for (const dialect of DIALECTS) {
       await client.get('/panel/account');
       // The panel's default: ten failures per account per window.
       for (let i = 0; i < 10; i++) {
-        expect((await client.post('/panel/account/password', { currentPassword: `guess ${i} guess`, newPassword: NEW_PASSWORD, newPasswordConfirm: NEW_PASSWORD })).statusCode).toBe(400);
+        expect(
+          (
+            await client.post('/panel/account/password', {
+              currentPassword: `guess ${i} guess`,
+              newPassword: NEW_PASSWORD,
+              newPasswordConfirm: NEW_PASSWORD,
+            })
+          ).statusCode,
+        ).toBe(400);
       }
-      const locked = await client.post('/panel/account/password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, newPasswordConfirm: NEW_PASSWORD });
+      const locked = await client.post('/panel/account/password', {
+        currentPassword: PASSWORD,
+        newPassword: NEW_PASSWORD,
+        newPasswordConfirm: NEW_PASSWORD,
+      });
       expect(locked.statusCode).toBe(429);
       expect(locked.headers['retry-after']).toBeDefined();
       // The budget is the account's: sign-in is locked too.
@@ -95,7 +133,11 @@ for (const dialect of DIALECTS) {
     it('refuses a password change without the CSRF token', async () => {
       const client = await signedInAs(t.app, companyId, 'forged@example.com', 'member');
       await client.get('/panel/account');
-      const res = await client.post('/panel/account/password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, newPasswordConfirm: NEW_PASSWORD }, { csrf: false });
+      const res = await client.post(
+        '/panel/account/password',
+        { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, newPasswordConfirm: NEW_PASSWORD },
+        { csrf: false },
+      );
       expect(res.statusCode).toBe(403);
       expect((await new PanelClient(t.app).signIn('forged@example.com', PASSWORD)).statusCode).toBe(303);
     });

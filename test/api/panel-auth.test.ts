@@ -24,7 +24,14 @@ for (const dialect of DIALECTS) {
         expect(res.body).not.toContain('name="companyName"');
       }
       await client.get('/panel/sign-in'); // a valid CSRF token, so only the setup token is wrong
-      const forged = await client.post('/panel/setup', { token: 'guess', companyName: 'Thief', currency: 'EUR', email: 'x@example.com', password: PASSWORD, passwordConfirm: PASSWORD });
+      const forged = await client.post('/panel/setup', {
+        token: 'guess',
+        companyName: 'Thief',
+        currency: 'EUR',
+        email: 'x@example.com',
+        password: PASSWORD,
+        passwordConfirm: PASSWORD,
+      });
       expect(forged.statusCode).toBe(404);
       expect(await t.storage.db.selectFrom('users').selectAll().execute()).toHaveLength(0);
     });
@@ -38,10 +45,24 @@ for (const dialect of DIALECTS) {
 
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);
-      const mismatch = await client.post('/panel/setup', { token, companyName: 'Acme', currency: 'EUR', email: 'o@example.com', password: PASSWORD, passwordConfirm: 'something else' });
+      const mismatch = await client.post('/panel/setup', {
+        token,
+        companyName: 'Acme',
+        currency: 'EUR',
+        email: 'o@example.com',
+        password: PASSWORD,
+        passwordConfirm: 'something else',
+      });
       expect(mismatch.statusCode).toBe(400);
       expect(mismatch.body).toMatch(/id="passwordConfirm-error"[^>]*>The two passwords differ/);
-      const short = await client.post('/panel/setup', { token, companyName: 'Acme', currency: 'EUR', email: 'o@example.com', password: 'short', passwordConfirm: 'short' });
+      const short = await client.post('/panel/setup', {
+        token,
+        companyName: 'Acme',
+        currency: 'EUR',
+        email: 'o@example.com',
+        password: 'short',
+        passwordConfirm: 'short',
+      });
       expect(short.statusCode).toBe(400);
       expect(short.body).toContain('aria-invalid="true"');
       expect(short.body).toContain('id="password-error"');
@@ -52,7 +73,18 @@ for (const dialect of DIALECTS) {
       const token = (await new FirstRunSetup(t.storage.db, t.container.repositories).issueToken())!;
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);
-      const res = await client.post('/panel/setup', { token, companyName: 'Acme', currency: 'EUR', email: 'o@example.com', password: PASSWORD, passwordConfirm: PASSWORD }, { csrf: false });
+      const res = await client.post(
+        '/panel/setup',
+        {
+          token,
+          companyName: 'Acme',
+          currency: 'EUR',
+          email: 'o@example.com',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+        },
+        { csrf: false },
+      );
       expect(res.statusCode).toBe(403);
       expect(res.body).toContain('This form has expired');
       expect(await t.storage.db.selectFrom('users').selectAll().execute()).toHaveLength(0);
@@ -63,10 +95,19 @@ for (const dialect of DIALECTS) {
       const token = (await setup.issueToken())!;
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);
-      const res = await client.post('/panel/setup', { token, companyName: 'Acme GmbH', currency: 'eur', email: ' Owner@Example.com ', password: PASSWORD, passwordConfirm: PASSWORD });
+      const res = await client.post('/panel/setup', {
+        token,
+        companyName: 'Acme GmbH',
+        currency: 'eur',
+        email: ' Owner@Example.com ',
+        password: PASSWORD,
+        passwordConfirm: PASSWORD,
+      });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/panel/keys?done=welcome');
-      const cookie = (res.cookies as { name: string; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string }[]).find((c) => c.name === 'invoicing_session')!;
+      const cookie = (
+        res.cookies as { name: string; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string }[]
+      ).find((c) => c.name === 'invoicing_session')!;
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/panel' });
       expect(cookie.secure).toBeFalsy();
 
@@ -114,7 +155,10 @@ for (const dialect of DIALECTS) {
       const client = new PanelClient(t.app);
       await client.get('/panel/sign-in');
       const wrong = await client.post('/panel/sign-in', { email: 'owner@example.com', password: 'not the password' });
-      const unknown = await client.post('/panel/sign-in', { email: 'nobody@example.com', password: 'not the password' });
+      const unknown = await client.post('/panel/sign-in', {
+        email: 'nobody@example.com',
+        password: 'not the password',
+      });
       for (const res of [wrong, unknown]) {
         expect(res.statusCode).toBe(401);
         expect(res.body).toContain('The email or password is not right.');
@@ -142,7 +186,11 @@ for (const dialect of DIALECTS) {
     it('refuses a sign-in post without the CSRF token', async () => {
       const client = new PanelClient(t.app);
       await client.get('/panel/sign-in');
-      const res = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD }, { csrf: false });
+      const res = await client.post(
+        '/panel/sign-in',
+        { email: 'owner@example.com', password: PASSWORD },
+        { csrf: false },
+      );
       expect(res.statusCode).toBe(403);
       expect(client.cookies.has('invoicing_session')).toBe(false);
     });
@@ -152,7 +200,10 @@ for (const dialect of DIALECTS) {
       const attacker = new PanelClient(t.app);
       await attacker.get('/panel/sign-in');
       for (let i = 0; i < 10; i++) {
-        expect((await attacker.post('/panel/sign-in', { email: 'target@example.com', password: `guess ${i} guess` })).statusCode).toBe(401);
+        expect(
+          (await attacker.post('/panel/sign-in', { email: 'target@example.com', password: `guess ${i} guess` }))
+            .statusCode,
+        ).toBe(401);
       }
       const blocked = await new PanelClient(t.app).signIn('target@example.com');
       expect(blocked.statusCode).toBe(429);

@@ -29,7 +29,11 @@ const PROFILE: Record<string, string> = {
   creditorId: 'DE98ZZZ09999999999',
 };
 
-const text = (markup: string) => markup.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+const text = (markup: string) =>
+  markup
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 interface AuditEntry {
   who: string;
@@ -45,9 +49,25 @@ function auditList(body: string): AuditEntry[] {
     .map((chunk) => {
       const part = chunk.slice(0, chunk.indexOf('</tbody>'));
       const spanned = [...part.matchAll(/<td rowspan="\d+">([\s\S]*?)<\/td>/g)].map((m) => text(m[1]!));
-      const rows = [...part.matchAll(/<th scope="row">([\s\S]*?)<\/th>\s*<td class="change-value">([\s\S]*?)<\/td>\s*<td class="change-value">([\s\S]*?)<\/td>/g)];
-      const changes = Object.fromEntries(rows.map((m) => [text(m[1]!.replace(/<span class="badge[\s\S]*$/, '')), [text(m[2]!), text(m[3]!)] as [string, string]]));
-      return { who: spanned[1] ?? '', changes, ibanMarked: /<tr class="iban-change">\s*(?:<td rowspan[\s\S]*?)?<th scope="row">IBAN <span class="badge badge-alert"/.test(part) };
+      const rows = [
+        ...part.matchAll(
+          /<th scope="row">([\s\S]*?)<\/th>\s*<td class="change-value">([\s\S]*?)<\/td>\s*<td class="change-value">([\s\S]*?)<\/td>/g,
+        ),
+      ];
+      const changes = Object.fromEntries(
+        rows.map((m) => [
+          text(m[1]!.replace(/<span class="badge[\s\S]*$/, '')),
+          [text(m[2]!), text(m[3]!)] as [string, string],
+        ]),
+      );
+      return {
+        who: spanned[1] ?? '',
+        changes,
+        ibanMarked:
+          /<tr class="iban-change">\s*(?:<td rowspan[\s\S]*?)?<th scope="row">IBAN <span class="badge badge-alert"/.test(
+            part,
+          ),
+      };
     });
 }
 
@@ -67,8 +87,11 @@ for (const dialect of DIALECTS) {
       await client.get('/panel/company');
       return client.post('/panel/company', fields);
     }
-    const companyRow = () => t.storage.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow();
-    const eventCount = async () => (await t.storage.db.selectFrom('company_events').select('id').where('company_id', '=', companyId).execute()).length;
+    const companyRow = () =>
+      t.storage.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow();
+    const eventCount = async () =>
+      (await t.storage.db.selectFrom('company_events').select('id').where('company_id', '=', companyId).execute())
+        .length;
     async function apiCompany() {
       const { key } = await t.createKey(companyId, ['company.read']);
       const res = await t.get('/company', key);
@@ -133,7 +156,11 @@ for (const dialect of DIALECTS) {
       // The first IBAN entered replaces no account: nothing to warn about.
       expect(entry!.ibanMarked).toBe(false);
       expect(page.body).not.toContain('bank account changed');
-      const events = await t.storage.db.selectFrom('company_events').selectAll().where('company_id', '=', companyId).execute();
+      const events = await t.storage.db
+        .selectFrom('company_events')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .execute();
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ actor_label: 'owner@example.com' });
       expect(events[0]!.actor_user_id).toMatch(/^usr_/);
@@ -164,16 +191,31 @@ for (const dialect of DIALECTS) {
     });
 
     it('shows a change made with the CLI as made by cli, and a change without the IBAN unmarked', async () => {
-      const result = await t.container.companyProfiles.update(companyId, { contactPhone: '+49 30 111' }, { userId: null, label: 'cli' });
+      const result = await t.container.companyProfiles.update(
+        companyId,
+        { contactPhone: '+49 30 111' },
+        { userId: null, label: 'cli' },
+      );
       expect(result.ok).toBe(true);
       const [entry] = auditList((await owner.get('/panel/company')).body);
-      expect(entry).toEqual({ who: 'cli (command line)', changes: { 'Contact phone': ['+49 30 987654', '+49 30 111'] }, ibanMarked: false });
+      expect(entry).toEqual({
+        who: 'cli (command line)',
+        changes: { 'Contact phone': ['+49 30 987654', '+49 30 111'] },
+        ibanMarked: false,
+      });
     });
 
     it('answers every invalid field at once next to it, keeps what was typed, and saves nothing', async () => {
       const row = await companyRow();
       const events = await eventCount();
-      const res = await save(owner, { ...PROFILE, legalName: 'Typed But Not Saved', iban: 'DE89370400440532013001', countryCode: 'XX', easScheme: '1234', contactEmail: 'not an email' });
+      const res = await save(owner, {
+        ...PROFILE,
+        legalName: 'Typed But Not Saved',
+        iban: 'DE89370400440532013001',
+        countryCode: 'XX',
+        easScheme: '1234',
+        contactEmail: 'not an email',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.body).toContain('4 fields need attention.');
       expect(res.body).toMatch(/id="countryCode-error"[^>]*>Must be an ISO 3166-1 alpha-2 country code/);
@@ -194,10 +236,19 @@ for (const dialect of DIALECTS) {
 
     it('refuses half an electronic address and a BIC without an IBAN, next to the field, and saves nothing', async () => {
       const row = await companyRow();
-      const res = await save(owner, { ...PROFILE, legalName: 'Not saved either', easScheme: '0088', easIdentifier: '', iban: '', bic: 'COBADEFFXXX' });
+      const res = await save(owner, {
+        ...PROFILE,
+        legalName: 'Not saved either',
+        easScheme: '0088',
+        easIdentifier: '',
+        iban: '',
+        bic: 'COBADEFFXXX',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(/id="easIdentifier-error"[^>]*>Enter the identifier, or choose no scheme\./);
-      expect(res.body).toMatch(/id="iban-error"[^>]*>Enter the IBAN: a BIC or account name belongs to a bank account\./);
+      expect(res.body).toMatch(
+        /id="iban-error"[^>]*>Enter the IBAN: a BIC or account name belongs to a bank account\./,
+      );
       expect(res.body).toContain('<option value="0088" selected>');
       const other = await save(owner, { ...PROFILE, easScheme: '', easIdentifier: '4000001123452' });
       expect(other.body).toMatch(/id="easScheme-error"[^>]*>Choose the scheme of this identifier\./);
@@ -230,8 +281,14 @@ for (const dialect of DIALECTS) {
     it('refuses a post without the CSRF token or with a wrong one, and changes nothing', async () => {
       const row = await companyRow();
       await owner.get('/panel/company');
-      expect((await owner.post('/panel/company', { ...PROFILE, iban: 'GB33BUKB20201555555555' }, { csrf: false })).statusCode).toBe(403);
-      expect((await owner.post('/panel/company', { ...PROFILE, iban: 'GB33BUKB20201555555555' }, { csrf: 'abc-def' })).statusCode).toBe(403);
+      expect(
+        (await owner.post('/panel/company', { ...PROFILE, iban: 'GB33BUKB20201555555555' }, { csrf: false }))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (await owner.post('/panel/company', { ...PROFILE, iban: 'GB33BUKB20201555555555' }, { csrf: 'abc-def' }))
+          .statusCode,
+      ).toBe(403);
       expect(await companyRow()).toEqual(row);
     });
 
@@ -249,7 +306,12 @@ for (const dialect of DIALECTS) {
     it('escapes user-supplied text in the form, the read-only profile, the audit list and a refused form', async () => {
       const script = '<script>alert(1)</script>';
       const breakout = '"><img src=x onerror=alert(2)>';
-      const res = await save(owner, { ...PROFILE, legalName: script, paymentTerms: breakout, contactName: 'Ada & "Co"' });
+      const res = await save(owner, {
+        ...PROFILE,
+        legalName: script,
+        paymentTerms: breakout,
+        contactName: 'Ada & "Co"',
+      });
       expect(res.statusCode).toBe(303);
 
       const member = new PanelClient(t.app);
@@ -260,7 +322,10 @@ for (const dialect of DIALECTS) {
         expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
         expect(page.body).toContain('&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
         expect(page.body).toContain('Ada &amp; &quot;Co&quot;');
-        expect(auditList(page.body)[0]!.changes['Legal name']).toEqual(['Owner Company GmbH', '&lt;script&gt;alert(1)&lt;/script&gt;']);
+        expect(auditList(page.body)[0]!.changes['Legal name']).toEqual([
+          'Owner Company GmbH',
+          '&lt;script&gt;alert(1)&lt;/script&gt;',
+        ]);
       }
       const refused = await save(owner, { ...PROFILE, legalName: script, iban: breakout });
       expect(refused.statusCode).toBe(400);
@@ -271,18 +336,44 @@ for (const dialect of DIALECTS) {
 
     it("never shows another company's profile or its changes, and a post cannot reach it", async () => {
       const other = await t.tenant(['company.read']);
-      const secret = { legalName: 'Other Secret Holding AG', iban: 'GB33BUKB20201555555555', contactEmail: 'secret@other.example' };
-      expect((await t.container.companyProfiles.update(other.companyId, secret, { userId: null, label: 'someone@other.example' })).ok).toBe(true);
-      const otherBefore = await t.storage.db.selectFrom('companies').selectAll().where('id', '=', other.companyId).executeTakeFirstOrThrow();
+      const secret = {
+        legalName: 'Other Secret Holding AG',
+        iban: 'GB33BUKB20201555555555',
+        contactEmail: 'secret@other.example',
+      };
+      expect(
+        (
+          await t.container.companyProfiles.update(other.companyId, secret, {
+            userId: null,
+            label: 'someone@other.example',
+          })
+        ).ok,
+      ).toBe(true);
+      const otherBefore = await t.storage.db
+        .selectFrom('companies')
+        .selectAll()
+        .where('id', '=', other.companyId)
+        .executeTakeFirstOrThrow();
 
       await save(owner, { ...PROFILE, legalName: 'Owner Company GmbH' });
-      const forged = await owner.post('/panel/company', { ...PROFILE, companyId: other.companyId, legalName: 'Hijacked' });
+      const forged = await owner.post('/panel/company', {
+        ...PROFILE,
+        companyId: other.companyId,
+        legalName: 'Hijacked',
+      });
       expect(forged.statusCode).toBe(400);
       for (const client of [owner, await signedInAs(t.app, companyId, 'member2@example.com', 'member')]) {
         const page = await client.get('/panel/company');
-        for (const value of [...Object.values(secret), 'someone@other.example', other.companyId]) expect(page.body).not.toContain(value);
+        for (const value of [...Object.values(secret), 'someone@other.example', other.companyId])
+          expect(page.body).not.toContain(value);
       }
-      expect(await t.storage.db.selectFrom('companies').selectAll().where('id', '=', other.companyId).executeTakeFirstOrThrow()).toEqual(otherBefore);
+      expect(
+        await t.storage.db
+          .selectFrom('companies')
+          .selectAll()
+          .where('id', '=', other.companyId)
+          .executeTakeFirstOrThrow(),
+      ).toEqual(otherBefore);
       expect((await t.get('/company', other.key)).json().data.legalName).toBe('Other Secret Holding AG');
       expect((await apiCompany()).legalName).toBe('Owner Company GmbH');
     });

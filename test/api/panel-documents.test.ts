@@ -34,7 +34,17 @@ const LINES = [
 ];
 
 /** Every document of an issued invoice or credit note, as the panel and the API name them alike. */
-const DOCUMENTS = ['pdf', 'pdf?lang=de', 'pdf?lang=fr', 'pdf?copy=status', 'pdf?lang=fr&copy=status', 'ubl', 'ubl?profile=xrechnung', 'cii', 'cii?profile=xrechnung'];
+const DOCUMENTS = [
+  'pdf',
+  'pdf?lang=de',
+  'pdf?lang=fr',
+  'pdf?copy=status',
+  'pdf?lang=fr&copy=status',
+  'ubl',
+  'ubl?profile=xrechnung',
+  'cii',
+  'cii?profile=xrechnung',
+];
 
 for (const dialect of DIALECTS) {
   describe(`documents from the panel on ${dialect}`, () => {
@@ -55,19 +65,52 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await buildTestApp(dialect);
       ({ owner, companyId } = await claimInstance(t.app));
-      ({ key } = await t.createKey(companyId, ['company.update', 'organization.create', 'invoice.create', 'invoice.read', 'payment.create', 'credit-note.create', 'credit-note.read']));
-      ({ key: testKey } = await t.createKey(companyId, ['organization.create', 'invoice.create', 'invoice.read'], { mode: 'test' }));
-      const patched = await t.request({ method: 'PATCH', url: `${BASE_PATH}/company`, headers: { 'x-api-key': key }, payload: PROFILE });
+      ({ key } = await t.createKey(companyId, [
+        'company.update',
+        'organization.create',
+        'invoice.create',
+        'invoice.read',
+        'payment.create',
+        'credit-note.create',
+        'credit-note.read',
+      ]));
+      ({ key: testKey } = await t.createKey(companyId, ['organization.create', 'invoice.create', 'invoice.read'], {
+        mode: 'test',
+      }));
+      const patched = await t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/company`,
+        headers: { 'x-api-key': key },
+        payload: PROFILE,
+      });
       expect(patched.statusCode, patched.body).toBe(200);
       const buyer = await post('/organization', BUYER);
-      ids.invoice = (await post('/invoice', { organizationId: buyer.id, issueDate: '2026-03-02', buyerReference: '04011000-12345-34', lines: LINES })).id;
+      ids.invoice = (
+        await post('/invoice', {
+          organizationId: buyer.id,
+          issueDate: '2026-03-02',
+          buyerReference: '04011000-12345-34',
+          lines: LINES,
+        })
+      ).id;
       // Without a buyer reference XRechnung (BR-DE-15) and Peppol (PEPPOL-EN16931-R003) refuse the invoice; EN 16931 takes it.
-      ids.noReference = (await post('/invoice', { organizationId: buyer.id, issueDate: '2026-03-03', lines: LINES })).id;
+      ids.noReference = (
+        await post('/invoice', { organizationId: buyer.id, issueDate: '2026-03-03', lines: LINES })
+      ).id;
       ids.draft = (await post('/invoice', { organizationId: buyer.id, status: 'draft', lines: LINES })).id;
       await post(`/invoice/${ids.invoice}/payment`, { amount: '50.00', method: 'credit_transfer', date: '2026-03-10' });
-      ids.creditNote = (await post('/credit-note', { invoiceId: ids.invoice, issueDate: '2026-03-12', reason: 'One hour was not needed', lines: [{ ...LINES[0], quantity: '1' }] })).id;
+      ids.creditNote = (
+        await post('/credit-note', {
+          invoiceId: ids.invoice,
+          issueDate: '2026-03-12',
+          reason: 'One hour was not needed',
+          lines: [{ ...LINES[0], quantity: '1' }],
+        })
+      ).id;
       const testBuyer = await post('/organization', { name: 'Sandbox Buyer', isCustomer: true }, testKey);
-      ids.test = (await post('/invoice', { organizationId: testBuyer.id, issueDate: '2026-03-02', lines: LINES }, testKey)).id;
+      ids.test = (
+        await post('/invoice', { organizationId: testBuyer.id, issueDate: '2026-03-02', lines: LINES }, testKey)
+      ).id;
       // A status copy is dated the moment it is made: both sides make theirs at the same frozen time.
       frozen = new Date();
       vi.useFakeTimers({ toFake: ['Date'], now: frozen });
@@ -81,23 +124,30 @@ for (const dialect of DIALECTS) {
     });
 
     const apiPath = (kind: 'invoice' | 'credit-note', id: string, document: string) => `/${kind}/${id}/${document}`;
-    const panelPath = (kind: 'invoice' | 'credit-note', id: string, document: string) => `/panel/${kind === 'invoice' ? 'invoices' : 'credit-notes'}/${id}/${document}`;
+    const panelPath = (kind: 'invoice' | 'credit-note', id: string, document: string) =>
+      `/panel/${kind === 'invoice' ? 'invoices' : 'credit-notes'}/${id}/${document}`;
 
     it('hands out every document of an invoice and a credit note with exactly the bytes and headers the API answers', async () => {
-      for (const [kind, id] of [['invoice', ids.invoice!], ['credit-note', ids.creditNote!]] as const) {
+      for (const [kind, id] of [
+        ['invoice', ids.invoice!],
+        ['credit-note', ids.creditNote!],
+      ] as const) {
         for (const document of DOCUMENTS) {
           const api = await t.get(apiPath(kind, id, document), key);
           const panel = await owner.get(panelPath(kind, id, document));
           expect(api.statusCode, `${kind} ${document}: ${api.body.slice(0, 300)}`).toBe(200);
           expect(panel.statusCode, `${kind} ${document}: ${panel.body.slice(0, 300)}`).toBe(200);
           expect(panel.rawPayload.equals(api.rawPayload), `${kind} ${document}`).toBe(true);
-          for (const header of ['content-type', 'content-disposition', 'etag', 'repr-digest']) expect(panel.headers[header], `${kind} ${document} ${header}`).toBe(api.headers[header]);
+          for (const header of ['content-type', 'content-disposition', 'etag', 'repr-digest'])
+            expect(panel.headers[header], `${kind} ${document} ${header}`).toBe(api.headers[header]);
         }
       }
       const pdf = await owner.get(panelPath('invoice', ids.invoice!, 'pdf'));
       expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
       expect(pdf.headers['content-disposition']).toMatch(/^attachment; filename="invoice-2026-\d{5}\.pdf"$/);
-      expect((await owner.get(panelPath('invoice', ids.invoice!, 'pdf?copy=status'))).headers['content-disposition']).toMatch(/-status\.pdf"$/);
+      expect(
+        (await owner.get(panelPath('invoice', ids.invoice!, 'pdf?copy=status'))).headers['content-disposition'],
+      ).toMatch(/-status\.pdf"$/);
       // The digest the invoice's answer shows is the one of the file the panel handed out.
       const answer = (await t.get(`/invoice/${ids.invoice}`, key)).json().data;
       expect(`"${answer.pdfSha256.en}"`).toBe(pdf.headers.etag);
@@ -105,16 +155,30 @@ for (const dialect of DIALECTS) {
 
     it('offers the downloads on the invoice and credit-note pages, naming what an incomplete e-invoice lacks', async () => {
       const page = (await owner.get(`/panel/invoices/${ids.invoice}`)).body;
-      for (const href of ['pdf?lang=en', 'pdf?lang=de', 'pdf?lang=fr', 'pdf?lang=en&amp;copy=status', 'ubl', 'ubl?profile=xrechnung', 'cii', 'cii?profile=xrechnung']) {
+      for (const href of [
+        'pdf?lang=en',
+        'pdf?lang=de',
+        'pdf?lang=fr',
+        'pdf?lang=en&amp;copy=status',
+        'ubl',
+        'ubl?profile=xrechnung',
+        'cii',
+        'cii?profile=xrechnung',
+      ]) {
         expect(page).toContain(`href="/panel/invoices/${ids.invoice}/${href}"`);
       }
       expect(page).not.toContain('einvoice-gaps');
       const incomplete = (await owner.get(`/panel/invoices/${ids.noReference}`)).body;
-      expect(incomplete).toMatch(/UBL · XRechnung 3\.0<\/a> <small class="muted einvoice-gaps">incomplete: lacks buyerReference<\/small>/);
-      expect(incomplete).toMatch(/UBL · Peppol BIS 3\.0<\/a> <small class="muted einvoice-gaps">incomplete: lacks buyerReference<\/small>/);
+      expect(incomplete).toMatch(
+        /UBL · XRechnung 3\.0<\/a> <small class="muted einvoice-gaps">incomplete: lacks buyerReference<\/small>/,
+      );
+      expect(incomplete).toMatch(
+        /UBL · Peppol BIS 3\.0<\/a> <small class="muted einvoice-gaps">incomplete: lacks buyerReference<\/small>/,
+      );
       expect(incomplete).toMatch(/CII · EN 16931 \(Factur-X\)<\/a><\/li>/);
       const note = (await owner.get(`/panel/credit-notes/${ids.creditNote}`)).body;
-      for (const href of ['pdf?lang=en', 'pdf?lang=fr&amp;copy=status', 'ubl', 'cii?profile=xrechnung']) expect(note).toContain(`href="/panel/credit-notes/${ids.creditNote}/${href}"`);
+      for (const href of ['pdf?lang=en', 'pdf?lang=fr&amp;copy=status', 'ubl', 'cii?profile=xrechnung'])
+        expect(note).toContain(`href="/panel/credit-notes/${ids.creditNote}/${href}"`);
     });
 
     it('answers an incomplete e-invoice with a page naming each missing field and its rule, not a 500', async () => {
@@ -161,21 +225,28 @@ for (const dialect of DIALECTS) {
         expect(res.statusCode).toBe(200);
         expect(res.rawPayload.equals(reference)).toBe(true);
         expect((await client.get(panelPath('credit-note', ids.creditNote!, 'cii'))).statusCode).toBe(200);
-        expect((await client.get(`/panel/credit-notes/${ids.creditNote}`)).body).toContain(`/panel/credit-notes/${ids.creditNote}/pdf?lang=en`);
+        expect((await client.get(`/panel/credit-notes/${ids.creditNote}`)).body).toContain(
+          `/panel/credit-notes/${ids.creditNote}/pdf?lang=en`,
+        );
       }
     });
 
     it("answers 404 for another company's documents and for the other world's, and nothing without a session", async () => {
       const otherCompany = await t.createCompany('Elsewhere GmbH');
       const stranger = await signedInAs(t.app, otherCompany, `stranger-${dialect}@example.com`, 'owner');
-      for (const [kind, id] of [['invoice', ids.invoice!], ['credit-note', ids.creditNote!]] as const) {
+      for (const [kind, id] of [
+        ['invoice', ids.invoice!],
+        ['credit-note', ids.creditNote!],
+      ] as const) {
         for (const document of ['pdf', 'pdf?copy=status', 'ubl', 'cii?profile=xrechnung']) {
           const res = await stranger.get(panelPath(kind, id, document));
           expect(res.statusCode, `${kind} ${document}`).toBe(404);
           expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
         }
       }
-      expect((await owner.get(panelPath('invoice', 'inv_00000000-0000-4000-8000-000000000000', 'pdf'))).statusCode).toBe(404);
+      expect(
+        (await owner.get(panelPath('invoice', 'inv_00000000-0000-4000-8000-000000000000', 'pdf'))).statusCode,
+      ).toBe(404);
 
       // A test invoice is not found while the panel shows live data; switched to test data it is, with the API's bytes.
       await owner.get('/panel/invoices');
@@ -183,7 +254,9 @@ for (const dialect of DIALECTS) {
       await owner.post('/panel/mode', { mode: 'test', return: '/panel/invoices' });
       const sandbox = await owner.get(panelPath('invoice', ids.test!, 'pdf'));
       expect(sandbox.statusCode).toBe(200);
-      expect(sandbox.rawPayload.equals((await t.get(apiPath('invoice', ids.test!, 'pdf'), testKey)).rawPayload)).toBe(true);
+      expect(sandbox.rawPayload.equals((await t.get(apiPath('invoice', ids.test!, 'pdf'), testKey)).rawPayload)).toBe(
+        true,
+      );
       expect((await owner.get(panelPath('invoice', ids.invoice!, 'pdf'))).statusCode).toBe(404);
       await owner.get('/panel/invoices');
       await owner.post('/panel/mode', { mode: 'live', return: '/panel/invoices' });

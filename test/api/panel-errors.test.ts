@@ -17,7 +17,8 @@ import { claimInstance, PanelClient, signedInAs } from '../helpers/panel-client.
 const BUSY_TIMEOUT_MS = 300;
 
 /** What leaks when an error is shown raw: driver and SQL text, addresses, a stack. */
-const LEAKS = /SQLITE|ECONNREFUSED|Connection terminated|timeout exceeded|database is locked|127\.0\.0\.1|\bselect\b.+\bfrom\b|\binsert into\b|\bat \S+:\d+:\d+/i;
+const LEAKS =
+  /SQLITE|ECONNREFUSED|Connection terminated|timeout exceeded|database is locked|127\.0\.0\.1|\bselect\b.+\bfrom\b|\binsert into\b|\bat \S+:\d+:\d+/i;
 
 /** The error's own part of a page (the layout around it is the same on every page). */
 function articleOf(body: string): string {
@@ -30,7 +31,9 @@ interface Outage {
 }
 
 /** The database goes away for real: PostgreSQL behind a TCP proxy that is cut; SQLite held by another connection's write lock. */
-async function outageFor(database: TestDatabase): Promise<{ database: TestDatabase; outage: Outage; close(): Promise<void> }> {
+async function outageFor(
+  database: TestDatabase,
+): Promise<{ database: TestDatabase; outage: Outage; close(): Promise<void> }> {
   if (database.dialect === 'sqlite') {
     let holder: DatabaseSync | undefined;
     return {
@@ -77,10 +80,22 @@ for (const dialect of DIALECTS) {
       const prepared = await outageFor(database);
       outage = prepared.outage;
       closeOutage = prepared.close;
-      t = await buildTestApp(dialect, { databaseBusyTimeoutMs: BUSY_TIMEOUT_MS, webhookAllowPrivateUrls: true }, { database: prepared.database });
+      t = await buildTestApp(
+        dialect,
+        { databaseBusyTimeoutMs: BUSY_TIMEOUT_MS, webhookAllowPrivateUrls: true },
+        { database: prepared.database },
+      );
       ({ owner, companyId } = await claimInstance(t.app));
       ({ key } = await t.createKey(companyId, ['organization.create', 'invoice.create', 'invoice.read']));
-      const buyer = await t.post('/organization', { name: 'Buyer AG', isCustomer: true, address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } }, key);
+      const buyer = await t.post(
+        '/organization',
+        {
+          name: 'Buyer AG',
+          isCustomer: true,
+          address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' },
+        },
+        key,
+      );
       expect(buyer.statusCode, buyer.body).toBe(201);
       const lines = [{ name: 'Consulting', quantity: '3', unitPrice: '80', vatRate: '19' }];
       const draft = await t.post('/invoice', { organizationId: buyer.json().data.id, status: 'draft', lines }, key);
@@ -98,7 +113,11 @@ for (const dialect of DIALECTS) {
       await database.drop();
     });
 
-    function expectPage(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, title: string): void {
+    function expectPage(
+      res: { statusCode: number; headers: Record<string, unknown>; body: string },
+      status: number,
+      title: string,
+    ): void {
       expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.body).toContain(`<h1>${title}</h1>`);
@@ -107,7 +126,11 @@ for (const dialect of DIALECTS) {
     }
 
     it('renders NOT_FOUND as a 404 page, for another id and for a path the panel does not have', async () => {
-      expectPage(await owner.get('/panel/invoices/inv_0000000000000000000000000'), ERRORS.NOT_FOUND.status, 'Not found');
+      expectPage(
+        await owner.get('/panel/invoices/inv_0000000000000000000000000'),
+        ERRORS.NOT_FOUND.status,
+        'Not found',
+      );
       expectPage(await owner.get('/panel/no-such-page'), ERRORS.NOT_FOUND.status, 'Not found');
     });
 
@@ -115,7 +138,9 @@ for (const dialect of DIALECTS) {
       await owner.get('/panel/keys');
       const res = await owner.post('/panel/keys', { name: 'k'.repeat(1001), permissions: 'invoice.read' });
       expectPage(res, ERRORS.VALIDATION_ERROR.status, 'The form was not understood');
-      expect(articleOf(res.body)).toMatch(/<li><strong><code>name<\/code><\/strong>: Must NOT have more than 1000 characters\.<\/li>/);
+      expect(articleOf(res.body)).toMatch(
+        /<li><strong><code>name<\/code><\/strong>: Must NOT have more than 1000 characters\.<\/li>/,
+      );
     });
 
     it('renders FORBIDDEN as a 403 page when a member sends a form only owners and admins may', async () => {
@@ -141,7 +166,8 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(api.statusCode);
       expect(res.statusCode).toBe(ERRORS.EINVOICE_INCOMPLETE.status);
       expect(res.body).toContain(`Error ${ERRORS.EINVOICE_INCOMPLETE.status} · EINVOICE_INCOMPLETE`);
-      for (const detail of api.json().error.details as { field: string }[]) expect(res.body).toContain(`<code>${detail.field}</code>`);
+      for (const detail of api.json().error.details as { field: string }[])
+        expect(res.body).toContain(`<code>${detail.field}</code>`);
     });
 
     it('answers the webhook endpoint limit with the status and words the error table gives WEBHOOK_ENDPOINT_LIMIT', async () => {
@@ -167,7 +193,11 @@ for (const dialect of DIALECTS) {
       await owner.get(`/panel/keys/${keys[0]!.id}/rename`);
       const long = await owner.post(`/panel/keys/${keys[0]!.id}/rename`, { name: 'k'.repeat(MAX_KEY_NAME_LENGTH + 1) });
       expect(long.statusCode).toBe(400);
-      const [lengthProblem] = keyInputProblems({ name: 'k'.repeat(MAX_KEY_NAME_LENGTH + 1), permissions: ['invoice.read'], expiresAt: null })!.details!;
+      const [lengthProblem] = keyInputProblems({
+        name: 'k'.repeat(MAX_KEY_NAME_LENGTH + 1),
+        permissions: ['invoice.read'],
+        expiresAt: null,
+      })!.details!;
       expect(long.body).toContain(`<small id="name-error" class="field-error">${lengthProblem!.message}</small>`);
       expect(long.body).toContain(`maxlength="${MAX_KEY_NAME_LENGTH}"`);
     });

@@ -41,7 +41,8 @@ describe('panel amount formatting', () => {
   });
 
   it('names every VAT category of UNCL5305 the panel may show', () => {
-    for (const code of ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M']) expect(VAT_CATEGORY_NAMES[code], code).toMatch(/\w{3}/);
+    for (const code of ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'])
+      expect(VAT_CATEGORY_NAMES[code], code).toMatch(/\w{3}/);
   });
 });
 
@@ -59,7 +60,18 @@ for (const dialect of DIALECTS) {
 
     it('shows a huge invoice exactly, with separators and the currency, units by name as on the PDF, codes named and numbers unbroken', async () => {
       const { key } = await t.createKey(companyId, ALL_PERMISSIONS);
-      const org = (await t.post('/organization', { name: 'Big Buyer AG', isCustomer: true, vatId: 'DE811111111', address: { line1: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', countryCode: 'DE' } }, key)).json().data;
+      const org = (
+        await t.post(
+          '/organization',
+          {
+            name: 'Big Buyer AG',
+            isCustomer: true,
+            vatId: 'DE811111111',
+            address: { line1: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', countryCode: 'DE' },
+          },
+          key,
+        )
+      ).json().data;
       const lines = [
         // As large as an invoice may be (every amount within 15 digits before the point, src/money/limits.ts).
         { name: 'Consulting', quantity: '90071992547', unitCode: 'HUR', unitPrice: '1234.57', vatRate: '19' },
@@ -67,7 +79,12 @@ for (const dialect of DIALECTS) {
       ];
       const created = await t.post('/invoice', { organizationId: org.id, lines }, key);
       expect(created.statusCode, created.body).toBe(201);
-      const invoice = created.json().data as { id: string; number: string; totals: { payable: string; taxTotal: string }; lines: { netAmount: string }[] };
+      const invoice = created.json().data as {
+        id: string;
+        number: string;
+        totals: { payable: string; taxTotal: string };
+        lines: { netAmount: string }[];
+      };
       // The payable is beyond 2^53 in cents: a float could not hold it.
       expect(BigInt(invoice.totals.payable.replace('.', ''))).toBeGreaterThan(2n ** 53n);
 
@@ -81,13 +98,19 @@ for (const dialect of DIALECTS) {
       expect(page.body).toContain('2 <abbr class="unit" title="one (code C62)" data-unit="C62">pc</abbr>');
       expect(page.body).not.toMatch(/\d <abbr[^>]*>(HUR|C62)</);
       expect(page.body).toContain('<abbr class="code" title="Standard rate" data-vat-category="S">S</abbr>');
-      expect(page.body).toContain('<abbr class="code" title="Free export item, VAT not charged" data-vat-category="G">G</abbr>');
+      expect(page.body).toContain(
+        '<abbr class="code" title="Free export item, VAT not charged" data-vat-category="G">G</abbr>',
+      );
       // The same names spelled out for touch screens, where a title never shows.
-      expect(page.body).toMatch(/<dl class="code-legend">[\s\S]*h: hour \(<code>HUR<\/code>\) · pc: one \(<code>C62<\/code>\)[\s\S]*<code>G<\/code> Free export item, VAT not charged/);
+      expect(page.body).toMatch(
+        /<dl class="code-legend">[\s\S]*h: hour \(<code>HUR<\/code>\) · pc: one \(<code>C62<\/code>\)[\s\S]*<code>G<\/code> Free export item, VAT not charged/,
+      );
 
       const list = await owner.get('/panel/invoices');
       expect(list.body).toContain(`<span class="amount">${grouped(invoice.totals.payable)} EUR</span>`);
-      expect(list.body).toMatch(new RegExp(`<th scope="row" class="nowrap"><a href="/panel/invoices/${invoice.id}">${invoice.number}</a></th>`));
+      expect(list.body).toMatch(
+        new RegExp(`<th scope="row" class="nowrap"><a href="/panel/invoices/${invoice.id}">${invoice.number}</a></th>`),
+      );
     });
   });
 }

@@ -28,16 +28,27 @@ for (const dialect of DIALECTS) {
       const token = (await setup.issueToken())!;
       const client = new PanelClient(t.app);
       await client.get(`/panel/setup?token=${token}`);
-      const res = await client.post('/panel/setup', { token, companyName: ' ', currency: 'EURO', email: 'not-an-email', password: 'short', passwordConfirm: 'other' });
+      const res = await client.post('/panel/setup', {
+        token,
+        companyName: ' ',
+        currency: 'EURO',
+        email: 'not-an-email',
+        password: 'short',
+        passwordConfirm: 'other',
+      });
       expect(res.statusCode).toBe(400);
       expect(fieldErrors(res.body)).toEqual(['companyName', 'currency', 'email', 'password', 'passwordConfirm']);
       expect(res.body).toContain('5 fields need attention.');
       // The company's rules are the company service's, shown in its words.
       for (const problem of companyInputProblems({ name: ' ', currency: 'EURO' })) {
         const field = problem.field === 'name' ? 'companyName' : problem.field;
-        expect(res.body).toContain(`<small id="${field}-error" class="field-error">${escapeHtml(problem.message)}</small>`);
+        expect(res.body).toContain(
+          `<small id="${field}-error" class="field-error">${escapeHtml(problem.message)}</small>`,
+        );
       }
-      expect(res.body).toMatch(/<input id="companyName"[^>]*aria-invalid="true"[^>]*aria-describedby="companyName-error"[^>]*autofocus/);
+      expect(res.body).toMatch(
+        /<input id="companyName"[^>]*aria-invalid="true"[^>]*aria-describedby="companyName-error"[^>]*autofocus/,
+      );
       expect(await setup.isValid(token)).toBe(true);
       expect(await t.storage.db.selectFrom('users').selectAll().execute()).toHaveLength(0);
     });

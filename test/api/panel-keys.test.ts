@@ -29,7 +29,11 @@ for (const dialect of DIALECTS) {
       expect(res.headers.location).toBe('/panel/keys/new');
       const shown = await client.get('/panel/keys/new');
       const key = revealedKey(shown.body)!;
-      const row = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
+      const row = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
       return { key, row, shown };
     }
 
@@ -71,9 +75,13 @@ for (const dialect of DIALECTS) {
     it('groups the create form by resource from the catalogue, and All permissions grants every permission without JavaScript', async () => {
       const page = await owner.get('/panel/keys');
       const picker = /<fieldset class="permission-picker"[\s\S]*?<\/div>\s*<\/fieldset>/.exec(page.body)![0];
-      const legends = [...picker.matchAll(/<fieldset class="permission-group">\s*<legend>([^<]+)<\/legend>/g)].map((m) => m[1]);
+      const legends = [...picker.matchAll(/<fieldset class="permission-group">\s*<legend>([^<]+)<\/legend>/g)].map(
+        (m) => m[1],
+      );
       expect(legends).toEqual(PERMISSION_GROUPS.map((g) => g.resource));
-      expect(legends).toEqual(expect.arrayContaining(['organization', 'invoice', 'payment', 'credit-note', 'company', 'event', 'webhook']));
+      expect(legends).toEqual(
+        expect.arrayContaining(['organization', 'invoice', 'payment', 'credit-note', 'company', 'event', 'webhook']),
+      );
       for (const p of PERMISSION_NAMES) expect(picker).toContain(`value="${p}"`);
       expect(picker).toContain('name="allPermissions" value="1"');
 
@@ -82,13 +90,29 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(303);
       const shown = await owner.get('/panel/keys/new');
       expect(shown.body).toContain('with all permissions:');
-      const row = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Everything').executeTakeFirstOrThrow();
+      const row = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('name', '=', 'Everything')
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(row.permissions)).toEqual(PERMISSION_NAMES);
       // With JavaScript every box is ticked too: the same key.
       await owner.get('/panel/keys');
-      expect((await owner.post('/panel/keys', { name: 'Everything, ticked', allPermissions: '1', permissions: PERMISSION_NAMES })).statusCode).toBe(303);
+      expect(
+        (
+          await owner.post('/panel/keys', {
+            name: 'Everything, ticked',
+            allPermissions: '1',
+            permissions: PERMISSION_NAMES,
+          })
+        ).statusCode,
+      ).toBe(303);
       await owner.get('/panel/keys/new');
-      const ticked = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Everything, ticked').executeTakeFirstOrThrow();
+      const ticked = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('name', '=', 'Everything, ticked')
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(ticked.permissions)).toEqual(PERMISSION_NAMES);
 
       // The list says "All permissions" instead of one badge per permission.
@@ -97,7 +121,7 @@ for (const dialect of DIALECTS) {
       expect(cell).toBe('<span class="perm-all">All permissions</span>');
     });
 
-    it('shows each key\'s permissions by resource with their level', async () => {
+    it("shows each key's permissions by resource with their level", async () => {
       const { row } = await createKey(owner, 'Grouped', [
         'invoice.read',
         'invoice.create',
@@ -111,11 +135,30 @@ for (const dialect of DIALECTS) {
         'webhook.manage',
       ]);
       const list = await owner.get('/panel/keys');
-      const groups = [...rowOf(list.body, row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
-      expect(groups).toEqual(['invoice: read, create', 'payment: read &amp; write', 'credit-note: create', 'organization: read &amp; write', 'company: update', 'webhook: manage']);
+      const groups = [
+        ...rowOf(list.body, row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g),
+      ].map((m) => `${m[1]} ${m[2]}`);
+      expect(groups).toEqual([
+        'invoice: read, create',
+        'payment: read &amp; write',
+        'credit-note: create',
+        'organization: read &amp; write',
+        'company: update',
+        'webhook: manage',
+      ]);
       expect(rowOf(list.body, row.id)).not.toContain('All permissions');
-      const writer = await createKey(owner, 'Writer', ['invoice.create', 'invoice.update', 'invoice.delete', 'invoice.send', 'event.read']);
-      const writes = [...rowOf((await owner.get('/panel/keys')).body, writer.row.id)!.matchAll(/<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
+      const writer = await createKey(owner, 'Writer', [
+        'invoice.create',
+        'invoice.update',
+        'invoice.delete',
+        'invoice.send',
+        'event.read',
+      ]);
+      const writes = [
+        ...rowOf((await owner.get('/panel/keys')).body, writer.row.id)!.matchAll(
+          /<li><span class="perm-resource">([^<]+)<\/span> ([^<]+)<\/li>/g,
+        ),
+      ].map((m) => `${m[1]} ${m[2]}`);
       expect(writes).toEqual(['invoice: write', 'event: read']);
       // The revoke confirmation says the same in words.
       expect((await owner.get(`/panel/keys/${writer.row.id}/revoke`)).body).toContain('(invoice: write; event: read)');
@@ -147,15 +190,25 @@ for (const dialect of DIALECTS) {
     it('sets the expiry to the start of the chosen day', async () => {
       await owner.get('/panel/keys');
       await owner.post('/panel/keys', { name: 'Expiring', permissions: 'invoice.create', expiresOn: '2999-12-31' });
-      const row = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Expiring').executeTakeFirstOrThrow();
+      const row = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('name', '=', 'Expiring')
+        .executeTakeFirstOrThrow();
       expect(row.expires_at).toBe('2999-12-31T00:00:00.000Z');
     });
 
     it('refuses a create without the CSRF token or with a wrong one', async () => {
       const before = (await t.storage.db.selectFrom('api_keys').selectAll().execute()).length;
       await owner.get('/panel/keys');
-      expect((await owner.post('/panel/keys', { name: 'Forged', permissions: 'invoice.create' }, { csrf: false })).statusCode).toBe(403);
-      expect((await owner.post('/panel/keys', { name: 'Forged', permissions: 'invoice.create' }, { csrf: 'abc-def' })).statusCode).toBe(403);
+      expect(
+        (await owner.post('/panel/keys', { name: 'Forged', permissions: 'invoice.create' }, { csrf: false }))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (await owner.post('/panel/keys', { name: 'Forged', permissions: 'invoice.create' }, { csrf: 'abc-def' }))
+          .statusCode,
+      ).toBe(403);
       expect((await t.storage.db.selectFrom('api_keys').selectAll().execute()).length).toBe(before);
     });
 
@@ -165,7 +218,9 @@ for (const dialect of DIALECTS) {
       const res = await anonymous.post('/panel/keys', { name: 'Anonymous', permissions: 'invoice.create' });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/panel/sign-in');
-      expect(await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Anonymous').execute()).toHaveLength(0);
+      expect(
+        await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Anonymous').execute(),
+      ).toHaveLength(0);
     });
 
     it('revokes after a confirmation page, and the API refuses the key at once', async () => {
@@ -188,21 +243,40 @@ for (const dialect of DIALECTS) {
       const list = await owner.get('/panel/keys?done=revoked');
       expect(list.body).toContain('The key is revoked.');
       expect(list.body).toMatch(/owner@example\.com<\/strong> revoked key <strong>To revoke<\/strong>/);
-      const events = await t.storage.db.selectFrom('api_key_events').selectAll().where('api_key_id', '=', row.id).orderBy('at').execute();
+      const events = await t.storage.db
+        .selectFrom('api_key_events')
+        .selectAll()
+        .where('api_key_id', '=', row.id)
+        .orderBy('at')
+        .execute();
       expect(events.map((e) => e.action)).toEqual(['create', 'revoke']);
-      expect(events[1]).toMatchObject({ actor_label: 'owner@example.com', key_prefix: row.lookup_prefix, company_id: companyId });
+      expect(events[1]).toMatchObject({
+        actor_label: 'owner@example.com',
+        key_prefix: row.lookup_prefix,
+        company_id: companyId,
+      });
     });
 
     it("refuses to revoke another company's key and leaves it working", async () => {
       const other = await t.tenant(['organization.create']);
-      const otherRow = await t.storage.db.selectFrom('api_keys').selectAll().where('company_id', '=', other.companyId).executeTakeFirstOrThrow();
+      const otherRow = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('company_id', '=', other.companyId)
+        .executeTakeFirstOrThrow();
       await owner.get('/panel/keys');
       expect((await owner.get(`/panel/keys/${otherRow.id}/revoke`)).statusCode).toBe(404);
       const res = await owner.post(`/panel/keys/${otherRow.id}/revoke`);
       expect(res.statusCode).toBe(404);
-      const after = await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', otherRow.id).executeTakeFirstOrThrow();
+      const after = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', otherRow.id)
+        .executeTakeFirstOrThrow();
       expect(after.revoked_at).toBeNull();
-      expect((await t.post('/organization', { name: 'Still works', isCustomer: true }, other.key)).statusCode).toBe(201);
+      expect((await t.post('/organization', { name: 'Still works', isCustomer: true }, other.key)).statusCode).toBe(
+        201,
+      );
       expect((await owner.get('/panel/keys')).body).not.toContain(otherRow.lookup_prefix);
     });
 
@@ -229,7 +303,11 @@ for (const dialect of DIALECTS) {
       expect((await member.post(`/panel/keys/${row.id}/roll`, { overlapHours: '1' })).statusCode).toBe(403);
       expect((await member.get(`/panel/keys/${row.id}/rename`)).statusCode).toBe(403);
       expect((await member.post(`/panel/keys/${row.id}/rename`, { name: 'Member renamed' })).statusCode).toBe(403);
-      const still = await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      const still = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
       expect(still).toMatchObject({ revoked_at: null, replaced_by: null, name: 'Visible to members' });
     });
 
@@ -253,11 +331,15 @@ for (const dialect of DIALECTS) {
       const res = await owner.post('/panel/keys', { name: '', expiresOn: 'tomorrow', mode: 'prod' });
       expect(res.statusCode).toBe(400);
       expect(res.body).toContain('4 fields need attention.');
-      for (const field of ['name', 'permissions', 'expiresOn', 'mode']) expect(res.body).toContain(`id="${field}-error"`);
+      for (const field of ['name', 'permissions', 'expiresOn', 'mode'])
+        expect(res.body).toContain(`id="${field}-error"`);
     });
 
     it('rolls a key: the successor is shown once, both keys work during the overlap, and the old one is refused after it', async () => {
-      const { key: oldKey, row: old } = await createKey(owner, 'Rollable', ['organization.create', 'organization.read']);
+      const { key: oldKey, row: old } = await createKey(owner, 'Rollable', [
+        'organization.create',
+        'organization.read',
+      ]);
       expect((await t.get('/organization', oldKey)).statusCode).toBe(200);
       expect(rowOf((await owner.get('/panel/keys')).body, old.id)).toContain(`href="/panel/keys/${old.id}/roll"`);
 
@@ -276,9 +358,24 @@ for (const dialect of DIALECTS) {
       expect(shown.body).toContain(`It replaces key <code>${old.lookup_prefix}</code>, which keeps working until`);
       expect(revealedKey((await owner.get('/panel/keys/new')).body)).toBeUndefined();
 
-      const successor = await t.storage.db.selectFrom('api_keys').selectAll().where('lookup_prefix', '=', newKey.split('_')[2]!).executeTakeFirstOrThrow();
-      expect(successor).toMatchObject({ name: 'Rollable', company_id: companyId, livemode: 1, expires_at: null, revoked_at: null, permissions: old.permissions });
-      const after = await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', old.id).executeTakeFirstOrThrow();
+      const successor = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('lookup_prefix', '=', newKey.split('_')[2]!)
+        .executeTakeFirstOrThrow();
+      expect(successor).toMatchObject({
+        name: 'Rollable',
+        company_id: companyId,
+        livemode: 1,
+        expires_at: null,
+        revoked_at: null,
+        permissions: old.permissions,
+      });
+      const after = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', old.id)
+        .executeTakeFirstOrThrow();
       expect(after).toMatchObject({ replaced_by: successor.id, revoked_at: null });
       expect(Date.parse(after.expires_at!)).toBeGreaterThanOrEqual(before + 6 * 3_600_000);
       expect(Date.parse(after.expires_at!)).toBeLessThanOrEqual(Date.now() + 6 * 3_600_000);
@@ -291,12 +388,20 @@ for (const dialect of DIALECTS) {
       expect(oldRow).toContain(`rolled to <code>${successor.lookup_prefix}</code>`);
       expect(oldRow).not.toContain('/roll"');
       expect(oldRow).toContain('/revoke"');
-      expect(list.body).toMatch(new RegExp(`owner@example\\.com</strong> rolled key <strong>Rollable</strong> \\(<code>${old.lookup_prefix}</code>\\) to <code>${successor.lookup_prefix}</code>; the old key works until <time`));
+      expect(list.body).toMatch(
+        new RegExp(
+          `owner@example\\.com</strong> rolled key <strong>Rollable</strong> \\(<code>${old.lookup_prefix}</code>\\) to <code>${successor.lookup_prefix}</code>; the old key works until <time`,
+        ),
+      );
       // A rolled key is not rolled twice.
       expect((await owner.get(`/panel/keys/${old.id}/roll`)).headers.location).toBe('/panel/keys?done=not-rolled');
 
       // The overlap ends (the cache of this instance forgets the row, as it does after API_KEY_CACHE_TTL_MS).
-      await t.storage.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', old.id).execute();
+      await t.storage.db
+        .updateTable('api_keys')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', old.id)
+        .execute();
       t.container.verifier.forget(old.lookup_prefix);
       expect((await t.get('/organization', oldKey)).statusCode).toBe(401);
       expect((await t.get('/organization', newKey)).statusCode).toBe(200);
@@ -325,7 +430,10 @@ for (const dialect of DIALECTS) {
         expect(res.body).toContain('aria-invalid="true"');
       }
       expect(await count()).toBe(before);
-      expect((await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()).replaced_by).toBeNull();
+      expect(
+        (await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow())
+          .replaced_by,
+      ).toBeNull();
     });
 
     it('offers no Revoke or Roll for revoked and expired keys, and refuses to roll them', async () => {
@@ -333,7 +441,11 @@ for (const dialect of DIALECTS) {
       await owner.get(`/panel/keys/${revoked.id}/revoke`);
       await owner.post(`/panel/keys/${revoked.id}/revoke`);
       const { row: expired } = await createKey(owner, 'Past');
-      await t.storage.db.updateTable('api_keys').set({ expires_at: '2001-01-01T00:00:00.000Z' }).where('id', '=', expired.id).execute();
+      await t.storage.db
+        .updateTable('api_keys')
+        .set({ expires_at: '2001-01-01T00:00:00.000Z' })
+        .where('id', '=', expired.id)
+        .execute();
 
       const page = await owner.get('/panel/keys');
       for (const id of [revoked.id, expired.id]) {
@@ -346,7 +458,10 @@ for (const dialect of DIALECTS) {
         expect((await owner.get(`/panel/keys/${id}/roll`)).headers.location).toBe('/panel/keys?done=not-rolled');
         const roll = await owner.post(`/panel/keys/${id}/roll`, { overlapHours: '1' });
         expect(roll.headers.location).toBe('/panel/keys?done=not-rolled');
-        expect((await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).replaced_by).toBeNull();
+        expect(
+          (await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow())
+            .replaced_by,
+        ).toBeNull();
       }
       expect((await owner.get('/panel/keys?done=not-rolled')).body).toContain('That key cannot be rolled');
     });
@@ -365,23 +480,37 @@ for (const dialect of DIALECTS) {
       const res = await owner.post(`/panel/keys/${row.id}/rename`, { name: 'After <rename>' });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/panel/keys?done=renamed');
-      const stored = await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      const stored = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
       expect(stored.name).toBe('After <rename>');
       expect((await t.post('/organization', { name: 'After a rename', isCustomer: true }, key)).statusCode).toBe(201);
       const page = await owner.get('/panel/keys?done=renamed');
       expect(page.body).toContain('The key is renamed.');
-      expect(page.body).toContain('renamed key <strong>Before rename</strong> to <strong>After &lt;rename&gt;</strong>');
+      expect(page.body).toContain(
+        'renamed key <strong>Before rename</strong> to <strong>After &lt;rename&gt;</strong>',
+      );
     });
 
     it("refuses to roll or rename another company's key with 404", async () => {
       const other = await t.tenant(['organization.create']);
-      const otherRow = await t.storage.db.selectFrom('api_keys').selectAll().where('company_id', '=', other.companyId).executeTakeFirstOrThrow();
+      const otherRow = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('company_id', '=', other.companyId)
+        .executeTakeFirstOrThrow();
       await owner.get('/panel/keys');
       expect((await owner.get(`/panel/keys/${otherRow.id}/roll`)).statusCode).toBe(404);
       expect((await owner.post(`/panel/keys/${otherRow.id}/roll`, { overlapHours: '1' })).statusCode).toBe(404);
       expect((await owner.get(`/panel/keys/${otherRow.id}/rename`)).statusCode).toBe(404);
       expect((await owner.post(`/panel/keys/${otherRow.id}/rename`, { name: 'Hijacked' })).statusCode).toBe(404);
-      const after = await t.storage.db.selectFrom('api_keys').selectAll().where('id', '=', otherRow.id).executeTakeFirstOrThrow();
+      const after = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', otherRow.id)
+        .executeTakeFirstOrThrow();
       expect(after).toMatchObject({ name: otherRow.name, replaced_by: null, expires_at: null });
     });
 
@@ -391,7 +520,11 @@ for (const dialect of DIALECTS) {
       await owner.get('/panel/keys');
       await owner.post('/panel/keys', { name: 'Search sandbox', permissions: 'invoice.create', mode: 'test' });
       await owner.get('/panel/keys/new');
-      const sandbox = await t.storage.db.selectFrom('api_keys').selectAll().where('name', '=', 'Search sandbox').executeTakeFirstOrThrow();
+      const sandbox = await t.storage.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('name', '=', 'Search sandbox')
+        .executeTakeFirstOrThrow();
       await owner.get(`/panel/keys/${beta.id}/revoke`);
       await owner.post(`/panel/keys/${beta.id}/revoke`);
       const listed = (body: string) => [alpha.id, beta.id, sandbox.id].filter((id) => rowOf(body, id) !== undefined);
@@ -413,28 +546,53 @@ for (const dialect of DIALECTS) {
       expect(none.statusCode).toBe(200);
       expect(none.body).toContain('No key matches this search.');
       // Unknown filter values are ignored rather than failing the page.
-      expect(listed((await owner.get('/panel/keys?status=bogus&mode=bogus&q=search')).body)).toEqual([alpha.id, beta.id, sandbox.id]);
+      expect(listed((await owner.get('/panel/keys?status=bogus&mode=bogus&q=search')).body)).toEqual([
+        alpha.id,
+        beta.id,
+        sandbox.id,
+      ]);
     });
 
     it('lists keys created, renamed, rolled and revoked with the CLI in Activity, with CLI as the actor', async () => {
       const cli = async (...args: string[]) => {
         const out: string[] = [];
         const err: string[] = [];
-        const code = await runCli([...args, '--json'], { stdout: (s) => out.push(s), stderr: (s) => err.push(s), env: { DATABASE_URL: t.database.url } });
+        const code = await runCli([...args, '--json'], {
+          stdout: (s) => out.push(s),
+          stderr: (s) => err.push(s),
+          env: { DATABASE_URL: t.database.url },
+        });
         expect(code, err.join('')).toBe(0);
         return JSON.parse(out.join(''));
       };
-      const created = await cli('key', 'create', '--company', companyId, '--name', 'From the CLI', '--permissions', 'invoice.create');
+      const created = await cli(
+        'key',
+        'create',
+        '--company',
+        companyId,
+        '--name',
+        'From the CLI',
+        '--permissions',
+        'invoice.create',
+      );
       await cli('key', 'rename', created.id, '--name', 'Renamed by the CLI');
       const rolled = await cli('key', 'roll', created.id, '--overlap', '1');
       await cli('key', 'revoke', rolled.id);
 
       const page = await owner.get('/panel/keys');
       const activity = page.body.slice(page.body.indexOf('id="activity-heading"'));
-      expect(activity).toContain(`<strong>CLI</strong> created key <strong>From the CLI</strong> (<code>${created.prefix}</code>)`);
-      expect(activity).toContain(`<strong>CLI</strong> renamed key <strong>From the CLI</strong> to <strong>Renamed by the CLI</strong>`);
-      expect(activity).toContain(`<strong>CLI</strong> rolled key <strong>Renamed by the CLI</strong> (<code>${created.prefix}</code>) to <code>${rolled.prefix}</code>`);
-      expect(activity).toContain(`<strong>CLI</strong> revoked key <strong>Renamed by the CLI</strong> (<code>${rolled.prefix}</code>)`);
+      expect(activity).toContain(
+        `<strong>CLI</strong> created key <strong>From the CLI</strong> (<code>${created.prefix}</code>)`,
+      );
+      expect(activity).toContain(
+        `<strong>CLI</strong> renamed key <strong>From the CLI</strong> to <strong>Renamed by the CLI</strong>`,
+      );
+      expect(activity).toContain(
+        `<strong>CLI</strong> rolled key <strong>Renamed by the CLI</strong> (<code>${created.prefix}</code>) to <code>${rolled.prefix}</code>`,
+      );
+      expect(activity).toContain(
+        `<strong>CLI</strong> revoked key <strong>Renamed by the CLI</strong> (<code>${rolled.prefix}</code>)`,
+      );
       expect(rowOf(page.body, created.id)).toContain('by CLI');
       expect(rowOf(page.body, rolled.id)).toContain('by CLI');
     });

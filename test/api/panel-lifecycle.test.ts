@@ -23,12 +23,18 @@ function rowText(body: string, needle: string): string {
   if (at < 0) throw new Error(`no ${needle} in the page`);
   const start = body.lastIndexOf('<tr', at);
   const end = body.indexOf('</tr>', at);
-  return body.slice(start, end).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return body
+    .slice(start, end)
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The value beside a row heading of a two-column table (the amounts, the totals). */
 function amountRow(body: string, label: string): string | undefined {
-  const match = new RegExp(`<th scope="row">(?:<strong>)?${label}(?:</strong>)?</th><td class="num">(?:<strong>)?(?:<span class="amount">)?([^<]+)<`).exec(body);
+  const match = new RegExp(
+    `<th scope="row">(?:<strong>)?${label}(?:</strong>)?</th><td class="num">(?:<strong>)?(?:<span class="amount">)?([^<]+)<`,
+  ).exec(body);
   return match?.[1];
 }
 
@@ -45,7 +51,12 @@ for (const dialect of DIALECTS) {
     let voidNote: { id: string; number: string };
 
     const api = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: Body, apiKey = key) =>
-      t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': apiKey }, ...(body ? { payload: body } : {}) });
+      t.request({
+        method,
+        url: `${BASE_PATH}${path}`,
+        headers: { 'x-api-key': apiKey },
+        ...(body ? { payload: body } : {}),
+      });
     const issue = async (body: Body = {}, apiKey = key, organizationId = buyerId) => {
       const res = await t.post('/invoice', { organizationId, lines: LINES, ...body }, apiKey);
       expect(res.statusCode, res.body).toBe(201);
@@ -73,8 +84,21 @@ for (const dialect of DIALECTS) {
       ids.draft = (await issue({ status: 'draft' })).id;
       const partial = await issue();
       [ids.partial, numbers.partial] = [partial.id, partial.number];
-      expect((await api('POST', `/invoice/${partial.id}/payment`, { amount: '100.10', method: 'card', reference: 'SEPA <1>', date: '2026-05-01' })).statusCode).toBe(201);
-      const credited = await api('POST', '/credit-note', { invoiceId: partial.id, reason: 'Returned <b>one</b> book', lines: ONE_BOOK });
+      expect(
+        (
+          await api('POST', `/invoice/${partial.id}/payment`, {
+            amount: '100.10',
+            method: 'card',
+            reference: 'SEPA <1>',
+            date: '2026-05-01',
+          })
+        ).statusCode,
+      ).toBe(201);
+      const credited = await api('POST', '/credit-note', {
+        invoiceId: partial.id,
+        reason: 'Returned <b>one</b> book',
+        lines: ONE_BOOK,
+      });
       expect(credited.statusCode, credited.body).toBe(201);
       creditNote = credited.json().data;
       const paid = await issue();
@@ -104,7 +128,9 @@ for (const dialect of DIALECTS) {
       expect(rowText(body, 'SEPA &lt;1&gt;')).toBe('2026-05-01 Card SEPA &lt;1&gt; 100.10 EUR');
       expect(body).not.toContain('SEPA <1>');
       const noteRow = rowText(body, `href="/panel/credit-notes/${creditNote.id}"`);
-      expect(noteRow).toBe(`${creditNote.number} ${new Date().toISOString().slice(0, 10)} Returned &lt;b&gt;one&lt;/b&gt; book 10.70 EUR`);
+      expect(noteRow).toBe(
+        `${creditNote.number} ${new Date().toISOString().slice(0, 10)} Returned &lt;b&gt;one&lt;/b&gt; book 10.70 EUR`,
+      );
       expect(body).toMatch(/<dt>Issued<\/dt><dd><time datetime="\d{4}-\d\d-\d\dT/);
       expect(body).not.toContain('<dt>Paid</dt>');
       expect(body).toContain(`href="/panel/organizations/${buyerId}"`);
@@ -125,7 +151,9 @@ for (const dialect of DIALECTS) {
       const named = await issue({ status: 'draft', number: 'SPECIAL-<7>' });
       const body = (await owner.get(`/panel/invoices/${named.id}`)).body;
       expect(body).toContain('Draft — to be issued as SPECIAL-&lt;7&gt;');
-      expect(rowText((await owner.get('/panel/invoices')).body, `href="/panel/invoices/${named.id}"`)).toMatch(/^Draft .* Draft — — /);
+      expect(rowText((await owner.get('/panel/invoices')).body, `href="/panel/invoices/${named.id}"`)).toMatch(
+        /^Draft .* Draft — — /,
+      );
       expect((await api('DELETE', `/invoice/${named.id}`)).statusCode).toBe(200);
     });
 
@@ -150,7 +178,9 @@ for (const dialect of DIALECTS) {
       const list = (await owner.get('/panel/invoices')).body;
       expect(list).toContain('5 invoices');
       const row = (id: string) => rowText(list, `href="/panel/invoices/${id}"`);
-      expect(row(ids.draft)).toMatch(/^Draft &lt;i&gt;Lifecycle&lt;\/i&gt; Buyer &amp; Co Draft — — 151\.10 EUR 151\.10 EUR \d{4}-/);
+      expect(row(ids.draft)).toMatch(
+        /^Draft &lt;i&gt;Lifecycle&lt;\/i&gt; Buyer &amp; Co Draft — — 151\.10 EUR 151\.10 EUR \d{4}-/,
+      );
       expect(row(ids.partial)).toContain(`${numbers.partial} &lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co Issued`);
       expect(row(ids.partial)).toMatch(/151\.10 EUR 40\.30 EUR/);
       expect(row(ids.paid)).toMatch(/ Paid .* 151\.10 EUR 0\.00 EUR/);
@@ -167,13 +197,17 @@ for (const dialect of DIALECTS) {
       const body = res.body;
       expect(creditNote.number).toBe(`CN-${year}-00001`);
       expect(body).toContain(`<h1>Credit note <span class="doc-number">${creditNote.number}</span></h1>`);
-      expect(body).toContain(`Credits invoice <a href="/panel/invoices/${ids.partial}" class="credited-invoice doc-number">${numbers.partial}</a>`);
+      expect(body).toContain(
+        `Credits invoice <a href="/panel/invoices/${ids.partial}" class="credited-invoice doc-number">${numbers.partial}</a>`,
+      );
       expect(body).toContain('<dt>Reason</dt><dd>Returned &lt;b&gt;one&lt;/b&gt; book</dd>');
       expect(body).toContain('&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co');
       expect(body).not.toContain('<i>Lifecycle</i>');
       expect(body).toContain('Owner Co');
       expect(rowText(body, '<td>1</td>')).toBe('1 Books 1 pc 10.00 EUR — S 7 % 10.00 EUR');
-      expect(rowText(body, 'data-vat-category="S">S</abbr></td><td class="num">7 %</td>')).toBe('S 7 % 10.00 EUR 0.70 EUR');
+      expect(rowText(body, 'data-vat-category="S">S</abbr></td><td class="num">7 %</td>')).toBe(
+        'S 7 % 10.00 EUR 0.70 EUR',
+      );
       expect(amountRow(body, 'Total credited')).toBe('10.70 EUR');
     });
 
@@ -181,18 +215,24 @@ for (const dialect of DIALECTS) {
       const list = (await owner.get('/panel/credit-notes')).body;
       expect(list).toContain('2 credit notes');
       expect(list.indexOf(voidNote.id)).toBeLessThan(list.indexOf(creditNote.id));
-      expect(rowText(list, `href="/panel/credit-notes/${creditNote.id}"`)).toContain(`${creditNote.number} ${numbers.partial} &lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co`);
+      expect(rowText(list, `href="/panel/credit-notes/${creditNote.id}"`)).toContain(
+        `${creditNote.number} ${numbers.partial} &lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co`,
+      );
       expect(list).toContain(`href="/panel/invoices/${ids.voided}"`);
       const byInvoice = (await owner.get(`/panel/credit-notes?q=${encodeURIComponent(numbers.voided)}`)).body;
       expect(byInvoice).toContain('1 credit note<');
       expect(byInvoice).toContain(voidNote.id);
-      expect((await owner.get(`/panel/credit-notes?q=${encodeURIComponent(creditNote.number)}`)).body).toContain(creditNote.id);
+      expect((await owner.get(`/panel/credit-notes?q=${encodeURIComponent(creditNote.number)}`)).body).toContain(
+        creditNote.id,
+      );
       expect((await owner.get('/panel/credit-notes?q=zzz')).body).toContain('No credit notes match');
     });
 
-    it("links an organization from the list to its page: its fields and its invoices, newest first, paginated", async () => {
+    it('links an organization from the list to its page: its fields and its invoices, newest first, paginated', async () => {
       const list = (await owner.get('/panel/organizations')).body;
-      expect(list).toContain(`<a href="/panel/organizations/${buyerId}">&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co</a>`);
+      expect(list).toContain(
+        `<a href="/panel/organizations/${buyerId}">&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co</a>`,
+      );
       const page = (await owner.get(`/panel/organizations/${buyerId}`)).body;
       expect(page).toContain('<h1>&lt;i&gt;Lifecycle&lt;/i&gt; Buyer &amp; Co</h1>');
       expect(page).toContain('<span class="badge badge-active">Active</span>');
@@ -201,14 +241,19 @@ for (const dialect of DIALECTS) {
       expect(page).toContain('<dt>VAT ID</dt><dd>DE999999999</dd>');
       expect(page).toContain('<dt>Address</dt><dd>Hauptstraße 1 · 10115 Berlin · DE</dd>');
       expect(page).toContain('5 invoices, newest first');
-      const order = [ids.overdue, ids.voided, ids.paid, ids.partial, ids.draft].map((id) => page.indexOf(`href="/panel/invoices/${id}"`));
+      const order = [ids.overdue, ids.voided, ids.paid, ids.partial, ids.draft].map((id) =>
+        page.indexOf(`href="/panel/invoices/${id}"`),
+      );
       expect(order.every((at) => at > 0)).toBe(true);
       expect([...order].sort((a, b) => a - b)).toEqual(order);
       expect(rowText(page, `href="/panel/invoices/${ids.draft}"`)).toBe('Draft Draft — — 151.10 EUR 151.10 EUR');
-      expect(rowText(page, `href="/panel/invoices/${ids.partial}"`)).toMatch(new RegExp(`^${numbers.partial} Issued \\d{4}-\\d\\d-\\d\\d \\d{4}-\\d\\d-\\d\\d 151\\.10 EUR 40\\.30 EUR$`));
+      expect(rowText(page, `href="/panel/invoices/${ids.partial}"`)).toMatch(
+        new RegExp(`^${numbers.partial} Issued \\d{4}-\\d\\d-\\d\\d \\d{4}-\\d\\d-\\d\\d 151\\.10 EUR 40\\.30 EUR$`),
+      );
 
       // Another buyer with 21 invoices: two pages, each holding only that buyer's.
-      const other = (await t.post('/organization', { name: 'Busy Buyer', isCustomer: true }, key)).json().data.id as string;
+      const other = (await t.post('/organization', { name: 'Busy Buyer', isCustomer: true }, key)).json().data
+        .id as string;
       const busy: string[] = [];
       for (let i = 0; i < 21; i++) busy.push((await issue({}, key, other)).id);
       const first = (await owner.get(`/panel/organizations/${other}`)).body;
@@ -229,14 +274,20 @@ for (const dialect of DIALECTS) {
       const page = (await owner.get(`/panel/organizations/${org}`)).body;
       expect(page).toContain('<span class="badge badge-archived">Archived</span> since');
       expect(page).toContain('No invoices for this organization yet.');
-      expect(rowText((await owner.get('/panel/organizations')).body, `href="/panel/organizations/${org}"`)).toContain('Gone Ltd Archived');
+      expect(rowText((await owner.get('/panel/organizations')).body, `href="/panel/organizations/${org}"`)).toContain(
+        'Gone Ltd Archived',
+      );
     });
 
     it("answers the panel's 404 page for unknown ids and for another company's invoice, credit note and organization", async () => {
       const foreign = await t.tenant(ALL_PERMISSIONS);
-      const foreignBuyer = (await t.post('/organization', { name: 'Foreign Buyer', isCustomer: true }, foreign.key)).json().data.id as string;
+      const foreignBuyer = (
+        await t.post('/organization', { name: 'Foreign Buyer', isCustomer: true }, foreign.key)
+      ).json().data.id as string;
       const foreignInvoice = await issue({}, foreign.key, foreignBuyer);
-      const foreignNote = (await api('POST', '/credit-note', { invoiceId: foreignInvoice.id, reason: 'Foreign reason' }, foreign.key)).json().data;
+      const foreignNote = (
+        await api('POST', '/credit-note', { invoiceId: foreignInvoice.id, reason: 'Foreign reason' }, foreign.key)
+      ).json().data;
       for (const url of [
         `/panel/invoices/${foreignInvoice.id}`,
         `/panel/credit-notes/${foreignNote.id}`,
@@ -260,7 +311,12 @@ for (const dialect of DIALECTS) {
 
     it('lets a member read the invoice, credit-note and organization pages', async () => {
       const member = await signedInAs(t.app, companyId, 'member@example.com', 'member');
-      for (const url of [`/panel/invoices/${ids.partial}`, `/panel/credit-notes/${creditNote.id}`, '/panel/credit-notes', `/panel/organizations/${buyerId}`]) {
+      for (const url of [
+        `/panel/invoices/${ids.partial}`,
+        `/panel/credit-notes/${creditNote.id}`,
+        '/panel/credit-notes',
+        `/panel/organizations/${buyerId}`,
+      ]) {
         const res = await member.get(url);
         expect(res.statusCode, url).toBe(200);
       }

@@ -13,18 +13,35 @@ import { claimInstance, PanelClient, signedInAs } from '../helpers/panel-client.
 const MAX_BYTES = 64 * 1024;
 
 /** Posts one file as a browser's multipart form does, with the page's CSRF token. */
-async function upload(t: TestApp, client: PanelClient, content: string | Buffer, filename = 'invoice.xml', csrf: string | false = client.csrf): Promise<LightMyRequestResponse> {
+async function upload(
+  t: TestApp,
+  client: PanelClient,
+  content: string | Buffer,
+  filename = 'invoice.xml',
+  csrf: string | false = client.csrf,
+): Promise<LightMyRequestResponse> {
   const boundary = '----panel-test-boundary';
   const parts: Buffer[] = [];
-  if (csrf !== false) parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="document"; filename="${filename}"\r\ncontent-type: application/octet-stream\r\n\r\n`));
+  if (csrf !== false)
+    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="document"; filename="${filename}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    ),
+  );
   parts.push(Buffer.isBuffer(content) ? content : Buffer.from(content));
   parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return t.app.inject({ method: 'POST', url: '/panel/purchase-invoices', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(parts) });
+  return t.app.inject({
+    method: 'POST',
+    url: '/panel/purchase-invoices',
+    headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(parts),
+  });
 }
 
-const idOf = (res: LightMyRequestResponse) => /\/panel\/purchase-invoices\/(pin_[^?]+)\?done=received/.exec(res.headers.location as string)?.[1];
+const idOf = (res: LightMyRequestResponse) =>
+  /\/panel\/purchase-invoices\/(pin_[^?]+)\?done=received/.exec(res.headers.location as string)?.[1];
 
 for (const dialect of DIALECTS) {
   describe(`the panel's purchase-invoice inbox on ${dialect}`, () => {
@@ -54,22 +71,33 @@ for (const dialect of DIALECTS) {
       expect(page.body).toContain('VAT ID DE811907980');
       expect(page.body).toContain('Office chairs');
       expect(page.body).toMatch(/<h2>VAT breakdown<\/h2>[^]*19 %[^]*100\.00 EUR[^]*19\.00 EUR/);
-      expect(page.body).toMatch(/<strong>Payable<\/strong><\/th><td class="num"><strong><span class="amount">119\.00 EUR/);
+      expect(page.body).toMatch(
+        /<strong>Payable<\/strong><\/th><td class="num"><strong><span class="amount">119\.00 EUR/,
+      );
       expect(page.body).toContain('<h2>Payment details</h2>');
       expect(page.body).toMatch(/Valid: it passes every rule of EN 16931, Peppol BIS 3\./);
       expect(page.body).toContain('Received by upload');
-      const row = await t.app.container.storage.db.selectFrom('purchase_invoices').select(['channel', 'livemode']).where('id', '=', id!).executeTakeFirstOrThrow();
+      const row = await t.app.container.storage.db
+        .selectFrom('purchase_invoices')
+        .select(['channel', 'livemode'])
+        .where('id', '=', id!)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ channel: 'panel', livemode: 1 });
     });
 
     it('stores an invalid document flagged, and names each failed rule in plain words', async () => {
       await owner.get('/panel/purchase-invoices');
-      const wrong = supplierDocument({ number: 'R-PANEL-2', price: '100' }).replace(/<cbc:PayableAmount currencyID="EUR">119.00</, '<cbc:PayableAmount currencyID="EUR">191.00<');
+      const wrong = supplierDocument({ number: 'R-PANEL-2', price: '100' }).replace(
+        /<cbc:PayableAmount currencyID="EUR">119.00</,
+        '<cbc:PayableAmount currencyID="EUR">191.00<',
+      );
       const res = await upload(t, owner, wrong);
       expect(res.statusCode, res.body).toBe(303);
       const page = await owner.get(`/panel/purchase-invoices/${idOf(res)}`);
       expect(page.body).toMatch(/Invalid: it breaks 1 rule of EN 16931, Peppol BIS 3\. It is kept all the same/);
-      expect(page.body).toMatch(/<th scope="row" class="nowrap">BR-CO-16<\/th><td>Must be fixed<\/td><td class="nowrap">BT-115<\/td>/);
+      expect(page.body).toMatch(
+        /<th scope="row" class="nowrap">BR-CO-16<\/th><td>Must be fixed<\/td><td class="nowrap">BT-115<\/td>/,
+      );
     });
 
     it('refuses what is not an e-invoice, a second copy and an empty form with the reason, storing nothing', async () => {
@@ -95,10 +123,16 @@ for (const dialect of DIALECTS) {
       await owner.get('/panel/purchase-invoices');
       const big = await upload(t, owner, Buffer.alloc(MAX_BYTES + 1, 0x20));
       expect(big.statusCode).toBe(413);
-      expect(big.body).toContain('The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.');
+      expect(big.body).toContain(
+        'The document is larger than the most this service takes (RECEIVE_MAX_BYTES). Nothing was stored.',
+      );
       const forged = await upload(t, owner, supplierDocument({ number: 'R-PANEL-4' }), 'invoice.xml', false);
       expect(forged.statusCode).toBe(403);
-      const rows = await t.app.container.storage.db.selectFrom('purchase_invoices').select('number').where('number', '=', 'R-PANEL-4').execute();
+      const rows = await t.app.container.storage.db
+        .selectFrom('purchase_invoices')
+        .select('number')
+        .where('number', '=', 'R-PANEL-4')
+        .execute();
       expect(rows).toEqual([]);
     });
 
@@ -109,7 +143,9 @@ for (const dialect of DIALECTS) {
       const blank = await owner.post(`/panel/purchase-invoices/${id}/dispute`, { reason: '  ' });
       expect(blank.statusCode).toBe(400);
       expect(blank.body).toContain('Say why the invoice is disputed.');
-      const disputed = await owner.post(`/panel/purchase-invoices/${id}/dispute`, { reason: 'Only three chairs arrived.' });
+      const disputed = await owner.post(`/panel/purchase-invoices/${id}/dispute`, {
+        reason: 'Only three chairs arrived.',
+      });
       expect(disputed.statusCode).toBe(303);
       const page = await owner.get(disputed.headers.location as string);
       expect(page.body).toContain('Disputed, with your reason.');
@@ -118,8 +154,18 @@ for (const dialect of DIALECTS) {
       expect(approved.statusCode).toBe(303);
       const after = await owner.get(approved.headers.location as string);
       expect(after.body).toContain('<span class="badge badge-pi-approved">Approved</span>');
-      const events = await t.app.container.storage.db.selectFrom('events').select('type').where('type', 'like', 'purchase_invoice.%').where('object', 'like', `%${id}%`).orderBy('created_at').execute();
-      expect(events.map((e) => e.type)).toEqual(['purchase_invoice.received', 'purchase_invoice.disputed', 'purchase_invoice.approved']);
+      const events = await t.app.container.storage.db
+        .selectFrom('events')
+        .select('type')
+        .where('type', 'like', 'purchase_invoice.%')
+        .where('object', 'like', `%${id}%`)
+        .orderBy('created_at')
+        .execute();
+      expect(events.map((e) => e.type)).toEqual([
+        'purchase_invoice.received',
+        'purchase_invoice.disputed',
+        'purchase_invoice.approved',
+      ]);
     });
 
     it('lets a member read and download, but not upload, approve or dispute', async () => {
@@ -148,19 +194,29 @@ for (const dialect of DIALECTS) {
       const list = async (query: string) => {
         const res = await owner.get(`/panel/purchase-invoices${query}`);
         expect(res.statusCode).toBe(200);
-        return [...res.body.matchAll(/<th scope="row" class="nowrap"><a href="\/panel\/purchase-invoices\/pin_[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+        return [
+          ...res.body.matchAll(
+            /<th scope="row" class="nowrap"><a href="\/panel\/purchase-invoices\/pin_[^"]+">([^<]+)<\/a>/g,
+          ),
+        ].map((m) => m[1]);
       };
       expect(await list('?state=approved')).toEqual(['R-PANEL-5']);
       expect(await list('?verdict=invalid')).toEqual(['R-PANEL-2']);
       expect(await list('?state=paid')).toEqual([]);
       const all = await list('');
       expect(all).toEqual(expect.arrayContaining(['R-PANEL-1', 'R-PANEL-2', 'R-PANEL-3', 'R-PANEL-5', 'R-PANEL-6']));
-      const supplier = /<option value="(org_[^"]+)">Nordlicht Bürobedarf GmbH<\/option>/.exec((await owner.get('/panel/purchase-invoices')).body)?.[1];
+      const supplier = /<option value="(org_[^"]+)">Nordlicht Bürobedarf GmbH<\/option>/.exec(
+        (await owner.get('/panel/purchase-invoices')).body,
+      )?.[1];
       expect(supplier).toBeDefined();
       expect((await list(`?supplier=${supplier}`)).length).toBe(all.length);
       expect(await list('?supplier=org_nobody')).toEqual([]);
       // 21 more from another supplier: the first page has 20, "Older" the rest.
-      const other = { sellerName: 'Südwind Papier KG', vatId: 'DE999999999', endpoint: { id: '4000001987658', schemeId: '0088' } };
+      const other = {
+        sellerName: 'Südwind Papier KG',
+        vatId: 'DE999999999',
+        endpoint: { id: '4000001987658', schemeId: '0088' },
+      };
       for (let i = 0; i < 21; i++) {
         await owner.get('/panel/purchase-invoices');
         await upload(t, owner, supplierDocument({ ...other, number: `S-${String(i).padStart(2, '0')}` }));

@@ -25,14 +25,20 @@ for (const dialect of DIALECTS) {
 
     it('lists quotes with their state, newest first, and opens one to its lines, totals and invoice', async () => {
       const { key } = await t.createKey(companyId, ['organization.create', 'quote.create', 'quote.update']);
-      const buyer = (await t.post('/organization', { name: 'Quote <Buyer> AG', isCustomer: true }, key)).json().data.id as string;
+      const buyer = (await t.post('/organization', { name: 'Quote <Buyer> AG', isCustomer: true }, key)).json().data
+        .id as string;
       const lines = [{ name: 'Workshop day', quantity: '2', unitPrice: '650', vatRate: '19' }];
-      const expired = (await t.post('/quote', { organizationId: buyer, issueDate: '2025-01-02', validUntil: '2025-01-31', lines }, key)).json().data;
-      const accepted = (await t.post('/quote', { organizationId: buyer, issueDate: '2026-03-02', validUntil: '2099-12-31', lines }, key)).json().data;
+      const expired = (
+        await t.post('/quote', { organizationId: buyer, issueDate: '2025-01-02', validUntil: '2025-01-31', lines }, key)
+      ).json().data;
+      const accepted = (
+        await t.post('/quote', { organizationId: buyer, issueDate: '2026-03-02', validUntil: '2099-12-31', lines }, key)
+      ).json().data;
       expect((await t.post(`/quote/${accepted.id}/accept`, {}, key)).statusCode).toBe(200);
       const { invoice } = (await t.post(`/quote/${accepted.id}/invoice`, {}, key)).json().data;
       const foreign = await t.tenant(['organization.create', 'quote.create']);
-      const foreignBuyer = (await t.post('/organization', { name: 'Foreign', isCustomer: true }, foreign.key)).json().data.id;
+      const foreignBuyer = (await t.post('/organization', { name: 'Foreign', isCustomer: true }, foreign.key)).json()
+        .data.id;
       const other = (await t.post('/quote', { organizationId: foreignBuyer, lines }, foreign.key)).json().data;
 
       const list = await owner.get('/panel/quotes');

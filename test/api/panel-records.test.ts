@@ -26,16 +26,23 @@ for (const dialect of DIALECTS) {
     it("lists the company's organizations newest first, paginated and searchable, and nobody else's", async () => {
       ({ key } = await t.createKey(companyId, ['organization.create', 'invoice.create']));
       for (let i = 1; i <= 23; i++) {
-        expect((await t.post('/organization', { name: `Customer ${String(i).padStart(2, '0')}`, isCustomer: true }, key)).statusCode).toBe(201);
+        expect(
+          (await t.post('/organization', { name: `Customer ${String(i).padStart(2, '0')}`, isCustomer: true }, key))
+            .statusCode,
+        ).toBe(201);
       }
-      expect((await t.post('/organization', { name: '<b>Bold</b> & Straße', isSupplier: true }, key)).statusCode).toBe(201);
+      expect((await t.post('/organization', { name: '<b>Bold</b> & Straße', isSupplier: true }, key)).statusCode).toBe(
+        201,
+      );
       const other = await t.tenant(['organization.create']);
       await t.post('/organization', { name: 'Foreign Customer', isCustomer: true }, other.key);
 
       const first = await owner.get('/panel/organizations');
       expect(first.body).toContain('24 organizations');
       expect(first.body).toContain('Page 1 of 2');
-      expect(first.body.indexOf('&lt;b&gt;Bold&lt;/b&gt; &amp; Straße')).toBeLessThan(first.body.indexOf('Customer 23'));
+      expect(first.body.indexOf('&lt;b&gt;Bold&lt;/b&gt; &amp; Straße')).toBeLessThan(
+        first.body.indexOf('Customer 23'),
+      );
       expect(first.body).not.toContain('<b>Bold</b>');
       expect(first.body).not.toContain('Foreign Customer');
       const second = await owner.get('/panel/organizations?page=2');
@@ -49,10 +56,17 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists invoices and opens one to its lines and totals', async () => {
-      const org = (await t.post('/organization', { name: 'Invoice Buyer AG', isCustomer: true }, key)).json().data.id as string;
+      const org = (await t.post('/organization', { name: 'Invoice Buyer AG', isCustomer: true }, key)).json().data
+        .id as string;
       const created = await t.post(
         '/invoice',
-        { organizationId: org, lines: [{ name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' }, { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] },
+        {
+          organizationId: org,
+          lines: [
+            { name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' },
+            { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' },
+          ],
+        },
         key,
       );
       expect(created.statusCode).toBe(201);

@@ -46,7 +46,11 @@ for (const dialect of DIALECTS) {
      */
     async function expire(client: PanelClient): Promise<void> {
       const token = client.cookies.get('invoicing_session')!;
-      await t.storage.db.updateTable('user_sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('token_hash', '=', tokenHash(token)).execute();
+      await t.storage.db
+        .updateTable('user_sessions')
+        .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+        .where('token_hash', '=', tokenHash(token))
+        .execute();
       client.cookies.delete('invoicing_session');
     }
 
@@ -60,9 +64,19 @@ for (const dialect of DIALECTS) {
       const client = new PanelClient(t.app);
       await client.get('/panel/sign-in');
       const res = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD });
-      const cookies = res.cookies as { name: string; value: string; maxAge?: number; httpOnly?: boolean; path?: string }[];
+      const cookies = res.cookies as {
+        name: string;
+        value: string;
+        maxAge?: number;
+        httpOnly?: boolean;
+        path?: string;
+      }[];
       const session = cookies.find((c) => c.name === 'invoicing_session')!;
-      const stored = await t.storage.db.selectFrom('user_sessions').selectAll().where('token_hash', '=', tokenHash(session.value)).executeTakeFirstOrThrow();
+      const stored = await t.storage.db
+        .selectFrom('user_sessions')
+        .selectAll()
+        .where('token_hash', '=', tokenHash(session.value))
+        .executeTakeFirstOrThrow();
       expect(session.maxAge).toBe(12 * 60 * 60);
       expect(Date.parse(stored.expires_at) - Date.parse(stored.created_at)).toBe(session.maxAge! * 1000);
       const marker = cookies.find((c) => c.name === 'invoicing_signed_in')!;
@@ -81,12 +95,18 @@ for (const dialect of DIALECTS) {
       await expire(client);
       const res = await client.get('/panel/invoices?q=acme&page=2');
       expect(res.statusCode).toBe(303);
-      expect(res.headers.location).toBe(`/panel/sign-in?return=${encodeURIComponent('/panel/invoices?q=acme&page=2')}&expired=1`);
+      expect(res.headers.location).toBe(
+        `/panel/sign-in?return=${encodeURIComponent('/panel/invoices?q=acme&page=2')}&expired=1`,
+      );
 
       const signIn = await client.get(res.headers.location as string);
       expect(signIn.body).toContain('Your session expired; sign in again.');
       expect(signIn.body).toContain('<input type="hidden" name="return" value="/panel/invoices?q=acme&amp;page=2">');
-      const back = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD, return: '/panel/invoices?q=acme&page=2' });
+      const back = await client.post('/panel/sign-in', {
+        email: 'owner@example.com',
+        password: PASSWORD,
+        return: '/panel/invoices?q=acme&page=2',
+      });
       expect(back.statusCode).toBe(303);
       expect(back.headers.location).toBe('/panel/invoices?q=acme&page=2');
       expect((await client.get('/panel/invoices?q=acme&page=2')).statusCode).toBe(200);
@@ -95,7 +115,11 @@ for (const dialect of DIALECTS) {
     it('keeps the return path through a wrong password', async () => {
       const client = new PanelClient(t.app);
       await client.get('/panel/sign-in?return=%2Fpanel%2Fcompany');
-      const wrong = await client.post('/panel/sign-in', { email: 'owner@example.com', password: 'not the password', return: '/panel/company' });
+      const wrong = await client.post('/panel/sign-in', {
+        email: 'owner@example.com',
+        password: 'not the password',
+        return: '/panel/company',
+      });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.body).toContain('<input type="hidden" name="return" value="/panel/company">');
     });
@@ -105,7 +129,11 @@ for (const dialect of DIALECTS) {
         const client = new PanelClient(t.app);
         const page = await client.get(`/panel/sign-in?return=${encodeURIComponent(evil)}`);
         expect(page.body).not.toContain('name="return"');
-        const res = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD, return: evil });
+        const res = await client.post('/panel/sign-in', {
+          email: 'owner@example.com',
+          password: PASSWORD,
+          return: evil,
+        });
         expect(res.statusCode).toBe(303);
         expect(res.headers.location).toBe('/panel/keys');
       }
@@ -120,18 +148,31 @@ for (const dialect of DIALECTS) {
       const client = await signedInOwner();
       await client.get('/panel/users');
       await expire(client);
-      const res = await client.post('/panel/users', { email: 'late@example.com', role: 'admin', password: 'a secret password' });
+      const res = await client.post('/panel/users', {
+        email: 'late@example.com',
+        role: 'admin',
+        password: 'a secret password',
+      });
       expect(res.statusCode).toBe(401);
       expect(res.body).toContain('<h1>Sign in</h1>');
       expect(res.body).toContain('Your session expired; sign in again.');
       expect(res.body).toContain('<input type="hidden" name="return" value="/panel/users">');
-      expect(res.body).toContain('<input type="hidden" name="restore" value="email=late%40example.com&amp;role=admin">');
+      expect(res.body).toContain(
+        '<input type="hidden" name="restore" value="email=late%40example.com&amp;role=admin">',
+      );
       // The password typed into the form is never kept.
       expect(res.body).not.toContain('a secret password');
       expect(res.body).not.toContain('a+secret+password');
-      expect(await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'late@example.com').execute()).toHaveLength(0);
+      expect(
+        await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'late@example.com').execute(),
+      ).toHaveLength(0);
 
-      const signIn = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD, return: '/panel/users', restore: 'email=late%40example.com&role=admin' });
+      const signIn = await client.post('/panel/sign-in', {
+        email: 'owner@example.com',
+        password: PASSWORD,
+        return: '/panel/users',
+        restore: 'email=late%40example.com&role=admin',
+      });
       expect(signIn.statusCode).toBe(303);
       expect(signIn.headers.location).toBe('/panel/users?restored=1&email=late%40example.com&role=admin');
       const form = await client.get(signIn.headers.location as string);
@@ -146,12 +187,24 @@ for (const dialect of DIALECTS) {
       await client.get('/panel/keys');
       await expire(client);
       const before = (await t.storage.db.selectFrom('api_keys').select('id').execute()).length;
-      const res = await client.post('/panel/keys', { name: 'Late Sync', permissions: ['invoice.read', 'organization.read'], expiresOn: '2099-01-31', mode: 'test' });
+      const res = await client.post('/panel/keys', {
+        name: 'Late Sync',
+        permissions: ['invoice.read', 'organization.read'],
+        expiresOn: '2099-01-31',
+        mode: 'test',
+      });
       expect(res.statusCode).toBe(401);
       expect((await t.storage.db.selectFrom('api_keys').select('id').execute()).length).toBe(before);
       const restore = /name="restore" value="([^"]+)"/.exec(res.body)![1]!.replaceAll('&amp;', '&');
-      const signIn = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD, return: '/panel/keys', restore });
-      expect(signIn.headers.location).toBe('/panel/keys?restored=1&name=Late+Sync&permissions=invoice.read&permissions=organization.read&expiresOn=2099-01-31&mode=test');
+      const signIn = await client.post('/panel/sign-in', {
+        email: 'owner@example.com',
+        password: PASSWORD,
+        return: '/panel/keys',
+        restore,
+      });
+      expect(signIn.headers.location).toBe(
+        '/panel/keys?restored=1&name=Late+Sync&permissions=invoice.read&permissions=organization.read&expiresOn=2099-01-31&mode=test',
+      );
       const form = await client.get(signIn.headers.location as string);
       expect(form.body).toContain('What you typed before your session expired is back in the form');
       expect(form.body).toMatch(/name="name"[^>]*value="Late Sync"/);
@@ -169,7 +222,12 @@ for (const dialect of DIALECTS) {
       const res = await client.post('/panel/company', { legalName: 'Typed Before Expiry GmbH', city: 'Köln' });
       expect(res.statusCode).toBe(401);
       const restore = /name="restore" value="([^"]+)"/.exec(res.body)![1]!.replaceAll('&amp;', '&');
-      const signIn = await client.post('/panel/sign-in', { email: 'owner@example.com', password: PASSWORD, return: '/panel/company', restore: `${restore}&password=leak&_csrf=x` });
+      const signIn = await client.post('/panel/sign-in', {
+        email: 'owner@example.com',
+        password: PASSWORD,
+        return: '/panel/company',
+        restore: `${restore}&password=leak&_csrf=x`,
+      });
       const location = signIn.headers.location as string;
       expect(location).toContain('legalName=Typed+Before+Expiry+GmbH');
       expect(location).not.toContain('password');
@@ -177,17 +235,25 @@ for (const dialect of DIALECTS) {
       const form = await client.get(location);
       expect(form.body).toMatch(/<input id="legalName" name="legalName" type="text" value="Typed Before Expiry GmbH"/);
       expect(form.body).toMatch(/<input id="city" name="city" type="text" value="Köln"/);
-      const profile = await t.container.companyProfiles.get((await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id);
+      const profile = await t.container.companyProfiles.get(
+        (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id,
+      );
       expect(profile?.legalName ?? null).not.toBe('Typed Before Expiry GmbH');
     });
 
     it('sends a post from a browser that never signed in to the plain sign-in page, keeping nothing', async () => {
       const client = new PanelClient(t.app);
       await client.get('/panel/sign-in');
-      const res = await client.post('/panel/users', { email: 'anon@example.com', role: 'admin', password: 'a secret password' });
+      const res = await client.post('/panel/users', {
+        email: 'anon@example.com',
+        role: 'admin',
+        password: 'a secret password',
+      });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/panel/sign-in');
-      expect(await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'anon@example.com').execute()).toHaveLength(0);
+      expect(
+        await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'anon@example.com').execute(),
+      ).toHaveLength(0);
     });
 
     it('returns a webhook endpoint action sent too late to the endpoint page', async () => {

@@ -22,12 +22,24 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await buildTestApp(dialect);
       ({ owner, companyId } = await claimInstance(t.app));
-      const permissions = ['organization.create', 'invoice.create', 'invoice.read', 'organization.read'] satisfies Permission[];
+      const permissions = [
+        'organization.create',
+        'invoice.create',
+        'invoice.read',
+        'organization.read',
+      ] satisfies Permission[];
       live = (await t.createKey(companyId, permissions, { mode: 'live' })).key;
       test = (await t.createKey(companyId, permissions, { mode: 'test' })).key;
-      for (const [key, name] of [[live, 'Live Buyer GmbH'], [test, 'Sandbox Buyer GmbH']] as const) {
+      for (const [key, name] of [
+        [live, 'Live Buyer GmbH'],
+        [test, 'Sandbox Buyer GmbH'],
+      ] as const) {
         const org = (await t.post('/organization', { name, isCustomer: true }, key)).json().data;
-        const invoice = await t.post('/invoice', { organizationId: org.id, issueDate: `${year}-03-01`, lines: LINES }, key);
+        const invoice = await t.post(
+          '/invoice',
+          { organizationId: org.id, issueDate: `${year}-03-01`, lines: LINES },
+          key,
+        );
         expect(invoice.statusCode, invoice.body).toBe(201);
         if (key === live) liveNumber = invoice.json().data.number;
         else testNumber = invoice.json().data.number;
@@ -42,7 +54,9 @@ for (const dialect of DIALECTS) {
       expect(page.body).not.toContain(testNumber);
       expect(page.body).not.toContain('test-banner');
       // The switch says which world is shown, and what pressing it does.
-      expect(page.body).toMatch(/data-mode="live" title="Showing live data: switch to test data">[^]*?Live data<span class="visually-hidden"> is shown: switch to test data<\/span><\/button>/);
+      expect(page.body).toMatch(
+        /data-mode="live" title="Showing live data: switch to test data">[^]*?Live data<span class="visually-hidden"> is shown: switch to test data<\/span><\/button>/,
+      );
       expect(page.body).not.toMatch(/>Test data</);
       expect((await owner.get('/panel/organizations')).body).not.toContain('Sandbox Buyer GmbH');
     });
@@ -56,7 +70,9 @@ for (const dialect of DIALECTS) {
       expect(page.body).toContain(testNumber);
       expect(page.body).not.toContain(`>${liveNumber}<`);
       expect(page.body).toContain('class="container test-banner" role="status"');
-      expect(page.body).toMatch(/class="test-on small" data-mode="test" title="Showing test data: switch to live data">[^]*?Test data<span class="visually-hidden"> is shown: switch to live data<\/span><\/button>/);
+      expect(page.body).toMatch(
+        /class="test-on small" data-mode="test" title="Showing test data: switch to live data">[^]*?Test data<span class="visually-hidden"> is shown: switch to live data<\/span><\/button>/,
+      );
       expect(page.body).not.toMatch(/>Live data</);
       const organizations = await owner.get('/panel/organizations');
       expect(organizations.body).toContain('Sandbox Buyer GmbH');
@@ -90,7 +106,11 @@ for (const dialect of DIALECTS) {
 
     it('creates a test key from the keys page and lists each key with its mode', async () => {
       await owner.get('/panel/keys');
-      const res = await owner.post('/panel/keys', { name: 'Sandbox CI', permissions: ['organization.read'], mode: 'test' });
+      const res = await owner.post('/panel/keys', {
+        name: 'Sandbox CI',
+        permissions: ['organization.read'],
+        mode: 'test',
+      });
       expect(res.statusCode).toBe(303);
       const key = revealedKey((await owner.get('/panel/keys/new')).body)!;
       expect(key).toMatch(/^inv_test_[0-9A-Za-z]{8}_[0-9A-Za-z]{24}$/);
@@ -130,11 +150,17 @@ for (const dialect of DIALECTS) {
       expect((await t.get('/invoice', test)).json().data.items).toEqual([]);
       expect((await t.get('/organization', test)).json().data.items).toEqual([]);
       expect((await t.get('/invoice', live)).json().data.items).toEqual(liveBefore);
-      expect((await t.get('/organization', live)).json().data.items.map((o: { name: string }) => o.name)).toEqual(['Live Buyer GmbH']);
+      expect((await t.get('/organization', live)).json().data.items.map((o: { name: string }) => o.name)).toEqual([
+        'Live Buyer GmbH',
+      ]);
 
       const org = (await t.post('/organization', { name: 'Fresh Sandbox', isCustomer: true }, test)).json().data;
-      expect((await t.post('/invoice', { organizationId: org.id, lines: LINES }, test)).json().data.number).toBe(`TEST-${year}-00001`);
-      const nextLive = (await t.post('/invoice', { organizationId: liveBefore[0].organizationId, lines: LINES }, live)).json().data.number;
+      expect((await t.post('/invoice', { organizationId: org.id, lines: LINES }, test)).json().data.number).toBe(
+        `TEST-${year}-00001`,
+      );
+      const nextLive = (
+        await t.post('/invoice', { organizationId: liveBefore[0].organizationId, lines: LINES }, live)
+      ).json().data.number;
       const [, liveCounter] = liveNumber.split('-');
       expect(nextLive).toBe(`${year}-${String(Number(liveCounter) + 1).padStart(5, '0')}`);
     });

@@ -25,7 +25,10 @@ for (const dialect of DIALECTS) {
 
     it('lets the owner add members and admins, who sign in and must first choose their own password', async () => {
       await owner.get('/panel/users');
-      for (const [email, role] of [['m1@example.com', 'member'], ['a1@example.com', 'admin']] as const) {
+      for (const [email, role] of [
+        ['m1@example.com', 'member'],
+        ['a1@example.com', 'admin'],
+      ] as const) {
         const res = await owner.post('/panel/users', { email, role, password: PASSWORD });
         expect(res.statusCode).toBe(303);
         expect(res.headers.location).toBe('/panel/users?done=created');
@@ -44,7 +47,14 @@ for (const dialect of DIALECTS) {
       admin = new PanelClient(t.app);
       expect((await admin.signIn('a1@example.com')).headers.location).toBe('/panel/change-password');
       // Every page, and every form, leads back to the change; nothing is carried out.
-      for (const path of ['/panel/keys', '/panel/users', '/panel/company', '/panel/invoices', '/panel/account', '/panel']) {
+      for (const path of [
+        '/panel/keys',
+        '/panel/users',
+        '/panel/company',
+        '/panel/invoices',
+        '/panel/account',
+        '/panel',
+      ]) {
         const res = await admin.get(path);
         expect(res.statusCode, path).toBe(303);
         expect(String(res.headers.location), path).toMatch(/^\/panel\/(change-password|keys)/);
@@ -57,7 +67,9 @@ for (const dialect of DIALECTS) {
       const forged = await admin.post('/panel/keys', { name: 'sneaky', permissions: 'invoice.read', mode: 'live' });
       expect(forged.statusCode).toBe(303);
       expect(forged.headers.location).toBe('/panel/change-password');
-      expect(await t.storage.db.selectFrom('api_keys').select('id').where('name', '=', 'sneaky').execute()).toHaveLength(0);
+      expect(
+        await t.storage.db.selectFrom('api_keys').select('id').where('name', '=', 'sneaky').execute(),
+      ).toHaveLength(0);
 
       // The given password again, a short one, and two that differ: every problem at once.
       await admin.get('/panel/change-password');
@@ -72,7 +84,11 @@ for (const dialect of DIALECTS) {
       // Another browser signed in with the given password is signed out by the change.
       const elsewhere = new PanelClient(t.app);
       await elsewhere.signIn('a1@example.com');
-      const done = await admin.post('/panel/change-password', { newPassword: OWN_PASSWORD, newPasswordConfirm: OWN_PASSWORD, return: '/panel/users' });
+      const done = await admin.post('/panel/change-password', {
+        newPassword: OWN_PASSWORD,
+        newPasswordConfirm: OWN_PASSWORD,
+        return: '/panel/users',
+      });
       expect(done.statusCode).toBe(303);
       expect(done.headers.location).toBe('/panel/users');
       expect((await admin.get('/panel/users')).statusCode).toBe(200);
@@ -81,14 +97,20 @@ for (const dialect of DIALECTS) {
       expect((await new PanelClient(t.app).signIn('a1@example.com')).statusCode).toBe(401);
       const again = await new PanelClient(t.app).signIn('a1@example.com', OWN_PASSWORD);
       expect(again.headers.location).toBe('/panel/keys');
-      const row = await t.storage.db.selectFrom('users').select('must_change_password').where('email', '=', 'a1@example.com').executeTakeFirstOrThrow();
+      const row = await t.storage.db
+        .selectFrom('users')
+        .select('must_change_password')
+        .where('email', '=', 'a1@example.com')
+        .executeTakeFirstOrThrow();
       expect(row.must_change_password).toBe(0);
     });
 
     it('says what each role sees and may do', async () => {
       const page = await owner.get('/panel/users');
       expect(page.body).toContain('id="roles-heading"');
-      expect(page.body).toMatch(/role-member">member<\/span> Sees keys, webhooks, users, the company and the records; changes only their own password\./);
+      expect(page.body).toMatch(
+        /role-member">member<\/span> Sees keys, webhooks, users, the company and the records; changes only their own password\./,
+      );
       expect(page.body).toContain('the webhook endpoints and their deliveries, the users and the company profile');
       expect(page.body).toContain('Grants the owner role, and changes or deactivates other owners.');
       expect(page.body).not.toContain('see the key list only');
@@ -110,19 +132,32 @@ for (const dialect of DIALECTS) {
       expect(page.statusCode).toBe(200);
       expect(page.body).not.toContain('Add user');
       expect(page.body).not.toContain('/deactivate"');
-      expect((await member.post('/panel/users', { email: 'sneaky@example.com', role: 'admin', password: PASSWORD })).statusCode).toBe(403);
-      expect((await member.post(`/panel/users/${await idOf('m1@example.com')}/role`, { role: 'owner' })).statusCode).toBe(403);
+      expect(
+        (await member.post('/panel/users', { email: 'sneaky@example.com', role: 'admin', password: PASSWORD }))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (await member.post(`/panel/users/${await idOf('m1@example.com')}/role`, { role: 'owner' })).statusCode,
+      ).toBe(403);
       expect((await member.post(`/panel/users/${await idOf('m1@example.com')}/deactivate`)).statusCode).toBe(403);
-      expect(await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'sneaky@example.com').execute()).toHaveLength(0);
+      expect(
+        await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'sneaky@example.com').execute(),
+      ).toHaveLength(0);
     });
 
     it('keeps admins from granting the owner role or touching owners', async () => {
       const admin = await signedInAs(t.app, companyId, 'a2@example.com', 'admin');
       await admin.get('/panel/users');
-      expect((await admin.post('/panel/users', { email: 'o2@example.com', role: 'owner', password: PASSWORD })).statusCode).toBe(403);
-      expect((await admin.post(`/panel/users/${await idOf('m1@example.com')}/role`, { role: 'owner' })).statusCode).toBe(403);
+      expect(
+        (await admin.post('/panel/users', { email: 'o2@example.com', role: 'owner', password: PASSWORD })).statusCode,
+      ).toBe(403);
+      expect(
+        (await admin.post(`/panel/users/${await idOf('m1@example.com')}/role`, { role: 'owner' })).statusCode,
+      ).toBe(403);
       expect((await admin.post(`/panel/users/${await idOf('owner@example.com')}/deactivate`)).statusCode).toBe(403);
-      expect((await admin.post(`/panel/users/${await idOf('m1@example.com')}/role`, { role: 'admin' })).statusCode).toBe(303);
+      expect(
+        (await admin.post(`/panel/users/${await idOf('m1@example.com')}/role`, { role: 'admin' })).statusCode,
+      ).toBe(303);
     });
 
     it("offers no role change or deactivation on one's own row, and refuses a forged one with 403", async () => {
@@ -142,7 +177,12 @@ for (const dialect of DIALECTS) {
       const adminSelf = await admin.post(`/panel/users/${await idOf('a1@example.com')}/role`, { role: 'member' });
       expect(adminSelf.statusCode).toBe(403);
       expect(adminSelf.body).toContain('another owner or admin can');
-      const rows = await t.storage.db.selectFrom('users').select(['email', 'role', 'active']).where('email', 'in', ['owner@example.com', 'a1@example.com']).orderBy('email').execute();
+      const rows = await t.storage.db
+        .selectFrom('users')
+        .select(['email', 'role', 'active'])
+        .where('email', 'in', ['owner@example.com', 'a1@example.com'])
+        .orderBy('email')
+        .execute();
       expect(rows).toEqual([
         { email: 'a1@example.com', role: 'admin', active: 1 },
         { email: 'owner@example.com', role: 'owner', active: 1 },
@@ -151,10 +191,18 @@ for (const dialect of DIALECTS) {
 
     it('lets an owner step down once another owner exists, by that other owner', async () => {
       await owner.get('/panel/users');
-      expect((await owner.post(`/panel/users/${await idOf('a1@example.com')}/role`, { role: 'owner' })).statusCode).toBe(303);
+      expect(
+        (await owner.post(`/panel/users/${await idOf('a1@example.com')}/role`, { role: 'owner' })).statusCode,
+      ).toBe(303);
       await admin.get('/panel/users');
-      expect((await admin.post(`/panel/users/${await idOf('owner@example.com')}/role`, { role: 'admin' })).statusCode).toBe(303);
-      const row = await t.storage.db.selectFrom('users').selectAll().where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+      expect(
+        (await admin.post(`/panel/users/${await idOf('owner@example.com')}/role`, { role: 'admin' })).statusCode,
+      ).toBe(303);
+      const row = await t.storage.db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'owner@example.com')
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ role: 'admin', active: 1 });
     });
 
@@ -162,12 +210,19 @@ for (const dialect of DIALECTS) {
       const users = new UserService(t.storage.db, t.container.repositories);
       const company = await t.createCompany('Two Owners Co');
       const created = await Promise.all(
-        ['twin-a@example.com', 'twin-b@example.com'].map((email) => users.create({ companyId: company, email, role: 'owner', password: PASSWORD })),
+        ['twin-a@example.com', 'twin-b@example.com'].map((email) =>
+          users.create({ companyId: company, email, role: 'owner', password: PASSWORD }),
+        ),
       );
       const [a, b] = created.map((r) => (r.ok ? r.value : expect.unreachable(r.detail)));
       const results = await Promise.all([users.changeRole(a!, b!.id, 'admin'), users.changeRole(b!, a!.id, 'admin')]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      const owners = await t.storage.db.selectFrom('users').select('id').where('company_id', '=', company).where('role', '=', 'owner').execute();
+      const owners = await t.storage.db
+        .selectFrom('users')
+        .select('id')
+        .where('company_id', '=', company)
+        .where('role', '=', 'owner')
+        .execute();
       expect(owners).toHaveLength(1);
     });
 
@@ -177,7 +232,9 @@ for (const dialect of DIALECTS) {
       const boss = admin;
       await boss.get('/panel/users');
       expect((await boss.post(`/panel/users/${await idOf('leaver@example.com')}/deactivate`)).statusCode).toBe(303);
-      expect((await victim.get('/panel/keys')).headers.location).toBe('/panel/sign-in?return=%2Fpanel%2Fkeys&expired=1');
+      expect((await victim.get('/panel/keys')).headers.location).toBe(
+        '/panel/sign-in?return=%2Fpanel%2Fkeys&expired=1',
+      );
       expect((await new PanelClient(t.app).signIn('leaver@example.com')).statusCode).toBe(401);
       expect((await boss.post(`/panel/users/${await idOf('leaver@example.com')}/activate`)).statusCode).toBe(303);
       expect((await new PanelClient(t.app).signIn('leaver@example.com')).statusCode).toBe(303);
@@ -215,7 +272,21 @@ for (const dialect of DIALECTS) {
 
     it('creates a user with the password from stdin, who can then sign in', async () => {
       const companyId = await t.createCompany('CLI Co');
-      const res = await run(['user', 'create', '--company', companyId, '--email', 'Cli@Example.com', '--role', 'admin', '--password-stdin', '--json'], `${PASSWORD}\n`);
+      const res = await run(
+        [
+          'user',
+          'create',
+          '--company',
+          companyId,
+          '--email',
+          'Cli@Example.com',
+          '--role',
+          'admin',
+          '--password-stdin',
+          '--json',
+        ],
+        `${PASSWORD}\n`,
+      );
       expect(res.code).toBe(0);
       expect(JSON.parse(res.out)).toMatchObject({ email: 'cli@example.com', role: 'admin', companyId });
       expect((await new PanelClient(t.app).signIn('cli@example.com')).statusCode).toBe(303);
@@ -223,10 +294,48 @@ for (const dialect of DIALECTS) {
 
     it('refuses a password on the command line, an unknown role and an unknown company', async () => {
       const companyId = await t.createCompany('CLI Co 2');
-      expect((await run(['user', 'create', '--company', companyId, '--email', 'x@example.com', '--role', 'admin', '--password', PASSWORD])).code).toBe(2);
-      expect((await run(['user', 'create', '--company', companyId, '--email', 'x@example.com', '--role', 'admin'], PASSWORD)).code).toBe(2);
-      expect((await run(['user', 'create', '--company', companyId, '--email', 'x@example.com', '--role', 'boss', '--password-stdin'], PASSWORD)).code).toBe(2);
-      const unknown = await run(['user', 'create', '--company', 'cmp_nope', '--email', 'x@example.com', '--role', 'admin', '--password-stdin'], PASSWORD);
+      expect(
+        (
+          await run([
+            'user',
+            'create',
+            '--company',
+            companyId,
+            '--email',
+            'x@example.com',
+            '--role',
+            'admin',
+            '--password',
+            PASSWORD,
+          ])
+        ).code,
+      ).toBe(2);
+      expect(
+        (await run(['user', 'create', '--company', companyId, '--email', 'x@example.com', '--role', 'admin'], PASSWORD))
+          .code,
+      ).toBe(2);
+      expect(
+        (
+          await run(
+            [
+              'user',
+              'create',
+              '--company',
+              companyId,
+              '--email',
+              'x@example.com',
+              '--role',
+              'boss',
+              '--password-stdin',
+            ],
+            PASSWORD,
+          )
+        ).code,
+      ).toBe(2);
+      const unknown = await run(
+        ['user', 'create', '--company', 'cmp_nope', '--email', 'x@example.com', '--role', 'admin', '--password-stdin'],
+        PASSWORD,
+      );
       expect(unknown.code).toBe(1);
       expect(unknown.err).toContain('No company');
     });

@@ -57,7 +57,9 @@ for (const dialect of DIALECTS) {
 
     const attemptRows = (body: string) => body.match(/<tr data-attempt-id=/g)?.length ?? 0;
     /** The log's card of one event. */
-    const eventCard = (body: string, eventId: string) => new RegExp(`<article class="delivery-event" data-event-id="${eventId}">[\\s\\S]*?</article>`).exec(body)?.[0] ?? '';
+    const eventCard = (body: string, eventId: string) =>
+      new RegExp(`<article class="delivery-event" data-event-id="${eventId}">[\\s\\S]*?</article>`).exec(body)?.[0] ??
+      '';
 
     it('shows a delivered event in the attempts table with HTTP 200, and Resend makes the receiver get the same webhook-id again', async () => {
       const r = await receiver();
@@ -86,25 +88,39 @@ for (const dialect of DIALECTS) {
 
       const after = await pageShowing(id, /(<tr data-attempt-id=[\s\S]*){2}/);
       expect(attemptRows(after.body)).toBe(2);
-      expect((await owner.get(`/panel/webhooks/${id}?done=resent`)).body).toContain('The event is queued to be sent again');
+      expect((await owner.get(`/panel/webhooks/${id}?done=resent`)).body).toContain(
+        'The event is queued to be sent again',
+      );
     });
 
     it('shows an endpoint disabled for failing as such, on the list and its page, until it is enabled again', async () => {
       const r = await receiver(() => ({ status: 500, body: 'down' }));
       const { id } = await addEndpoint(owner, { url: r.url, description: 'Always failing' });
-      await t.storage.db.updateTable('webhook_endpoints').set({ failing_since: new Date(Date.now() - SIX_DAYS_MS).toISOString() }).where('id', '=', id).execute();
+      await t.storage.db
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: new Date(Date.now() - SIX_DAYS_MS).toISOString() })
+        .where('id', '=', id)
+        .execute();
       await makeEvent('Failing Buyer');
 
       const page = await pageShowing(id, /badge-failing/);
-      expect(page.body).toContain('<span class="badge badge-failing">Disabled: every delivery failed for 5 days</span>');
+      expect(page.body).toContain(
+        '<span class="badge badge-failing">Disabled: every delivery failed for 5 days</span>',
+      );
       expect(page.body).toContain('<code>HTTP 500</code>');
       expect(page.body).toContain('badge-failed');
       expect(page.body).toContain(`action="/panel/webhooks/${id}/enable"`);
       const list = await owner.get('/panel/webhooks');
-      expect(list.body).toMatch(new RegExp(`data-endpoint-id="${id}"[\\s\\S]*?Disabled: every delivery failed for 5 days[\\s\\S]*?</tr>`));
+      expect(list.body).toMatch(
+        new RegExp(`data-endpoint-id="${id}"[\\s\\S]*?Disabled: every delivery failed for 5 days[\\s\\S]*?</tr>`),
+      );
 
       expect((await owner.post(`/panel/webhooks/${id}/enable`)).statusCode).toBe(303);
-      const row = await t.storage.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await t.storage.db
+        .selectFrom('webhook_endpoints')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ enabled: 1, disabled_reason: null, failing_since: null });
       expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain('badge-failing');
     });
@@ -126,12 +142,19 @@ for (const dialect of DIALECTS) {
       expect(card).toContain('busy 1');
       expect(card).toContain('busy 2');
       // Retries 50 ms apart are told apart: every attempt's time has its seconds.
-      const times = [...card.matchAll(/<tr data-attempt-id=[\s\S]*?<time datetime="([^"]+)" title="[^"]+">([^<]+)<\/time>/g)];
+      const times = [
+        ...card.matchAll(/<tr data-attempt-id=[\s\S]*?<time datetime="([^"]+)" title="[^"]+">([^<]+)<\/time>/g),
+      ];
       expect(times).toHaveLength(3);
       for (const [, iso, shown] of times) expect(shown).toBe(iso!.slice(0, 19).replace('T', ' '));
       // The payload is the body the receiver got, indented.
       const payload = /<details class="payload">[\s\S]*?<pre tabindex="0">([\s\S]*?)<\/pre>/.exec(card)![1]!;
-      const unescaped = payload.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      const unescaped = payload
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
       expect(JSON.parse(unescaped)).toEqual(JSON.parse(r.received[2]!.body));
       expect(card).toContain(`${Buffer.byteLength(r.received[2]!.body).toLocaleString('en')} bytes, as delivered`);
     });
@@ -146,8 +169,17 @@ for (const dialect of DIALECTS) {
       expect(sent.headers.location).toBe(`/panel/webhooks/${id}?done=tested`);
       await r.waitFor((got) => got.length === 1);
       const got = r.received[0]!;
-      const event = new Webhook(secret!).verify(got.body, got.headers as Record<string, string>) as { id: string; type: string; livemode: boolean; data: { object: { endpointId: string } } };
-      expect(event).toMatchObject({ type: 'webhook.test', livemode: true, data: { object: { endpointId: id, url: r.url } } });
+      const event = new Webhook(secret!).verify(got.body, got.headers as Record<string, string>) as {
+        id: string;
+        type: string;
+        livemode: boolean;
+        data: { object: { endpointId: string } };
+      };
+      expect(event).toMatchObject({
+        type: 'webhook.test',
+        livemode: true,
+        data: { object: { endpointId: id, url: r.url } },
+      });
       expect(got.headers['webhook-id']).toBe(event.id);
 
       const logged = await pageShowing(id, /Delivered<\/span>/);
@@ -169,7 +201,10 @@ for (const dialect of DIALECTS) {
       const r = await receiver();
       const { id } = await addEndpoint(owner, { url: r.url });
       const stranger = await t.tenant(['webhook.manage']);
-      const foreign = await t.container.webhookEndpoints.create(scopeFor(stranger.companyId), { url: r.url, events: ['*'] });
+      const foreign = await t.container.webhookEndpoints.create(scopeFor(stranger.companyId), {
+        url: r.url,
+        events: ['*'],
+      });
       if (!foreign.ok) throw new Error(foreign.code);
       await owner.get(`/panel/webhooks/${id}`);
       expect((await owner.post(`/panel/webhooks/${foreign.value.id}/test`)).statusCode).toBe(404);
@@ -177,7 +212,11 @@ for (const dialect of DIALECTS) {
       const page = await member.get(`/panel/webhooks/${id}`);
       expect(page.body).not.toContain('Send test event');
       expect((await member.post(`/panel/webhooks/${id}/test`)).statusCode).toBe(403);
-      const made = await t.storage.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', 'in', [id, foreign.value.id]).execute();
+      const made = await t.storage.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', 'in', [id, foreign.value.id])
+        .execute();
       expect(made).toEqual([]);
     });
 
@@ -199,7 +238,10 @@ for (const dialect of DIALECTS) {
 
       const stranger = await t.tenant(['organization.create', 'webhook.manage']);
       const strangerReceiver = await receiver();
-      const foreign = await t.container.webhookEndpoints.create(scopeFor(stranger.companyId), { url: strangerReceiver.url, events: ['*'] });
+      const foreign = await t.container.webhookEndpoints.create(scopeFor(stranger.companyId), {
+        url: strangerReceiver.url,
+        events: ['*'],
+      });
       if (!foreign.ok) throw new Error(foreign.code);
       await t.post('/organization', { name: 'Stranger Buyer', isCustomer: true }, stranger.key);
       await strangerReceiver.waitFor((got) => got.length === 1);
@@ -207,8 +249,12 @@ for (const dialect of DIALECTS) {
 
       await owner.get(`/panel/webhooks/${id}`);
       expect((await owner.post(`/panel/webhooks/${id}/resend`, { eventId: foreignEvent })).statusCode).toBe(404);
-      expect((await owner.post(`/panel/webhooks/${foreign.value.id}/resend`, { eventId: ownEvent })).statusCode).toBe(404);
-      expect((await owner.post(`/panel/webhooks/${foreign.value.id}/resend`, { eventId: foreignEvent })).statusCode).toBe(404);
+      expect((await owner.post(`/panel/webhooks/${foreign.value.id}/resend`, { eventId: ownEvent })).statusCode).toBe(
+        404,
+      );
+      expect(
+        (await owner.post(`/panel/webhooks/${foreign.value.id}/resend`, { eventId: foreignEvent })).statusCode,
+      ).toBe(404);
       const member = await signedInAs(t.app, companyId, 'member@example.com', 'member');
       await member.get(`/panel/webhooks/${id}`);
       expect((await member.post(`/panel/webhooks/${id}/resend`, { eventId: ownEvent })).statusCode).toBe(403);
@@ -217,11 +263,17 @@ for (const dialect of DIALECTS) {
       await t.container.deliveryWorker.drain();
       expect(r.received).toHaveLength(1);
       expect(strangerReceiver.received).toHaveLength(1);
-      const deliveries = await t.storage.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', 'in', [id, foreign.value.id]).execute();
+      const deliveries = await t.storage.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', 'in', [id, foreign.value.id])
+        .execute();
       expect(deliveries).toHaveLength(2);
       // The read side answers nothing for an endpoint id with the wrong company, whatever is stored.
       expect(await new WebhookAttemptLog(t.container.deliveries).recent(companyId, foreign.value.id)).toEqual([]);
-      expect(await new WebhookAttemptLog(t.container.deliveries).recent(stranger.companyId, foreign.value.id)).toHaveLength(1);
+      expect(
+        await new WebhookAttemptLog(t.container.deliveries).recent(stranger.companyId, foreign.value.id),
+      ).toHaveLength(1);
     });
   });
 
@@ -252,13 +304,21 @@ for (const dialect of DIALECTS) {
         },
         { timeoutMs: 15_000, intervalMs: 50, what: 'the page to show the retry' },
       );
-      const row = await t.storage.db.selectFrom('webhook_deliveries').select(['next_attempt_at', 'attempts']).where('endpoint_id', '=', id).executeTakeFirstOrThrow();
+      const row = await t.storage.db
+        .selectFrom('webhook_deliveries')
+        .select(['next_attempt_at', 'attempts'])
+        .where('endpoint_id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row.attempts).toBe(1);
-      expect(body).toContain(`<span class="badge badge-pending">Retrying</span> <span>attempt 2 at <time datetime="${row.next_attempt_at}"`);
+      expect(body).toContain(
+        `<span class="badge badge-pending">Retrying</span> <span>attempt 2 at <time datetime="${row.next_attempt_at}"`,
+      );
       expect(body).toContain('<td class="num">#1</td>');
       expect(body).toContain('down for maintenance');
       expect((await owner.post(`/panel/webhooks/${id}/disable`)).statusCode).toBe(303);
-      expect((await owner.get(`/panel/webhooks/${id}`)).body).toContain('attempt 2 is made once the endpoint is enabled');
+      expect((await owner.get(`/panel/webhooks/${id}`)).body).toContain(
+        'attempt 2 is made once the endpoint is enabled',
+      );
     });
   });
 }

@@ -23,11 +23,17 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    const endpointRow = (id: string) => t.storage.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-    const endpointCount = async () => (await t.storage.db.selectFrom('webhook_endpoints').select('id').execute()).length;
+    const endpointRow = (id: string) =>
+      t.storage.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    const endpointCount = async () =>
+      (await t.storage.db.selectFrom('webhook_endpoints').select('id').execute()).length;
     async function strangersEndpoint() {
       const stranger = await t.createCompany('Stranger GmbH');
-      const created = await t.container.webhookEndpoints.create(scopeFor(stranger), { url: 'http://127.0.0.1:9/stranger', events: ['*'], description: 'Stranger hook' });
+      const created = await t.container.webhookEndpoints.create(scopeFor(stranger), {
+        url: 'http://127.0.0.1:9/stranger',
+        events: ['*'],
+        description: 'Stranger hook',
+      });
       if (!created.ok) throw new Error(created.code);
       return created.value;
     }
@@ -43,7 +49,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('adds an endpoint and shows its whsec_ secret once; the page after does not, and no row holds it in clear', async () => {
-      const { id, secret, shown } = await addEndpoint(owner, { url: LOOPBACK, events: ['invoice.paid', 'invoice.voided'], description: 'ERP (production)' });
+      const { id, secret, shown } = await addEndpoint(owner, {
+        url: LOOPBACK,
+        events: ['invoice.paid', 'invoice.voided'],
+        description: 'ERP (production)',
+      });
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(shown.body).toContain('It will not be shown again.');
       expect(shown.body).toContain('data-copy-target="new-secret"');
@@ -53,7 +63,8 @@ for (const dialect of DIALECTS) {
       expect(again.statusCode).toBe(200);
       expect(shownSecret(again.body)).toBeUndefined();
       expect(again.body).toContain('The secret is no longer shown');
-      for (const page of [again, await owner.get('/panel/webhooks'), await owner.get(`/panel/webhooks/${id}`)]) expect(page.body).not.toContain(secret!);
+      for (const page of [again, await owner.get('/panel/webhooks'), await owner.get(`/panel/webhooks/${id}`)])
+        expect(page.body).not.toContain(secret!);
 
       const list = await owner.get('/panel/webhooks');
       expect(list.body).toContain(`href="/panel/webhooks/${id}"`);
@@ -82,13 +93,20 @@ for (const dialect of DIALECTS) {
     it("shows the service's refusal of a URL next to the field with 400 and creates nothing", async () => {
       const before = await endpointCount();
       await owner.get('/panel/webhooks');
-      const ftp = await owner.post('/panel/webhooks', { url: 'ftp://127.0.0.1/hooks', events: '*', description: 'Kept on refusal' });
+      const ftp = await owner.post('/panel/webhooks', {
+        url: 'ftp://127.0.0.1/hooks',
+        events: '*',
+        description: 'Kept on refusal',
+      });
       expect(ftp.statusCode).toBe(400);
       expect(ftp.headers['content-type']).toMatch(/text\/html/);
       expect(ftp.body).toMatch(/id="url-error"[^>]*>Must be an https URL\./);
       expect(ftp.body).toContain('value="ftp://127.0.0.1/hooks"');
       expect(ftp.body).toContain('value="Kept on refusal"');
-      const credentials = await owner.post('/panel/webhooks', { url: 'https://ana:secret@127.0.0.1/hooks', events: '*' });
+      const credentials = await owner.post('/panel/webhooks', {
+        url: 'https://ana:secret@127.0.0.1/hooks',
+        events: '*',
+      });
       expect(credentials.statusCode).toBe(400);
       expect(credentials.body).toMatch(/id="url-error"[^>]*>Must not carry a user name or password/);
       const empty = await owner.post('/panel/webhooks', { url: '  ', events: '*' });
@@ -102,7 +120,10 @@ for (const dialect of DIALECTS) {
       const none = await owner.post('/panel/webhooks', { url: LOOPBACK });
       expect(none.statusCode).toBe(400);
       expect(none.body).toMatch(/id="events-error"[^>]*>Choose the event types to send, or All events\./);
-      const unknown = await owner.post('/panel/webhooks', { url: LOOPBACK, events: ['invoice.paid', 'invoice.exploded'] });
+      const unknown = await owner.post('/panel/webhooks', {
+        url: LOOPBACK,
+        events: ['invoice.paid', 'invoice.exploded'],
+      });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.body).toMatch(/id="events-error"[^>]*>Choose event types from the list\./);
       expect(await endpointCount()).toBe(before);
@@ -115,8 +136,12 @@ for (const dialect of DIALECTS) {
     it('refuses a create without the CSRF token or with a wrong one', async () => {
       const before = await endpointCount();
       await owner.get('/panel/webhooks');
-      expect((await owner.post('/panel/webhooks', { url: LOOPBACK, events: '*' }, { csrf: false })).statusCode).toBe(403);
-      expect((await owner.post('/panel/webhooks', { url: LOOPBACK, events: '*' }, { csrf: 'abc-def' })).statusCode).toBe(403);
+      expect((await owner.post('/panel/webhooks', { url: LOOPBACK, events: '*' }, { csrf: false })).statusCode).toBe(
+        403,
+      );
+      expect(
+        (await owner.post('/panel/webhooks', { url: LOOPBACK, events: '*' }, { csrf: 'abc-def' })).statusCode,
+      ).toBe(403);
       const { id } = await addEndpoint(owner, { url: LOOPBACK });
       expect((await owner.post(`/panel/webhooks/${id}/disable`, {}, { csrf: false })).statusCode).toBe(403);
       expect((await owner.post(`/panel/webhooks/${id}/delete`, {}, { csrf: false })).statusCode).toBe(403);
@@ -129,13 +154,15 @@ for (const dialect of DIALECTS) {
       const disabled = await owner.post(`/panel/webhooks/${id}/disable`);
       expect(disabled.statusCode).toBe(303);
       expect(disabled.headers.location).toBe(`/panel/webhooks/${id}?done=disabled`);
-      expect((await endpointRow(id))).toMatchObject({ enabled: 0, disabled_reason: null });
+      expect(await endpointRow(id)).toMatchObject({ enabled: 0, disabled_reason: null });
       const page = await owner.get(`/panel/webhooks/${id}?done=disabled`);
       expect(page.body).toContain('The endpoint is disabled.');
       expect(page.body).toContain('<span class="badge badge-disabled">Disabled</span>');
       expect(page.body).toContain(`action="/panel/webhooks/${id}/enable"`);
 
-      expect((await owner.post(`/panel/webhooks/${id}/enable`)).headers.location).toBe(`/panel/webhooks/${id}?done=enabled`);
+      expect((await owner.post(`/panel/webhooks/${id}/enable`)).headers.location).toBe(
+        `/panel/webhooks/${id}?done=enabled`,
+      );
       expect((await endpointRow(id))!.enabled).toBe(1);
 
       const confirm = await owner.get(`/panel/webhooks/${id}/delete`);
@@ -170,7 +197,8 @@ for (const dialect of DIALECTS) {
     it("answers 404 to every page and action on another company's endpoint and changes nothing", async () => {
       const foreign = await strangersEndpoint();
       await owner.get('/panel/webhooks');
-      for (const path of ['', '/delete', '/rotate']) expect((await owner.get(`/panel/webhooks/${foreign.id}${path}`)).statusCode).toBe(404);
+      for (const path of ['', '/delete', '/rotate'])
+        expect((await owner.get(`/panel/webhooks/${foreign.id}${path}`)).statusCode).toBe(404);
       for (const action of ['disable', 'enable', 'delete', 'rotate']) {
         const res = await owner.post(`/panel/webhooks/${foreign.id}/${action}`);
         expect(res.statusCode, action).toBe(404);
@@ -198,11 +226,13 @@ for (const dialect of DIALECTS) {
       const create = await member.post('/panel/webhooks', { url: LOOPBACK, events: '*' });
       expect(create.statusCode).toBe(403);
       expect(create.headers['content-type']).toMatch(/text\/html/);
-      for (const path of ['/delete', '/rotate']) expect((await member.get(`/panel/webhooks/${id}${path}`)).statusCode).toBe(403);
-      for (const action of ['disable', 'delete', 'rotate']) expect((await member.post(`/panel/webhooks/${id}/${action}`)).statusCode, action).toBe(403);
+      for (const path of ['/delete', '/rotate'])
+        expect((await member.get(`/panel/webhooks/${id}${path}`)).statusCode).toBe(403);
+      for (const action of ['disable', 'delete', 'rotate'])
+        expect((await member.post(`/panel/webhooks/${id}/${action}`)).statusCode, action).toBe(403);
       expect((await member.post(`/panel/webhooks/${id}/resend`, { eventId: 'evt_x' })).statusCode).toBe(403);
       expect(await endpointCount()).toBe(before);
-      expect((await endpointRow(id))).toMatchObject({ enabled: 1, previous_secret_sealed: null });
+      expect(await endpointRow(id)).toMatchObject({ enabled: 1, previous_secret_sealed: null });
     });
 
     it('lets an admin add, disable and delete endpoints', async () => {
@@ -215,7 +245,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('escapes the URL and description in the pages', async () => {
-      const { id } = await addEndpoint(owner, { url: 'http://127.0.0.1:9/hooks?x="><img src=x>', description: '<img src=x onerror=alert(1)>' });
+      const { id } = await addEndpoint(owner, {
+        url: 'http://127.0.0.1:9/hooks?x="><img src=x>',
+        description: '<img src=x onerror=alert(1)>',
+      });
       for (const page of [await owner.get('/panel/webhooks'), await owner.get(`/panel/webhooks/${id}`)]) {
         expect(page.body).not.toContain('<img src=x');
         expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -243,7 +276,9 @@ for (const dialect of DIALECTS) {
       expect(http.body).toMatch(/id="url-error"[^>]*>Must be an https URL\./);
       const loopback = await owner.post('/panel/webhooks', { url: 'https://127.0.0.1/hooks', events: '*' });
       expect(loopback.statusCode).toBe(400);
-      expect(loopback.body).toMatch(/id="url-error"[^>]*>The host resolves to 127\.0\.0\.1, which is not a public address/);
+      expect(loopback.body).toMatch(
+        /id="url-error"[^>]*>The host resolves to 127\.0\.0\.1, which is not a public address/,
+      );
       const metadata = await owner.post('/panel/webhooks', { url: 'https://169.254.169.254/latest', events: '*' });
       expect(metadata.body).toMatch(/id="url-error"[^>]*>The host resolves to 169\.254\.169\.254/);
       expect(await t.storage.db.selectFrom('webhook_endpoints').select('id').execute()).toHaveLength(0);

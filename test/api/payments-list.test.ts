@@ -23,12 +23,27 @@ for (const dialect of DIALECTS) {
       const issue = async () => (await t.post('/invoice', { organizationId: buyer.id, lines: LINES }, key)).json().data;
       first = await issue();
       second = await issue();
-      const pay = async (id: string, amount: string, date: string) => (await t.post(`/invoice/${id}/payment`, { amount, date }, key)).json().data;
+      const pay = async (id: string, amount: string, date: string) =>
+        (await t.post(`/invoice/${id}/payment`, { amount, date }, key)).json().data;
       ids.firstPayment = (await pay(first.id, '100.00', '2026-04-01')).payments[0].id;
       ids.secondPayment = (await pay(first.id, '19.00', '2026-04-10')).payments[1].id;
       ids.thirdPayment = (await pay(second.id, '119.00', '2026-04-20')).payments[0].id;
-      await t.post('/credit-note', { invoiceId: first.id, reason: 'Discount agreed', lines: [{ name: 'Discount', quantity: '1', unitPrice: '10', vatRate: '19' }] }, key);
-      ids.refund = (await t.post(`/invoice/${first.id}/refund`, { amount: '11.90', date: '2026-04-25', reference: 'Back to you' }, key)).json().data.refunds[0].id;
+      await t.post(
+        '/credit-note',
+        {
+          invoiceId: first.id,
+          reason: 'Discount agreed',
+          lines: [{ name: 'Discount', quantity: '1', unitPrice: '10', vatRate: '19' }],
+        },
+        key,
+      );
+      ids.refund = (
+        await t.post(
+          `/invoice/${first.id}/refund`,
+          { amount: '11.90', date: '2026-04-25', reference: 'Back to you' },
+          key,
+        )
+      ).json().data.refunds[0].id;
     });
     afterAll(async () => t.close());
 
@@ -55,14 +70,30 @@ for (const dialect of DIALECTS) {
         reference: 'Back to you',
         createdAt: expect.any(String),
       });
-      expect(page.items[1]).toMatchObject({ kind: 'payment', invoiceId: second.id, amount: '119.00', date: '2026-04-20' });
+      expect(page.items[1]).toMatchObject({
+        kind: 'payment',
+        invoiceId: second.id,
+        amount: '119.00',
+        date: '2026-04-20',
+      });
     });
 
     it('filters by invoice, by kind and by the day the money moved', async () => {
-      expect((await list(`?invoiceId=${first.id}`)).items.map((p) => p.id)).toEqual([ids.refund, ids.secondPayment, ids.firstPayment]);
+      expect((await list(`?invoiceId=${first.id}`)).items.map((p) => p.id)).toEqual([
+        ids.refund,
+        ids.secondPayment,
+        ids.firstPayment,
+      ]);
       expect((await list('?kind=refund')).items.map((p) => p.id)).toEqual([ids.refund]);
-      expect((await list('?kind=payment')).items.map((p) => p.id)).toEqual([ids.thirdPayment, ids.secondPayment, ids.firstPayment]);
-      expect((await list('?dateFrom=2026-04-10&dateTo=2026-04-20')).items.map((p) => p.id)).toEqual([ids.thirdPayment, ids.secondPayment]);
+      expect((await list('?kind=payment')).items.map((p) => p.id)).toEqual([
+        ids.thirdPayment,
+        ids.secondPayment,
+        ids.firstPayment,
+      ]);
+      expect((await list('?dateFrom=2026-04-10&dateTo=2026-04-20')).items.map((p) => p.id)).toEqual([
+        ids.thirdPayment,
+        ids.secondPayment,
+      ]);
       expect((await list(`?invoiceId=${second.id}&kind=refund`)).items).toEqual([]);
     });
 
@@ -89,9 +120,18 @@ for (const dialect of DIALECTS) {
     it('reads one payment or refund by id', async () => {
       const payment = await t.get(`/payment/${ids.firstPayment}`, key);
       expect(payment.statusCode).toBe(200);
-      expect(payment.json()).toMatchObject({ message: 'Payment found.', data: { id: ids.firstPayment, kind: 'payment', amount: '100.00', invoiceNumber: first.number } });
-      expect((await t.get(`/payment/${ids.refund}`, key)).json()).toMatchObject({ message: 'Refund found.', data: { kind: 'refund' } });
-      expect((await t.get('/payment/pay_missing', key)).json().error).toEqual({ code: 'NOT_FOUND', message: 'No payment or refund with this id.' });
+      expect(payment.json()).toMatchObject({
+        message: 'Payment found.',
+        data: { id: ids.firstPayment, kind: 'payment', amount: '100.00', invoiceNumber: first.number },
+      });
+      expect((await t.get(`/payment/${ids.refund}`, key)).json()).toMatchObject({
+        message: 'Refund found.',
+        data: { kind: 'refund' },
+      });
+      expect((await t.get('/payment/pay_missing', key)).json().error).toEqual({
+        code: 'NOT_FOUND',
+        message: 'No payment or refund with this id.',
+      });
     });
 
     it("shows another company's and test mode's payments to nobody else: lists are empty, ids are 404", async () => {

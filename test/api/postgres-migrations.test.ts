@@ -27,7 +27,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('migrations on postgres', () => 
       const applied = await Promise.all(storages.map((s) => migrateToLatest(s.db)));
       const all = applied.flat();
       expect(all.sort()).toEqual(Object.keys(MIGRATIONS).sort());
-      const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(storages[0]!.db);
+      const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+        storages[0]!.db,
+      );
       expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(MIGRATIONS).sort());
       // Every instance can use the schema afterwards.
       await Promise.all(storages.map((s) => s.db.selectFrom('organizations').select('id').execute()));

@@ -23,7 +23,14 @@ for (const dialect of DIALECTS) {
       const byCurrency = prepareQuery<{ currency: string }, { id: string }>(storage.db, (db, param) =>
         db.selectFrom('companies').select('id').where('currency', '=', param('currency')).orderBy('id'),
       );
-      const row = (id: string, currency: string) => ({ id, name: id, currency, vat_id: null, country_code: null, created_at: '2026-01-01T00:00:00.000Z' });
+      const row = (id: string, currency: string) => ({
+        id,
+        name: id,
+        currency,
+        vat_id: null,
+        country_code: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
       await insert([row('c1', 'EUR'), row('c2', 'JPY')]);
       await storage.db.transaction().execute(async (trx) => {
         await insert([row('c3', 'EUR')], trx);
@@ -34,25 +41,33 @@ for (const dialect of DIALECTS) {
     });
 
     // PostgreSQL only: SQLite has no server to send statements to (its driver caches them itself).
-    if (dialect === 'postgres') it('are sent to PostgreSQL as named statements, parsed once per connection, while other statements stay unnamed', async () => {
-      // One connection, so that what the server holds prepared is what this test ran.
-      const single = database.open({ poolMax: 1 });
-      try {
-        const byName = prepareQuery<{ name: string }, { id: string }>(single.db, (db, param) => db.selectFrom('companies').select('id').where('name', '=', param('name')));
-        await byName({ name: 'nobody' });
-        await byName({ name: 'nobody else' });
-        await single.db.selectFrom('companies').select('id').where('currency', '=', 'XXX').execute();
-        const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(single.db);
-        expect(rows).toHaveLength(1);
-        expect(rows[0]!.name).toMatch(/^hot_\d+$/);
-        expect(rows[0]!.statement).toContain('"name" = $1');
-      } finally {
-        await single.close();
-      }
-    });
+    if (dialect === 'postgres')
+      it('are sent to PostgreSQL as named statements, parsed once per connection, while other statements stay unnamed', async () => {
+        // One connection, so that what the server holds prepared is what this test ran.
+        const single = database.open({ poolMax: 1 });
+        try {
+          const byName = prepareQuery<{ name: string }, { id: string }>(single.db, (db, param) =>
+            db.selectFrom('companies').select('id').where('name', '=', param('name')),
+          );
+          await byName({ name: 'nobody' });
+          await byName({ name: 'nobody else' });
+          await single.db.selectFrom('companies').select('id').where('currency', '=', 'XXX').execute();
+          const { rows } = await sql<{
+            name: string;
+            statement: string;
+          }>`select name, statement from pg_prepared_statements`.execute(single.db);
+          expect(rows).toHaveLength(1);
+          expect(rows[0]!.name).toMatch(/^hot_\d+$/);
+          expect(rows[0]!.statement).toContain('"name" = $1');
+        } finally {
+          await single.close();
+        }
+      });
 
     it('refuses a query with a value that is not a named parameter', () => {
-      expect(() => prepareQuery(storage.db, (db) => db.selectFrom('companies').selectAll().where('currency', '=', 'EUR'))).toThrow(/name every value/);
+      expect(() =>
+        prepareQuery(storage.db, (db) => db.selectFrom('companies').selectAll().where('currency', '=', 'EUR')),
+      ).toThrow(/name every value/);
     });
   });
 }

@@ -29,7 +29,12 @@ for (const dialect of DIALECTS) {
       const { companyId, key } = await t.tenant(undefined, options);
       const buyer = (await t.post('/organization', { name: 'Quoted Buyer', isCustomer: true }, key)).json().data;
       const post = (path: string, body?: Body) =>
-        t.request({ method: 'POST', url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, ...(body ? { payload: body } : {}) });
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key },
+          ...(body ? { payload: body } : {}),
+        });
       const quote = async (body: Body = {}) => {
         const res = await t.post('/quote', { organizationId: buyer.id, lines: LINES, ...body }, key);
         expect(res.statusCode, res.body).toBe(201);
@@ -47,8 +52,17 @@ for (const dialect of DIALECTS) {
     it('creates an open quote with the same lines and exact totals as the same invoice, numbered Q-YYYY-NNNNN', async () => {
       const c = await company();
       const q = await c.quote({ issueDate: '2026-11-02' });
-      const invoice = (await t.post('/invoice', { organizationId: c.buyer.id, lines: LINES, issueDate: '2026-11-02' }, c.key)).json().data;
-      expect(q).toMatchObject({ number: 'Q-2026-00001', status: 'open', issueDate: '2026-11-02', validUntil: '2026-12-02', livemode: true, invoiceId: null });
+      const invoice = (
+        await t.post('/invoice', { organizationId: c.buyer.id, lines: LINES, issueDate: '2026-11-02' }, c.key)
+      ).json().data;
+      expect(q).toMatchObject({
+        number: 'Q-2026-00001',
+        status: 'open',
+        issueDate: '2026-11-02',
+        validUntil: '2026-12-02',
+        livemode: true,
+        invoiceId: null,
+      });
       expect(q.lines).toEqual(invoice.lines);
       expect(q.vatBreakdown).toEqual(invoice.vatBreakdown);
       expect(q.totals).toEqual(invoice.totals);
@@ -80,9 +94,15 @@ for (const dialect of DIALECTS) {
 
     it('refuses a validity before the issue date, naming validUntil, and stores nothing', async () => {
       const c = await company();
-      const res = await t.post('/quote', { organizationId: c.buyer.id, lines: LINES, issueDate: '2026-03-10', validUntil: '2026-03-01' }, c.key);
+      const res = await t.post(
+        '/quote',
+        { organizationId: c.buyer.id, lines: LINES, issueDate: '2026-03-10', validUntil: '2026-03-01' },
+        c.key,
+      );
       expect(res.statusCode).toBe(400);
-      expect(res.json().error.details).toEqual([expect.objectContaining({ field: 'validUntil', code: 'before_issue_date' })]);
+      expect(res.json().error.details).toEqual([
+        expect.objectContaining({ field: 'validUntil', code: 'before_issue_date' }),
+      ]);
       expect((await c.get('/quote')).items).toEqual([]);
     });
 
@@ -125,10 +145,19 @@ for (const dialect of DIALECTS) {
       const res = await c.post(`/quote/${q.id}/invoice`);
       expect(res.statusCode, res.body).toBe(201);
       const { quote, invoice } = res.json().data;
-      expect(invoice).toMatchObject({ status: 'issued', purchaseOrderReference: q.number, note: 'As agreed', organizationId: c.buyer.id });
+      expect(invoice).toMatchObject({
+        status: 'issued',
+        purchaseOrderReference: q.number,
+        note: 'As agreed',
+        organizationId: c.buyer.id,
+      });
       expect(invoice.totals).toEqual(q.totals);
       expect(invoice.lines).toEqual(q.lines);
-      expect(quote).toMatchObject({ status: 'accepted', invoiceId: invoice.id, statusTransitions: { invoicedAt: expect.any(String) } });
+      expect(quote).toMatchObject({
+        status: 'accepted',
+        invoiceId: invoice.id,
+        statusTransitions: { invoicedAt: expect.any(String) },
+      });
       expect(await c.get(`/invoice/${invoice.id}`)).toEqual(invoice);
     });
 
@@ -147,7 +176,10 @@ for (const dialect of DIALECTS) {
       const first = (await c.post(`/quote/${q.id}/invoice`)).json().data.invoice;
       const again = await c.post(`/quote/${q.id}/invoice`);
       expect(again.statusCode).toBe(409);
-      expect(again.json().error).toMatchObject({ code: 'QUOTE_ALREADY_INVOICED', details: [expect.objectContaining({ field: 'invoiceId', message: expect.stringContaining(first.id) })] });
+      expect(again.json().error).toMatchObject({
+        code: 'QUOTE_ALREADY_INVOICED',
+        details: [expect.objectContaining({ field: 'invoiceId', message: expect.stringContaining(first.id) })],
+      });
       expect((await c.post('/quote/quo_nope/invoice')).statusCode).toBe(404);
     });
 
@@ -157,7 +189,9 @@ for (const dialect of DIALECTS) {
       const answers = await Promise.all(Array.from({ length: 20 }, () => c.post(`/quote/${q.id}/invoice`)));
       const made = answers.filter((r) => r.statusCode === 201);
       expect(made).toHaveLength(1);
-      expect(answers.filter((r) => r.statusCode === 409).map((r) => r.json().error.code)).toEqual(Array(19).fill('QUOTE_ALREADY_INVOICED'));
+      expect(answers.filter((r) => r.statusCode === 409).map((r) => r.json().error.code)).toEqual(
+        Array(19).fill('QUOTE_ALREADY_INVOICED'),
+      );
       const invoices = (await c.get(`/invoice?organizationId=${c.buyer.id}`)).items;
       expect(invoices).toHaveLength(1);
       const year = new Date().getUTCFullYear();
@@ -169,18 +203,33 @@ for (const dialect of DIALECTS) {
     it('rolls the conversion back when the invoice is refused, so it can be made later', async () => {
       const c = await company();
       const q = await c.accepted();
-      await t.request({ method: 'PATCH', url: `${BASE_PATH}/organization/${c.buyer.id}`, headers: { 'x-api-key': c.key }, payload: { archived: true } });
+      await t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/organization/${c.buyer.id}`,
+        headers: { 'x-api-key': c.key },
+        payload: { archived: true },
+      });
       const refused = await c.post(`/quote/${q.id}/invoice`);
       expect(refused.json().error.code).toBe('ORGANIZATION_ARCHIVED');
       expect((await c.get(`/quote/${q.id}`)).invoiceId).toBeNull();
-      await t.request({ method: 'PATCH', url: `${BASE_PATH}/organization/${c.buyer.id}`, headers: { 'x-api-key': c.key }, payload: { archived: false } });
+      await t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/organization/${c.buyer.id}`,
+        headers: { 'x-api-key': c.key },
+        payload: { archived: false },
+      });
       expect((await c.post(`/quote/${q.id}/invoice`)).statusCode).toBe(201);
     });
 
     it('answers a repeated conversion with the same Idempotency-Key by replaying the first answer', async () => {
       const c = await company();
       const q = await c.accepted();
-      const send = () => t.request({ method: 'POST', url: `${BASE_PATH}/quote/${q.id}/invoice`, headers: { 'x-api-key': c.key, 'idempotency-key': `convert-${q.id}` } });
+      const send = () =>
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}/quote/${q.id}/invoice`,
+          headers: { 'x-api-key': c.key, 'idempotency-key': `convert-${q.id}` },
+        });
       const first = await send();
       const again = await send();
       expect(first.statusCode).toBe(201);
@@ -193,9 +242,17 @@ for (const dialect of DIALECTS) {
       const c = await company();
       const q = await c.accepted();
       const { invoice } = (await c.post(`/quote/${q.id}/invoice`, { status: 'draft' })).json().data;
-      const deleted = await t.request({ method: 'DELETE', url: `${BASE_PATH}/invoice/${invoice.id}`, headers: { 'x-api-key': c.key } });
+      const deleted = await t.request({
+        method: 'DELETE',
+        url: `${BASE_PATH}/invoice/${invoice.id}`,
+        headers: { 'x-api-key': c.key },
+      });
       expect(deleted.statusCode, deleted.body).toBe(200);
-      expect(await c.get(`/quote/${q.id}`)).toMatchObject({ status: 'accepted', invoiceId: null, statusTransitions: { invoicedAt: null } });
+      expect(await c.get(`/quote/${q.id}`)).toMatchObject({
+        status: 'accepted',
+        invoiceId: null,
+        statusTransitions: { invoicedAt: null },
+      });
       expect((await c.post(`/quote/${q.id}/invoice`)).statusCode).toBe(201);
     });
 
@@ -207,31 +264,51 @@ for (const dialect of DIALECTS) {
       expect((await c.get('/quote')).items).toEqual([]);
     });
 
-    it.runIf(canInspectPdf)('renders the PDF in en, de and fr as a quote with its validity, asking for no payment and carrying no XML', async () => {
-      const c = await company();
-      // The company's bank account would be the invoice's payment means; a quote must not show it.
-      const profile = await t.request({ method: 'PATCH', url: `${BASE_PATH}/company`, headers: { 'x-api-key': c.key }, payload: { bankAccount: { iban: 'DE89370400440532013000' }, paymentTerms: 'Payable within 14 days.' } });
-      expect(profile.statusCode, profile.body).toBe(200);
-      const q = await c.quote({ issueDate: '2026-03-02', validUntil: '2026-04-15' });
-      const expected = { en: ['Quote', 'Valid until', q.number], de: ['Angebot', 'Gültig bis', q.number], fr: ['Devis', "Valable jusqu'au", q.number] };
-      for (const [lang, words] of Object.entries(expected)) {
-        const res = await t.request({ method: 'GET', url: `${BASE_PATH}/quote/${q.id}/pdf?lang=${lang}`, headers: { 'x-api-key': c.key } });
-        expect(res.statusCode, res.body).toBe(200);
-        expect(res.headers['content-type']).toBe('application/pdf');
-        const pdf = res.rawPayload;
-        const text = pdfPlainText(pdf);
-        for (const word of words) expect(text, lang).toContain(word);
-        expect(text).not.toMatch(/Invoice|Rechnung|Facture/);
-        expect(text).not.toContain('DE89');
-        expect(text).not.toContain('14 days');
-        expect(pdfQrPayloads(pdf)).toEqual([]);
-        expect(pdfAttachments(pdf).names).toEqual([]);
-      }
-      const draft = await c.quote({ status: 'draft' });
-      const refused = await t.request({ method: 'GET', url: `${BASE_PATH}/quote/${draft.id}/pdf`, headers: { 'x-api-key': c.key } });
-      expect(refused.statusCode).toBe(409);
-      expect(refused.json().error.code).toBe('QUOTE_NOT_SENT');
-    });
+    it.runIf(canInspectPdf)(
+      'renders the PDF in en, de and fr as a quote with its validity, asking for no payment and carrying no XML',
+      async () => {
+        const c = await company();
+        // The company's bank account would be the invoice's payment means; a quote must not show it.
+        const profile = await t.request({
+          method: 'PATCH',
+          url: `${BASE_PATH}/company`,
+          headers: { 'x-api-key': c.key },
+          payload: { bankAccount: { iban: 'DE89370400440532013000' }, paymentTerms: 'Payable within 14 days.' },
+        });
+        expect(profile.statusCode, profile.body).toBe(200);
+        const q = await c.quote({ issueDate: '2026-03-02', validUntil: '2026-04-15' });
+        const expected = {
+          en: ['Quote', 'Valid until', q.number],
+          de: ['Angebot', 'Gültig bis', q.number],
+          fr: ['Devis', "Valable jusqu'au", q.number],
+        };
+        for (const [lang, words] of Object.entries(expected)) {
+          const res = await t.request({
+            method: 'GET',
+            url: `${BASE_PATH}/quote/${q.id}/pdf?lang=${lang}`,
+            headers: { 'x-api-key': c.key },
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.headers['content-type']).toBe('application/pdf');
+          const pdf = res.rawPayload;
+          const text = pdfPlainText(pdf);
+          for (const word of words) expect(text, lang).toContain(word);
+          expect(text).not.toMatch(/Invoice|Rechnung|Facture/);
+          expect(text).not.toContain('DE89');
+          expect(text).not.toContain('14 days');
+          expect(pdfQrPayloads(pdf)).toEqual([]);
+          expect(pdfAttachments(pdf).names).toEqual([]);
+        }
+        const draft = await c.quote({ status: 'draft' });
+        const refused = await t.request({
+          method: 'GET',
+          url: `${BASE_PATH}/quote/${draft.id}/pdf`,
+          headers: { 'x-api-key': c.key },
+        });
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().error.code).toBe('QUOTE_NOT_SENT');
+      },
+    );
 
     it('records quote.created, .sent, .accepted, .declined and .invoiced with the quote as answered', async () => {
       const c = await company();
@@ -240,7 +317,8 @@ for (const dialect of DIALECTS) {
       const invoiced = (await c.post(`/quote/${q.id}/invoice`)).json().data.quote;
       const d = await c.quote();
       const declined = (await c.post(`/quote/${d.id}/decline`)).json().data;
-      const of = async (type: string) => (await c.get(`/event?type=${type}`)).items.map((e: { data: { object: unknown } }) => e.data.object);
+      const of = async (type: string) =>
+        (await c.get(`/event?type=${type}`)).items.map((e: { data: { object: unknown } }) => e.data.object);
       expect(await of('quote.created')).toEqual([d, q]);
       expect(await of('quote.sent')).toEqual([d, q]);
       expect(await of('quote.accepted')).toEqual([accepted]);

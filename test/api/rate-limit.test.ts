@@ -33,9 +33,15 @@ describe('rate limiting', () => {
       remaining.push(String(res.headers['ratelimit-remaining']));
     }
     expect(remaining).toEqual(['2', '1', '0']);
-    const limited = await t.post('/organization', { name: 'One too many', isCustomer: true }, key, { 'x-request-id': 'rl-1' });
+    const limited = await t.post('/organization', { name: 'One too many', isCustomer: true }, key, {
+      'x-request-id': 'rl-1',
+    });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' }, meta: { requestId: 'rl-1' } });
+    expect(limited.json()).toMatchObject({
+      success: false,
+      error: { code: 'RATE_LIMITED' },
+      meta: { requestId: 'rl-1' },
+    });
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -74,7 +80,12 @@ describe('rate limiting', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error.code).toBe('RATE_LIMITED');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    const elsewhere = await t.request({ method: 'GET', url: '/api/v1.0.0/public', headers: { 'x-api-key': key }, remoteAddress: '10.1.2.3' });
+    const elsewhere = await t.request({
+      method: 'GET',
+      url: '/api/v1.0.0/public',
+      headers: { 'x-api-key': key },
+      remoteAddress: '10.1.2.3',
+    });
     expect(elsewhere.statusCode).toBe(200);
   });
 });

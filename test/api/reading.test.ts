@@ -43,7 +43,11 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    const createOrganization = async (name: string, flags: { isCustomer?: boolean; isSupplier?: boolean } = { isCustomer: true }, as = key) => {
+    const createOrganization = async (
+      name: string,
+      flags: { isCustomer?: boolean; isSupplier?: boolean } = { isCustomer: true },
+      as = key,
+    ) => {
       const res = await t.post('/organization', { name, ...flags }, as);
       expect(res.statusCode, res.body).toBe(201);
       return res.json().data as { id: string; name: string; createdAt: string };
@@ -57,7 +61,12 @@ for (const dialect of DIALECTS) {
     it('reads an organization back exactly as POST /organization returned it', async () => {
       const created = await t.post(
         '/organization',
-        { name: 'Read Back GmbH', isCustomer: true, vatId: 'DE811907980', address: { city: 'Berlin', countryCode: 'DE' } },
+        {
+          name: 'Read Back GmbH',
+          isCustomer: true,
+          vatId: 'DE811907980',
+          address: { city: 'Berlin', countryCode: 'DE' },
+        },
         key,
       );
       const read = await t.get(`/organization/${created.json().data.id}`, key);
@@ -68,7 +77,11 @@ for (const dialect of DIALECTS) {
 
     it('reads an invoice back with the same lines, totals and snapshots POST /invoice returned', async () => {
       const buyer = await createOrganization('Invoice Reader AG');
-      const created = await t.post('/invoice', invoiceBody(buyer.id, { note: 'Thank you', purchaseOrderReference: 'PO-1' }), key);
+      const created = await t.post(
+        '/invoice',
+        invoiceBody(buyer.id, { note: 'Thank you', purchaseOrderReference: 'PO-1' }),
+        key,
+      );
       expect(created.statusCode, created.body).toBe(201);
       // A later change of the buyer does not alter the issued invoice.
       await t.storage.db.updateTable('organizations').set({ name: 'Renamed AG' }).where('id', '=', buyer.id).execute();
@@ -118,7 +131,8 @@ for (const dialect of DIALECTS) {
     it('lists newest first, 20 by default, with a cursor to the next page and null on the last', async () => {
       const { key: fresh } = await t.tenant(READ_AND_WRITE);
       const created: Created[] = [];
-      for (let i = 0; i < 23; i++) created.push(await createOrganization(`Listed ${String(i).padStart(2, '0')}`, { isCustomer: true }, fresh));
+      for (let i = 0; i < 23; i++)
+        created.push(await createOrganization(`Listed ${String(i).padStart(2, '0')}`, { isCustomer: true }, fresh));
       const order = newestFirst(created);
       const first = await list('/organization', fresh);
       expect(first.items.map((o) => o.id)).toEqual(order.slice(0, 20));
@@ -134,11 +148,16 @@ for (const dialect of DIALECTS) {
     it('pages without repeating or skipping a row while new rows arrive between pages', async () => {
       const { key: fresh, companyId } = await t.tenant(READ_AND_WRITE);
       const before: string[] = [];
-      for (let i = 0; i < 17; i++) before.push((await createOrganization(`Existing ${i}`, { isCustomer: true }, fresh)).id);
+      for (let i = 0; i < 17; i++)
+        before.push((await createOrganization(`Existing ${i}`, { isCustomer: true }, fresh)).id);
       // Some rows share one creation instant: the id breaks the tie.
       const instant = new Date();
       for (let i = 0; i < 4; i++) {
-        const result = await t.container.organizations.create(scopeFor(companyId), { name: `Same instant ${i}`, isCustomer: true }, instant);
+        const result = await t.container.organizations.create(
+          scopeFor(companyId),
+          { name: `Same instant ${i}`, isCustomer: true },
+          instant,
+        );
         if (result.ok) before.push(result.value.id);
       }
       expect(before).toHaveLength(21);
@@ -170,7 +189,8 @@ for (const dialect of DIALECTS) {
       await createOrganization('100 Percent Ltd', { isSupplier: true }, fresh);
       await createOrganization('a_b Corp', { isCustomer: true }, fresh);
       await createOrganization('axb Corp', { isCustomer: true }, fresh);
-      const names = async (query: string) => (await list(`/organization?${query}`, fresh)).items.map((o) => o.name).sort();
+      const names = async (query: string) =>
+        (await list(`/organization?${query}`, fresh)).items.map((o) => o.name).sort();
 
       expect(await names('name=stras')).toEqual(['STRASSENBAU AG', 'Straße Holz GmbH']);
       expect(await names('name=100%25')).toEqual(['100% Pure Ltd']);
@@ -229,7 +249,10 @@ for (const dialect of DIALECTS) {
         const res = await t.get(path, key);
         expect(res.statusCode, path).toBe(400);
         expect(res.json().error.code, path).toBe('VALIDATION_ERROR');
-        expect(res.json().error.details.map((d: { field: string }) => d.field), path).toContain(field);
+        expect(
+          res.json().error.details.map((d: { field: string }) => d.field),
+          path,
+        ).toContain(field);
       }
     });
   });

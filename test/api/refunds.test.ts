@@ -24,14 +24,24 @@ for (const dialect of DIALECTS) {
       const { companyId, key } = await t.tenant();
       const buyer = (await t.post('/organization', { name: 'Refunded Buyer', isCustomer: true }, key)).json().data;
       const post = (path: string, body?: Body, headers: Record<string, string> = {}) =>
-        t.request({ method: 'POST', url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key, ...headers }, ...(body ? { payload: body } : {}) });
-      const issue = async (body: Body = {}) => (await t.post('/invoice', { organizationId: buyer.id, lines: LINES, ...body }, key)).json().data;
-      const refund = (id: string, amount: string | number, extra: Body = {}, headers: Record<string, string> = {}) => post(`/invoice/${id}/refund`, { amount, ...extra }, headers);
+        t.request({
+          method: 'POST',
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key, ...headers },
+          ...(body ? { payload: body } : {}),
+        });
+      const issue = async (body: Body = {}) =>
+        (await t.post('/invoice', { organizationId: buyer.id, lines: LINES, ...body }, key)).json().data;
+      const refund = (id: string, amount: string | number, extra: Body = {}, headers: Record<string, string> = {}) =>
+        post(`/invoice/${id}/refund`, { amount, ...extra }, headers);
       /** An invoice paid in full, then credited one unit: the buyer is owed 59.50. */
       const owing = async () => {
         const invoice = await issue();
         expect((await post(`/invoice/${invoice.id}/payment`, { amount: '119.00' })).statusCode).toBe(201);
-        expect((await post('/credit-note', { invoiceId: invoice.id, reason: 'One hour not delivered', lines: ONE_UNIT })).statusCode).toBe(201);
+        expect(
+          (await post('/credit-note', { invoiceId: invoice.id, reason: 'One hour not delivered', lines: ONE_UNIT }))
+            .statusCode,
+        ).toBe(201);
         return invoice;
       };
       const get = async (id: string) => (await t.get(`/invoice/${id}`, key)).json().data;
@@ -41,15 +51,40 @@ for (const dialect of DIALECTS) {
     it('records a refund of what the buyer is owed: amountDue reaches 0 and the invoice lists it', async () => {
       const c = await company();
       const invoice = await c.owing();
-      expect(await c.get(invoice.id)).toMatchObject({ status: 'paid', amountPaid: '119.00', amountCredited: '59.50', amountRefunded: '0.00', amountDue: '-59.50', refunds: [] });
+      expect(await c.get(invoice.id)).toMatchObject({
+        status: 'paid',
+        amountPaid: '119.00',
+        amountCredited: '59.50',
+        amountRefunded: '0.00',
+        amountDue: '-59.50',
+        refunds: [],
+      });
 
-      const res = await c.refund(invoice.id, '59.50', { date: '2026-05-04', method: 'credit_transfer', reference: 'Refund CN 1' });
+      const res = await c.refund(invoice.id, '59.50', {
+        date: '2026-05-04',
+        method: 'credit_transfer',
+        reference: 'Refund CN 1',
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().message).toBe(`Refund recorded on invoice ${invoice.number}.`);
       const refunded = res.json().data;
-      expect(refunded).toMatchObject({ status: 'paid', amountPaid: '119.00', amountCredited: '59.50', amountRefunded: '59.50', amountDue: '0.00' });
+      expect(refunded).toMatchObject({
+        status: 'paid',
+        amountPaid: '119.00',
+        amountCredited: '59.50',
+        amountRefunded: '59.50',
+        amountDue: '0.00',
+      });
       expect(refunded.refunds).toEqual([
-        { id: expect.stringMatching(/^rfd_/), livemode: true, amount: '59.50', date: '2026-05-04', method: 'credit_transfer', reference: 'Refund CN 1', createdAt: expect.any(String) },
+        {
+          id: expect.stringMatching(/^rfd_/),
+          livemode: true,
+          amount: '59.50',
+          date: '2026-05-04',
+          method: 'credit_transfer',
+          reference: 'Refund CN 1',
+          createdAt: expect.any(String),
+        },
       ]);
       // The payment stays a payment; the refund is not one of them.
       expect(refunded.payments).toHaveLength(1);
@@ -74,7 +109,14 @@ for (const dialect of DIALECTS) {
       expect(res.json().error).toEqual({
         code: 'REFUND_EXCEEDS_AMOUNT_OWED',
         message: 'The refund of 59.51 is more than the buyer is owed: at most 59.50 can be refunded.',
-        details: [{ field: 'amount', code: 'exceeds_amount_owed', message: 'At most 59.50 (what the buyer is owed).', maximum: '59.50' }],
+        details: [
+          {
+            field: 'amount',
+            code: 'exceeds_amount_owed',
+            message: 'At most 59.50 (what the buyer is owed).',
+            maximum: '59.50',
+          },
+        ],
       });
       expect((await c.get(invoice.id)).amountRefunded).toBe('0.00');
     });
@@ -87,18 +129,30 @@ for (const dialect of DIALECTS) {
       expect(res.json().error).toMatchObject({ code: 'REFUND_EXCEEDS_AMOUNT_OWED', details: [{ maximum: '0.00' }] });
       const paid = await c.issue();
       await c.post(`/invoice/${paid.id}/payment`, { amount: '119.00' });
-      expect((await c.refund(paid.id, '0.01')).json().error).toMatchObject({ code: 'REFUND_EXCEEDS_AMOUNT_OWED', details: [{ maximum: '0.00' }] });
+      expect((await c.refund(paid.id, '0.01')).json().error).toMatchObject({
+        code: 'REFUND_EXCEEDS_AMOUNT_OWED',
+        details: [{ maximum: '0.00' }],
+      });
     });
 
     it('refunds no more than was paid: an invoice whose negative lines leave the buyer owed with nothing paid is voided, not refunded', async () => {
       const c = await company();
-      const negative = await c.issue({ lines: [{ name: 'Returned goods', quantity: '-1', unitPrice: '10', vatRate: '19' }] });
+      const negative = await c.issue({
+        lines: [{ name: 'Returned goods', quantity: '-1', unitPrice: '10', vatRate: '19' }],
+      });
       expect(negative.amountDue).toBe('-11.90');
       const res = await c.refund(negative.id, '11.90');
       expect(res.statusCode).toBe(409);
       expect(res.json().error).toMatchObject({ code: 'REFUND_EXCEEDS_AMOUNT_OWED', details: [{ maximum: '0.00' }] });
-      expect(await c.get(negative.id)).toMatchObject({ status: 'issued', amountRefunded: '0.00', statusTransitions: { voidedAt: null } });
-      expect((await c.post(`/invoice/${negative.id}/void`)).json().data).toMatchObject({ status: 'void', amountDue: '0.00' });
+      expect(await c.get(negative.id)).toMatchObject({
+        status: 'issued',
+        amountRefunded: '0.00',
+        statusTransitions: { voidedAt: null },
+      });
+      expect((await c.post(`/invoice/${negative.id}/void`)).json().data).toMatchObject({
+        status: 'void',
+        amountDue: '0.00',
+      });
     });
 
     it('takes no refund on a draft or a void invoice: 409 INVOICE_NOT_REFUNDABLE', async () => {
@@ -106,22 +160,38 @@ for (const dialect of DIALECTS) {
       const draft = await c.issue({ status: 'draft' });
       const onDraft = await c.refund(draft.id, '1');
       expect(onDraft.statusCode).toBe(409);
-      expect(onDraft.json().error).toEqual({ code: 'INVOICE_NOT_REFUNDABLE', message: 'The invoice cannot take a refund: it is a draft or void, so nothing was paid on it.' });
+      expect(onDraft.json().error).toEqual({
+        code: 'INVOICE_NOT_REFUNDABLE',
+        message: 'The invoice cannot take a refund: it is a draft or void, so nothing was paid on it.',
+      });
       const voided = await c.issue();
       await c.post(`/invoice/${voided.id}/void`);
       expect((await c.refund(voided.id, '1')).json().error.code).toBe('INVOICE_NOT_REFUNDABLE');
-      expect((await c.refund('inv_nope', '1')).json().error).toMatchObject({ code: 'NOT_FOUND', message: 'No invoice with this id.' });
+      expect((await c.refund('inv_nope', '1')).json().error).toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'No invoice with this id.',
+      });
     });
 
     it('refuses an amount of nothing, with more decimals than the currency has, or above the largest amount there is', async () => {
       const c = await company();
       const invoice = await c.owing();
-      expect((await c.refund(invoice.id, '0')).json().error.details).toEqual([{ field: 'amount', code: 'not_positive', message: expect.any(String) }]);
-      expect((await c.refund(invoice.id, '1.001')).json().error.details[0]).toMatchObject({ field: 'amount', code: 'too_many_decimals' });
+      expect((await c.refund(invoice.id, '0')).json().error.details).toEqual([
+        { field: 'amount', code: 'not_positive', message: expect.any(String) },
+      ]);
+      expect((await c.refund(invoice.id, '1.001')).json().error.details[0]).toMatchObject({
+        field: 'amount',
+        code: 'too_many_decimals',
+      });
       const huge = await c.refund(invoice.id, '1000000000000000');
       expect(huge.statusCode).toBe(400);
       expect(huge.json().error.details).toEqual([
-        { field: 'amount', code: 'too_large', message: 'Must be at most 999999999999999.99, the largest amount there is.', maximum: '999999999999999.99' },
+        {
+          field: 'amount',
+          code: 'too_large',
+          message: 'Must be at most 999999999999999.99, the largest amount there is.',
+          maximum: '999999999999999.99',
+        },
       ]);
     });
 
@@ -130,7 +200,11 @@ for (const dialect of DIALECTS) {
       const invoice = await c.owing();
       const answers = await Promise.all(Array.from({ length: 10 }, () => c.refund(invoice.id, '59.50')));
       expect(answers.map((a) => a.statusCode).sort()).toEqual([201, ...Array(9).fill(409)]);
-      for (const losing of answers.filter((a) => a.statusCode === 409)) expect(losing.json().error).toMatchObject({ code: 'REFUND_EXCEEDS_AMOUNT_OWED', details: [{ maximum: '0.00' }] });
+      for (const losing of answers.filter((a) => a.statusCode === 409))
+        expect(losing.json().error).toMatchObject({
+          code: 'REFUND_EXCEEDS_AMOUNT_OWED',
+          details: [{ maximum: '0.00' }],
+        });
       const after = await c.get(invoice.id);
       expect(after).toMatchObject({ amountRefunded: '59.50', amountDue: '0.00' });
       expect(after.refunds).toHaveLength(1);
@@ -173,7 +247,9 @@ for (const dialect of DIALECTS) {
       const c = await company();
       const invoice = await c.owing();
       const reader = (await t.createKey(c.companyId, ['invoice.read', 'payment.read'])).key;
-      expect((await t.post(`/invoice/${invoice.id}/refund`, { amount: '1' }, reader)).json().error.code).toBe('FORBIDDEN');
+      expect((await t.post(`/invoice/${invoice.id}/refund`, { amount: '1' }, reader)).json().error.code).toBe(
+        'FORBIDDEN',
+      );
     });
   });
 }

@@ -41,7 +41,10 @@ describe('the SQLite checkpointer', () => {
       await sql`create table t (id integer primary key, v text)`.execute(storage.db);
       for (let i = 0; i < 2000; i++) await sql`insert into t (v) values (${'x'.repeat(200)})`.execute(storage.db);
       // The main connection's own checkpoints are only a safety net now; the worker keeps the file current.
-      await eventually(() => statSync(path).size >= 2000 * 200, { timeoutMs: 5000, what: 'the database file to grow' }).catch(() => {});
+      await eventually(() => statSync(path).size >= 2000 * 200, {
+        timeoutMs: 5000,
+        what: 'the database file to grow',
+      }).catch(() => {});
       expect(statSync(path).size).toBeGreaterThan(2000 * 200);
     } finally {
       await storage.close();

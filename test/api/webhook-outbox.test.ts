@@ -19,28 +19,66 @@ type Body = Record<string, unknown>;
 // doing it on its own, and webhook-processes.test.ts a SIGKILL in between.
 
 describe('reading a window of the outbox for one endpoint', () => {
-  const row = (seq: number, type: string, createdAt = '2026-06-01T00:00:00.000Z'): OutboxRow => ({ event_id: `evt_${seq}`, type, created_at: createdAt, xact: 0, seq });
+  const row = (seq: number, type: string, createdAt = '2026-06-01T00:00:00.000Z'): OutboxRow => ({
+    event_id: `evt_${seq}`,
+    type,
+    created_at: createdAt,
+    xact: 0,
+    seq,
+  });
 
   it('takes the events of the types it subscribes to and moves past the ones it does not take', () => {
-    const window = [row(1, 'invoice.paid'), row(2, 'organization.created'), row(3, 'invoice.paid'), row(4, 'organization.updated')];
-    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 10 }, window)).toEqual({ eventIds: ['evt_1', 'evt_3'], to: { xact: 0, seq: 4 } });
+    const window = [
+      row(1, 'invoice.paid'),
+      row(2, 'organization.created'),
+      row(3, 'invoice.paid'),
+      row(4, 'organization.updated'),
+    ];
+    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 10 }, window)).toEqual({
+      eventIds: ['evt_1', 'evt_3'],
+      to: { xact: 0, seq: 4 },
+    });
   });
 
   it('stops at the first event it has no room for, so that event is read again next time', () => {
-    const window = [row(1, 'invoice.paid'), row(2, 'organization.created'), row(3, 'invoice.paid'), row(4, 'invoice.paid')];
-    expect(readWindow({ events: ['*'], createdAt: '2026-01-01T00:00:00.000Z', room: 2 }, window)).toEqual({ eventIds: ['evt_1', 'evt_2'], to: { xact: 0, seq: 2 } });
-    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 1 }, window)).toEqual({ eventIds: ['evt_1'], to: { xact: 0, seq: 2 } });
+    const window = [
+      row(1, 'invoice.paid'),
+      row(2, 'organization.created'),
+      row(3, 'invoice.paid'),
+      row(4, 'invoice.paid'),
+    ];
+    expect(readWindow({ events: ['*'], createdAt: '2026-01-01T00:00:00.000Z', room: 2 }, window)).toEqual({
+      eventIds: ['evt_1', 'evt_2'],
+      to: { xact: 0, seq: 2 },
+    });
+    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 1 }, window)).toEqual({
+      eventIds: ['evt_1'],
+      to: { xact: 0, seq: 2 },
+    });
   });
 
   it('with no room takes nothing but still moves past events it would not take', () => {
     const window = [row(1, 'organization.created'), row(2, 'invoice.paid'), row(3, 'organization.created')];
-    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 0 }, window)).toEqual({ eventIds: [], to: { xact: 0, seq: 1 } });
-    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 0 }, [row(1, 'invoice.paid')])).toEqual({ eventIds: [], to: null });
+    expect(readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 0 }, window)).toEqual({
+      eventIds: [],
+      to: { xact: 0, seq: 1 },
+    });
+    expect(
+      readWindow({ events: ['invoice.paid'], createdAt: '2026-01-01T00:00:00.000Z', room: 0 }, [
+        row(1, 'invoice.paid'),
+      ]),
+    ).toEqual({ eventIds: [], to: null });
   });
 
   it('does not take events from before the endpoint was created', () => {
-    const window = [row(1, 'invoice.paid', '2026-05-31T23:59:59.999Z'), row(2, 'invoice.paid', '2026-06-01T00:00:00.000Z')];
-    expect(readWindow({ events: ['*'], createdAt: '2026-06-01T00:00:00.000Z', room: 5 }, window)).toEqual({ eventIds: ['evt_2'], to: { xact: 0, seq: 2 } });
+    const window = [
+      row(1, 'invoice.paid', '2026-05-31T23:59:59.999Z'),
+      row(2, 'invoice.paid', '2026-06-01T00:00:00.000Z'),
+    ];
+    expect(readWindow({ events: ['*'], createdAt: '2026-06-01T00:00:00.000Z', room: 5 }, window)).toEqual({
+      eventIds: ['evt_2'],
+      to: { xact: 0, seq: 2 },
+    });
   });
 });
 
@@ -58,7 +96,12 @@ for (const dialect of DIALECTS) {
       const companyId = await t.createCompany(`Outbox ${Math.random().toString(36).slice(2, 8)}`);
       const { key } = await t.createKey(companyId, ALL_PERMISSIONS, { mode });
       const send = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: Body) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, ...(body ? { payload: body } : {}) });
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key },
+          ...(body ? { payload: body } : {}),
+        });
       const endpoint = async (events: string[], enabled = true) => {
         const res = await send('POST', '/webhook-endpoint', { url: 'http://127.0.0.1:9/never-sent', events });
         expect(res.statusCode, res.body).toBe(201);
@@ -72,14 +115,36 @@ for (const dialect of DIALECTS) {
         return res.json().data.id as string;
       };
       const eventIds = async () =>
-        (await t.storage.db.selectFrom('events').select('id').where('company_id', '=', companyId).orderBy('id').execute()).map((row) => row.id);
+        (
+          await t.storage.db
+            .selectFrom('events')
+            .select('id')
+            .where('company_id', '=', companyId)
+            .orderBy('id')
+            .execute()
+        ).map((row) => row.id);
       return { companyId, send, endpoint, organization, eventIds };
     }
 
     const outboxOf = async (eventIds: string[]) =>
-      eventIds.length === 0 ? [] : (await t.storage.db.selectFrom('webhook_outbox').select('event_id').where('event_id', 'in', eventIds).orderBy('event_id').execute()).map((row) => row.event_id);
+      eventIds.length === 0
+        ? []
+        : (
+            await t.storage.db
+              .selectFrom('webhook_outbox')
+              .select('event_id')
+              .where('event_id', 'in', eventIds)
+              .orderBy('event_id')
+              .execute()
+          ).map((row) => row.event_id);
     const deliveriesOf = (companyId: string) =>
-      t.storage.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'endpoint_id', 'status']).where('company_id', '=', companyId).orderBy('event_id').orderBy('endpoint_id').execute();
+      t.storage.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'event_id', 'endpoint_id', 'status'])
+        .where('company_id', '=', companyId)
+        .orderBy('event_id')
+        .orderBy('endpoint_id')
+        .execute();
     /** Dispatches until no endpoint has more to read, then cleans up; answers the deliveries made. */
     async function drain(outbox: Outbox): Promise<number> {
       let made = 0;
@@ -113,9 +178,22 @@ for (const dialect of DIALECTS) {
       let eventId = '';
       await expect(
         t.storage.db.transaction().execute(async (trx) => {
-          expect((await t.container.organizations.create(scopeFor(c.companyId), { name: 'Rolled Back', isCustomer: true }, new Date(), trx)).ok).toBe(true);
-          eventId = (await trx.selectFrom('events').select('id').where('company_id', '=', c.companyId).executeTakeFirstOrThrow()).id;
-          expect(await trx.selectFrom('webhook_outbox').select('event_id').where('event_id', '=', eventId).execute()).toHaveLength(1);
+          expect(
+            (
+              await t.container.organizations.create(
+                scopeFor(c.companyId),
+                { name: 'Rolled Back', isCustomer: true },
+                new Date(),
+                trx,
+              )
+            ).ok,
+          ).toBe(true);
+          eventId = (
+            await trx.selectFrom('events').select('id').where('company_id', '=', c.companyId).executeTakeFirstOrThrow()
+          ).id;
+          expect(
+            await trx.selectFrom('webhook_outbox').select('event_id').where('event_id', '=', eventId).execute(),
+          ).toHaveLength(1);
           throw new Error('forced rollback');
         }),
       ).rejects.toThrow('forced rollback');
@@ -137,9 +215,14 @@ for (const dialect of DIALECTS) {
       expect(await outboxOf(events)).toEqual(events);
 
       // Two outboxes, two connections on PostgreSQL.
-      await Promise.all([drain(new Outbox(t.storage.db, t.storage.dialect)), drain(new Outbox(t.storage.db, t.storage.dialect))]);
+      await Promise.all([
+        drain(new Outbox(t.storage.db, t.storage.dialect)),
+        drain(new Outbox(t.storage.db, t.storage.dialect)),
+      ]);
       const deliveries = await deliveriesOf(c.companyId);
-      const expected = events.flatMap((eventId) => [everything, created].sort().map((endpointId) => ({ eventId, endpointId })));
+      const expected = events.flatMap((eventId) =>
+        [everything, created].sort().map((endpointId) => ({ eventId, endpointId })),
+      );
       expect(deliveries.map((d) => ({ eventId: d.event_id, endpointId: d.endpoint_id }))).toEqual(expected);
       for (const d of deliveries) expect(d).toMatchObject({ id: expect.stringMatching(/^whd_/), status: 'pending' });
       expect(new Set(deliveries.map((d) => d.id)).size).toBe(deliveries.length);
@@ -165,19 +248,32 @@ for (const dialect of DIALECTS) {
       const extra = 25;
       for (let i = 0; i < FRESH_PER_ENDPOINT + extra; i++) await c.organization(`Backlog ${i}`);
       const events = await c.eventIds();
-      const of = async (endpointId: string) => (await deliveriesOf(c.companyId)).filter((d) => d.endpoint_id === endpointId).map((d) => d.event_id);
+      const of = async (endpointId: string) =>
+        (await deliveriesOf(c.companyId)).filter((d) => d.endpoint_id === endpointId).map((d) => d.event_id);
       await drain(t.container.outbox);
       expect(await of(quick)).toEqual(events.slice(0, FRESH_PER_ENDPOINT));
       // The quick endpoint answers its deliveries and is given the rest; the stuck one keeps the
       // oldest FRESH_PER_ENDPOINT, and the rest wait for it in the outbox, in order.
-      await t.storage.db.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts: 1 }).where('endpoint_id', '=', quick).execute();
+      await t.storage.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'succeeded', attempts: 1 })
+        .where('endpoint_id', '=', quick)
+        .execute();
       await drain(t.container.outbox);
       expect(await of(quick)).toEqual(events);
       expect(await of(stuck)).toEqual(events.slice(0, FRESH_PER_ENDPOINT));
       expect(await outboxOf(events)).toEqual(events.slice(FRESH_PER_ENDPOINT));
 
       // Ten of its deliveries are attempted (and wait for a retry): it is given the next ten.
-      const attempted = (await t.storage.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', stuck).orderBy('event_id').limit(10).execute()).map((d) => d.id);
+      const attempted = (
+        await t.storage.db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('endpoint_id', '=', stuck)
+          .orderBy('event_id')
+          .limit(10)
+          .execute()
+      ).map((d) => d.id);
       await t.storage.db.updateTable('webhook_deliveries').set({ attempts: 1 }).where('id', 'in', attempted).execute();
       await drain(t.container.outbox);
       expect(await of(stuck)).toEqual(events.slice(0, FRESH_PER_ENDPOINT + 10));
@@ -188,7 +284,11 @@ for (const dialect of DIALECTS) {
       await drain(t.container.outbox);
       expect(await outboxOf(events)).toEqual([]);
       await c.send('PATCH', `/webhook-endpoint/${stuck}`, { enabled: true });
-      await t.storage.db.updateTable('webhook_deliveries').set({ attempts: 1 }).where('endpoint_id', '=', stuck).execute();
+      await t.storage.db
+        .updateTable('webhook_deliveries')
+        .set({ attempts: 1 })
+        .where('endpoint_id', '=', stuck)
+        .execute();
       await c.organization('After Enabling Again');
       await drain(t.container.outbox);
       const after = (await c.eventIds()).at(-1)!;
@@ -226,14 +326,27 @@ for (const dialect of DIALECTS) {
       await old.endpoint(['*']);
       await old.organization('Long Ago');
       const oldEvents = await old.eventIds();
-      await t.storage.db.updateTable('events').set({ created_at: new Date(Date.now() - EVENT_RETENTION_MS - 60_000).toISOString() }).where('id', 'in', oldEvents).execute();
+      await t.storage.db
+        .updateTable('events')
+        .set({ created_at: new Date(Date.now() - EVENT_RETENTION_MS - 60_000).toISOString() })
+        .where('id', 'in', oldEvents)
+        .execute();
       await purgeOldEvents(t.container.eventRepository);
       expect(await outboxOf(oldEvents)).toEqual([]);
 
       // An outbox row left behind anyway (its event deleted by hand) is passed and makes nothing.
       await drain(t.container.outbox);
       const orphan = 'evt_00000000-0000-7000-8000-000000000000';
-      await t.storage.db.insertInto('webhook_outbox').values({ event_id: orphan, company_id: old.companyId, livemode: 1, type: 'organization.created', created_at: new Date().toISOString() }).execute();
+      await t.storage.db
+        .insertInto('webhook_outbox')
+        .values({
+          event_id: orphan,
+          company_id: old.companyId,
+          livemode: 1,
+          type: 'organization.created',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
       expect(await drain(t.container.outbox)).toBe(0);
       expect(await outboxOf([orphan])).toEqual([]);
     });
@@ -243,14 +356,35 @@ for (const dialect of DIALECTS) {
       const endpoint = await c.endpoint(['*']);
       await c.organization('Sent Then Deleted');
       await drain(t.container.outbox);
-      const leased = await t.container.deliveries.lease({ owner: 'outbox-test', now: new Date(), leaseMs: 60_000, limit: 1000, perEndpoint: 4, busyEndpoints: [] });
+      const leased = await t.container.deliveries.lease({
+        owner: 'outbox-test',
+        now: new Date(),
+        leaseMs: 60_000,
+        limit: 1000,
+        perEndpoint: 4,
+        busyEndpoints: [],
+      });
       const job = leased.find((j) => j.endpointId === endpoint);
       expect(job).toBeDefined();
-      await t.container.deliveries.release(leased.filter((j) => j !== job).map((j) => j.id), 'outbox-test');
+      await t.container.deliveries.release(
+        leased.filter((j) => j !== job).map((j) => j.id),
+        'outbox-test',
+      );
       expect((await c.send('DELETE', `/webhook-endpoint/${endpoint}`)).statusCode).toBe(200);
-      const attempt = { attemptedAt: new Date().toISOString(), durationMs: 5, statusCode: 200, succeeded: true, excerpt: null, error: null };
-      expect(await t.container.deliveries.recordAttempt(job!, 'outbox-test', attempt, null, new Date(0))).toEqual({ disabled: false });
-      expect(await t.storage.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', job!.id).execute()).toEqual([]);
+      const attempt = {
+        attemptedAt: new Date().toISOString(),
+        durationMs: 5,
+        statusCode: 200,
+        succeeded: true,
+        excerpt: null,
+        error: null,
+      };
+      expect(await t.container.deliveries.recordAttempt(job!, 'outbox-test', attempt, null, new Date(0))).toEqual({
+        disabled: false,
+      });
+      expect(
+        await t.storage.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', job!.id).execute(),
+      ).toEqual([]);
     });
 
     if (dialect === 'postgres') {
@@ -264,7 +398,16 @@ for (const dialect of DIALECTS) {
         const open = new Promise<void>((resolve) => (opened = resolve));
         // The slow change: its transaction id and outbox row come first, its commit last.
         const slow = t.storage.db.transaction().execute(async (trx) => {
-          expect((await t.container.organizations.create(scopeFor(c.companyId), { name: 'Slow To Commit', isCustomer: true }, new Date(), trx)).ok).toBe(true);
+          expect(
+            (
+              await t.container.organizations.create(
+                scopeFor(c.companyId),
+                { name: 'Slow To Commit', isCustomer: true },
+                new Date(),
+                trx,
+              )
+            ).ok,
+          ).toBe(true);
           opened();
           await gate;
         });
@@ -279,8 +422,14 @@ for (const dialect of DIALECTS) {
         await drain(t.container.outbox);
         const events = await c.eventIds();
         expect(events).toHaveLength(2);
-        expect((await deliveriesOf(c.companyId)).map((d) => [d.event_id, d.endpoint_id])).toEqual(events.map((e) => [e, endpoint]));
-        const cursor = await t.storage.db.selectFrom('webhook_outbox_cursors').select(sql<string>`xact::text`.as('xact')).where('endpoint_id', '=', endpoint).executeTakeFirstOrThrow();
+        expect((await deliveriesOf(c.companyId)).map((d) => [d.event_id, d.endpoint_id])).toEqual(
+          events.map((e) => [e, endpoint]),
+        );
+        const cursor = await t.storage.db
+          .selectFrom('webhook_outbox_cursors')
+          .select(sql<string>`xact::text`.as('xact'))
+          .where('endpoint_id', '=', endpoint)
+          .executeTakeFirstOrThrow();
         expect(cursor.xact).not.toBe('0');
       });
     }

@@ -30,9 +30,30 @@ const resolve = async (host: string): Promise<ResolvedAddress[]> => {
 describe('which addresses are public', () => {
   it('accepts public unicast and refuses loopback, private, link-local, metadata, CGNAT, reserved and mapped private addresses', () => {
     for (const address of ['8.8.8.8', PUBLIC, '2606:4700::1']) expect(isPublicAddress(address), address).toBe(true);
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '192.0.2.1', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', 'not-an-address',
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.100.100.200',
+      '0.0.0.0',
+      '192.0.2.1',
+      '::1',
+      'fd00:ec2::254',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '224.0.0.1',
+      'not-an-address',
       // The whole IPv4-compatible range ::/96, whatever IPv4 address it carries.
-      '::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::a00:1', '::8.8.8.8', '::1:0']) {
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::a00:1',
+      '::8.8.8.8',
+      '::1:0',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
   });
@@ -43,7 +64,10 @@ describe('which addresses are public', () => {
     expect(await check('https://user:pw@hooks.example.com/x')).toMatchObject({ ok: false, code: 'credentials_in_url' });
     expect(await check('/relative')).toMatchObject({ ok: false, code: 'invalid_url' });
     expect(await check('https://nowhere.invalid/x')).toMatchObject({ ok: false, code: 'unresolvable' });
-    expect(await check('https://hooks.example.com/x')).toMatchObject({ ok: true, address: { address: PUBLIC, family: 4 } });
+    expect(await check('https://hooks.example.com/x')).toMatchObject({
+      ok: true,
+      address: { address: PUBLIC, family: 4 },
+    });
     expect(await check('ftp://hooks.example.com/x')).toMatchObject({ ok: false, code: 'not_https' });
   });
 });
@@ -60,7 +84,12 @@ for (const dialect of DIALECTS) {
     afterAll(async () => t.close());
 
     const create = (url: string) =>
-      t.request({ method: 'POST', url: `${BASE_PATH}/webhook-endpoint`, headers: { 'x-api-key': key }, payload: { url, events: ['*'] } });
+      t.request({
+        method: 'POST',
+        url: `${BASE_PATH}/webhook-endpoint`,
+        headers: { 'x-api-key': key },
+        payload: { url, events: ['*'] },
+      });
 
     it.each([
       ['http://hooks.example.com/x', 'not_https'],
@@ -97,7 +126,12 @@ for (const dialect of DIALECTS) {
 
     it('refuses a changed URL that points inside, as at creation', async () => {
       const id = (await create('https://hooks.example.com/y')).json().data.id;
-      const res = await t.request({ method: 'PATCH', url: `${BASE_PATH}/webhook-endpoint/${id}`, headers: { 'x-api-key': key }, payload: { url: 'https://localhost/y' } });
+      const res = await t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/webhook-endpoint/${id}`,
+        headers: { 'x-api-key': key },
+        payload: { url: 'https://localhost/y' },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details[0]).toMatchObject({ field: 'url', code: 'not_public' });
     });
@@ -115,12 +149,18 @@ for (const dialect of DIALECTS) {
       const t = await buildTestApp(dialect, { webhookRetryScheduleMs: [] }, { resolve: rebinding });
       try {
         const { key } = await t.tenant();
-        const endpoint = (await t.post('/webhook-endpoint', { url: 'https://hooks.example.com/rebind', events: ['*'] }, key)).json().data;
+        const endpoint = (
+          await t.post('/webhook-endpoint', { url: 'https://hooks.example.com/rebind', events: ['*'] }, key)
+        ).json().data;
         rebound = true;
         await t.post('/organization', { name: 'Rebinding Buyer', isCustomer: true }, key);
         const attempts = await eventually(
           async () => {
-            const rows = await t.storage.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpoint.id).execute();
+            const rows = await t.storage.db
+              .selectFrom('webhook_attempts')
+              .selectAll()
+              .where('endpoint_id', '=', endpoint.id)
+              .execute();
             return rows.length > 0 && rows;
           },
           { what: 'an attempt to be recorded' },
@@ -141,7 +181,11 @@ for (const dialect of DIALECTS) {
       // second lookup for the connection itself would get .3 again.
       let lookups = 0;
       const alternating = async () => [{ address: ++lookups % 2 === 0 ? '127.0.0.2' : '127.0.0.3', family: 4 }];
-      const t = await buildTestApp(dialect, { webhookAllowPrivateUrls: true, webhookRetryScheduleMs: [] }, { resolve: alternating });
+      const t = await buildTestApp(
+        dialect,
+        { webhookAllowPrivateUrls: true, webhookRetryScheduleMs: [] },
+        { resolve: alternating },
+      );
       try {
         const { key } = await t.tenant();
         // Were the connection to look the host up again, it would go to 127.0.0.3 and miss.

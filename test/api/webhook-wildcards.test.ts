@@ -10,7 +10,14 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 describe('event selectors', () => {
   it('are "*", one wildcard per resource and every type', () => {
-    expect(EVENT_WILDCARDS).toEqual(['organization.*', 'invoice.*', 'payment.*', 'credit-note.*', 'purchase_invoice.*', 'quote.*']);
+    expect(EVENT_WILDCARDS).toEqual([
+      'organization.*',
+      'invoice.*',
+      'payment.*',
+      'credit-note.*',
+      'purchase_invoice.*',
+      'quote.*',
+    ]);
     expect(EVENT_SELECTORS).toEqual(['*', ...EVENT_WILDCARDS, ...EVENT_TYPES]);
   });
 
@@ -39,13 +46,21 @@ for (const dialect of DIALECTS) {
     async function company() {
       const { key } = await t.tenant();
       const send = (method: 'POST' | 'PATCH', path: string, body?: unknown) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, ...(body === undefined ? {} : { payload: body as object }) });
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key },
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
       return { key, send };
     }
 
     it('refuses an unknown event type with the list of valid ones', async () => {
       const c = await company();
-      const res = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/h', events: ['invoice.paid', 'invoice.payed'] });
+      const res = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/h',
+        events: ['invoice.paid', 'invoice.payed'],
+      });
       expect(res.statusCode).toBe(400);
       const detail = res.json().error.details[0];
       expect(detail).toMatchObject({ field: 'events[1]', code: 'unknown_event_type' });
@@ -59,15 +74,30 @@ for (const dialect of DIALECTS) {
 
     it('refuses a type beside its own wildcard, and "*" beside anything', async () => {
       const c = await company();
-      const covered = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/h', events: ['invoice.*', 'invoice.paid'] });
-      expect(covered.json().error.details).toEqual([{ field: 'events[1]', code: 'covered_by_wildcard', message: '"invoice.paid" is already taken by "invoice.*": send one of them.' }]);
-      const star = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/h', events: ['*', 'invoice.*'] });
+      const covered = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/h',
+        events: ['invoice.*', 'invoice.paid'],
+      });
+      expect(covered.json().error.details).toEqual([
+        {
+          field: 'events[1]',
+          code: 'covered_by_wildcard',
+          message: '"invoice.paid" is already taken by "invoice.*": send one of them.',
+        },
+      ]);
+      const star = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/h',
+        events: ['*', 'invoice.*'],
+      });
       expect(star.json().error.details[0]).toMatchObject({ field: 'events', code: 'wildcard_not_alone' });
     });
 
     it('keeps wildcards as sent, and takes them in a change too', async () => {
       const c = await company();
-      const created = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/h', events: ['invoice.*', 'credit-note.created'] });
+      const created = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/h',
+        events: ['invoice.*', 'credit-note.created'],
+      });
       expect(created.statusCode, created.body).toBe(201);
       expect(created.json().data.events).toEqual(['invoice.*', 'credit-note.created']);
       const patched = await c.send('PATCH', `/webhook-endpoint/${created.json().data.id}`, { events: ['payment.*'] });
@@ -78,12 +108,19 @@ for (const dialect of DIALECTS) {
       const c = await company();
       const receiver = await startReceiver();
       receivers.push(receiver);
-      expect((await c.send('POST', '/webhook-endpoint', { url: receiver.url, events: ['invoice.*'] })).statusCode).toBe(201);
+      expect((await c.send('POST', '/webhook-endpoint', { url: receiver.url, events: ['invoice.*'] })).statusCode).toBe(
+        201,
+      );
       const typesOf = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type);
       const invoiceEvents = () => typesOf().filter((type) => type.startsWith('invoice.')).length;
 
       const buyer = (await c.send('POST', '/organization', { name: 'Wildcard Buyer', isCustomer: true })).json().data;
-      const invoice = (await c.send('POST', '/invoice', { organizationId: buyer.id, lines: [{ name: 'Item', quantity: '1', unitPrice: '10', vatRate: '19' }] })).json().data;
+      const invoice = (
+        await c.send('POST', '/invoice', {
+          organizationId: buyer.id,
+          lines: [{ name: 'Item', quantity: '1', unitPrice: '10', vatRate: '19' }],
+        })
+      ).json().data;
       await receiver.waitFor(() => invoiceEvents() === 2);
       await c.send('PATCH', `/organization/${buyer.id}`, { phone: '+49 30 1' });
       await c.send('POST', `/invoice/${invoice.id}/payment`, { amount: '11.90' });

@@ -36,39 +36,76 @@ for (const dialect of DIALECTS) {
 
     async function company() {
       const { companyId, key } = await t.tenant();
-      const send = (method: 'POST' | 'PATCH' | 'DELETE' | 'GET', path: string, body?: Body, headers: Record<string, string> = {}) =>
-        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key, ...headers }, ...(body ? { payload: body } : {}) });
+      const send = (
+        method: 'POST' | 'PATCH' | 'DELETE' | 'GET',
+        path: string,
+        body?: Body,
+        headers: Record<string, string> = {},
+      ) =>
+        t.request({
+          method,
+          url: `${BASE_PATH}${path}`,
+          headers: { 'x-api-key': key, ...headers },
+          ...(body ? { payload: body } : {}),
+        });
       const endpoint = async (url: string, events: string[] = ['*']) => {
         const res = await send('POST', '/webhook-endpoint', { url, events });
         expect(res.statusCode, res.body).toBe(201);
         return res.json().data as { id: string; secret: string; url: string };
       };
-      const organization = async (name: string) => (await send('POST', '/organization', { name, isCustomer: true })).json().data as { id: string };
+      const organization = async (name: string) =>
+        (await send('POST', '/organization', { name, isCustomer: true })).json().data as { id: string };
       return { companyId, key, send, endpoint, organization };
     }
 
     const attemptsOf = (endpointId: string) =>
-      t.storage.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('attempted_at').orderBy('id').execute();
-    const deliveriesOf = (endpointId: string) => t.storage.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).execute();
+      t.storage.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('endpoint_id', '=', endpointId)
+        .orderBy('attempted_at')
+        .orderBy('id')
+        .execute();
+    const deliveriesOf = (endpointId: string) =>
+      t.storage.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).execute();
 
     it('creates an endpoint with a whsec_ secret shown once, reads, lists, changes and deletes it', async () => {
       const c = await company();
-      const created = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/hooks', events: ['invoice.paid'], description: ' ERP ' });
+      const created = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/hooks',
+        events: ['invoice.paid'],
+        description: ' ERP ',
+      });
       expect(created.statusCode).toBe(201);
       const endpoint = created.json().data;
-      expect(endpoint).toMatchObject({ url: 'https://127.0.0.1:9/hooks', events: ['invoice.paid'], description: 'ERP', enabled: true, disabledReason: null });
+      expect(endpoint).toMatchObject({
+        url: 'https://127.0.0.1:9/hooks',
+        events: ['invoice.paid'],
+        description: 'ERP',
+        enabled: true,
+        disabledReason: null,
+      });
       expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(Buffer.from(endpoint.secret.slice(6), 'base64')).toHaveLength(32);
 
       const read = (await c.send('GET', `/webhook-endpoint/${endpoint.id}`)).json().data;
       expect(read).not.toHaveProperty('secret');
       expect(read).toEqual((({ secret: _secret, ...rest }) => rest)(endpoint));
-      expect((await c.send('GET', '/webhook-endpoint')).json().data.items.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+      expect((await c.send('GET', '/webhook-endpoint')).json().data.items.map((e: { id: string }) => e.id)).toEqual([
+        endpoint.id,
+      ]);
 
-      const patched = await c.send('PATCH', `/webhook-endpoint/${endpoint.id}`, { events: ['*'], enabled: false, description: null });
+      const patched = await c.send('PATCH', `/webhook-endpoint/${endpoint.id}`, {
+        events: ['*'],
+        enabled: false,
+        description: null,
+      });
       expect(patched.json().data).toMatchObject({ events: ['*'], enabled: false, description: null });
 
-      expect((await c.send('DELETE', `/webhook-endpoint/${endpoint.id}`)).json().data).toEqual({ id: endpoint.id, deleted: true });
+      expect((await c.send('DELETE', `/webhook-endpoint/${endpoint.id}`)).json().data).toEqual({
+        id: endpoint.id,
+        deleted: true,
+      });
       expect((await c.send('GET', `/webhook-endpoint/${endpoint.id}`)).statusCode).toBe(404);
       expect((await c.send('DELETE', `/webhook-endpoint/${endpoint.id}`)).statusCode).toBe(404);
     });
@@ -80,11 +117,23 @@ for (const dialect of DIALECTS) {
       const again = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/a', events: ['*'] }, once);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json().data).toEqual(first.json().data);
-      const rotated = (await c.send('POST', `/webhook-endpoint/${first.json().data.id}/rotate-secret`, undefined, { 'idempotency-key': 'rotate-once' })).json().data;
+      const rotated = (
+        await c.send('POST', `/webhook-endpoint/${first.json().data.id}/rotate-secret`, undefined, {
+          'idempotency-key': 'rotate-once',
+        })
+      ).json().data;
 
       const secrets = [first.json().data.secret, rotated.secret].map((s: string) => s.slice('whsec_'.length));
-      const endpointRows = JSON.stringify(await t.storage.db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', c.companyId).execute());
-      const idempotencyRows = JSON.stringify(await t.storage.db.selectFrom('idempotency_records').selectAll().where('company_id', '=', c.companyId).execute());
+      const endpointRows = JSON.stringify(
+        await t.storage.db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', c.companyId).execute(),
+      );
+      const idempotencyRows = JSON.stringify(
+        await t.storage.db
+          .selectFrom('idempotency_records')
+          .selectAll()
+          .where('company_id', '=', c.companyId)
+          .execute(),
+      );
       for (const secret of secrets) {
         expect(endpointRows).not.toContain(secret);
         expect(idempotencyRows).not.toContain(secret);
@@ -99,7 +148,10 @@ for (const dialect of DIALECTS) {
       const buyer = await c.organization('Signed Buyer');
       await r.waitFor((got) => got.length === 1);
       const [delivery] = r.received;
-      const verified = new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers as Record<string, string>) as { id: string; type: string; data: { object: { id: string } } };
+      const verified = new Webhook(endpoint.secret).verify(
+        delivery!.body,
+        delivery!.headers as Record<string, string>,
+      ) as { id: string; type: string; data: { object: { id: string } } };
       expect(verified).toMatchObject({ type: 'organization.created', data: { object: { id: buyer.id } } });
       expect(delivery!.headers['webhook-id']).toBe(verified.id);
       expect(delivery!.headers['content-type']).toBe('application/json');
@@ -108,8 +160,16 @@ for (const dialect of DIALECTS) {
       // The body is the event exactly as GET /event/{id} shows it.
       expect(JSON.parse(delivery!.body)).toEqual((await c.send('GET', `/event/${verified.id}`)).json().data);
       // Another secret does not verify it.
-      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
-      await eventually(async () => (await attemptsOf(endpoint.id)).length === 1, { timeoutMs: 15_000, what: 'the success to be recorded' });
+      expect(() =>
+        new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(
+          delivery!.body,
+          delivery!.headers as Record<string, string>,
+        ),
+      ).toThrow();
+      await eventually(async () => (await attemptsOf(endpoint.id)).length === 1, {
+        timeoutMs: 15_000,
+        what: 'the success to be recorded',
+      });
       const [attempt] = await attemptsOf(endpoint.id);
       expect(attempt).toMatchObject({ succeeded: 1, status_code: 200, response_excerpt: 'ok', error: null });
     });
@@ -122,7 +182,12 @@ for (const dialect of DIALECTS) {
       await c.endpoint(paidOnly.url, ['invoice.paid']);
       await other.endpoint(everything.url);
       const buyer = await c.organization('Filter Buyer');
-      const invoice = (await c.send('POST', '/invoice', { organizationId: buyer.id, lines: [{ name: 'A', quantity: '1', unitPrice: '10', vatRate: '0', vatCategory: 'Z' }] })).json().data;
+      const invoice = (
+        await c.send('POST', '/invoice', {
+          organizationId: buyer.id,
+          lines: [{ name: 'A', quantity: '1', unitPrice: '10', vatRate: '0', vatCategory: 'Z' }],
+        })
+      ).json().data;
       await c.send('POST', `/invoice/${invoice.id}/payment`, { amount: invoice.amountDue });
       await paidOnly.waitFor((got) => got.length === 1);
       // Everything due is sent: what has not arrived now will not.
@@ -138,7 +203,10 @@ for (const dialect of DIALECTS) {
       await c.organization('Retry Buyer');
       await r.waitFor((got) => got.length === 4);
       expect(new Set(r.received.map((d) => d.headers['webhook-id'])).size).toBe(1);
-      await eventually(async () => (await attemptsOf(endpoint.id)).length === 4, { timeoutMs: 15_000, what: 'four attempts' });
+      await eventually(async () => (await attemptsOf(endpoint.id)).length === 4, {
+        timeoutMs: 15_000,
+        what: 'four attempts',
+      });
       const attempts = await attemptsOf(endpoint.id);
       expect(attempts.map((a) => [a.status_code, a.succeeded])).toEqual([
         [503, 0],
@@ -149,7 +217,15 @@ for (const dialect of DIALECTS) {
       expect(attempts[0]).toMatchObject({ response_excerpt: 'busy', error: 'answered 503' });
       const [delivery] = await deliveriesOf(endpoint.id);
       expect(delivery).toMatchObject({ status: 'succeeded', attempts: 4, lease_owner: null });
-      expect((await t.storage.db.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', endpoint.id).executeTakeFirstOrThrow()).failing_since).toBeNull();
+      expect(
+        (
+          await t.storage.db
+            .selectFrom('webhook_endpoints')
+            .select('failing_since')
+            .where('id', '=', endpoint.id)
+            .executeTakeFirstOrThrow()
+        ).failing_since,
+      ).toBeNull();
     });
 
     it('marks a delivery failed once the schedule is spent, keeping only the first kilobyte of each answer', async () => {
@@ -157,10 +233,14 @@ for (const dialect of DIALECTS) {
       const r = await receiver(() => ({ status: 500, body: 'x'.repeat(10_000) }));
       const endpoint = await c.endpoint(r.url);
       await c.organization('Failing Buyer');
-      await eventually(async () => (await deliveriesOf(endpoint.id))[0]?.status === 'failed', { timeoutMs: 15_000, what: 'the delivery to fail' });
+      await eventually(async () => (await deliveriesOf(endpoint.id))[0]?.status === 'failed', {
+        timeoutMs: 15_000,
+        what: 'the delivery to fail',
+      });
       const attempts = await attemptsOf(endpoint.id);
       expect(attempts).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
-      for (const attempt of attempts) expect(attempt.response_excerpt!.length).toBeLessThanOrEqual(RESPONSE_EXCERPT_BYTES);
+      for (const attempt of attempts)
+        expect(attempt.response_excerpt!.length).toBeLessThanOrEqual(RESPONSE_EXCERPT_BYTES);
       expect(r.received).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
     });
 
@@ -176,10 +256,15 @@ for (const dialect of DIALECTS) {
       await r.waitFor((got) => got.length === 1);
       const during = r.received[0]!;
       expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
-      for (const secret of [endpoint.secret, newSecret]) expect(() => new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+      for (const secret of [endpoint.secret, newSecret])
+        expect(() => new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
 
       // The overlap ends: only the new secret signs.
-      await t.storage.db.updateTable('webhook_endpoints').set({ previous_secret_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', endpoint.id).execute();
+      await t.storage.db
+        .updateTable('webhook_endpoints')
+        .set({ previous_secret_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', endpoint.id)
+        .execute();
       await c.organization('After Overlap');
       await r.waitFor((got) => got.length === 2);
       const after = r.received[1]!;
@@ -193,9 +278,16 @@ for (const dialect of DIALECTS) {
       const r = await receiver(() => ({ status: 410 }));
       const endpoint = await c.endpoint(r.url);
       const sixDaysAgo = new Date(Date.now() - 6 * 24 * 60 * 60 * 1000).toISOString();
-      await t.storage.db.updateTable('webhook_endpoints').set({ failing_since: sixDaysAgo }).where('id', '=', endpoint.id).execute();
+      await t.storage.db
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: sixDaysAgo })
+        .where('id', '=', endpoint.id)
+        .execute();
       await c.organization('Gone Receiver');
-      await eventually(async () => (await c.send('GET', `/webhook-endpoint/${endpoint.id}`)).json().data.enabled === false, { timeoutMs: 15_000, what: 'the endpoint to be disabled' });
+      await eventually(
+        async () => (await c.send('GET', `/webhook-endpoint/${endpoint.id}`)).json().data.enabled === false,
+        { timeoutMs: 15_000, what: 'the endpoint to be disabled' },
+      );
       expect((await c.send('GET', `/webhook-endpoint/${endpoint.id}`)).json().data.disabledReason).toBe('failing');
       // Disabled: new events make no deliveries for it.
       const before = r.received.length;
@@ -214,11 +306,17 @@ for (const dialect of DIALECTS) {
       const c = await company();
       const r = await receiver(() => 'hang');
       await c.endpoint(r.url);
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => c.send('POST', '/organization', { name: `Hanging ${i}`, isCustomer: true })));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          c.send('POST', '/organization', { name: `Hanging ${i}`, isCustomer: true }),
+        ),
+      );
       expect(answers.every((a) => a.statusCode === 201)).toBe(true);
       await r.waitFor((got) => got.length === PER_ENDPOINT_CONCURRENT);
       // Every request was answered while deliveries hang, and no more than its share of slots went to it.
-      const more = await Promise.all(Array.from({ length: 20 }, (_, i) => c.send('GET', `/organization/${answers[i]!.json().data.id}`)));
+      const more = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => c.send('GET', `/organization/${answers[i]!.json().data.id}`)),
+      );
       expect(more.every((a) => a.statusCode === 200)).toBe(true);
       expect(r.open).toBe(PER_ENDPOINT_CONCURRENT);
       expect(r.maxOpen).toBe(PER_ENDPOINT_CONCURRENT);
@@ -236,7 +334,7 @@ for (const dialect of DIALECTS) {
       expect(stuck.maxOpen).toBeLessThanOrEqual(PER_ENDPOINT_CONCURRENT);
     });
 
-    it('resends one event as a new delivery with the same webhook-id, only for the company\'s own event and endpoint', async () => {
+    it("resends one event as a new delivery with the same webhook-id, only for the company's own event and endpoint", async () => {
       const c = await company();
       const r = await receiver();
       const endpoint = await c.endpoint(r.url);
@@ -249,17 +347,22 @@ for (const dialect of DIALECTS) {
       expect(r.received[1]!.headers['webhook-id']).toBe(eventId);
       expect(r.received[1]!.body).toBe(r.received[0]!.body);
       const stranger = await company();
-      expect(await t.container.webhookEndpoints.resend(scopeFor(stranger.companyId), endpoint.id, eventId)).toEqual({ ok: false, code: 'NOT_FOUND' });
+      expect(await t.container.webhookEndpoints.resend(scopeFor(stranger.companyId), endpoint.id, eventId)).toEqual({
+        ok: false,
+        code: 'NOT_FOUND',
+      });
     });
 
-    it('needs webhook.manage, and hides other companies\' endpoints', async () => {
+    it("needs webhook.manage, and hides other companies' endpoints", async () => {
       const c = await company();
       const endpoint = await c.endpoint('https://127.0.0.1:9/x');
       const { key } = await t.tenant(['event.read']);
       expect((await t.get('/webhook-endpoint', key)).statusCode).toBe(403);
       const stranger = await company();
       expect((await stranger.send('GET', `/webhook-endpoint/${endpoint.id}`)).statusCode).toBe(404);
-      expect((await stranger.send('PATCH', `/webhook-endpoint/${endpoint.id}`, { enabled: false })).statusCode).toBe(404);
+      expect((await stranger.send('PATCH', `/webhook-endpoint/${endpoint.id}`, { enabled: false })).statusCode).toBe(
+        404,
+      );
       expect((await stranger.send('POST', `/webhook-endpoint/${endpoint.id}/rotate-secret`)).statusCode).toBe(404);
       expect((await stranger.send('DELETE', `/webhook-endpoint/${endpoint.id}`)).statusCode).toBe(404);
       expect((await stranger.send('GET', '/webhook-endpoint')).json().data.items).toEqual([]);
@@ -271,10 +374,16 @@ for (const dialect of DIALECTS) {
       const over = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/21', events: ['*'] });
       expect(over.statusCode).toBe(409);
       expect(over.json().error.code).toBe('WEBHOOK_ENDPOINT_LIMIT');
-      const mixed = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/m', events: ['*', 'invoice.paid'] });
+      const mixed = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/m',
+        events: ['*', 'invoice.paid'],
+      });
       expect(mixed.statusCode).toBe(400);
       expect(mixed.json().error.details[0].field).toBe('events');
-      const unknown = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/u', events: ['invoice.exploded'] });
+      const unknown = await c.send('POST', '/webhook-endpoint', {
+        url: 'https://127.0.0.1:9/u',
+        events: ['invoice.exploded'],
+      });
       expect(unknown.statusCode).toBe(400);
     });
   });

@@ -47,7 +47,9 @@ describe.skipIf(BROWSER_MISSING)('the docs page in Chromium', () => {
   it(
     'renders every operation of the document but the HEAD twins, loading nothing from another host and breaking no security policy',
     async () => {
-      const document = (await (await fetch(`${origin}${BASE_PATH}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const document = (await (await fetch(`${origin}${BASE_PATH}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       // A path item also holds its description; only the methods are operations. The page leaves
       // out the HEAD twin of every GET, which the document keeps for tools.
       const methods = new Set(['get', 'post', 'put', 'patch', 'delete', 'options', 'trace']);
@@ -59,7 +61,10 @@ describe.skipIf(BROWSER_MISSING)('the docs page in Chromium', () => {
       expect(Object.values(document.paths).some((item) => 'head' in item)).toBe(true);
 
       const page = pages[1280]!;
-      await page.locator('.opblock').nth(operations.length - 1).waitFor({ timeout: SLOW });
+      await page
+        .locator('.opblock')
+        .nth(operations.length - 1)
+        .waitFor({ timeout: SLOW });
       const shown = await page.locator('.opblock').evaluateAll((blocks) =>
         blocks.map((block) => {
           const method = block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
@@ -98,7 +103,11 @@ describe.skipIf(BROWSER_MISSING)('the docs page in Chromium', () => {
         const page = pages[width]!;
         const logo = page.getByRole('img', { name: 'Invoicing API' });
         await logo.waitFor({ timeout: SLOW });
-        expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('data:image/svg+xml'))).toBe(true);
+        expect(
+          await logo.evaluate(
+            (img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('data:image/svg+xml'),
+          ),
+        ).toBe(true);
         expect(atob((await logo.getAttribute('src'))!.split(',')[1]!)).toContain('>Invoicing API</text>');
         expect(await page.locator('.topbar a.link').getAttribute('href')).toBe('/docs');
         const box = (await logo.boundingBox())!;
@@ -106,8 +115,13 @@ describe.skipIf(BROWSER_MISSING)('the docs page in Chromium', () => {
         // Swagger UI's own body has violations of its own (contrast, nested controls); the top bar is ours.
         await page.evaluate(axe.source);
         const violations = await page.evaluate(async () => {
-          const result = await (window as unknown as { axe: typeof axe }).axe.run({ include: [['.topbar']] }, { resultTypes: ['violations'] });
-          return result.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          const result = await (window as unknown as { axe: typeof axe }).axe.run(
+            { include: [['.topbar']] },
+            { resultTypes: ['violations'] },
+          );
+          return result.violations.map(
+            (v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+          );
         });
         expect(violations).toEqual([]);
       },

@@ -39,7 +39,15 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
     origin = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     browser = await launchChromium();
     const { companyId } = await claimInstance(t.app, OWNER);
-    ({ key } = await t.createKey(companyId, ['company.update', 'organization.create', 'invoice.create', 'invoice.read', 'payment.create', 'credit-note.create', 'credit-note.read']));
+    ({ key } = await t.createKey(companyId, [
+      'company.update',
+      'organization.create',
+      'invoice.create',
+      'invoice.read',
+      'payment.create',
+      'credit-note.create',
+      'credit-note.read',
+    ]));
     const profile = {
       legalName: 'Acme Trading GmbH',
       vatId: 'DE123456789',
@@ -48,7 +56,16 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       contact: { name: 'Ada Seller', phone: '+49 30 987654', email: 'billing@acme.example' },
       bankAccount: { iban: 'DE89 3704 0044 0532 0130 00' },
     };
-    expect((await t.request({ method: 'PATCH', url: `${BASE_PATH}/company`, headers: { 'x-api-key': key }, payload: profile })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: `${BASE_PATH}/company`,
+          headers: { 'x-api-key': key },
+          payload: profile,
+        })
+      ).statusCode,
+    ).toBe(200);
     const buyer = await post('/organization', {
       name: 'Großhandel Süd-West Beteiligungs GmbH & Co. KG',
       isCustomer: true,
@@ -57,13 +74,33 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       electronicAddress: { scheme: '9930', identifier: 'DE811907980' },
     });
     const lines = [
-      { name: 'Consulting', description: 'Architecture review, May', quantity: '12', unitCode: 'HUR', unitPrice: '142.13', vatRate: '19' },
+      {
+        name: 'Consulting',
+        description: 'Architecture review, May',
+        quantity: '12',
+        unitCode: 'HUR',
+        unitPrice: '142.13',
+        vatRate: '19',
+      },
       { name: 'Handbook', quantity: '10', unitCode: 'C62', unitPrice: '5.5', vatRate: '7' },
     ];
-    ids.invoice = (await post('/invoice', { organizationId: buyer.id, issueDate: '2026-05-01', buyerReference: '04011000-12345-34', lines })).id;
+    ids.invoice = (
+      await post('/invoice', {
+        organizationId: buyer.id,
+        issueDate: '2026-05-01',
+        buyerReference: '04011000-12345-34',
+        lines,
+      })
+    ).id;
     ids.noReference = (await post('/invoice', { organizationId: buyer.id, issueDate: '2026-05-02', lines })).id;
     await post(`/invoice/${ids.invoice}/payment`, { amount: '100.00', method: 'credit_transfer', date: '2026-05-04' });
-    ids.creditNote = (await post('/credit-note', { invoiceId: ids.invoice, reason: 'Two hours were not needed', lines: [{ ...lines[0], quantity: '2' }] })).id;
+    ids.creditNote = (
+      await post('/credit-note', {
+        invoiceId: ids.invoice,
+        reason: 'Two hours were not needed',
+        lines: [{ ...lines[0], quantity: '2' }],
+      })
+    ).id;
 
     for (const width of WIDTHS) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
@@ -104,7 +141,16 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       await page.screenshot({ path: `${ARTIFACTS}/panel-documents-invoice-${width}.png`, fullPage: true });
 
       const documents = page.getByRole('region', { name: 'Documents' });
-      for (const name of ['PDF as issued, English', 'PDF as issued, Deutsch', 'PDF as issued, Français', 'Status copy, English', 'UBL · Peppol BIS 3.0', 'UBL · XRechnung 3.0', 'CII · EN 16931 (Factur-X)', 'CII · XRechnung 3.0']) {
+      for (const name of [
+        'PDF as issued, English',
+        'PDF as issued, Deutsch',
+        'PDF as issued, Français',
+        'Status copy, English',
+        'UBL · Peppol BIS 3.0',
+        'UBL · XRechnung 3.0',
+        'CII · EN 16931 (Factur-X)',
+        'CII · XRechnung 3.0',
+      ]) {
         expect(await documents.getByRole('link', { name, exact: true }).count(), name).toBe(1);
       }
       const pdf = await download(page, documents.getByRole('link', { name: 'PDF as issued, Deutsch' }));
@@ -115,7 +161,9 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       expect(page.url()).toBe(`${origin}/panel/invoices/${ids.invoice}`);
       const xml = await download(page, documents.getByRole('link', { name: 'CII · XRechnung 3.0' }));
       expect(xml.name).toMatch(/-cii-xrechnung\.xml$/);
-      expect(xml.bytes.equals((await t.get(`/invoice/${ids.invoice}/cii?profile=xrechnung`, key)).rawPayload)).toBe(true);
+      expect(xml.bytes.equals((await t.get(`/invoice/${ids.invoice}/cii?profile=xrechnung`, key)).rawPayload)).toBe(
+        true,
+      );
 
       // "12 h" and "10 pc" as on the PDF; the code and its name on hover.
       const hours = page.locator('abbr[data-unit="HUR"]');
@@ -129,7 +177,10 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       const page = pages[width]!;
       await page.goto(`${origin}/panel/credit-notes/${ids.creditNote}`);
       expect(await pageProblems(page, 'credit note')).toEqual([]);
-      const copy = await download(page, page.getByRole('region', { name: 'Documents' }).getByRole('link', { name: 'Status copy, Français' }));
+      const copy = await download(
+        page,
+        page.getByRole('region', { name: 'Documents' }).getByRole('link', { name: 'Status copy, Français' }),
+      );
       expect(copy.name).toMatch(/^credit-note-.*-status\.pdf$/);
       expect(copy.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     });
@@ -143,7 +194,9 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       expect(await pageProblems(page, 'incomplete invoice')).toEqual([]);
       await page.getByRole('link', { name: 'UBL · XRechnung 3.0' }).click();
       await page.waitForURL('**/ubl?profile=xrechnung');
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This invoice cannot be a UBL XRechnung 3.0 e-invoice');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+        'This invoice cannot be a UBL XRechnung 3.0 e-invoice',
+      );
       expect(await page.locator('.einvoice-gaps li').first().textContent()).toContain('buyerReference');
       expect(await pageProblems(page, 'incomplete e-invoice page')).toEqual([]);
       await page.getByRole('link', { name: 'Back to the invoice' }).click();
@@ -174,7 +227,9 @@ describe.skipIf(BROWSER_MISSING)('documents and details of the panel in Chromium
       expect(await pageProblems(page, 'test data')).toEqual([]);
       await test.click();
       await page.waitForURL('**/panel/invoices');
-      expect(await page.getByRole('button', { name: 'Live data is shown: switch to test data', exact: true }).count()).toBe(1);
+      expect(
+        await page.getByRole('button', { name: 'Live data is shown: switch to test data', exact: true }).count(),
+      ).toBe(1);
       expect(await pageProblems(page, 'live data')).toEqual([]);
 
       // Both icons the page links are images a browser can draw.

@@ -37,7 +37,12 @@ async function axeViolations(page: Page): Promise<Violation[]> {
   return page.evaluate(async () => {
     const run = (window as unknown as { axe: typeof axe }).axe.run;
     const result = await run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
   });
 }
 
@@ -48,7 +53,13 @@ async function textsOnSeveralLines(locator: Locator): Promise<(string | null)[]>
       .filter((el) => {
         const range = document.createRange();
         range.selectNodeContents(el);
-        return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top))).size > 1;
+        return (
+          new Set(
+            Array.from(range.getClientRects())
+              .filter((r) => r.width > 1 && r.height > 1)
+              .map((r) => Math.round(r.top)),
+          ).size > 1
+        );
       })
       .map((el) => el.textContent),
   );
@@ -57,18 +68,30 @@ async function textsOnSeveralLines(locator: Locator): Promise<(string | null)[]>
 async function pageOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; culprits: string[] }> {
   return page.evaluate(() => {
     // The innermost elements that stick out on the right, to say what widened the page.
-    const out = Array.from(document.body.querySelectorAll('*')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest('.table-scroll'));
+    const out = Array.from(document.body.querySelectorAll('*')).filter(
+      (el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest('.table-scroll'),
+    );
     const innermost = out.filter((el) => !out.some((other) => other !== el && el.contains(other)));
-    const culprits = innermost.slice(0, 4).map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} (${Math.round(el.getBoundingClientRect().right)} px)`);
+    const culprits = innermost
+      .slice(0, 4)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} (${Math.round(el.getBoundingClientRect().right)} px)`,
+      );
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, culprits };
   });
 }
 
 /** What is wrong with the page as it stands: axe violations, and a page wider than the window. */
 async function pageProblems(page: Page, label: string): Promise<string[]> {
-  const problems = (await axeViolations(page)).map((v) => `${label}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`);
+  const problems = (await axeViolations(page)).map(
+    (v) => `${label}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`,
+  );
   const { scrollWidth, innerWidth, culprits } = await pageOverflow(page);
-  if (scrollWidth > innerWidth) problems.push(`${label}: the page is ${scrollWidth} px wide in a ${innerWidth} px window, widened by ${culprits.join(', ')}`);
+  if (scrollWidth > innerWidth)
+    problems.push(
+      `${label}: the page is ${scrollWidth} px wide in a ${innerWidth} px window, widened by ${culprits.join(', ')}`,
+    );
   return problems;
 }
 
@@ -102,19 +125,58 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     // Five keys with long names and many permissions: the table that used to be cut at 1280 px.
     await owner.get('/panel/keys');
     for (let i = 1; i <= 5; i++) {
-      const res = await owner.post('/panel/keys', { name: `ERP synchronisation for subsidiary number ${i} (production)`, permissions: PERMISSION_NAMES.slice(0, 3 + i * 2), mode: i % 2 ? 'live' : 'test' });
+      const res = await owner.post('/panel/keys', {
+        name: `ERP synchronisation for subsidiary number ${i} (production)`,
+        permissions: PERMISSION_NAMES.slice(0, 3 + i * 2),
+        mode: i % 2 ? 'live' : 'test',
+      });
       expect(res.statusCode, res.body).toBe(303);
       await owner.get(String(res.headers.location));
     }
-    ids.key = (await t.storage.db.selectFrom('api_keys').select('id').where('company_id', '=', companyId).executeTakeFirstOrThrow()).id;
+    ids.key = (
+      await t.storage.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow()
+    ).id;
     // Made as the CLI makes them, so that they sign in straight to the panel (a user added on the
     // Users page first chooses a password: panel-keys-users-webhooks.test.ts walks that).
-    for (const [email, role] of [['a.very.long.email.address.for.an.admin@subsidiary.example.com', 'admin'], ['member@example.com', 'member']] as const) {
-      expect((await new UserService(t.storage.db, t.container.repositories).create({ companyId, email, role, password: PASSWORD })).ok).toBe(true);
+    for (const [email, role] of [
+      ['a.very.long.email.address.for.an.admin@subsidiary.example.com', 'admin'],
+      ['member@example.com', 'member'],
+    ] as const) {
+      expect(
+        (
+          await new UserService(t.storage.db, t.container.repositories).create({
+            companyId,
+            email,
+            role,
+            password: PASSWORD,
+          })
+        ).ok,
+      ).toBe(true);
     }
     await owner.get('/panel/company');
-    expect((await owner.post('/panel/company', { legalName: 'Acme Trading GmbH', line1: 'Friedrichstr. 100', postalCode: '10117', city: 'Berlin', countryCode: 'DE', vatId: 'DE123456789', iban: 'DE89 3704 0044 0532 0130 00' })).statusCode).toBe(303);
-    ids.endpoint = (await addEndpoint(owner, { url: 'http://127.0.0.1:9/hooks/invoicing/a-rather-long-path-for-the-receiver', description: 'ERP (staging)' })).id;
+    expect(
+      (
+        await owner.post('/panel/company', {
+          legalName: 'Acme Trading GmbH',
+          line1: 'Friedrichstr. 100',
+          postalCode: '10117',
+          city: 'Berlin',
+          countryCode: 'DE',
+          vatId: 'DE123456789',
+          iban: 'DE89 3704 0044 0532 0130 00',
+        })
+      ).statusCode,
+    ).toBe(303);
+    ids.endpoint = (
+      await addEndpoint(owner, {
+        url: 'http://127.0.0.1:9/hooks/invoicing/a-rather-long-path-for-the-receiver',
+        description: 'ERP (staging)',
+      })
+    ).id;
 
     const { key } = await t.createKey(companyId, ALL_PERMISSIONS);
     const post = async (path: string, body: unknown, status = 201) => {
@@ -122,22 +184,63 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       expect(res.statusCode, res.body).toBe(status);
       return res.json().data as { id: string; number: string };
     };
-    const org = await post('/organization', { name: 'Großhandel Süd-West Beteiligungs GmbH & Co. KG', isCustomer: true, email: 'ap@example.com', vatId: 'DE811111111', address: { line1: 'Marktplatz 3', postalCode: '80331', city: 'München', countryCode: 'DE' } });
+    const org = await post('/organization', {
+      name: 'Großhandel Süd-West Beteiligungs GmbH & Co. KG',
+      isCustomer: true,
+      email: 'ap@example.com',
+      vatId: 'DE811111111',
+      address: { line1: 'Marktplatz 3', postalCode: '80331', city: 'München', countryCode: 'DE' },
+    });
     ids.organization = org.id;
     const invoice = await post('/invoice', {
       organizationId: org.id,
       issueDate: '2026-05-01',
       dueDate: '2026-05-31',
       lines: [
-        { name: 'Consulting', description: 'Architecture review, May', quantity: '1000000', unitCode: 'HUR', unitPrice: '1242.13', vatRate: '19' },
+        {
+          name: 'Consulting',
+          description: 'Architecture review, May',
+          quantity: '1000000',
+          unitCode: 'HUR',
+          unitPrice: '1242.13',
+          vatRate: '19',
+        },
         { name: 'Export goods', quantity: '12', unitCode: 'C62', unitPrice: '5.5', vatRate: '0', vatCategory: 'G' },
-        { name: 'Reverse-charge service', quantity: '3', unitCode: 'DAY', unitPrice: '800', vatRate: '0', vatCategory: 'AE', exemptionReason: 'Reverse charge' },
+        {
+          name: 'Reverse-charge service',
+          quantity: '3',
+          unitCode: 'DAY',
+          unitPrice: '800',
+          vatRate: '0',
+          vatCategory: 'AE',
+          exemptionReason: 'Reverse charge',
+        },
       ],
     });
     ids.invoice = invoice.id;
-    await post(`/invoice/${invoice.id}/payment`, { amount: '100000.00', method: 'credit_transfer', reference: 'Bank 4711', date: '2026-05-04' });
-    ids.creditNote = (await post('/credit-note', { invoiceId: invoice.id, reason: 'Two days were not needed', lines: [{ name: 'Reverse-charge service', quantity: '2', unitCode: 'DAY', unitPrice: '800', vatRate: '0', vatCategory: 'AE', exemptionReason: 'Reverse charge' }] })).id;
-
+    await post(`/invoice/${invoice.id}/payment`, {
+      amount: '100000.00',
+      method: 'credit_transfer',
+      reference: 'Bank 4711',
+      date: '2026-05-04',
+    });
+    ids.creditNote = (
+      await post('/credit-note', {
+        invoiceId: invoice.id,
+        reason: 'Two days were not needed',
+        lines: [
+          {
+            name: 'Reverse-charge service',
+            quantity: '2',
+            unitCode: 'DAY',
+            unitPrice: '800',
+            vatRate: '0',
+            vatCategory: 'AE',
+            exemptionReason: 'Reverse charge',
+          },
+        ],
+      })
+    ).id;
   });
 
   afterAll(async () => {
@@ -145,7 +248,11 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     await t?.close();
   });
 
-  async function signedInPage(width: number, email = OWNER, password = PASSWORD): Promise<{ context: BrowserContext; page: Page }> {
+  async function signedInPage(
+    width: number,
+    email = OWNER,
+    password = PASSWORD,
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${origin}/panel/sign-in`);
@@ -179,7 +286,11 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     ['/panel/no-such-page', () => '/panel/no-such-page'],
   ];
   /** The pages a visitor who is not signed in sees. */
-  const ANONYMOUS_PAGES = ['/panel/sign-in', '/panel/sign-in?return=%2Fpanel%2Fusers&expired=1', '/panel/setup?token=dead'];
+  const ANONYMOUS_PAGES = [
+    '/panel/sign-in',
+    '/panel/sign-in?return=%2Fpanel%2Fusers&expired=1',
+    '/panel/setup?token=dead',
+  ];
 
   it('has an axe check that does find violations and overflow when they are there', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
@@ -215,7 +326,8 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       it.each(PAGES)('%s', async (label, path) => {
         await tour.page.goto(`${origin}${path()}`);
         const problems = await pageProblems(tour.page, label);
-        if (label === '/panel/invoices/:id') await tour.page.screenshot({ path: `${ARTIFACTS}/panel-layout-invoice-${width}.png`, fullPage: true });
+        if (label === '/panel/invoices/:id')
+          await tour.page.screenshot({ path: `${ARTIFACTS}/panel-layout-invoice-${width}.png`, fullPage: true });
         expect(problems).toEqual([]);
       });
 
@@ -261,59 +373,76 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
   }
 
   for (const width of WIDTHS) {
-    it(`puts every wide table in a named, focusable region that the keyboard scrolls at ${width} px`, async () => {
-      const { context, page } = await signedInPage(width);
-      for (const path of ['/panel/keys', '/panel/users', `/panel/invoices/${ids.invoice}`, '/panel/invoices']) {
-        await page.goto(`${origin}${path}`);
-        const regions = await page.locator('table').evaluateAll((tables) =>
-          tables
-            .filter((t) => t.closest('.table-scroll'))
-            .map((t) => {
-              const region = t.closest('.table-scroll') as HTMLElement;
-              return { role: region.getAttribute('role'), tabindex: region.getAttribute('tabindex'), label: region.getAttribute('aria-label'), scrolls: region.scrollWidth > region.clientWidth };
-            }),
-        );
-        expect(regions.length, path).toBeGreaterThan(0);
-        for (const r of regions) expect(r, path).toMatchObject({ role: 'region', tabindex: '0', label: expect.stringMatching(/\w/) });
-        // A table too wide for the screen scrolls with the arrow keys once its region has focus.
-        const wide = page.locator('.table-scroll').filter({ has: page.locator('table') });
-        for (let i = 0; i < (await wide.count()); i++) {
-          const region = wide.nth(i);
-          const size = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, label: el.getAttribute('aria-label') }));
-          if (size.scrollWidth <= size.clientWidth) continue;
-          await region.focus();
-          for (let k = 0; k < 10; k++) await page.keyboard.press('ArrowRight');
-          // Keyboard scrolling is animated: give it a moment to move.
-          const moved = await page
-            .waitForFunction((el) => el.scrollLeft > 0, await region.elementHandle(), { timeout: 3000 })
-            .then(() => true, () => false);
-          expect(moved, `${path} ${JSON.stringify(size)}`).toBe(true);
+    it(
+      `puts every wide table in a named, focusable region that the keyboard scrolls at ${width} px`,
+      async () => {
+        const { context, page } = await signedInPage(width);
+        for (const path of ['/panel/keys', '/panel/users', `/panel/invoices/${ids.invoice}`, '/panel/invoices']) {
+          await page.goto(`${origin}${path}`);
+          const regions = await page.locator('table').evaluateAll((tables) =>
+            tables
+              .filter((t) => t.closest('.table-scroll'))
+              .map((t) => {
+                const region = t.closest('.table-scroll') as HTMLElement;
+                return {
+                  role: region.getAttribute('role'),
+                  tabindex: region.getAttribute('tabindex'),
+                  label: region.getAttribute('aria-label'),
+                  scrolls: region.scrollWidth > region.clientWidth,
+                };
+              }),
+          );
+          expect(regions.length, path).toBeGreaterThan(0);
+          for (const r of regions)
+            expect(r, path).toMatchObject({ role: 'region', tabindex: '0', label: expect.stringMatching(/\w/) });
+          // A table too wide for the screen scrolls with the arrow keys once its region has focus.
+          const wide = page.locator('.table-scroll').filter({ has: page.locator('table') });
+          for (let i = 0; i < (await wide.count()); i++) {
+            const region = wide.nth(i);
+            const size = await region.evaluate((el) => ({
+              scrollWidth: el.scrollWidth,
+              clientWidth: el.clientWidth,
+              label: el.getAttribute('aria-label'),
+            }));
+            if (size.scrollWidth <= size.clientWidth) continue;
+            await region.focus();
+            for (let k = 0; k < 10; k++) await page.keyboard.press('ArrowRight');
+            // Keyboard scrolling is animated: give it a moment to move.
+            const moved = await page
+              .waitForFunction((el) => el.scrollLeft > 0, await region.elementHandle(), { timeout: 3000 })
+              .then(
+                () => true,
+                () => false,
+              );
+            expect(moved, `${path} ${JSON.stringify(size)}`).toBe(true);
+          }
         }
-      }
-      await page.goto(`${origin}/panel/keys`);
-      const keys = page.getByRole('region', { name: 'API keys' });
-      await page.screenshot({ path: `${ARTIFACTS}/panel-layout-keys-${width}.png`, fullPage: true });
-      if (width === 1280) {
-        // Five keys fit a laptop: no column is cut, Revoke included.
-        expect(await keys.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-      }
-      // …and fitting is not bought by squeezing: prefixes, column titles and actions stay on one line.
-      const squeezed = await textsOnSeveralLines(keys.locator('td code, th[scope=col], a'));
-      expect(squeezed).toEqual([]);
-      // The last Revoke link is reached with Tab and is on screen when it has focus.
-      const revoke = page.getByRole('link', { name: /^Revoke/ }).last();
-      await page.locator('body').focus();
-      let reached = false;
-      for (let k = 0; k < 120 && !reached; k++) {
-        await page.keyboard.press('Tab');
-        reached = await revoke.evaluate((el) => el === document.activeElement);
-      }
-      expect(reached).toBe(true);
-      const box = (await revoke.boundingBox())!;
-      expect(box.x).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width).toBeLessThanOrEqual(width);
-      await context.close();
-    }, PAGE_TOUR_MS);
+        await page.goto(`${origin}/panel/keys`);
+        const keys = page.getByRole('region', { name: 'API keys' });
+        await page.screenshot({ path: `${ARTIFACTS}/panel-layout-keys-${width}.png`, fullPage: true });
+        if (width === 1280) {
+          // Five keys fit a laptop: no column is cut, Revoke included.
+          expect(await keys.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+        }
+        // …and fitting is not bought by squeezing: prefixes, column titles and actions stay on one line.
+        const squeezed = await textsOnSeveralLines(keys.locator('td code, th[scope=col], a'));
+        expect(squeezed).toEqual([]);
+        // The last Revoke link is reached with Tab and is on screen when it has focus.
+        const revoke = page.getByRole('link', { name: /^Revoke/ }).last();
+        await page.locator('body').focus();
+        let reached = false;
+        for (let k = 0; k < 120 && !reached; k++) {
+          await page.keyboard.press('Tab');
+          reached = await revoke.evaluate((el) => el === document.activeElement);
+        }
+        expect(reached).toBe(true);
+        const box = (await revoke.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+        await context.close();
+      },
+      PAGE_TOUR_MS,
+    );
 
     it(`shows amounts with separators and currency, codes with names, and numbers and dates on one line at ${width} px`, async () => {
       const { context, page } = await signedInPage(width);
@@ -321,7 +450,9 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       const payable = (await page.locator('.totals tr').last().locator('.amount').textContent())!;
       expect(payable).toMatch(/^\d{1,3}(,\d{3})+\.\d\d EUR$/);
       expect(await page.locator('abbr[data-unit="HUR"]').first().getAttribute('title')).toBe('hour (code HUR)');
-      expect(await page.locator('abbr[data-vat-category="AE"]').first().getAttribute('title')).toBe('VAT reverse charge');
+      expect(await page.locator('abbr[data-vat-category="AE"]').first().getAttribute('title')).toBe(
+        'VAT reverse charge',
+      );
       expect(await page.locator('.code-legend').textContent()).toContain('h: hour (HUR)');
       // Nothing that must stay whole breaks over two lines.
       const broken = await textsOnSeveralLines(page.locator('.amount, .doc-number, time, td.nowrap, th.nowrap'));
@@ -337,7 +468,10 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
       await page.goto(`${origin}/panel/users`);
       await page.getByLabel('Email', { exact: true }).fill('not an email');
       await page.getByRole('button', { name: 'Add user' }).click();
-      expect(await page.locator('.field-error').evaluateAll((els) => els.map((e) => e.id))).toEqual(['email-error', 'password-error']);
+      expect(await page.locator('.field-error').evaluateAll((els) => els.map((e) => e.id))).toEqual([
+        'email-error',
+        'password-error',
+      ]);
       expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-describedby')).toBe('email-error');
       expect(await page.getByRole('alert').first().textContent()).toContain('2 fields need attention.');
       await context.close();
@@ -351,7 +485,11 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     await page.getByLabel('Role', { exact: true }).selectOption('admin');
     await page.getByLabel('Initial password').fill(PASSWORD);
     const cookie = (await context.cookies()).find((c) => c.name === 'invoicing_session')!;
-    await t.storage.db.updateTable('user_sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('token_hash', '=', tokenHash(cookie.value)).execute();
+    await t.storage.db
+      .updateTable('user_sessions')
+      .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+      .where('token_hash', '=', tokenHash(cookie.value))
+      .execute();
 
     await page.getByRole('button', { name: 'Add user' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
@@ -363,12 +501,18 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('typed.before@example.com');
     expect(await page.getByLabel('Role', { exact: true }).inputValue()).toBe('admin');
     expect(await page.getByLabel('Initial password').inputValue()).toBe('');
-    expect(await page.getByRole('status').textContent()).toContain('What you typed before your session expired is back');
+    expect(await page.getByRole('status').textContent()).toContain(
+      'What you typed before your session expired is back',
+    );
     expect(await axeViolations(page)).toEqual([]);
 
     // A page asked for after expiry comes back after sign-in too.
     const again = (await context.cookies()).find((c) => c.name === 'invoicing_session')!;
-    await t.storage.db.updateTable('user_sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('token_hash', '=', tokenHash(again.value)).execute();
+    await t.storage.db
+      .updateTable('user_sessions')
+      .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+      .where('token_hash', '=', tokenHash(again.value))
+      .execute();
     await page.goto(`${origin}/panel/invoices/${ids.invoice}`);
     await page.waitForURL('**/panel/sign-in?**');
     expect(await page.getByRole('status').textContent()).toBe('Your session expired; sign in again.');

@@ -68,7 +68,10 @@ describe.skipIf(BROWSER_MISSING)('the purchase-invoice inbox in Chromium at 390 
       expect(await pageProblems(page, 'purchase invoice')).toEqual([]);
       await page.screenshot({ path: `${ARTIFACTS}/panel-purchase-invoice-${width}.png`, fullPage: true });
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Original as received/ }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: /^Original as received/ }).click(),
+      ]);
       expect(readFileSync((await download.path())!).equals(readFileSync(file))).toBe(true);
 
       await page.getByRole('button', { name: 'Approve' }).click();
@@ -80,7 +83,10 @@ describe.skipIf(BROWSER_MISSING)('the purchase-invoice inbox in Chromium at 390 
     it(`names the failed rule of an invalid document, and receives a file dropped onto the form, at ${width} px`, async () => {
       const page = pages[width]!;
       await page.goto(`${origin}/panel/purchase-invoices`);
-      const wrong = supplierDocument({ number: `W-${width}`, price: '100' }).replace(/<cbc:PayableAmount currencyID="EUR">119.00</, '<cbc:PayableAmount currencyID="EUR">191.00<');
+      const wrong = supplierDocument({ number: `W-${width}`, price: '100' }).replace(
+        /<cbc:PayableAmount currencyID="EUR">119.00</,
+        '<cbc:PayableAmount currencyID="EUR">191.00<',
+      );
       // A drop as the browser makes it: a DataTransfer holding the file, on the form.
       const drop = await page.evaluateHandle((text) => {
         const data = new DataTransfer();
@@ -91,11 +97,18 @@ describe.skipIf(BROWSER_MISSING)('the purchase-invoice inbox in Chromium at 390 
       await page.waitForURL(/\?done=received$/);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Purchase invoice W-${width}`);
       expect(await page.getByRole('heading', { name: /^Verdict/ }).textContent()).toBe('Verdict Invalid');
-      expect(await page.getByRole('region', { name: 'Failed rules' }).getByRole('rowheader').allTextContents()).toEqual(['BR-CO-16']);
+      expect(await page.getByRole('region', { name: 'Failed rules' }).getByRole('rowheader').allTextContents()).toEqual(
+        ['BR-CO-16'],
+      );
       expect(await pageProblems(page, 'invalid purchase invoice')).toEqual([]);
 
       await page.goto(`${origin}/panel/purchase-invoices`);
-      expect(await page.getByRole('region', { name: 'Purchase invoices' }).getByRole('link', { name: `W-${width}` }).count()).toBe(1);
+      expect(
+        await page
+          .getByRole('region', { name: 'Purchase invoices' })
+          .getByRole('link', { name: `W-${width}` })
+          .count(),
+      ).toBe(1);
       expect(await pageProblems(page, 'inbox with documents')).toEqual([]);
       await page.screenshot({ path: `${ARTIFACTS}/panel-purchase-invoices-${width}.png`, fullPage: true });
     });

@@ -77,7 +77,8 @@ describe.skipIf(BROWSER_MISSING)('the Webhooks page in Chromium', () => {
     expect(await row.locator('.badge').textContent()).toBe('Enabled');
     await shot('webhooks');
 
-    const companyId = (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id;
+    const companyId = (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow())
+      .company_id;
     const { key } = await t.createKey(companyId, ['organization.create']);
     expect((await t.post('/organization', { name: 'Browser Buyer', isCustomer: true }, key)).statusCode).toBe(201);
     await receiver.waitFor((got) => got.length === 1);
@@ -85,15 +86,21 @@ describe.skipIf(BROWSER_MISSING)('the Webhooks page in Chromium', () => {
     await row.getByRole('link', { name: receiver.url }).click();
     expect(await heading()).toBe(receiver.url);
     const attempts = page.locator('table.attempts tbody tr');
-    await expect.poll(async () => {
-      await page.reload();
-      return attempts.count();
-    }).toBe(1);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return attempts.count();
+      })
+      .toBe(1);
     expect(await attempts.first().textContent()).toContain('HTTP 200');
     expect(await page.content()).not.toContain(secret);
     await shot('webhook-endpoint');
 
-    await page.locator('.delivery-event').first().getByRole('button', { name: /Resend/ }).click();
+    await page
+      .locator('.delivery-event')
+      .first()
+      .getByRole('button', { name: /Resend/ })
+      .click();
     await page.waitForURL('**/panel/webhooks/*?done=resent');
     await receiver.waitFor((got) => got.length === 2);
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);

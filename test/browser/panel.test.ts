@@ -12,7 +12,6 @@ import { BROWSER_MISSING, launchChromium } from '../helpers/browser.js';
 const ARTIFACTS = 'test-artifacts';
 const PASSWORD = 'correct horse battery';
 
-
 describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
@@ -20,11 +19,16 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   let origin: string;
   let key = '';
 
-  const shot = (name: string, target: Page = page) => target.screenshot({ path: `${ARTIFACTS}/panel-${name}.png`, fullPage: true });
+  const shot = (name: string, target: Page = page) =>
+    target.screenshot({ path: `${ARTIFACTS}/panel-${name}.png`, fullPage: true });
   const mainNav = () => page.getByRole('navigation', { name: 'Main' });
   const api = (path: string, init: RequestInit = {}) => fetch(`${origin}${BASE_PATH}${path}`, init);
   const createOrganization = (apiKey: string, name: string) =>
-    api('/organization', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ name, isCustomer: true }) });
+    api('/organization', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ name, isCustomer: true }),
+    });
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -105,7 +109,9 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     // The status badge, not the live/test one beside it.
     const status = (r: typeof row) => r.locator('.badge:not([class*="badge-mode-"])');
     expect(await status(row).textContent()).toBe('active');
-    expect(await page.locator('.activity').textContent()).toContain('owner@acme.example created key ERP sync (production)');
+    expect(await page.locator('.activity').textContent()).toContain(
+      'owner@acme.example created key ERP sync (production)',
+    );
     await shot('keys');
     await row.getByRole('link', { name: /Revoke/ }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Revoke “ERP sync (production)”?');
@@ -183,7 +189,10 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
     expect(await newest.locator('td[rowspan]').nth(1).textContent()).toBe('owner@acme.example');
     const ibanRow = newest.locator('tr.iban-change');
     expect(await ibanRow.locator('.badge-alert').textContent()).toContain('bank account changed');
-    expect(await ibanRow.locator('td.change-value').allTextContents()).toEqual(['DE89 3704 0044 0532 0130 00', 'DE02 1203 0000 0000 2020 51']);
+    expect(await ibanRow.locator('td.change-value').allTextContents()).toEqual([
+      'DE89 3704 0044 0532 0130 00',
+      'DE02 1203 0000 0000 2020 51',
+    ]);
     expect(await page.locator('.profile-history tbody').count()).toBe(2);
     await shot('company');
   });
@@ -199,12 +208,21 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   });
 
   it('opens an invoice the API created to its lines and totals', async () => {
-    const { key: invoiceKey } = await t.createKey((await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id, ['organization.create', 'invoice.create']);
+    const { key: invoiceKey } = await t.createKey(
+      (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id,
+      ['organization.create', 'invoice.create'],
+    );
     const org = (await (await createOrganization(invoiceKey, 'Invoice Buyer AG')).json()) as { data: { id: string } };
     const invoice = await api('/invoice', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': invoiceKey },
-      body: JSON.stringify({ organizationId: org.data.id, lines: [{ name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' }, { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] }),
+      body: JSON.stringify({
+        organizationId: org.data.id,
+        lines: [
+          { name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' },
+          { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' },
+        ],
+      }),
     });
     expect(invoice.status).toBe(201);
     await page.getByRole('link', { name: 'Invoices', exact: true }).click();
@@ -216,17 +234,49 @@ describe.skipIf(BROWSER_MISSING)('the web panel in Chromium', () => {
   });
 
   it('follows an invoice with a payment and a credit note to the credit note and back, then opens its buyer from the organizations list', async () => {
-    const companyId = (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow()).company_id;
-    const { key: settleKey } = await t.createKey(companyId, ['organization.create', 'invoice.create', 'invoice.update', 'payment.create', 'credit-note.create']);
+    const companyId = (await t.storage.db.selectFrom('users').select('company_id').executeTakeFirstOrThrow())
+      .company_id;
+    const { key: settleKey } = await t.createKey(companyId, [
+      'organization.create',
+      'invoice.create',
+      'invoice.update',
+      'payment.create',
+      'credit-note.create',
+    ]);
     const post = async (path: string, body: unknown, status = 201) => {
-      const res = await api(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': settleKey }, body: JSON.stringify(body) });
+      const res = await api(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': settleKey },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(status);
       return ((await res.json()) as { data: { id: string; number: string } }).data;
     };
-    const org = await post('/organization', { name: 'Settling Buyer GmbH', isCustomer: true, email: 'ap@settling.example', vatId: 'DE811111111', address: { line1: 'Marktplatz 3', postalCode: '80331', city: 'München', countryCode: 'DE' } });
-    const invoice = await post('/invoice', { organizationId: org.id, lines: [{ name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' }, { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] });
-    await post(`/invoice/${invoice.id}/payment`, { amount: '100.00', method: 'credit_transfer', reference: 'Bank 4711', date: '2026-05-04' });
-    const note = await post('/credit-note', { invoiceId: invoice.id, reason: 'Travel was not needed', lines: [{ name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }] });
+    const org = await post('/organization', {
+      name: 'Settling Buyer GmbH',
+      isCustomer: true,
+      email: 'ap@settling.example',
+      vatId: 'DE811111111',
+      address: { line1: 'Marktplatz 3', postalCode: '80331', city: 'München', countryCode: 'DE' },
+    });
+    const invoice = await post('/invoice', {
+      organizationId: org.id,
+      lines: [
+        { name: 'Consulting', quantity: '2', unitPrice: '100.00', vatRate: '19' },
+        { name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' },
+      ],
+    });
+    await post(`/invoice/${invoice.id}/payment`, {
+      amount: '100.00',
+      method: 'credit_transfer',
+      reference: 'Bank 4711',
+      date: '2026-05-04',
+    });
+    const note = await post('/credit-note', {
+      invoiceId: invoice.id,
+      reason: 'Travel was not needed',
+      lines: [{ name: 'Travel', quantity: '1', unitPrice: '50', vatRate: '7' }],
+    });
 
     await mainNav().getByRole('link', { name: 'Invoices', exact: true }).click();
     await page.getByRole('link', { name: invoice.number }).click();

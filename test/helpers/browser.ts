@@ -8,8 +8,11 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const BROWSER_MISSING = !existsSync(CHROMIUM);
 if (BROWSER_MISSING) {
-  if (process.env.CI) throw new Error(`Chromium is required under CI but ${CHROMIUM} does not exist (apt-get install chromium).`);
-  console.warn(`[tests] browser tests skipped: no Chromium at ${CHROMIUM}. Install the chromium package or set CHROMIUM_PATH.`);
+  if (process.env.CI)
+    throw new Error(`Chromium is required under CI but ${CHROMIUM} does not exist (apt-get install chromium).`);
+  console.warn(
+    `[tests] browser tests skipped: no Chromium at ${CHROMIUM}. Install the chromium package or set CHROMIUM_PATH.`,
+  );
 }
 
 /** Headless, with nothing that would reach out to the network on its own. */
@@ -17,6 +20,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
   });
 }

@@ -24,7 +24,11 @@ export interface TestApp {
   /** A new company; each call makes another tenant. */
   createCompany(name?: string, currency?: string): Promise<string>;
   /** A new key of the company with the given permissions; returns the full key. */
-  createKey(companyId: string, permissions: Permission[], options?: { expiresAt?: string; mode?: KeyMode }): Promise<{ key: string; id: string; prefix: string }>;
+  createKey(
+    companyId: string,
+    permissions: Permission[],
+    options?: { expiresAt?: string; mode?: KeyMode },
+  ): Promise<{ key: string; id: string; prefix: string }>;
   /** A company with one key holding every given permission (a live key unless `mode` says test). */
   tenant(permissions?: Permission[], options?: { mode?: KeyMode }): Promise<{ companyId: string; key: string }>;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -42,7 +46,12 @@ export const ALL_PERMISSIONS: Permission[] = PERMISSION_NAMES;
 export async function buildTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: NodeJS.WritableStream; resolve?: Resolve; database?: TestDatabase; reader?: DocumentReader } = {},
+  options: {
+    logStream?: NodeJS.WritableStream;
+    resolve?: Resolve;
+    database?: TestDatabase;
+    reader?: DocumentReader;
+  } = {},
 ): Promise<TestApp> {
   // A database given is another app's, opened again as after a restart; it stays when this app closes.
   const database = options.database ?? (await createTestDatabase(dialect));
@@ -73,7 +82,13 @@ export async function buildTestApp(
     return result.value.id;
   };
   const createKey: TestApp['createKey'] = async (companyId, permissions, keyOptions = {}) => {
-    const result = await container.apiKeys.create({ companyId, name: 'test key', permissions, expiresAt: keyOptions.expiresAt ?? null, mode: keyOptions.mode ?? 'live' });
+    const result = await container.apiKeys.create({
+      companyId,
+      name: 'test key',
+      permissions,
+      expiresAt: keyOptions.expiresAt ?? null,
+      mode: keyOptions.mode ?? 'live',
+    });
     if (!result.ok) throw new Error(result.detail);
     return { key: result.value.key, id: result.value.id, prefix: result.value.prefix };
   };
@@ -99,8 +114,14 @@ export async function buildTestApp(
     },
     request,
     post: (path, body, key, headers = {}) =>
-      request({ method: 'POST', url: `${BASE_PATH}${path}`, payload: body as InjectOptions['payload'], headers: { ...auth(key), ...headers } }),
-    get: (path, key, headers = {}) => request({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { ...auth(key), ...headers } }),
+      request({
+        method: 'POST',
+        url: `${BASE_PATH}${path}`,
+        payload: body as InjectOptions['payload'],
+        headers: { ...auth(key), ...headers },
+      }),
+    get: (path, key, headers = {}) =>
+      request({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { ...auth(key), ...headers } }),
     async close() {
       await app.close();
       await storage.close();

@@ -32,7 +32,9 @@ async function availableDialects(): Promise<DialectName[]> {
   if (process.env.CI) {
     throw new Error(`PostgreSQL is required under CI but does not answer at ${TEST_POSTGRES_URL}: ${problem}`);
   }
-  console.warn(`[tests] PostgreSQL tests skipped: no answer at ${TEST_POSTGRES_URL} (${problem}). Set CI=true to make this a failure.`);
+  console.warn(
+    `[tests] PostgreSQL tests skipped: no answer at ${TEST_POSTGRES_URL} (${problem}). Set CI=true to make this a failure.`,
+  );
   return ['sqlite'];
 }
 
@@ -54,7 +56,8 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     return {
       dialect,
       url,
-      open: (options) => openStorage(url, { ...(options?.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }) }),
+      open: (options) =>
+        openStorage(url, { ...(options?.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }) }),
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }

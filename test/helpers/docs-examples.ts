@@ -54,7 +54,9 @@ export function shellExamples(markdown: string): ShellExample[] {
 
 /** Every sh block that opted out, so the test can keep their number small. */
 export function optedOut(markdown: string): FencedBlock[] {
-  return fencedBlocks(markdown).filter((b) => b.info.split(/\s+/)[0] === 'sh' && b.info.split(/\s+/).includes('no-run'));
+  return fencedBlocks(markdown).filter(
+    (b) => b.info.split(/\s+/)[0] === 'sh' && b.info.split(/\s+/).includes('no-run'),
+  );
 }
 
 export const MARK = '\u001e';
@@ -136,7 +138,8 @@ export function mask(text: string): string {
 function maskValue(value: unknown): unknown {
   if (typeof value === 'string') return mask(value);
   if (Array.isArray(value)) return value.map(maskValue);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v)]));
   return value;
 }
 
@@ -145,7 +148,9 @@ function fillWildcards(shown: unknown, actual: unknown): unknown {
   if (shown === '…') return actual;
   if (Array.isArray(shown) && Array.isArray(actual)) return shown.map((item, i) => fillWildcards(item, actual[i]));
   if (shown && typeof shown === 'object' && actual && typeof actual === 'object' && !Array.isArray(actual)) {
-    return Object.fromEntries(Object.entries(shown).map(([k, v]) => [k, fillWildcards(v, (actual as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.entries(shown).map(([k, v]) => [k, fillWildcards(v, (actual as Record<string, unknown>)[k])]),
+    );
   }
   return shown;
 }

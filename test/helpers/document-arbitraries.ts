@@ -10,7 +10,17 @@ import { decimalString } from './invoice-arbitraries.js';
 // script: every VAT category (O alone, the others mixed), document allowances and charges, both
 // price modes, currencies with 0, 2 and 3 minor digits, every payment means.
 
-export const CURRENCY_DIGITS: Record<string, number> = { EUR: 2, USD: 2, CHF: 2, GBP: 2, SEK: 2, JPY: 0, KRW: 0, KWD: 3, BHD: 3 };
+export const CURRENCY_DIGITS: Record<string, number> = {
+  EUR: 2,
+  USD: 2,
+  CHF: 2,
+  GBP: 2,
+  SEK: 2,
+  JPY: 0,
+  KRW: 0,
+  KWD: 3,
+  BHD: 3,
+};
 
 /** A GS1 GLN: twelve digits and the check digit. */
 export function glnFrom(twelve: string): string {
@@ -26,12 +36,18 @@ export function germanIban(bban: string): string {
   return `DE${String(98 - remainder).padStart(2, '0')}${bban}`;
 }
 
-const digitsOf = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
+const digitsOf = (length: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
 const text = (words: string[]) => fc.constantFrom(...words);
 
 const STANDARD_RATES = ['19', '7', '20', '21', '5.5', '8.1', '10', '25'];
 const rateFor = (category: VatCategory) =>
-  category === 'S' ? fc.oneof(fc.constantFrom(...STANDARD_RATES), decimalString({ maxInt: 2, maxScale: 2, min: 1n, max: 99n }).filter((r) => Number(r) > 0)) : fc.constant('0');
+  category === 'S'
+    ? fc.oneof(
+        fc.constantFrom(...STANDARD_RATES),
+        decimalString({ maxInt: 2, maxScale: 2, min: 1n, max: 99n }).filter((r) => Number(r) > 0),
+      )
+    : fc.constant('0');
 
 const EXEMPTION: Partial<Record<VatCategory, string>> = {
   E: 'Exempt under Article 132(1)(i) of Directive 2006/112/EC',
@@ -40,44 +56,69 @@ const EXEMPTION: Partial<Record<VatCategory, string>> = {
 
 function lineArbitrary(categories: VatCategory[]): fc.Arbitrary<DocumentLineInput> {
   return fc.constantFrom(...categories).chain((vatCategory) =>
-    fc.record({
-      name: text(['Consulting', 'Handbook', 'Training day', 'Licence — annual', 'Straße & Söhne <service>', 'Café crème', 'Bell\u0007 and \uFFFE are not XML']),
-      description: fc.option(text(['Includes travel', 'Per attendee', 'Zeilenbeschreibung mit Umlauten: äöü']), { nil: null }),
-      quantity: decimalString({ maxInt: 4, maxScale: 6, min: -999n, max: 9999n }).filter((q) => Number(q) !== 0),
-      unitCode: fc.constantFrom(...Object.keys(UNIT_CODES)),
-      unitPrice: decimalString({ maxInt: 5, maxScale: 6, min: 0n, max: 99_999n }),
-      discountPercent: fc.option(fc.oneof(fc.constant('100'), decimalString({ maxInt: 2, maxScale: 4, min: 0n, max: 99n })), { nil: null }),
-      vatRate: rateFor(vatCategory),
-      // A reason given on a standard-rated line must not reach the document (BR-S-10).
-      strayReason: fc.boolean(),
-    }).map(({ strayReason, ...l }): DocumentLineInput => ({
-      name: l.name,
-      description: l.description,
-      unitCode: l.unitCode,
-      quantity: new Decimal(l.quantity),
-      unitPrice: new Decimal(l.unitPrice),
-      discountPercent: l.discountPercent === null || Number(l.discountPercent) === 0 ? null : new Decimal(l.discountPercent),
-      vatRate: new Decimal(l.vatRate),
-      vatCategory,
-      exemptionReason: EXEMPTION[vatCategory] ?? (strayReason && vatCategory === 'S' ? 'Not exempt' : null),
-    })),
+    fc
+      .record({
+        name: text([
+          'Consulting',
+          'Handbook',
+          'Training day',
+          'Licence — annual',
+          'Straße & Söhne <service>',
+          'Café crème',
+          'Bell\u0007 and \uFFFE are not XML',
+        ]),
+        description: fc.option(text(['Includes travel', 'Per attendee', 'Zeilenbeschreibung mit Umlauten: äöü']), {
+          nil: null,
+        }),
+        quantity: decimalString({ maxInt: 4, maxScale: 6, min: -999n, max: 9999n }).filter((q) => Number(q) !== 0),
+        unitCode: fc.constantFrom(...Object.keys(UNIT_CODES)),
+        unitPrice: decimalString({ maxInt: 5, maxScale: 6, min: 0n, max: 99_999n }),
+        discountPercent: fc.option(
+          fc.oneof(fc.constant('100'), decimalString({ maxInt: 2, maxScale: 4, min: 0n, max: 99n })),
+          { nil: null },
+        ),
+        vatRate: rateFor(vatCategory),
+        // A reason given on a standard-rated line must not reach the document (BR-S-10).
+        strayReason: fc.boolean(),
+      })
+      .map(({ strayReason, ...l }): DocumentLineInput => ({
+        name: l.name,
+        description: l.description,
+        unitCode: l.unitCode,
+        quantity: new Decimal(l.quantity),
+        unitPrice: new Decimal(l.unitPrice),
+        discountPercent:
+          l.discountPercent === null || Number(l.discountPercent) === 0 ? null : new Decimal(l.discountPercent),
+        vatRate: new Decimal(l.vatRate),
+        vatCategory,
+        exemptionReason: EXEMPTION[vatCategory] ?? (strayReason && vatCategory === 'S' ? 'Not exempt' : null),
+      })),
   );
 }
 
-function adjustmentArbitrary(categories: VatCategory[], charge: boolean, digits: number): fc.Arbitrary<AllowanceChargeFigures> {
+function adjustmentArbitrary(
+  categories: VatCategory[],
+  charge: boolean,
+  digits: number,
+): fc.Arbitrary<AllowanceChargeFigures> {
   return fc.constantFrom(...categories).chain((vatCategory) =>
-    fc.record({
-      amount: decimalString({ maxInt: 4, maxScale: Math.min(digits, 2), min: 0n, max: 9_999n }),
-      vatRate: rateFor(vatCategory),
-      reason: fc.option(charge ? text(['Freight', 'Packing', 'Express surcharge']) : text(['Loyalty discount', 'Early order rebate']), { nil: null }),
-      withCode: fc.boolean(),
-    }).map(({ amount, vatRate, reason, withCode }) => ({
-      amount: new Decimal(amount),
-      vatCategory,
-      vatRate: new Decimal(vatRate),
-      reason: reason ?? (charge ? 'Freight' : 'Discount'),
-      reasonCode: withCode ? (charge ? 'FC' : '95') : null,
-    })),
+    fc
+      .record({
+        amount: decimalString({ maxInt: 4, maxScale: Math.min(digits, 2), min: 0n, max: 9_999n }),
+        vatRate: rateFor(vatCategory),
+        reason: fc.option(
+          charge ? text(['Freight', 'Packing', 'Express surcharge']) : text(['Loyalty discount', 'Early order rebate']),
+          { nil: null },
+        ),
+        withCode: fc.boolean(),
+      })
+      .map(({ amount, vatRate, reason, withCode }) => ({
+        amount: new Decimal(amount),
+        vatCategory,
+        vatRate: new Decimal(vatRate),
+        reason: reason ?? (charge ? 'Freight' : 'Discount'),
+        reasonCode: withCode ? (charge ? 'FC' : '95') : null,
+      })),
   );
 }
 
@@ -103,7 +144,10 @@ const norwegianOrgNumber = digitsOf(8)
 function sellerIds(country: string, digits: string, orgNumber: string, register: string | null, outsideScope: boolean) {
   if (country === 'NO') return { vatId: `NO${orgNumber}MVA`, legal: { id: orgNumber, schemeId: '0192' } };
   if (country === 'NL') return { vatId: `NL${digits}B01`, legal: { id: digits.slice(0, 8), schemeId: '0106' } };
-  return { vatId: `${country}${digits}`, legal: register || outsideScope ? { id: register ?? 'HRB 12345', schemeId: null } : null };
+  return {
+    vatId: `${country}${digits}`,
+    legal: register || outsideScope ? { id: register ?? 'HRB 12345', schemeId: null } : null,
+  };
 }
 
 function sellerArbitrary(outsideScope: boolean): fc.Arbitrary<Party> {
@@ -113,7 +157,10 @@ function sellerArbitrary(outsideScope: boolean): fc.Arbitrary<Party> {
       orgNumber: norwegianOrgNumber,
       vatDigits: digitsOf(9),
       glnDigits: digitsOf(12),
-      taxNumber: fc.option(digitsOf(10).map((d) => `${d.slice(0, 3)}/${d.slice(3, 6)}/${d.slice(6)}`), { nil: null }),
+      taxNumber: fc.option(
+        digitsOf(10).map((d) => `${d.slice(0, 3)}/${d.slice(3, 6)}/${d.slice(6)}`),
+        { nil: null },
+      ),
       tradingName: fc.option(fc.constant('Muster Shop'), { nil: null }),
       register: fc.option(fc.constantFrom('HRB 12345', 'FN 123456a'), { nil: null }),
       endpointIsVat: fc.boolean(),
@@ -130,7 +177,10 @@ function sellerArbitrary(outsideScope: boolean): fc.Arbitrary<Party> {
           legalRegistrationId: legal,
           vatId,
           taxRegistrationId: s.taxNumber,
-          electronicAddress: s.endpointIsVat && !outsideScope && s.country === 'DE' ? { id: vatId, schemeId: '9930' } : { id: gln, schemeId: '0088' },
+          electronicAddress:
+            s.endpointIsVat && !outsideScope && s.country === 'DE'
+              ? { id: vatId, schemeId: '9930' }
+              : { id: gln, schemeId: '0088' },
           address: a,
           contact: { name: 'Erika Mustermann', phone: '+49 30 1234567', email: 'billing@muster.example' },
         };
@@ -145,7 +195,14 @@ function buyerArbitrary(needsVatId: boolean): fc.Arbitrary<Party> {
       vatDigits: digitsOf(9),
       glnDigits: digitsOf(12),
       hasVatId: fc.boolean(),
-      contact: fc.option(fc.record({ name: fc.constant('Max Käufer'), phone: fc.constant('+33 1 23 45 67 89'), email: fc.constant('ap@buyer.example') }), { nil: null }),
+      contact: fc.option(
+        fc.record({
+          name: fc.constant('Max Käufer'),
+          phone: fc.constant('+33 1 23 45 67 89'),
+          email: fc.constant('ap@buyer.example'),
+        }),
+        { nil: null },
+      ),
     })
     .chain((b) =>
       address(b.country).map((a): Party => ({
@@ -171,13 +228,26 @@ const paymentMeansArbitrary: fc.Arbitrary<PaymentMeans> = fc
     return {
       code: code as PaymentMeans['code'],
       remittanceInformation: null,
-      creditTransfer: transfer ? { accountId: germanIban(account), accountName: 'Muster Software GmbH', serviceProviderId: 'COBADEFFXXX' } : null,
+      creditTransfer: transfer
+        ? { accountId: germanIban(account), accountName: 'Muster Software GmbH', serviceProviderId: 'COBADEFFXXX' }
+        : null,
       card: code === '48' ? { accountNumber: '1234', holderName: 'Max Käufer' } : null,
-      directDebit: debit ? { mandateReference: 'MANDATE-42', creditorId: 'DE98ZZZ09999999999', debitedAccountId: germanIban(payer) } : null,
+      directDebit: debit
+        ? { mandateReference: 'MANDATE-42', creditorId: 'DE98ZZZ09999999999', debitedAccountId: germanIban(payer) }
+        : null,
     };
   });
 
-const PLANS: VatCategory[][] = [['O'], ['S'], ['S', 'Z'], ['S', 'E'], ['AE'], ['K'], ['G'], ['S', 'Z', 'E', 'AE', 'K', 'G']];
+const PLANS: VatCategory[][] = [
+  ['O'],
+  ['S'],
+  ['S', 'Z'],
+  ['S', 'E'],
+  ['AE'],
+  ['K'],
+  ['G'],
+  ['S', 'Z', 'E', 'AE', 'K', 'G'],
+];
 
 export interface DocumentOptions {
   /** Minor-unit digits the currency may have. */
@@ -185,8 +255,13 @@ export interface DocumentOptions {
 }
 
 export function documentInputArbitrary(options: DocumentOptions = { digits: [0, 2] }): fc.Arbitrary<DocumentInput> {
-  const currencies = Object.entries(CURRENCY_DIGITS).filter(([, d]) => options.digits.includes(d)).map(([c]) => c);
-  const plan = fc.oneof(fc.constantFrom(...PLANS), fc.subarray(['S', 'Z', 'E', 'AE', 'K', 'G'] as VatCategory[], { minLength: 1 }));
+  const currencies = Object.entries(CURRENCY_DIGITS)
+    .filter(([, d]) => options.digits.includes(d))
+    .map(([c]) => c);
+  const plan = fc.oneof(
+    fc.constantFrom(...PLANS),
+    fc.subarray(['S', 'Z', 'E', 'AE', 'K', 'G'] as VatCategory[], { minLength: 1 }),
+  );
   return fc.tuple(plan, fc.constantFrom(...currencies)).chain(([categories, currency]) => {
     const digits = CURRENCY_DIGITS[currency]!;
     const outsideScope = categories.includes('O');
@@ -211,10 +286,15 @@ export function documentInputArbitrary(options: DocumentOptions = { digits: [0, 
           });
         }),
         note: fc.option(fc.constant('Thank you for your order.'), { nil: null }),
-        paymentTerms: fc.option(fc.constantFrom('Payable within 30 days.', '#SKONTO#TAGE=14#PROZENT=2.00#'), { nil: null }),
+        paymentTerms: fc.option(fc.constantFrom('Payable within 30 days.', '#SKONTO#TAGE=14#PROZENT=2.00#'), {
+          nil: null,
+        }),
         period: fc.boolean(),
         purchaseOrderReference: fc.option(fc.constant('PO-4711'), { nil: null }),
-        deliverTo: fc.option(address('DE').map((a) => ({ name: 'Lager Nord', address: a })), { nil: null, freq: 4 }),
+        deliverTo: fc.option(
+          address('DE').map((a) => ({ name: 'Lager Nord', address: a })),
+          { nil: null, freq: 4 },
+        ),
       })
       .map((r): DocumentInput => {
         const month = '03';

@@ -8,7 +8,9 @@ import { leafValues, neutralPath } from './xml-paths.js';
 // verdicts the broken ones must get: for the reader's corpus test and the API's.
 
 export const FOLDERS = ['cen-ubl', 'cen-cii', 'peppol', 'xrechnung', 'facturx', 'broken'];
-export const corpus = FOLDERS.flatMap((folder) => readdirSync(join(EINVOICE_DIR, 'examples', folder)).map((file) => `${folder}/${file}`));
+export const corpus = FOLDERS.flatMap((folder) =>
+  readdirSync(join(EINVOICE_DIR, 'examples', folder)).map((file) => `${folder}/${file}`),
+);
 
 /** The refusals the broken files must get: what is wrong with each, in its own words. */
 export const REFUSED: Record<string, { code: string; message: RegExp }> = {
@@ -25,13 +27,15 @@ export const INVALID: Record<string, string[]> = {
 };
 
 const UBL_TOTAL = '/Document/LegalMonetaryTotal/';
-const CII_TOTAL = '/CrossIndustryInvoice/SupplyChainTradeTransaction/ApplicableHeaderTradeSettlement/SpecifiedTradeSettlementHeaderMonetarySummation/';
+const CII_TOTAL =
+  '/CrossIndustryInvoice/SupplyChainTradeTransaction/ApplicableHeaderTradeSettlement/SpecifiedTradeSettlementHeaderMonetarySummation/';
 const CII_LINE = '/CrossIndustryInvoice/SupplyChainTradeTransaction/IncludedSupplyChainTradeLineItem/';
 
 /** What the XML states, by element path: totals (BT-106 … BT-115), each line's quantity and net amount. */
 export function stated(xml: string, syntax: 'ubl' | 'cii') {
   const leaves = new Map<string, string[]>();
-  for (const [path, values] of leafValues(xml)) leaves.set(neutralPath(path), [...(leaves.get(neutralPath(path)) ?? []), ...values]);
+  for (const [path, values] of leafValues(xml))
+    leaves.set(neutralPath(path), [...(leaves.get(neutralPath(path)) ?? []), ...values]);
   const one = (path: string) => leaves.get(path)?.[0] ?? null;
   const ubl = syntax === 'ubl';
   const total = (ublName: string, ciiName: string) => one(ubl ? UBL_TOTAL + ublName : CII_TOTAL + ciiName);
@@ -48,8 +52,13 @@ export function stated(xml: string, syntax: 'ubl' | 'cii') {
     },
     /** Every VAT total amount stated (one per currency). */
     taxTotals: leaves.get(ubl ? '/Document/TaxTotal/TaxAmount' : `${CII_TOTAL}TaxTotalAmount`) ?? [],
-    quantities: leaves.get(ubl ? '/Document/Line/Quantity' : `${CII_LINE}SpecifiedLineTradeDelivery/BilledQuantity`) ?? [],
-    lineNets: leaves.get(ubl ? '/Document/Line/LineExtensionAmount' : `${CII_LINE}SpecifiedLineTradeSettlement/SpecifiedTradeSettlementLineMonetarySummation/LineTotalAmount`) ?? [],
+    quantities:
+      leaves.get(ubl ? '/Document/Line/Quantity' : `${CII_LINE}SpecifiedLineTradeDelivery/BilledQuantity`) ?? [],
+    lineNets:
+      leaves.get(
+        ubl
+          ? '/Document/Line/LineExtensionAmount'
+          : `${CII_LINE}SpecifiedLineTradeSettlement/SpecifiedTradeSettlementLineMonetarySummation/LineTotalAmount`,
+      ) ?? [],
   };
 }
-

@@ -8,7 +8,9 @@ import { join, resolve } from 'node:path';
 // missing data fails the tests instead of skipping them.
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
-export const EINVOICE_DIR = [resolve(REPO_ROOT, '../shared/einvoice'), '/work/shared/einvoice'].find((dir) => existsSync(dir)) ?? resolve(REPO_ROOT, '../shared/einvoice');
+export const EINVOICE_DIR =
+  [resolve(REPO_ROOT, '../shared/einvoice'), '/work/shared/einvoice'].find((dir) => existsSync(dir)) ??
+  resolve(REPO_ROOT, '../shared/einvoice');
 
 export const XSD = {
   ublInvoice: join(EINVOICE_DIR, 'xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd'),
@@ -31,7 +33,8 @@ export interface XsdResult {
 /** Validates many documents against one schema with a single xmllint run. */
 export function validateAgainstXsd(documents: { name: string; xml: string }[], xsd: string): XsdResult[] {
   if (!hasXmllint) throw new Error('xmllint is missing: install Debian libxml2-utils');
-  if (!existsSync(xsd)) throw new Error(`The schema ${xsd} is missing: the e-invoice data belongs in ../shared/einvoice`);
+  if (!existsSync(xsd))
+    throw new Error(`The schema ${xsd} is missing: the e-invoice data belongs in ../shared/einvoice`);
   if (documents.length === 0) return [];
   const dir = mkdtempSync(join(tmpdir(), 'xsd-'));
   try {
@@ -47,7 +50,9 @@ export function validateAgainstXsd(documents: { name: string; xml: string }[], x
       output = String((error as { stderr?: Buffer }).stderr ?? '');
     }
     return documents.map((doc, i) => {
-      const lines = output.split('\n').filter((line) => line.startsWith(`${files[i]}:`) || line === `${files[i]} fails to validate`);
+      const lines = output
+        .split('\n')
+        .filter((line) => line.startsWith(`${files[i]}:`) || line === `${files[i]} fails to validate`);
       return { name: doc.name, valid: lines.length === 0, errors: lines.join('\n') };
     });
   } finally {

@@ -27,8 +27,12 @@ export function expectXmlIdentities(doc: ReadDocument, digits: number): void {
       .minus(sum(doc.allowances.filter(inGroup).map((a) => a.amount)))
       .plus(sum(doc.charges.filter(inGroup).map((c) => c.amount)));
     expect(d(g.taxable).equals(taxable), `BR-${g.category}-08: taxable amount of ${g.category} ${g.rate}`).toBe(true);
-    expect(d(g.tax).equals(roundMoney(d(g.taxable).times(d(g.rate)).dividedBy(100), digits)), 'BR-CO-17, rounded once per group').toBe(true);
-    if (['E', 'AE', 'K', 'G', 'O'].includes(g.category)) expect(g.reason ?? g.reasonCode, `BR-${g.category}-10`).toBeTruthy();
+    expect(
+      d(g.tax).equals(roundMoney(d(g.taxable).times(d(g.rate)).dividedBy(100), digits)),
+      'BR-CO-17, rounded once per group',
+    ).toBe(true);
+    if (['E', 'AE', 'K', 'G', 'O'].includes(g.category))
+      expect(g.reason ?? g.reasonCode, `BR-${g.category}-10`).toBeTruthy();
     else expect(g.reason ?? g.reasonCode, `BR-${g.category}-10 forbids a reason`).toBeNull();
   }
   for (const line of doc.lines) {
@@ -37,7 +41,9 @@ export function expectXmlIdentities(doc: ReadDocument, digits: number): void {
     expect(base.greaterThan(0), 'PEPPOL-EN16931-R121').toBe(true);
     expect(d(line.price).isNegative() && !d(line.price).isZero(), 'BR-27: no negative price').toBe(false);
     const lhs = d(line.net).plus(sum(line.allowances)).times(base);
-    expect(lhs.equals(d(line.quantity).times(d(line.price))), `PEPPOL-EN16931-R120 on ${JSON.stringify(line)}`).toBe(true);
+    expect(lhs.equals(d(line.quantity).times(d(line.price))), `PEPPOL-EN16931-R120 on ${JSON.stringify(line)}`).toBe(
+      true,
+    );
     if (line.category === 'O') expect(line.rate, 'BR-O-05').toBeNull();
   }
 }

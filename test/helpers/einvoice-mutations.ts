@@ -23,7 +23,10 @@ export function seeded(seed: number): () => number {
   };
 }
 
-type Change = { kind: 'remove' } | { kind: 'text'; to: (old: string, random: () => number) => string | null } | { kind: 'attribute'; attribute: string; to: string | null };
+type Change =
+  | { kind: 'remove' }
+  | { kind: 'text'; to: (old: string, random: () => number) => string | null }
+  | { kind: 'attribute'; attribute: string; to: string | null };
 interface Operator {
   /** Namespace key (cbc, cac, ram, udt) and local name. */
   ns: string;
@@ -39,9 +42,24 @@ const NS: Record<string, string> = {
   udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
 };
 
-const remove = (ns: string, local: string): Operator => ({ ns, local, change: { kind: 'remove' }, what: `remove ${ns}:${local}` });
-const text = (ns: string, local: string, what: string, to: (old: string, random: () => number) => string | null): Operator => ({ ns, local, change: { kind: 'text', to }, what: `${what} ${ns}:${local}` });
-const attribute = (ns: string, local: string, name: string, to: string | null): Operator => ({ ns, local, change: { kind: 'attribute', attribute: name, to }, what: `${to === null ? 'remove' : `set ${to} as`} @${name} of ${ns}:${local}` });
+const remove = (ns: string, local: string): Operator => ({
+  ns,
+  local,
+  change: { kind: 'remove' },
+  what: `remove ${ns}:${local}`,
+});
+const text = (
+  ns: string,
+  local: string,
+  what: string,
+  to: (old: string, random: () => number) => string | null,
+): Operator => ({ ns, local, change: { kind: 'text', to }, what: `${what} ${ns}:${local}` });
+const attribute = (ns: string, local: string, name: string, to: string | null): Operator => ({
+  ns,
+  local,
+  change: { kind: 'attribute', attribute: name, to },
+  what: `${to === null ? 'remove' : `set ${to} as`} @${name} of ${ns}:${local}`,
+});
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** A decimal moved by a cent, a unit, a factor of ten, its sign flipped, or given a third decimal. */
@@ -50,7 +68,8 @@ const amountChange = (old: string, random: () => number): string | null => {
   const value = old.trim();
   const [whole, fraction = ''] = value.replace('-', '').split('.');
   const cents = BigInt(whole! + fraction.padEnd(2, '0').slice(0, 2)) * (value.startsWith('-') ? -1n : 1n);
-  const format = (c: bigint) => `${c < 0n ? '-' : ''}${(c < 0n ? -c : c) / 100n}.${String((c < 0n ? -c : c) % 100n).padStart(2, '0')}`;
+  const format = (c: bigint) =>
+    `${c < 0n ? '-' : ''}${(c < 0n ? -c : c) / 100n}.${String((c < 0n ? -c : c) % 100n).padStart(2, '0')}`;
   switch (Math.floor(random() * 5)) {
     case 0:
       return format(cents + 1n);
@@ -69,13 +88,84 @@ const pick = (values: string[]) => (old: string, random: () => number) => {
   return choices[Math.floor(random() * choices.length)] ?? null;
 };
 const VAT_CODES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M', 'Q'];
-const laterDate = (old: string) => (/^\d{4}-\d{2}-\d{2}$/.test(old.trim()) ? '2099-12-31' : /^\d{8}$/.test(old.trim()) ? '20991231' : null);
-const earlierDate = (old: string) => (/^\d{4}-\d{2}-\d{2}$/.test(old.trim()) ? '1999-01-01' : /^\d{8}$/.test(old.trim()) ? '19990101' : null);
+const laterDate = (old: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(old.trim()) ? '2099-12-31' : /^\d{8}$/.test(old.trim()) ? '20991231' : null;
+const earlierDate = (old: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(old.trim()) ? '1999-01-01' : /^\d{8}$/.test(old.trim()) ? '19990101' : null;
 
 export const UBL_OPERATORS: Operator[] = [
-  ...['CustomizationID', 'ID', 'IssueDate', 'InvoiceTypeCode', 'DocumentCurrencyCode', 'RegistrationName', 'IdentificationCode', 'LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PayableAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxAmount', 'TaxableAmount', 'Percent', 'PriceAmount', 'Name', 'InvoicedQuantity', 'CreditedQuantity', 'CompanyID', 'TaxExemptionReason', 'TaxExemptionReasonCode', 'AllowanceChargeReason', 'AllowanceChargeReasonCode', 'PaymentMeansCode', 'Amount', 'EndDate', 'StartDate', 'ActualDeliveryDate', 'PrepaidAmount', 'PayableRoundingAmount', 'BuyerReference', 'EndpointID'].map((l) => remove('cbc', l)),
-  ...['PostalAddress', 'PartyLegalEntity', 'PartyTaxScheme', 'TaxSubtotal', 'TaxTotal', 'ClassifiedTaxCategory', 'TaxCategory', 'InvoiceLine', 'CreditNoteLine', 'AllowanceCharge', 'PayeeFinancialAccount', 'Country', 'Price', 'LegalMonetaryTotal', 'PaymentMeans', 'InvoicePeriod', 'Delivery', 'PartyIdentification', 'BillingReference', 'AdditionalDocumentReference'].map((l) => remove('cac', l)),
-  ...['LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PayableAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxAmount', 'TaxableAmount', 'Amount', 'PriceAmount', 'PrepaidAmount', 'BaseAmount'].map((l) => text('cbc', l, 'change', amountChange)),
+  ...[
+    'CustomizationID',
+    'ID',
+    'IssueDate',
+    'InvoiceTypeCode',
+    'DocumentCurrencyCode',
+    'RegistrationName',
+    'IdentificationCode',
+    'LineExtensionAmount',
+    'TaxExclusiveAmount',
+    'TaxInclusiveAmount',
+    'PayableAmount',
+    'AllowanceTotalAmount',
+    'ChargeTotalAmount',
+    'TaxAmount',
+    'TaxableAmount',
+    'Percent',
+    'PriceAmount',
+    'Name',
+    'InvoicedQuantity',
+    'CreditedQuantity',
+    'CompanyID',
+    'TaxExemptionReason',
+    'TaxExemptionReasonCode',
+    'AllowanceChargeReason',
+    'AllowanceChargeReasonCode',
+    'PaymentMeansCode',
+    'Amount',
+    'EndDate',
+    'StartDate',
+    'ActualDeliveryDate',
+    'PrepaidAmount',
+    'PayableRoundingAmount',
+    'BuyerReference',
+    'EndpointID',
+  ].map((l) => remove('cbc', l)),
+  ...[
+    'PostalAddress',
+    'PartyLegalEntity',
+    'PartyTaxScheme',
+    'TaxSubtotal',
+    'TaxTotal',
+    'ClassifiedTaxCategory',
+    'TaxCategory',
+    'InvoiceLine',
+    'CreditNoteLine',
+    'AllowanceCharge',
+    'PayeeFinancialAccount',
+    'Country',
+    'Price',
+    'LegalMonetaryTotal',
+    'PaymentMeans',
+    'InvoicePeriod',
+    'Delivery',
+    'PartyIdentification',
+    'BillingReference',
+    'AdditionalDocumentReference',
+  ].map((l) => remove('cac', l)),
+  ...[
+    'LineExtensionAmount',
+    'TaxExclusiveAmount',
+    'TaxInclusiveAmount',
+    'PayableAmount',
+    'AllowanceTotalAmount',
+    'ChargeTotalAmount',
+    'TaxAmount',
+    'TaxableAmount',
+    'Amount',
+    'PriceAmount',
+    'PrepaidAmount',
+    'BaseAmount',
+  ].map((l) => text('cbc', l, 'change', amountChange)),
   text('cbc', 'Percent', 'change', pick(['0', '7', '19', '20', '25', '-5'])),
   text('cbc', 'InvoiceTypeCode', 'swap', pick(['380', '381', '384', '389', '326', '751', '999', '220'])),
   text('cbc', 'CreditNoteTypeCode', 'swap', pick(['381', '380', '396', '999'])),
@@ -97,9 +187,69 @@ export const UBL_OPERATORS: Operator[] = [
 ];
 
 export const CII_OPERATORS: Operator[] = [
-  ...['ID', 'TypeCode', 'InvoiceCurrencyCode', 'Name', 'CountryID', 'LineTotalAmount', 'TaxBasisTotalAmount', 'GrandTotalAmount', 'DuePayableAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxTotalAmount', 'CalculatedAmount', 'BasisAmount', 'RateApplicablePercent', 'ChargeAmount', 'BilledQuantity', 'CategoryCode', 'ExemptionReason', 'ExemptionReasonCode', 'Reason', 'ReasonCode', 'ActualAmount', 'IBANID', 'LineID', 'BuyerReference', 'TotalPrepaidAmount', 'RoundingAmount', 'URIID', 'IssuerAssignedID'].map((l) => remove('ram', l)),
-  ...['PostalTradeAddress', 'SpecifiedTaxRegistration', 'ApplicableTradeTax', 'IncludedSupplyChainTradeLineItem', 'SpecifiedTradeAllowanceCharge', 'SpecifiedLegalOrganization', 'NetPriceProductTradePrice', 'SpecifiedTradeSettlementPaymentMeans', 'PayeePartyCreditorFinancialAccount', 'BillingSpecifiedPeriod', 'GuidelineSpecifiedDocumentContextParameter', 'SpecifiedTradePaymentTerms', 'ShipToTradeParty', 'InvoiceReferencedDocument', 'CategoryTradeTax'].map((l) => remove('ram', l)),
-  ...['LineTotalAmount', 'TaxBasisTotalAmount', 'GrandTotalAmount', 'DuePayableAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxTotalAmount', 'CalculatedAmount', 'BasisAmount', 'ActualAmount', 'ChargeAmount', 'TotalPrepaidAmount'].map((l) => text('ram', l, 'change', amountChange)),
+  ...[
+    'ID',
+    'TypeCode',
+    'InvoiceCurrencyCode',
+    'Name',
+    'CountryID',
+    'LineTotalAmount',
+    'TaxBasisTotalAmount',
+    'GrandTotalAmount',
+    'DuePayableAmount',
+    'AllowanceTotalAmount',
+    'ChargeTotalAmount',
+    'TaxTotalAmount',
+    'CalculatedAmount',
+    'BasisAmount',
+    'RateApplicablePercent',
+    'ChargeAmount',
+    'BilledQuantity',
+    'CategoryCode',
+    'ExemptionReason',
+    'ExemptionReasonCode',
+    'Reason',
+    'ReasonCode',
+    'ActualAmount',
+    'IBANID',
+    'LineID',
+    'BuyerReference',
+    'TotalPrepaidAmount',
+    'RoundingAmount',
+    'URIID',
+    'IssuerAssignedID',
+  ].map((l) => remove('ram', l)),
+  ...[
+    'PostalTradeAddress',
+    'SpecifiedTaxRegistration',
+    'ApplicableTradeTax',
+    'IncludedSupplyChainTradeLineItem',
+    'SpecifiedTradeAllowanceCharge',
+    'SpecifiedLegalOrganization',
+    'NetPriceProductTradePrice',
+    'SpecifiedTradeSettlementPaymentMeans',
+    'PayeePartyCreditorFinancialAccount',
+    'BillingSpecifiedPeriod',
+    'GuidelineSpecifiedDocumentContextParameter',
+    'SpecifiedTradePaymentTerms',
+    'ShipToTradeParty',
+    'InvoiceReferencedDocument',
+    'CategoryTradeTax',
+  ].map((l) => remove('ram', l)),
+  ...[
+    'LineTotalAmount',
+    'TaxBasisTotalAmount',
+    'GrandTotalAmount',
+    'DuePayableAmount',
+    'AllowanceTotalAmount',
+    'ChargeTotalAmount',
+    'TaxTotalAmount',
+    'CalculatedAmount',
+    'BasisAmount',
+    'ActualAmount',
+    'ChargeAmount',
+    'TotalPrepaidAmount',
+  ].map((l) => text('ram', l, 'change', amountChange)),
   text('ram', 'RateApplicablePercent', 'change', pick(['0', '7', '19', '20', '25', '-5'])),
   text('ram', 'TypeCode', 'swap', pick(['380', '381', '384', '389', '326', '751', '999', 'VAT', '58'])),
   text('ram', 'InvoiceCurrencyCode', 'swap', pick(['EUR', 'USD', 'XXY'])),
@@ -161,7 +311,9 @@ function apply(xml: string, op: Operator, random: () => number): string | null {
     if (!attr.test(openTag)) return null;
     tag = openTag.replace(attr, '');
   } else {
-    tag = attr.test(openTag) ? openTag.replace(attr, ` ${change.attribute}="${change.to}"`) : openTag.replace(new RegExp(`^<${qname}`), `<${qname} ${change.attribute}="${change.to}"`);
+    tag = attr.test(openTag)
+      ? openTag.replace(attr, ` ${change.attribute}="${change.to}"`)
+      : openTag.replace(new RegExp(`^<${qname}`), `<${qname} ${change.attribute}="${change.to}"`);
   }
   return tag === openTag ? null : xml.slice(0, target.start) + tag + xml.slice(target.openEnd);
 }

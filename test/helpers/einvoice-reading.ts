@@ -23,8 +23,24 @@ export interface ReadDocument {
   lines: ReadLine[];
   allowances: ReadAdjustment[];
   charges: ReadAdjustment[];
-  breakdown: { taxable: string; tax: string; category: string; rate: string | null; reason: string | null; reasonCode: string | null }[];
-  totals: { lineNet: string; allowances: string | null; charges: string | null; taxExclusive: string; taxTotal: string; taxInclusive: string; rounding: string | null; payable: string };
+  breakdown: {
+    taxable: string;
+    tax: string;
+    category: string;
+    rate: string | null;
+    reason: string | null;
+    reasonCode: string | null;
+  }[];
+  totals: {
+    lineNet: string;
+    allowances: string | null;
+    charges: string | null;
+    taxExclusive: string;
+    taxTotal: string;
+    taxInclusive: string;
+    rounding: string | null;
+    payable: string;
+  };
   /** Every amount element's text. */
   amounts: string[];
 }
@@ -49,7 +65,8 @@ const CII = {
   udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
 };
 
-const children = (el: Element, ns: string, name: string) => Array.from(el.childNodes).filter((n) => n.nodeType === 1 && n.localName === name && n.namespaceURI === ns);
+const children = (el: Element, ns: string, name: string) =>
+  Array.from(el.childNodes).filter((n) => n.nodeType === 1 && n.localName === name && n.namespaceURI === ns);
 const child = (el: Element, ns: string, name: string) => children(el, ns, name)[0];
 /** The text at a path of direct children, or null. */
 function at(el: Element | undefined, path: [string, string][]): string | null {
@@ -63,7 +80,7 @@ const must = (value: string | null, what: string) => {
 };
 
 function rootOf(xml: string): Element {
-  return (create(xml).root().node as unknown as Element);
+  return create(xml).root().node as unknown as Element;
 }
 
 export function readUbl(xml: string): ReadDocument {
@@ -72,7 +89,10 @@ export function readUbl(xml: string): ReadDocument {
   const creditNote = root.localName === 'CreditNote';
   const b = (name: string): [string, string] => [cbc, name];
   const a = (name: string): [string, string] => [cac, name];
-  const taxCat = (el: Element, name: string) => ({ category: must(at(el, [a(name), b('ID')]), 'category'), rate: at(el, [a(name), b('Percent')]) });
+  const taxCat = (el: Element, name: string) => ({
+    category: must(at(el, [a(name), b('ID')]), 'category'),
+    rate: at(el, [a(name), b('Percent')]),
+  });
   const adjustments = (charge: boolean) =>
     children(root, cac, 'AllowanceCharge')
       .filter((ac) => at(ac, [b('ChargeIndicator')]) === String(charge))
@@ -87,7 +107,9 @@ export function readUbl(xml: string): ReadDocument {
   }));
   const taxTotal = child(root, cac, 'TaxTotal')!;
   const m = child(root, cac, 'LegalMonetaryTotal')!;
-  const all = Array.from(root.getElementsByTagNameNS(cbc, '*')).filter((e) => e.getAttribute('currencyID') !== null && e.localName !== 'PriceAmount'); // prices are unit prices, not amounts (no BR-DEC rule)
+  const all = Array.from(root.getElementsByTagNameNS(cbc, '*')).filter(
+    (e) => e.getAttribute('currencyID') !== null && e.localName !== 'PriceAmount',
+  ); // prices are unit prices, not amounts (no BR-DEC rule)
   return {
     typeCode: must(at(root, [b(creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode')]), 'type code'),
     currency: must(at(root, [b('DocumentCurrencyCode')]), 'currency'),
@@ -119,29 +141,64 @@ export function readCii(xml: string): ReadDocument {
   const root = rootOf(xml);
   const { ram, udt } = CII;
   const r = (name: string): [string, string] => [ram, name];
-  const transaction = child(root, 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100', 'SupplyChainTradeTransaction')!;
+  const transaction = child(
+    root,
+    'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
+    'SupplyChainTradeTransaction',
+  )!;
   const settlement = child(transaction, ram, 'ApplicableHeaderTradeSettlement')!;
   const isCharge = (el: Element) => at(el, [r('ChargeIndicator'), [udt, 'Indicator']]) === 'true';
-  const tax = (el: Element | undefined) => ({ category: must(at(el, [r('CategoryCode')]), 'category'), rate: at(el, [r('RateApplicablePercent')]) });
+  const tax = (el: Element | undefined) => ({
+    category: must(at(el, [r('CategoryCode')]), 'category'),
+    rate: at(el, [r('RateApplicablePercent')]),
+  });
   const adjustments = (charge: boolean) =>
     children(settlement, ram, 'SpecifiedTradeAllowanceCharge')
       .filter((ac) => isCharge(ac) === charge)
-      .map((ac) => ({ amount: must(at(ac, [r('ActualAmount')]), 'amount'), ...tax(child(ac, ram, 'CategoryTradeTax')) }));
+      .map((ac) => ({
+        amount: must(at(ac, [r('ActualAmount')]), 'amount'),
+        ...tax(child(ac, ram, 'CategoryTradeTax')),
+      }));
   const lines = children(transaction, ram, 'IncludedSupplyChainTradeLineItem').map((l) => {
     const lineSettlement = child(l, ram, 'SpecifiedLineTradeSettlement')!;
     return {
       quantity: must(at(l, [r('SpecifiedLineTradeDelivery'), r('BilledQuantity')]), 'quantity'),
-      price: must(at(l, [r('SpecifiedLineTradeAgreement'), r('NetPriceProductTradePrice'), r('ChargeAmount')]), 'price'),
+      price: must(
+        at(l, [r('SpecifiedLineTradeAgreement'), r('NetPriceProductTradePrice'), r('ChargeAmount')]),
+        'price',
+      ),
       baseQuantity: at(l, [r('SpecifiedLineTradeAgreement'), r('NetPriceProductTradePrice'), r('BasisQuantity')]),
-      allowances: children(lineSettlement, ram, 'SpecifiedTradeAllowanceCharge').map((ac) => must(at(ac, [r('ActualAmount')]), 'line allowance')),
-      net: must(at(lineSettlement, [r('SpecifiedTradeSettlementLineMonetarySummation'), r('LineTotalAmount')]), 'line net'),
+      allowances: children(lineSettlement, ram, 'SpecifiedTradeAllowanceCharge').map((ac) =>
+        must(at(ac, [r('ActualAmount')]), 'line allowance'),
+      ),
+      net: must(
+        at(lineSettlement, [r('SpecifiedTradeSettlementLineMonetarySummation'), r('LineTotalAmount')]),
+        'line net',
+      ),
       ...tax(child(lineSettlement, ram, 'ApplicableTradeTax')),
     };
   });
   const m = child(settlement, ram, 'SpecifiedTradeSettlementHeaderMonetarySummation')!;
-  const amountNames = new Set(['ActualAmount', 'BasisAmount', 'LineTotalAmount', 'CalculatedAmount', 'ChargeTotalAmount', 'AllowanceTotalAmount', 'TaxBasisTotalAmount', 'TaxTotalAmount', 'RoundingAmount', 'GrandTotalAmount', 'DuePayableAmount']);
+  const amountNames = new Set([
+    'ActualAmount',
+    'BasisAmount',
+    'LineTotalAmount',
+    'CalculatedAmount',
+    'ChargeTotalAmount',
+    'AllowanceTotalAmount',
+    'TaxBasisTotalAmount',
+    'TaxTotalAmount',
+    'RoundingAmount',
+    'GrandTotalAmount',
+    'DuePayableAmount',
+  ]);
   return {
-    typeCode: must(at(child(root, 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100', 'ExchangedDocument'), [r('TypeCode')]), 'type code'),
+    typeCode: must(
+      at(child(root, 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100', 'ExchangedDocument'), [
+        r('TypeCode'),
+      ]),
+      'type code',
+    ),
     currency: must(at(settlement, [r('InvoiceCurrencyCode')]), 'currency'),
     lines,
     allowances: adjustments(false),
@@ -163,6 +220,8 @@ export function readCii(xml: string): ReadDocument {
       rounding: at(m, [r('RoundingAmount')]),
       payable: must(at(m, [r('DuePayableAmount')]), 'BT-115'),
     },
-    amounts: Array.from(root.getElementsByTagNameNS(ram, '*')).filter((e) => amountNames.has(e.localName)).map((e) => e.textContent ?? ''),
+    amounts: Array.from(root.getElementsByTagNameNS(ram, '*'))
+      .filter((e) => amountNames.has(e.localName))
+      .map((e) => e.textContent ?? ''),
   };
 }

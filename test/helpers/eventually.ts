@@ -36,7 +36,10 @@ export function atOnce(assertions: () => void): void {
  * at the deadline the last assertion error is thrown, or an error naming `what`. A `GiveUp`
  * thrown by the check ends the wait at once.
  */
-export async function eventually<T>(check: () => T | Promise<T>, options: EventuallyOptions = {}): Promise<Exclude<T, false>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  options: EventuallyOptions = {},
+): Promise<Exclude<T, false>> {
   const { timeoutMs = 10_000, intervalMs = 25, what = 'the condition' } = options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 // Random invoice bodies for the property tests: every value within the documented limits.
 
 /** A plain decimal string with up to `maxScale` decimals and `maxInt` integer digits. */
-export function decimalString(options: { maxInt: number; maxScale: number; min?: bigint; max?: bigint }): fc.Arbitrary<string> {
+export function decimalString(options: {
+  maxInt: number;
+  maxScale: number;
+  min?: bigint;
+  max?: bigint;
+}): fc.Arbitrary<string> {
   return fc.integer({ min: 0, max: options.maxScale }).chain((scale) => {
     const factor = 10n ** BigInt(scale);
     const limit = 10n ** BigInt(options.maxInt) * factor - 1n;
@@ -20,16 +25,25 @@ export function decimalString(options: { maxInt: number; maxScale: number; min?:
 
 /** Some decimals go as JSON numbers, when the number's text is the same decimal. */
 const wire = (arb: fc.Arbitrary<string>) =>
-  fc.tuple(arb, fc.boolean()).map(([text, asNumber]) => (asNumber && String(Number(text)) === text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') ? Number(text) : text));
+  fc
+    .tuple(arb, fc.boolean())
+    .map(([text, asNumber]) =>
+      asNumber && String(Number(text)) === text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') ? Number(text) : text,
+    );
 
-const rate = fc.oneof(fc.constantFrom('19', '7', '5.5', '20', '10', '8.1', '0', '100'), decimalString({ maxInt: 2, maxScale: 4, min: 0n, max: 99n }));
+const rate = fc.oneof(
+  fc.constantFrom('19', '7', '5.5', '20', '10', '8.1', '0', '100'),
+  decimalString({ maxInt: 2, maxScale: 4, min: 0n, max: 99n }),
+);
 
 export const validLine = fc
   .record({
     name: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== ''),
     quantity: wire(decimalString({ maxInt: 4, maxScale: 6, min: -999n, max: 9999n }).filter((q) => Number(q) !== 0)),
     unitPrice: wire(decimalString({ maxInt: 6, maxScale: 6, min: 0n, max: 999_999n })),
-    discountPercent: fc.option(wire(decimalString({ maxInt: 2, maxScale: 4, min: 0n, max: 99n })).map(String), { nil: undefined }),
+    discountPercent: fc.option(wire(decimalString({ maxInt: 2, maxScale: 4, min: 0n, max: 99n })).map(String), {
+      nil: undefined,
+    }),
     vatRate: rate,
     zeroCategory: fc.constantFrom('Z', 'E', 'AE', 'K', 'G', 'O'),
     explicitCategory: fc.boolean(),
@@ -62,7 +76,10 @@ export const validAdjustment = fc
     zeroCategory: fc.constantFrom('Z', 'E', 'AE', 'K', 'G', 'O'),
     reason: fc.constantFrom('Discount', 'Freight', 'Packing', 'Loyalty rebate'),
   })
-  .map(({ zeroCategory, ...adjustment }) => ({ ...adjustment, vatCategory: Number(adjustment.vatRate) === 0 ? zeroCategory : 'S' }));
+  .map(({ zeroCategory, ...adjustment }) => ({
+    ...adjustment,
+    vatCategory: Number(adjustment.vatRate) === 0 ? zeroCategory : 'S',
+  }));
 
 export const validAdjustments = fc.record({
   allowances: fc.array(validAdjustment, { maxLength: 3 }),

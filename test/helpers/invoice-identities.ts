@@ -7,7 +7,14 @@ import { roundMoney } from '../../src/money/money.js';
 export interface Answer {
   currency: string;
   pricesIncludeTax: boolean;
-  lines: { quantity: string; unitPrice: string; discountPercent: string | null; vatRate: string; vatCategory: string; netAmount: string }[];
+  lines: {
+    quantity: string;
+    unitPrice: string;
+    discountPercent: string | null;
+    vatRate: string;
+    vatCategory: string;
+    netAmount: string;
+  }[];
   vatBreakdown: { vatCategory: string; vatRate: string; taxableAmount: string; taxAmount: string }[];
   totals: Record<'lineNetTotal' | 'taxExclusive' | 'taxTotal' | 'taxInclusive' | 'roundingAmount' | 'payable', string> &
     Partial<Record<'allowanceTotal' | 'chargeTotal', string>>;
@@ -35,7 +42,12 @@ export function expectIdentities(invoice: Answer): void {
   const allowances = invoice.allowances ?? [];
   const charges = invoice.charges ?? [];
   const adjustmentAmounts = [...allowances, ...charges].map((a) => a.amount);
-  for (const value of [...lines.map((l) => l.netAmount), ...adjustmentAmounts, ...vatBreakdown.flatMap((g) => [g.taxableAmount, g.taxAmount]), ...Object.values(totals)]) {
+  for (const value of [
+    ...lines.map((l) => l.netAmount),
+    ...adjustmentAmounts,
+    ...vatBreakdown.flatMap((g) => [g.taxableAmount, g.taxAmount]),
+    ...Object.values(totals),
+  ]) {
     expect(value).toMatch(amount);
   }
   const allowanceTotal = total(allowances.map((a) => a.amount));
@@ -48,7 +60,8 @@ export function expectIdentities(invoice: Answer): void {
   expect(d(totals.taxInclusive).equals(d(totals.taxExclusive).plus(totals.taxTotal))).toBe(true); // BR-CO-15
   expect(d(totals.payable).equals(d(totals.taxInclusive).plus(totals.roundingAmount))).toBe(true); // BR-CO-16
   for (const group of vatBreakdown) {
-    const inGroup = (item: { vatCategory: string; vatRate: string }) => item.vatCategory === group.vatCategory && d(item.vatRate).equals(group.vatRate);
+    const inGroup = (item: { vatCategory: string; vatRate: string }) =>
+      item.vatCategory === group.vatCategory && d(item.vatRate).equals(group.vatRate);
     const members = lines.filter(inGroup);
     const groupAllowances = allowances.filter(inGroup);
     const groupCharges = charges.filter(inGroup);
@@ -57,12 +70,22 @@ export function expectIdentities(invoice: Answer): void {
       .minus(total(groupAllowances.map((a) => a.amount)))
       .plus(total(groupCharges.map((c) => c.amount)));
     expect(d(group.taxableAmount).equals(taxable)).toBe(true); // BR-S-08 and kin
-    expect(d(group.taxAmount).equals(roundMoney(d(group.taxableAmount).times(group.vatRate).dividedBy(100), digits))).toBe(true);
+    expect(
+      d(group.taxAmount).equals(roundMoney(d(group.taxableAmount).times(group.vatRate).dividedBy(100), digits)),
+    ).toBe(true);
   }
-  expect(new Set([...lines, ...allowances, ...charges].map((l) => `${l.vatCategory}|${d(l.vatRate).toFixed()}`)).size).toBe(vatBreakdown.length);
+  expect(
+    new Set([...lines, ...allowances, ...charges].map((l) => `${l.vatCategory}|${d(l.vatRate).toFixed()}`)).size,
+  ).toBe(vatBreakdown.length);
   const lineTotals = lines.map((l) =>
     roundMoney(
-      extendedAmount({ quantity: d(l.quantity), unitPrice: d(l.unitPrice), discountPercent: l.discountPercent === null ? null : d(l.discountPercent), vatRate: d(l.vatRate), vatCategory: 'S' }),
+      extendedAmount({
+        quantity: d(l.quantity),
+        unitPrice: d(l.unitPrice),
+        discountPercent: l.discountPercent === null ? null : d(l.discountPercent),
+        vatRate: d(l.vatRate),
+        vatCategory: 'S',
+      }),
       digits,
     ),
   );
@@ -70,13 +93,22 @@ export function expectIdentities(invoice: Answer): void {
   if (invoice.pricesIncludeTax) {
     // The customer pays what they saw: gross line totals − gross allowances + gross charges;
     // rounding is at most one unit per group.
-    const seen = total(lineTotals.map((v) => v.toFixed())).minus(givenTotal(allowances)).plus(givenTotal(charges));
+    const seen = total(lineTotals.map((v) => v.toFixed()))
+      .minus(givenTotal(allowances))
+      .plus(givenTotal(charges));
     expect(d(totals.payable).equals(seen)).toBe(true);
     // A net allowance or charge keeps the sign of what was given (it may shrink to zero).
-    for (const a of [...allowances, ...charges]) expect(d(a.amount).isNegative() && !d(a.amount).isZero() && !d(a.given).isNegative()).toBe(false);
+    for (const a of [...allowances, ...charges])
+      expect(d(a.amount).isNegative() && !d(a.amount).isZero() && !d(a.given).isNegative()).toBe(false);
     // So does a line net: zero, or the sign of its gross total (the documents rely on it).
-    lines.forEach((l, i) => expect(d(l.netAmount).isZero() || d(l.netAmount).isNegative() === lineTotals[i]!.isNegative()).toBe(true));
-    expect(d(totals.roundingAmount).abs().lessThanOrEqualTo(new Decimal(vatBreakdown.length).dividedBy(10 ** digits))).toBe(true);
+    lines.forEach((l, i) =>
+      expect(d(l.netAmount).isZero() || d(l.netAmount).isNegative() === lineTotals[i]!.isNegative()).toBe(true),
+    );
+    expect(
+      d(totals.roundingAmount)
+        .abs()
+        .lessThanOrEqualTo(new Decimal(vatBreakdown.length).dividedBy(10 ** digits)),
+    ).toBe(true);
   } else {
     expect(lines.every((l, i) => d(l.netAmount).equals(lineTotals[i]!))).toBe(true);
     for (const a of [...allowances, ...charges]) expect(d(a.amount).equals(roundMoney(d(a.given), digits))).toBe(true);

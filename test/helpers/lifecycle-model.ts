@@ -48,7 +48,9 @@ export type Prediction<R> = { refusal: Refusal } | { accept: R };
 
 const PAYMENT_DAYS = 30;
 const sum = (values: Dec[]) => values.reduce((total, value) => total.plus(value), new Dec(0));
-const refuse = (status: number, code: string, field?: string) => ({ refusal: { status, code, ...(field ? { field } : {}) } });
+const refuse = (status: number, code: string, field?: string) => ({
+  refusal: { status, code, ...(field ? { field } : {}) },
+});
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
@@ -73,9 +75,11 @@ export function payableOf(lines: LineInput[], digits: number): Dec {
 export const paidOf = (invoice: ModelInvoice) => sum(invoice.payments);
 export const creditedOf = (invoice: ModelInvoice) => sum(invoice.creditNotes.map((note) => note.payable));
 export const refundedOf = (invoice: ModelInvoice) => sum(invoice.refunds);
-export const dueOf = (invoice: ModelInvoice) => invoice.payable.minus(creditedOf(invoice)).minus(paidOf(invoice)).plus(refundedOf(invoice));
+export const dueOf = (invoice: ModelInvoice) =>
+  invoice.payable.minus(creditedOf(invoice)).minus(paidOf(invoice)).plus(refundedOf(invoice));
 /** What may be refunded: −amountDue when credit notes took it below zero, but never more than was paid and not yet refunded. */
-export const owedOf = (invoice: ModelInvoice) => Dec.max(Dec.min(dueOf(invoice).negated(), paidOf(invoice).minus(refundedOf(invoice))), 0);
+export const owedOf = (invoice: ModelInvoice) =>
+  Dec.max(Dec.min(dueOf(invoice).negated(), paidOf(invoice).minus(refundedOf(invoice))), 0);
 
 export class LifecycleModel {
   readonly invoices: ModelInvoice[] = [];
@@ -106,7 +110,10 @@ export class LifecycleModel {
   }
 
   /** The dates an invoice is issued with, or the refusal of its due date. */
-  private datesAtIssue(issueDate: string | null, dueDate: string | null): { issueDate: string; dueDate: string } | null {
+  private datesAtIssue(
+    issueDate: string | null,
+    dueDate: string | null,
+  ): { issueDate: string; dueDate: string } | null {
     const issue = issueDate ?? todayUtc();
     if (dueDate !== null && dueDate < issue) return null;
     return { issueDate: issue, dueDate: dueDate ?? plusDays(issue, PAYMENT_DAYS) };
@@ -120,7 +127,12 @@ export class LifecycleModel {
     else if (paid.isZero() && due.isZero()) invoice.status = 'void';
   }
 
-  create(draft: boolean, lines: LineInput[], issueDate: DateField, dueDate: DateField): Prediction<{ number: string | null; apply: (id: string) => ModelInvoice }> {
+  create(
+    draft: boolean,
+    lines: LineInput[],
+    issueDate: DateField,
+    dueDate: DateField,
+  ): Prediction<{ number: string | null; apply: (id: string) => ModelInvoice }> {
     const [issue, due] = [issueDate ?? null, dueDate ?? null];
     if (issue !== null && due !== null && due < issue) return refuse(400, 'VALIDATION_ERROR', 'dueDate');
     const dates = draft ? { issueDate: issue, dueDate: due } : this.datesAtIssue(issue, due);
@@ -151,14 +163,22 @@ export class LifecycleModel {
     return null;
   }
 
-  patch(invoice: ModelInvoice, patch: { lines?: LineInput[]; issueDate?: DateField; dueDate?: DateField }): Prediction<{ apply: () => void }> {
+  patch(
+    invoice: ModelInvoice,
+    patch: { lines?: LineInput[]; issueDate?: DateField; dueDate?: DateField },
+  ): Prediction<{ apply: () => void }> {
     const refused = this.draftOnly(invoice);
     if (refused) return refused;
     const issueDate = patch.issueDate === undefined ? invoice.issueDate : patch.issueDate;
     const dueDate = patch.dueDate === undefined ? invoice.dueDate : patch.dueDate;
-    if (issueDate !== null && dueDate !== null && dueDate < issueDate) return refuse(400, 'VALIDATION_ERROR', 'dueDate');
+    if (issueDate !== null && dueDate !== null && dueDate < issueDate)
+      return refuse(400, 'VALIDATION_ERROR', 'dueDate');
     const lines = patch.lines ?? invoice.lines;
-    return { accept: { apply: () => Object.assign(invoice, { issueDate, dueDate, lines, payable: payableOf(lines, this.digits) }) } };
+    return {
+      accept: {
+        apply: () => Object.assign(invoice, { issueDate, dueDate, lines, payable: payableOf(lines, this.digits) }),
+      },
+    };
   }
 
   delete(invoice: ModelInvoice): Prediction<{ apply: () => void }> {
@@ -170,7 +190,8 @@ export class LifecycleModel {
     if (refused) return refused;
     const dates = this.datesAtIssue(invoice.issueDate, invoice.dueDate);
     if (!dates) return refuse(400, 'VALIDATION_ERROR', 'dueDate');
-    const apply = () => Object.assign(invoice, { status: 'issued', number: this.take('invoice', dates.issueDate), ...dates });
+    const apply = () =>
+      Object.assign(invoice, { status: 'issued', number: this.take('invoice', dates.issueDate), ...dates });
     return { accept: { number: this.peek('invoice', dates.issueDate), apply } };
   }
 
@@ -205,7 +226,11 @@ export class LifecycleModel {
   }
 
   /** A credit note of `lines` (all the invoice's lines when absent), dated `issueDate` (today when absent). */
-  credit(invoice: ModelInvoice, lines: LineInput[] | undefined, issueDate: string | undefined): Prediction<{ number: string; payable: Dec; apply: () => void }> {
+  credit(
+    invoice: ModelInvoice,
+    lines: LineInput[] | undefined,
+    issueDate: string | undefined,
+  ): Prediction<{ number: string; payable: Dec; apply: () => void }> {
     if (invoice.deleted) return refuse(400, 'INVOICE_NOT_FOUND');
     if (invoice.status !== 'issued' && invoice.status !== 'paid') return refuse(409, 'INVOICE_NOT_CREDITABLE');
     const date = issueDate ?? todayUtc();
@@ -213,7 +238,10 @@ export class LifecycleModel {
     const payable = payableOf(lines ?? invoice.lines, this.digits);
     if (!payable.greaterThan(0)) return refuse(400, 'VALIDATION_ERROR', 'lines');
     if (creditedOf(invoice).plus(payable).greaterThan(invoice.payable)) return refuse(409, 'CREDIT_EXCEEDS_INVOICE');
-    const apply = () => (invoice.creditNotes.push({ number: this.take('credit-note', date), payable }), this.settle(invoice));
+    const apply = () => (
+      invoice.creditNotes.push({ number: this.take('credit-note', date), payable }),
+      this.settle(invoice)
+    );
     return { accept: { number: this.peek('credit-note', date), payable, apply } };
   }
 

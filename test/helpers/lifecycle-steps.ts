@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { Dec, creditedOf, dueOf, owedOf, type DateField, type LifecycleModel, type LineInput, type ModelInvoice } from './lifecycle-model.js';
+import {
+  Dec,
+  creditedOf,
+  dueOf,
+  owedOf,
+  type DateField,
+  type LifecycleModel,
+  type LineInput,
+  type ModelInvoice,
+} from './lifecycle-model.js';
 
 // The random steps of test/api/lifecycle-properties.test.ts. A step names its invoice and amounts
 // relative to the model's state (the n-th invoice, "the amount due plus one minor unit"), so
@@ -27,7 +36,11 @@ export type Spec =
  * zero-rated line of exactly the amount not yet credited (or one minor unit more, or half), or
  * random lines.
  */
-export type CreditSpec = { kind: 'all' } | { kind: 'own'; index: number } | { kind: 'exactly'; of: 'rest' | 'over' | 'half' } | { kind: 'random'; lines: LineInput[] };
+export type CreditSpec =
+  | { kind: 'all' }
+  | { kind: 'own'; index: number }
+  | { kind: 'exactly'; of: 'rest' | 'over' | 'half' }
+  | { kind: 'random'; lines: LineInput[] };
 
 /** The invoice a step acts on: any of the run's invoices, or (`fitting`) one in a state where the step can succeed. */
 export interface Pick {
@@ -36,7 +49,9 @@ export interface Pick {
 }
 
 const decimal = (maxUnits: number) =>
-  fc.tuple(fc.integer({ min: 1, max: maxUnits }), fc.integer({ min: 0, max: 3 })).map(([units, scale]) => new Dec(units).dividedBy(10 ** scale).toFixed());
+  fc
+    .tuple(fc.integer({ min: 1, max: maxUnits }), fc.integer({ min: 0, max: 3 }))
+    .map(([units, scale]) => new Dec(units).dividedBy(10 ** scale).toFixed());
 
 const line: fc.Arbitrary<LineInput> = fc
   .record(
@@ -51,12 +66,26 @@ const line: fc.Arbitrary<LineInput> = fc
   .map((fields) => ({ name: 'Item', ...fields }));
 
 const lines = fc.array(line, { minLength: 1, maxLength: 3 });
-const pick: fc.Arbitrary<Pick> = fc.record({ index: fc.nat({ max: 40 }), fitting: fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, fc.constant(false)) });
+const pick: fc.Arbitrary<Pick> = fc.record({
+  index: fc.nat({ max: 40 }),
+  fitting: fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, fc.constant(false)),
+});
 // Past, future and absent dates: numbers run per year, and a due date can fall before the issue date.
 const issueDate = fc.constantFrom<DateField>(undefined, null, '2024-02-29', '2031-07-01');
 const dueDate = fc.constantFrom<DateField>(undefined, null, '2001-01-01', '2024-03-31', '2031-12-31');
 const amount: fc.Arbitrary<AmountSpec> = fc.record({
-  kind: fc.constantFrom<AmountKind>('due', 'due', 'half', 'half', 'minor', 'over', 'tooPrecise', 'zero', 'fixed', 'fixed'),
+  kind: fc.constantFrom<AmountKind>(
+    'due',
+    'due',
+    'half',
+    'half',
+    'minor',
+    'over',
+    'tooPrecise',
+    'zero',
+    'fixed',
+    'fixed',
+  ),
   fixed: decimal(500_000),
   asNumber: fc.boolean(),
   padded: fc.boolean(),
@@ -73,19 +102,31 @@ const mostlyAll: fc.Arbitrary<AmountSpec> = fc.record({
 const creditSpec: fc.Arbitrary<CreditSpec> = fc.oneof(
   fc.constant({ kind: 'all' as const }),
   fc.record({ kind: fc.constant('own' as const), index: fc.nat({ max: 2 }) }),
-  fc.record({ kind: fc.constant('exactly' as const), of: fc.constantFrom('rest' as const, 'over' as const, 'half' as const) }),
+  fc.record({
+    kind: fc.constant('exactly' as const),
+    of: fc.constantFrom('rest' as const, 'over' as const, 'half' as const),
+  }),
   fc.record({ kind: fc.constant('random' as const), lines: fc.array(line, { minLength: 1, maxLength: 2 }) }),
 );
 
 export const stepSpec: fc.Arbitrary<Spec> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('create' as const), draft: fc.constant(true), lines, issueDate, dueDate }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('create' as const), draft: fc.constant(false), lines, issueDate, dueDate }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant('create' as const), draft: fc.constant(true), lines, issueDate, dueDate }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant('create' as const), draft: fc.constant(false), lines, issueDate, dueDate }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('patch' as const), pick, lines }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('patch' as const), pick, issueDate, dueDate }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('finalize' as const), pick }) },
   { weight: 5, arbitrary: fc.record({ op: fc.constant('pay' as const), pick, amount }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('credit' as const), pick, credit: creditSpec, dated: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant('credit' as const), pick, credit: creditSpec, dated: fc.boolean() }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('refund' as const), pick, amount }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('void' as const), pick }) },
 );
@@ -97,7 +138,10 @@ export const stepSpec: fc.Arbitrary<Spec> = fc.oneof(
 export const settlementStepSpec: fc.Arbitrary<Spec> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('create' as const), draft: fc.constant(false), lines }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('pay' as const), pick, amount: mostlyAll }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('credit' as const), pick, credit: creditSpec, dated: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant('credit' as const), pick, credit: creditSpec, dated: fc.boolean() }),
+  },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('refund' as const), pick, amount: mostlyAll }) },
 );
 
@@ -126,7 +170,11 @@ function preferred(spec: Exclude<Spec, { op: 'create' }>): Wanted[] {
 
 export function targetOf(spec: Exclude<Spec, { op: 'create' }>, model: LifecycleModel): ModelInvoice | undefined {
   const live = model.invoices.filter((invoice) => !invoice.deleted);
-  const fitting = spec.pick.fitting ? (preferred(spec).map((wanted) => live.filter(wanted)).find((list) => list.length > 0) ?? []) : [];
+  const fitting = spec.pick.fitting
+    ? (preferred(spec)
+        .map((wanted) => live.filter(wanted))
+        .find((list) => list.length > 0) ?? [])
+    : [];
   const candidates = fitting.length > 0 ? fitting : model.invoices;
   return candidates[spec.pick.index % candidates.length];
 }
@@ -143,7 +191,11 @@ export function creditLinesOf(spec: CreditSpec, invoice: ModelInvoice, model: Li
     case 'exactly': {
       const minor = new Dec(1).dividedBy(10 ** model.digits);
       const rest = Dec.max(invoice.payable.minus(creditedOf(invoice)), 0);
-      const value = { rest, over: rest.plus(minor), half: rest.dividedBy(2).toDecimalPlaces(model.digits, Dec.ROUND_DOWN) }[spec.of];
+      const value = {
+        rest,
+        over: rest.plus(minor),
+        half: rest.dividedBy(2).toDecimalPlaces(model.digits, Dec.ROUND_DOWN),
+      }[spec.of];
       return [{ name: 'Credit', quantity: '1', unitPrice: value.toFixed(), vatRate: '0' }];
     }
   }

@@ -25,7 +25,13 @@ export interface OfficialResult {
 
 const VALIDATE = join(EINVOICE_DIR, 'validate.mjs');
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-export const hasOfficialRules = (existsSync(VALIDATE) && has('java') && has('xmllint') && has('pdfdetach') && existsSync('/usr/share/java/Saxon-HE.jar')) || CI;
+export const hasOfficialRules =
+  (existsSync(VALIDATE) &&
+    has('java') &&
+    has('xmllint') &&
+    has('pdfdetach') &&
+    existsSync('/usr/share/java/Saxon-HE.jar')) ||
+  CI;
 
 /** Runs the CEN rules on files and folders; throws when the validator itself fails (exit 2). */
 export function officialCen(paths: string[]): OfficialResult[] {
@@ -34,8 +40,13 @@ export function officialCen(paths: string[]): OfficialResult[] {
   const out = join(dir, 'results.json');
   const fd = openSync(out, 'w');
   try {
-    const run = spawnSync(process.execPath, [VALIDATE, '--rules', 'cen', '--json', ...paths], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (run.status !== 0 && run.status !== 1) throw new Error(`validate.mjs failed (${run.status}): ${String(run.stderr).slice(-2000)}`);
+    const run = spawnSync(process.execPath, [VALIDATE, '--rules', 'cen', '--json', ...paths], {
+      stdio: ['ignore', fd, 'pipe'],
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    if (run.status !== 0 && run.status !== 1)
+      throw new Error(`validate.mjs failed (${run.status}): ${String(run.stderr).slice(-2000)}`);
     closeSync(fd);
     return JSON.parse(readFileSync(out, 'utf8')) as OfficialResult[];
   } finally {
@@ -46,7 +57,9 @@ export function officialCen(paths: string[]): OfficialResult[] {
 const isFatal = (a: OfficialAssert) => a.flag === 'fatal' || a.flag === 'error';
 
 /** The fatal business rules (BR-…) the official rules report. */
-export const officialFatalBr = (r: OfficialResult) => new Set((r.rules.cen ?? []).filter((a) => isFatal(a) && a.id.startsWith('BR-')).map((a) => a.id));
+export const officialFatalBr = (r: OfficialResult) =>
+  new Set((r.rules.cen ?? []).filter((a) => isFatal(a) && a.id.startsWith('BR-')).map((a) => a.id));
 
 /** The official verdict: rejected by the schema, by any fatal rule, or unreadable for them. */
-export const officiallyRejected = (r: OfficialResult) => r.error !== undefined || r.xsd !== 'ok' || (r.rules.cen ?? []).some(isFatal);
+export const officiallyRejected = (r: OfficialResult) =>
+  r.error !== undefined || r.xsd !== 'ok' || (r.rules.cen ?? []).some(isFatal);

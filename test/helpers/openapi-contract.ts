@@ -24,7 +24,8 @@ function pointer(...parts: string[]): string {
 export function responseSchemaRef(document: Json, path: string, method: string, status: string): string {
   const responses = ((document.paths as Json)[path] as Record<string, Json>)[method]!.responses as Record<string, Json>;
   const target = responses[status]?.$ref;
-  const response = typeof target === 'string' ? target.slice(2).split('/') : ['paths', path, method, 'responses', status];
+  const response =
+    typeof target === 'string' ? target.slice(2).split('/') : ['paths', path, method, 'responses', status];
   return `openapi#/${pointer(...response, 'content', 'application/json', 'schema')}`;
 }
 
@@ -66,12 +67,19 @@ export class ContractChecker {
     if (routeUrl === undefined) return `${method} (no route) ${status}: a ${mediaType} answer without a route`;
     const path = documentPath(routeUrl);
     const operation = ((document.paths as Json)[path] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
-    const content = ((operation?.responses as Json | undefined)?.[String(status)] as { content?: Json } | undefined)?.content;
+    const content = ((operation?.responses as Json | undefined)?.[String(status)] as { content?: Json } | undefined)
+      ?.content;
     return content?.[mediaType] ? null : `${method} ${path} ${status}: ${mediaType} is not in the document`;
   }
 
   /** Returns a description of the mismatch, or null when the response matches the document. */
-  check(method: string, routeUrl: string | undefined, methodNotAllowed: boolean, status: number, body: string): string | null {
+  check(
+    method: string,
+    routeUrl: string | undefined,
+    methodNotAllowed: boolean,
+    status: number,
+    body: string,
+  ): string | null {
     const { ajv, document } = this.load();
     let parsed: unknown;
     try {
@@ -80,14 +88,16 @@ export class ContractChecker {
       return `${method} ${routeUrl ?? '(no route)'} ${status}: the body is not JSON`;
     }
     if (routeUrl === undefined || methodNotAllowed) {
-      if (!this.envelope!(parsed)) return `${method} ${routeUrl ?? '(no route)'} ${status}: not the error envelope: ${ajv.errorsText(this.envelope!.errors)}`;
+      if (!this.envelope!(parsed))
+        return `${method} ${routeUrl ?? '(no route)'} ${status}: not the error envelope: ${ajv.errorsText(this.envelope!.errors)}`;
       return null;
     }
     const path = documentPath(routeUrl);
     const operation = ((document.paths as Json)[path] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
     if (!operation) return `${method} ${path}: the document has no such operation`;
     const responses = operation.responses as Json;
-    if (!responses[String(status)]) return `${method} ${path}: status ${status} is not in the document (${Object.keys(responses).join(', ')})`;
+    if (!responses[String(status)])
+      return `${method} ${path}: status ${status} is not in the document (${Object.keys(responses).join(', ')})`;
     const key = `${method} ${path} ${status}`;
     let validate = this.validators.get(key);
     if (!validate) {
@@ -105,9 +115,16 @@ export class ContractChecker {
 export function addContractCheck(app: FastifyInstance): ContractChecker {
   const checker = new ContractChecker(app);
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!(request.url === BASE_PATH || request.url.startsWith(`${BASE_PATH}/`) || request.url.startsWith(`${BASE_PATH}?`))) return payload;
+    if (!(
+      request.url === BASE_PATH ||
+      request.url.startsWith(`${BASE_PATH}/`) ||
+      request.url.startsWith(`${BASE_PATH}?`)
+    ))
+      return payload;
     if (request.method === 'HEAD') return payload;
-    const mediaType = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim();
+    const mediaType = String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]!
+      .trim();
     if (mediaType !== 'application/json' && mediaType !== '') {
       // A document (UBL, CII, PDF): the operation must declare that media type for this status.
       const failure = checker.checkMediaType(request.method, request.routeOptions.url, reply.statusCode, mediaType);
@@ -119,7 +136,13 @@ export function addContractCheck(app: FastifyInstance): ContractChecker {
       return payload;
     }
     const config = request.routeOptions.config as { methodNotAllowed?: boolean } | undefined;
-    const failure = checker.check(request.method, request.routeOptions.url, config?.methodNotAllowed === true, reply.statusCode, payload);
+    const failure = checker.check(
+      request.method,
+      request.routeOptions.url,
+      config?.methodNotAllowed === true,
+      reply.statusCode,
+      payload,
+    );
     if (failure) checker.failures.push(failure);
     return payload;
   });

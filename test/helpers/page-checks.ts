@@ -13,10 +13,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     const run = (window as unknown as { axe: typeof axe }).axe.run;
     const result = await run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id} (${v.impact}) ${v.help} at ${v.nodes
-      .slice(0, 5)
-      .map((n) => n.target.join(' '))
-      .join(', ')}`);
+    return result.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}) ${v.help} at ${v.nodes
+          .slice(0, 5)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
   });
 }
 
@@ -24,9 +27,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function horizontalOverflow(page: Page): Promise<string | null> {
   return page.evaluate(() => {
     if (document.documentElement.scrollWidth <= window.innerWidth) return null;
-    const out = Array.from(document.body.querySelectorAll('*')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest('.table-scroll'));
+    const out = Array.from(document.body.querySelectorAll('*')).filter(
+      (el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest('.table-scroll'),
+    );
     const innermost = out.filter((el) => !out.some((other) => other !== el && el.contains(other)));
-    const culprits = innermost.slice(0, 4).map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} (${Math.round(el.getBoundingClientRect().right)} px)`);
+    const culprits = innermost
+      .slice(0, 4)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} (${Math.round(el.getBoundingClientRect().right)} px)`,
+      );
     return `the page is ${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window, widened by ${culprits.join(', ')}`;
   });
 }

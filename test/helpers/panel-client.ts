@@ -22,7 +22,8 @@ export class PanelClient {
 
   private absorb(response: LightMyRequestResponse): LightMyRequestResponse {
     for (const c of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
-      const expired = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
+      const expired =
+        c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
       if (expired) this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
     }
@@ -32,14 +33,21 @@ export class PanelClient {
   }
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    return this.absorb(await this.app.inject({ method: 'GET', url, headers: { ...this.headers, ...this.cookieHeader() } }));
+    return this.absorb(
+      await this.app.inject({ method: 'GET', url, headers: { ...this.headers, ...this.cookieHeader() } }),
+    );
   }
 
   /** Posts a form; the CSRF token of the last page is added unless `csrf: false` (a forged post). */
-  async post(url: string, fields: Record<string, string | string[]> = {}, options: { csrf?: boolean | string } = {}): Promise<LightMyRequestResponse> {
+  async post(
+    url: string,
+    fields: Record<string, string | string[]> = {},
+    options: { csrf?: boolean | string } = {},
+  ): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams();
     if (options.csrf !== false) body.append('_csrf', typeof options.csrf === 'string' ? options.csrf : this.csrf);
-    for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+    for (const [name, value] of Object.entries(fields))
+      for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
     return this.absorb(
       await this.app.inject({
         method: 'POST',
@@ -57,20 +65,44 @@ export class PanelClient {
 }
 
 /** Claims a fresh instance through the setup page; returns the owner's signed-in client and company. */
-export async function claimInstance(app: FastifyInstance, email = 'owner@example.com'): Promise<{ owner: PanelClient; companyId: string }> {
+export async function claimInstance(
+  app: FastifyInstance,
+  email = 'owner@example.com',
+): Promise<{ owner: PanelClient; companyId: string }> {
   const token = await new FirstRunSetup(app.container.storage.db, app.container.repositories).issueToken();
   if (!token) throw new Error('the instance is already claimed');
   const owner = new PanelClient(app);
   await owner.get(`/panel/setup?token=${token}`);
-  const res = await owner.post('/panel/setup', { token, companyName: 'Owner Co', currency: 'EUR', email, password: PASSWORD, passwordConfirm: PASSWORD });
+  const res = await owner.post('/panel/setup', {
+    token,
+    companyName: 'Owner Co',
+    currency: 'EUR',
+    email,
+    password: PASSWORD,
+    passwordConfirm: PASSWORD,
+  });
   if (res.statusCode !== 303) throw new Error(`setup failed: ${res.statusCode} ${res.body.slice(0, 500)}`);
-  const user = await app.container.storage.db.selectFrom('users').select('company_id').where('email', '=', email).executeTakeFirstOrThrow();
+  const user = await app.container.storage.db
+    .selectFrom('users')
+    .select('company_id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
   return { owner, companyId: user.company_id };
 }
 
 /** A user of the company, signed in. */
-export async function signedInAs(app: FastifyInstance, companyId: string, email: string, role: UserRole): Promise<PanelClient> {
-  const created = await new UserService(app.container.storage.db, app.container.repositories).create({ companyId, email, role, password: PASSWORD });
+export async function signedInAs(
+  app: FastifyInstance,
+  companyId: string,
+  email: string,
+  role: UserRole,
+): Promise<PanelClient> {
+  const created = await new UserService(app.container.storage.db, app.container.repositories).create({
+    companyId,
+    email,
+    role,
+    password: PASSWORD,
+  });
   if (!created.ok) throw new Error(created.detail);
   const client = new PanelClient(app);
   const res = await client.signIn(email);

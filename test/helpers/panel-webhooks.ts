@@ -9,7 +9,10 @@ export function shownSecret(body: string): string | undefined {
 }
 
 /** Posts the create form and follows it to the page that shows the secret once. */
-export async function addEndpoint(client: PanelClient, fields: { url: string; events?: string | string[]; description?: string }) {
+export async function addEndpoint(
+  client: PanelClient,
+  fields: { url: string; events?: string | string[]; description?: string },
+) {
   await client.get('/panel/webhooks');
   const res = await client.post('/panel/webhooks', { events: '*', ...fields });
   expect(res.statusCode, res.body).toBe(303);

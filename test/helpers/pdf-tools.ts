@@ -9,7 +9,9 @@ import { CI } from './einvoice-files.js';
 // Poppler's command-line tools (Debian poppler-utils) open the PDFs the way a reader does.
 // Under CI=true their absence fails the tests instead of skipping them.
 
-export const hasPoppler = ['pdftoppm', 'pdftotext', 'pdfdetach', 'pdffonts'].every((tool) => spawnSync(tool, ['-v']).error === undefined);
+export const hasPoppler = ['pdftoppm', 'pdftotext', 'pdfdetach', 'pdffonts'].every(
+  (tool) => spawnSync(tool, ['-v']).error === undefined,
+);
 export const canInspectPdf = hasPoppler || CI;
 
 /** Runs fn with the PDF in a temporary file, and removes it after. */
@@ -25,7 +27,8 @@ export function withPdfFile<T>(pdf: Buffer, fn: (file: string, dir: string) => T
 }
 
 /** The text a reader extracts. */
-export const pdfText = (pdf: Buffer) => withPdfFile(pdf, (file) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }));
+export const pdfText = (pdf: Buffer) =>
+  withPdfFile(pdf, (file) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }));
 
 /** The names of the embedded files, and the content of the first. */
 export function pdfAttachments(pdf: Buffer): { names: string[]; first: string | null } {
@@ -142,7 +145,14 @@ export function pdfWords(pdf: Buffer): { page: number; text: string; xMin: numbe
   for (const line of html.split('\n')) {
     if (line.includes('<page ')) page++;
     const match = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">(.*)<\/word>/.exec(line);
-    if (match) words.push({ page, xMin: Number(match[1]), yMin: Number(match[2]), xMax: Number(match[3]), text: match[4]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>') });
+    if (match)
+      words.push({
+        page,
+        xMin: Number(match[1]),
+        yMin: Number(match[2]),
+        xMax: Number(match[3]),
+        text: match[4]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+      });
   }
   return words;
 }

@@ -37,19 +37,37 @@ export function supplierDocument(options: SupplierDocument = {}): string {
         ...base.seller,
         name: options.sellerName ?? 'Nordlicht Bürobedarf GmbH',
         vatId: options.vatId === undefined ? 'DE811907980' : options.vatId,
-        electronicAddress: options.endpoint === undefined ? { id: '4000001123452', schemeId: '0088' } : options.endpoint,
+        electronicAddress:
+          options.endpoint === undefined ? { id: '4000001123452', schemeId: '0088' } : options.endpoint,
         legalRegistrationId: options.legalId === undefined ? { id: 'HRB 4711', schemeId: null } : options.legalId,
       },
       allowances: [],
       charges: [],
-      lines: [{ name: 'Office chairs', description: null, quantity: new Decimal('1'), unitCode: 'H87', unitPrice: price, discountPercent: null, vatRate: new Decimal('19'), vatCategory: 'S', exemptionReason: null }],
+      lines: [
+        {
+          name: 'Office chairs',
+          description: null,
+          quantity: new Decimal('1'),
+          unitCode: 'H87',
+          unitPrice: price,
+          discountPercent: null,
+          vatRate: new Decimal('19'),
+          vatCategory: 'S',
+          exemptionReason: null,
+        },
+      ],
     }),
   );
   return options.syntax === 'cii' ? renderCii(view, { profile: 'en16931' }) : renderUbl(view, { profile: 'peppol' });
 }
 
 /** POST /purchase-invoice with the document as the raw body. */
-export function receive(t: Pick<TestApp, 'request'>, key: string, body: string | Buffer, options: { contentType?: string; query?: string; headers?: Record<string, string> } = {}) {
+export function receive(
+  t: Pick<TestApp, 'request'>,
+  key: string,
+  body: string | Buffer,
+  options: { contentType?: string; query?: string; headers?: Record<string, string> } = {},
+) {
   return t.request({
     method: 'POST',
     url: `${BASE_PATH}/purchase-invoice${options.query ? `?${options.query}` : ''}`,

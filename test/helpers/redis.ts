@@ -12,7 +12,12 @@ import { freePort } from './servers.js';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisProblem(url: string): Promise<string | null> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -28,8 +33,11 @@ async function redisProblem(url: string): Promise<string | null> {
 async function redisAvailable(): Promise<boolean> {
   const problem = await redisProblem(TEST_REDIS_URL);
   if (problem === null) return true;
-  if (process.env.CI) throw new Error(`Redis is required under CI but does not answer at ${TEST_REDIS_URL}: ${problem}`);
-  console.warn(`[tests] Redis tests skipped: no answer at ${TEST_REDIS_URL} (${problem}). Set CI=true to make this a failure.`);
+  if (process.env.CI)
+    throw new Error(`Redis is required under CI but does not answer at ${TEST_REDIS_URL}: ${problem}`);
+  console.warn(
+    `[tests] Redis tests skipped: no answer at ${TEST_REDIS_URL} (${problem}). Set CI=true to make this a failure.`,
+  );
   return false;
 }
 
@@ -40,7 +48,9 @@ function redisServerInstalled(): boolean {
   if (result.status === 0) return true;
   const reason = result.error?.message ?? `exit ${result.status}`;
   if (process.env.CI) throw new Error(`redis-server is required under CI for the Redis outage tests: ${reason}`);
-  console.warn(`[tests] Redis outage tests skipped: cannot run redis-server (${reason}). Set CI=true to make this a failure.`);
+  console.warn(
+    `[tests] Redis outage tests skipped: cannot run redis-server (${reason}). Set CI=true to make this a failure.`,
+  );
   return false;
 }
 
@@ -68,7 +78,6 @@ export async function deleteRedisKeys(prefix: string, url = TEST_REDIS_URL): Pro
   }
 }
 
-
 /** A redis-server child process on a loopback port of its own, which a test may stop, pause and restart. */
 export class ThrowawayRedis {
   private child: ChildProcess | null = null;
@@ -94,7 +103,9 @@ export class ThrowawayRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
-    const failed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new GiveUp(`redis-server did not start: ${error.message}`))));
+    const failed = new Promise<never>((_, reject) =>
+      child.once('error', (error) => reject(new GiveUp(`redis-server did not start: ${error.message}`))),
+    );
     failed.catch(() => {});
     await eventually(async () => (await Promise.race([redisProblem(this.url), failed])) === null, {
       intervalMs: 50,
@@ -128,7 +139,11 @@ export class ThrowawayRedis {
  * with a rate limit low enough to count across them (and key checks that never trip the
  * failure limit).
  */
-export function sharedStoresEnv(databaseUrl: string, redisPrefix: string, rateLimitMax: number): Record<string, string> {
+export function sharedStoresEnv(
+  databaseUrl: string,
+  redisPrefix: string,
+  rateLimitMax: number,
+): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     REDIS_URL: TEST_REDIS_URL,

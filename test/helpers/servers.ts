@@ -12,9 +12,11 @@ import { eventually, GiveUp } from './eventually.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SERVER_ENTRY = resolve(ROOT, 'dist/server.js');
 /** The node flags of `npm start`, so that tests run the server the way operators do. */
-export const START_FLAGS: string[] = (/^node (.*?)\s*dist\/server\.js$/.exec(
-  (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
-)?.[1] ?? '')
+export const START_FLAGS: string[] = (
+  /^node (.*?)\s*dist\/server\.js$/.exec(
+    (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+  )?.[1] ?? ''
+)
   .split(' ')
   .filter(Boolean);
 const CLI_ENTRY = resolve(ROOT, 'bin/invoicing.js');
@@ -23,7 +25,8 @@ const CLI_ENTRY = resolve(ROOT, 'bin/invoicing.js');
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const name of Object.keys(base)) {
-    if (/^(PORT|HOST|DATABASE_|REDIS_|RATE_LIMIT_|AUTH_FAILURE_|API_KEY_|LOG_LEVEL|NODE_OPTIONS|VITEST)/.test(name)) delete base[name];
+    if (/^(PORT|HOST|DATABASE_|REDIS_|RATE_LIMIT_|AUTH_FAILURE_|API_KEY_|LOG_LEVEL|NODE_OPTIONS|VITEST)/.test(name))
+      delete base[name];
   }
   return { ...base, ...env };
 }
@@ -82,7 +85,13 @@ export async function startServer(
   const quietPort = options.quiet ? String(await freePort()) : null;
   const child = spawn(process.execPath, [...START_FLAGS, SERVER_ENTRY], {
     cwd: ROOT,
-    env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env, ...(quietPort ? { PORT: quietPort, LOG_LEVEL: 'warn' } : {}) }),
+    env: childEnv({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+      ...(quietPort ? { PORT: quietPort, LOG_LEVEL: 'warn' } : {}),
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -114,13 +123,10 @@ export async function startServer(
     child.stderr.on('data', onData);
     if (quietPort) {
       const url = `http://127.0.0.1:${quietPort}`;
-      waitUntilHealthy(`${url}${BASE_PATH}`, child, timeoutMs).then(
-        () => {
-          clearTimeout(timer);
-          resolveUrl(url);
-        },
-        reject,
-      );
+      waitUntilHealthy(`${url}${BASE_PATH}`, child, timeoutMs).then(() => {
+        clearTimeout(timer);
+        resolveUrl(url);
+      }, reject);
     }
     child.once('exit', () => {
       clearTimeout(timer);
@@ -134,7 +140,10 @@ export async function startServer(
 }
 
 /** Runs `node dist/server.js` expecting it to exit; resolves with its code and output. */
-export function runServerToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+export function runServerToExit(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, [SERVER_ENTRY], {
       cwd: ROOT,
@@ -156,7 +165,11 @@ export function runServerToExit(env: Record<string, string>, timeoutMs = 30_000)
 }
 
 /** Runs the admin CLI with --json and returns the parsed object; throws with stderr on failure. */
-export function cliJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>, options: { stdin?: string } = {}): Promise<T> {
+export function cliJson<T = Record<string, unknown>>(
+  args: string[],
+  env: Record<string, string>,
+  options: { stdin?: string } = {},
+): Promise<T> {
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, [CLI_ENTRY, ...args, '--json'], {
       cwd: ROOT,

@@ -30,12 +30,37 @@ export function makeTestCertificate(): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'smtp-cert-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
-  return { dir, keyFile, certFile, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    dir,
+    keyFile,
+    certFile,
+    key: readFileSync(keyFile, 'utf8'),
+    cert: readFileSync(certFile, 'utf8'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface TestSmtpServer {
@@ -46,7 +71,10 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(certificate: TestCertificate, options: { port?: number } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer(
+  certificate: TestCertificate,
+  options: { port?: number } = {},
+): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const state: TestSmtpServer = { port: 0, received, refuse: null, close: async () => {} };
   const server = new SMTPServer({
@@ -142,12 +170,16 @@ export function parseMessage(raw: Buffer): { headers: Record<string, string>; pa
 
 /** A part's filename from its Content-Disposition or Content-Type. */
 export function filenameOf(part: MessagePart): string | null {
-  const match = /filename="?([^";]+)"?/i.exec(part.headers['content-disposition'] ?? '') ?? /name="?([^";]+)"?/i.exec(part.headers['content-type'] ?? '');
+  const match =
+    /filename="?([^";]+)"?/i.exec(part.headers['content-disposition'] ?? '') ??
+    /name="?([^";]+)"?/i.exec(part.headers['content-type'] ?? '');
   return match ? match[1]! : null;
 }
 
 /** The SMTP sink in a process of its own (smtp-sink.mjs): for tests that block their own event loop. */
-export async function startSmtpSinkProcess(certificate: TestCertificate): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startSmtpSinkProcess(
+  certificate: TestCertificate,
+): Promise<{ port: number; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, [join(import.meta.dirname, 'smtp-sink.mjs')], {
     env: { ...process.env, SMTP_SINK_KEY: certificate.keyFile, SMTP_SINK_CERT: certificate.certFile },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -47,14 +47,23 @@ export async function startReceiver(options: { host?: string; answer?: Receiver[
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
     waitFor: async (predicate, timeoutMs = 20_000) => {
-      await eventually(() => predicate(receiver.received) || false, { timeoutMs, intervalMs: 20, what: () => `what was expected (the receiver got ${receiver.received.length} requests)` });
+      await eventually(() => predicate(receiver.received) || false, {
+        timeoutMs,
+        intervalMs: 20,
+        what: () => `what was expected (the receiver got ${receiver.received.length} requests)`,
+      });
     },
   };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const record: Received = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), answeredAt: null };
+      const record: Received = {
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+        answeredAt: null,
+      };
       const index = receiver.received.push(record) - 1;
       const id = String(request.headers['webhook-id'] ?? '');
       openPerId.set(id, (openPerId.get(id) ?? 0) + 1);

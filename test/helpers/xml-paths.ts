@@ -29,5 +29,8 @@ export function leafValues(xml: string): Map<string, string[]> {
 
 /** Paths without the root and line element names that differ between invoices and credit notes. */
 export function neutralPath(path: string): string {
-  return path.replace(/^\/(Invoice|CreditNote)\//, '/Document/').replace(/\/(InvoiceLine|CreditNoteLine)\//, '/Line/').replace(/\/(InvoicedQuantity|CreditedQuantity)/, '/Quantity');
+  return path
+    .replace(/^\/(Invoice|CreditNote)\//, '/Document/')
+    .replace(/\/(InvoiceLine|CreditNoteLine)\//, '/Line/')
+    .replace(/\/(InvoicedQuantity|CreditedQuantity)/, '/Quantity');
 }

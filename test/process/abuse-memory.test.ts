@@ -91,14 +91,39 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
       const env = { DATABASE_URL: database.url };
-      server = await startServer({ ...env, SOCKET_TIMEOUT_MS: String(SOCKET_TIMEOUT_MS), RATE_LIMIT_MAX: '1000000' }, { quiet: true });
+      server = await startServer(
+        { ...env, SOCKET_TIMEOUT_MS: String(SOCKET_TIMEOUT_MS), RATE_LIMIT_MAX: '1000000' },
+        { quiet: true },
+      );
       const company = await cliJson<{ id: string }>(['company', 'create', '--name', 'Abuse Co'], env);
-      key = (await cliJson<{ key: string }>(['key', 'create', '--company', company.id, '--name', 'k', '--permissions', 'invoice.create,invoice.read,organization.create'], env)).key;
+      key = (
+        await cliJson<{ key: string }>(
+          [
+            'key',
+            'create',
+            '--company',
+            company.id,
+            '--name',
+            'k',
+            '--permissions',
+            'invoice.create,invoice.read,organization.create',
+          ],
+          env,
+        )
+      ).key;
       const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-      const buyer = await fetch(`${server.baseUrl}/organization`, { method: 'POST', headers, body: JSON.stringify({ name: 'Buyer', isCustomer: true }) });
+      const buyer = await fetch(`${server.baseUrl}/organization`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Buyer', isCustomer: true }),
+      });
       const buyerId = ((await buyer.json()) as { data: { id: string } }).data.id;
       for (let i = 0; i < INVOICES; i++) {
-        const res = await fetch(`${server.baseUrl}/invoice`, { method: 'POST', headers, body: JSON.stringify(largestInvoice(buyerId, i)) });
+        const res = await fetch(`${server.baseUrl}/invoice`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(largestInvoice(buyerId, i)),
+        });
         expect(res.status).toBe(201);
       }
     }, 180_000);
@@ -118,9 +143,24 @@ for (const dialect of DIALECTS) {
       // The abusers run in a worker thread, so that their own work never delays the health probe below.
       const load = new Worker(ABUSERS, {
         eval: true,
-        workerData: { port: Number(url.port), host: url.hostname, listPath, key, stopAt, readers: 24, stalled: 12, socketTimeoutMs: SOCKET_TIMEOUT_MS },
+        workerData: {
+          port: Number(url.port),
+          host: url.hostname,
+          listPath,
+          key,
+          stopAt,
+          readers: 24,
+          stalled: 12,
+          socketTimeoutMs: SOCKET_TIMEOUT_MS,
+        },
       });
-      const abused = new Promise<{ pagesRead: number; largestPage: number; statuses: number[]; dropped: number; mostReceived: number }>((done, fail) => {
+      const abused = new Promise<{
+        pagesRead: number;
+        largestPage: number;
+        statuses: number[];
+        dropped: number;
+        mostReceived: number;
+      }>((done, fail) => {
         load.once('message', done);
         load.once('error', fail);
       });
@@ -159,10 +199,13 @@ for (const dialect of DIALECTS) {
       socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
       socket.once('close', () => (closed = true));
       // Forty large pages: far more than the kernel buffers between the two ends.
-      for (let n = 0; n < 40; n++) socket.write(`GET ${url.pathname}/invoice?limit=100 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`);
+      for (let n = 0; n < 40; n++)
+        socket.write(`GET ${url.pathname}/invoice?limit=100 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`);
       await new Promise((r) => setTimeout(r, SOCKET_TIMEOUT_MS + 4000));
       socket.resume();
-      await eventually(() => closed, { intervalMs: 50, what: 'the server to close the stalled socket' }).catch(() => {});
+      await eventually(() => closed, { intervalMs: 50, what: 'the server to close the stalled socket' }).catch(
+        () => {},
+      );
       socket.destroy();
       expect(closed).toBe(true);
       // It got what the kernel had buffered before the server gave up, not the forty pages.

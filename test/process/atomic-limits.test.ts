@@ -50,11 +50,17 @@ for (const dialect of DIALECTS) {
         if (store.redis) await deleteRedisKeys(prefix);
       });
 
-      const health = (headers: Record<string, string>, ip: string) => t.request({ method: 'GET', url: `${BASE_PATH}/`, headers, remoteAddress: ip });
+      const health = (headers: Record<string, string>, ip: string) =>
+        t.request({ method: 'GET', url: `${BASE_PATH}/`, headers, remoteAddress: ip });
 
       it('checks exactly the failed-key limit of 300 parallel unknown keys from one address and answers 429 to the rest', async () => {
-        const statuses = await Promise.all(Array.from({ length: 300 }, () => health({ 'x-api-key': randomKey() }, '10.0.0.1')));
-        expect(tally(statuses.map((r) => r.statusCode))).toEqual({ 401: AUTH_FAILURE_LIMIT, 429: 300 - AUTH_FAILURE_LIMIT });
+        const statuses = await Promise.all(
+          Array.from({ length: 300 }, () => health({ 'x-api-key': randomKey() }, '10.0.0.1')),
+        );
+        expect(tally(statuses.map((r) => r.statusCode))).toEqual({
+          401: AUTH_FAILURE_LIMIT,
+          429: 300 - AUTH_FAILURE_LIMIT,
+        });
       });
 
       it('holds the same limit for a parallel mix of wrong secrets, malformed keys and one unknown key sent many times', async () => {
@@ -65,15 +71,22 @@ for (const dialect of DIALECTS) {
           i % 3 === 0 ? `${known}_${randomText(24)}` : i % 3 === 1 ? `not-a-key-${i}` : repeated,
         );
         const statuses = await Promise.all(attempts.map((k) => health({ 'x-api-key': k }, '10.0.0.2')));
-        expect(tally(statuses.map((r) => r.statusCode))).toEqual({ 401: AUTH_FAILURE_LIMIT, 429: 120 - AUTH_FAILURE_LIMIT });
+        expect(tally(statuses.map((r) => r.statusCode))).toEqual({
+          401: AUTH_FAILURE_LIMIT,
+          429: 120 - AUTH_FAILURE_LIMIT,
+        });
       });
 
       it('lets any number of parallel requests with valid keys through without touching the failed-key budget', async () => {
         const keys = await Promise.all(Array.from({ length: 5 }, async () => (await t.tenant()).key));
-        const statuses = await Promise.all(Array.from({ length: 5 * (RATE_LIMIT_MAX - 5) }, (_, i) => health({ 'x-api-key': keys[i % 5]! }, '10.0.0.3')));
+        const statuses = await Promise.all(
+          Array.from({ length: 5 * (RATE_LIMIT_MAX - 5) }, (_, i) => health({ 'x-api-key': keys[i % 5]! }, '10.0.0.3')),
+        );
         expect(tally(statuses.map((r) => r.statusCode))).toEqual({ 200: 5 * (RATE_LIMIT_MAX - 5) });
         // The budget is whole: the limit of failures is still checked, and only then refused.
-        const failures = await Promise.all(Array.from({ length: AUTH_FAILURE_LIMIT + 5 }, () => health({ 'x-api-key': randomKey() }, '10.0.0.3')));
+        const failures = await Promise.all(
+          Array.from({ length: AUTH_FAILURE_LIMIT + 5 }, () => health({ 'x-api-key': randomKey() }, '10.0.0.3')),
+        );
         expect(tally(failures.map((r) => r.statusCode))).toEqual({ 401: AUTH_FAILURE_LIMIT, 429: 5 });
       });
 
@@ -89,7 +102,11 @@ for (const dialect of DIALECTS) {
         await signedInAs(t.app, companyId, email, 'member');
         const attacker = new PanelClient(t.app);
         await attacker.get('/panel/sign-in');
-        const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => attacker.post('/panel/sign-in', { email, password: `wrong guess ${i}` })));
+        const statuses = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            attacker.post('/panel/sign-in', { email, password: `wrong guess ${i}` }),
+          ),
+        );
         expect(tally(statuses.map((r) => r.statusCode))).toEqual({ 401: 10, 429: 30 });
         // The right password is refused too while the account is locked.
         expect((await new PanelClient(t.app).signIn(email, PASSWORD)).statusCode).toBe(429);
@@ -98,60 +115,87 @@ for (const dialect of DIALECTS) {
   }
 }
 
-describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)('atomic limits across two instances on PostgreSQL and Redis', () => {
-  const redisPrefix = uniqueRedisPrefix('atomic-multi');
-  let database: TestDatabase;
-  let servers: ServerProcess[] = [];
+describe.skipIf(!DIALECTS.includes('postgres') || !REDIS_AVAILABLE)(
+  'atomic limits across two instances on PostgreSQL and Redis',
+  () => {
+    const redisPrefix = uniqueRedisPrefix('atomic-multi');
+    let database: TestDatabase;
+    let servers: ServerProcess[] = [];
 
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
-      RATE_LIMIT_MAX: '100000',
-    };
-    servers = await Promise.all([startServer(env), startServer(env)]);
-    const company = await cliJson<{ id: string }>(['company', 'create', '--name', 'Two Instances'], env);
-    await cliJson(['user', 'create', '--company', company.id, '--email', 'locked@example.com', '--role', 'member', '--password-stdin'], env, { stdin: PASSWORD });
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await database?.drop();
-    await deleteRedisKeys(redisPrefix);
-  });
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      const env = {
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_KEY_PREFIX: redisPrefix,
+        AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
+        RATE_LIMIT_MAX: '100000',
+      };
+      servers = await Promise.all([startServer(env), startServer(env)]);
+      const company = await cliJson<{ id: string }>(['company', 'create', '--name', 'Two Instances'], env);
+      await cliJson(
+        [
+          'user',
+          'create',
+          '--company',
+          company.id,
+          '--email',
+          'locked@example.com',
+          '--role',
+          'member',
+          '--password-stdin',
+        ],
+        env,
+        { stdin: PASSWORD },
+      );
+    });
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      await database?.drop();
+      await deleteRedisKeys(redisPrefix);
+    });
 
-  it('checks exactly the failed-key limit of 300 parallel unknown keys spread over both instances', async () => {
-    const statuses = await Promise.all(
-      Array.from({ length: 300 }, async (_, i) => (await fetch(servers[i % 2]!.baseUrl, { headers: { 'x-api-key': randomKey() } })).status),
-    );
-    expect(tally(statuses)).toEqual({ 401: AUTH_FAILURE_LIMIT, 429: 300 - AUTH_FAILURE_LIMIT });
-  });
+    it('checks exactly the failed-key limit of 300 parallel unknown keys spread over both instances', async () => {
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 300 },
+          async (_, i) => (await fetch(servers[i % 2]!.baseUrl, { headers: { 'x-api-key': randomKey() } })).status,
+        ),
+      );
+      expect(tally(statuses)).toEqual({ 401: AUTH_FAILURE_LIMIT, 429: 300 - AUTH_FAILURE_LIMIT });
+    });
 
-  it('checks exactly ten of 40 parallel wrong passwords for one account spread over both instances', async () => {
-    const forms = await Promise.all(
-      servers.map(async (server) => {
-        const origin = new URL(server.baseUrl).origin;
-        const page = await fetch(`${origin}/panel/sign-in`);
-        const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-        const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-        return { origin, cookie, csrf };
-      }),
-    );
-    const statuses = await Promise.all(
-      Array.from({ length: 40 }, async (_, i) => {
-        const form = forms[i % 2]!;
-        const body = new URLSearchParams({ _csrf: form.csrf, email: 'locked@example.com', password: `wrong guess ${i}` });
-        const res = await fetch(`${form.origin}/panel/sign-in`, {
-          method: 'POST',
-          headers: { cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-          body,
-          redirect: 'manual',
-        });
-        return res.status;
-      }),
-    );
-    expect(tally(statuses)).toEqual({ 401: 10, 429: 30 });
-  });
-});
+    it('checks exactly ten of 40 parallel wrong passwords for one account spread over both instances', async () => {
+      const forms = await Promise.all(
+        servers.map(async (server) => {
+          const origin = new URL(server.baseUrl).origin;
+          const page = await fetch(`${origin}/panel/sign-in`);
+          const cookie = page.headers
+            .getSetCookie()
+            .map((c) => c.split(';')[0])
+            .join('; ');
+          const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+          return { origin, cookie, csrf };
+        }),
+      );
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const form = forms[i % 2]!;
+          const body = new URLSearchParams({
+            _csrf: form.csrf,
+            email: 'locked@example.com',
+            password: `wrong guess ${i}`,
+          });
+          const res = await fetch(`${form.origin}/panel/sign-in`, {
+            method: 'POST',
+            headers: { cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+            body,
+            redirect: 'manual',
+          });
+          return res.status;
+        }),
+      );
+      expect(tally(statuses)).toEqual({ 401: 10, 429: 30 });
+    });
+  },
+);

@@ -35,7 +35,20 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       db = await createTestDatabase(dialect);
-      const created = await cli(db, 'company', 'create', '--name', 'CLI GmbH', '--currency', 'chf', '--vat-id', 'CHE-123.456.789', '--country', 'ch', '--json');
+      const created = await cli(
+        db,
+        'company',
+        'create',
+        '--name',
+        'CLI GmbH',
+        '--currency',
+        'chf',
+        '--vat-id',
+        'CHE-123.456.789',
+        '--country',
+        'ch',
+        '--json',
+      );
       expect(created.code).toBe(0);
       const company = JSON.parse(created.stdout);
       companyId = company.id;
@@ -54,9 +67,15 @@ for (const dialect of DIALECTS) {
       const before = JSON.parse((await cli(db, 'company', 'list', '--json')).stdout).companies.length;
       const cases: [string[], string][] = [
         [['--vat-id', 'DE12345678'], '--vat-id: A VAT id of Germany is DE + 9 digits, e.g. DE123456789.'],
-        [['--vat-id', 'GR123456789'], '--vat-id: A Greek VAT id starts with EL, not GR: EL + 9 digits, e.g. EL123456789.'],
+        [
+          ['--vat-id', 'GR123456789'],
+          '--vat-id: A Greek VAT id starts with EL, not GR: EL + 9 digits, e.g. EL123456789.',
+        ],
         [['--country', 'XX'], '--country: Must be an ISO 3166-1 alpha-2 country code such as DE.'],
-        [['--vat-id', 'NL123456789', '--country', 'QQ'], '--country: Must be an ISO 3166-1 alpha-2 country code such as DE.; --vat-id: A VAT id of Netherlands is NL + 9 digits + B + 2 digits, e.g. NL123456789B01.'],
+        [
+          ['--vat-id', 'NL123456789', '--country', 'QQ'],
+          '--country: Must be an ISO 3166-1 alpha-2 country code such as DE.; --vat-id: A VAT id of Netherlands is NL + 9 digits + B + 2 digits, e.g. NL123456789B01.',
+        ],
       ];
       for (const [options, message] of cases) {
         const created = await cli(db, 'company', 'create', '--name', 'Wrong VAT GmbH', ...options);
@@ -66,13 +85,37 @@ for (const dialect of DIALECTS) {
         expect(updated.stderr, options.join(' ')).toBe(created.stderr);
       }
       expect(JSON.parse((await cli(db, 'company', 'list', '--json')).stdout).companies).toHaveLength(before);
-      const normalized = await cli(db, 'company', 'create', '--name', 'Right VAT GmbH', '--vat-id', 'de 123 456 789', '--country', 'de', '--json');
+      const normalized = await cli(
+        db,
+        'company',
+        'create',
+        '--name',
+        'Right VAT GmbH',
+        '--vat-id',
+        'de 123 456 789',
+        '--country',
+        'de',
+        '--json',
+      );
       expect(normalized.code, normalized.stderr).toBe(0);
       expect(JSON.parse(normalized.stdout)).toMatchObject({ vatId: 'DE123456789', countryCode: 'DE' });
     });
 
     it('creates a key and shows the full key once', async () => {
-      const res = await cli(db, 'key', 'create', '--company', companyId, '--name', 'ERP', '--permissions', 'invoice.create,organization.create', '--expires-at', '2099-01-01T00:00:00Z', '--json');
+      const res = await cli(
+        db,
+        'key',
+        'create',
+        '--company',
+        companyId,
+        '--name',
+        'ERP',
+        '--permissions',
+        'invoice.create,organization.create',
+        '--expires-at',
+        '2099-01-01T00:00:00Z',
+        '--json',
+      );
       expect(res.code).toBe(0);
       const key = JSON.parse(res.stdout);
       expect(key).toMatchObject({
@@ -83,20 +126,62 @@ for (const dialect of DIALECTS) {
       });
       expect(key.key.split('_')[2]).toBe(key.prefix);
 
-      const text = await cli(db, 'key', 'create', '--company', companyId, '--name', 'Shop', '--permissions', 'organization.create');
+      const text = await cli(
+        db,
+        'key',
+        'create',
+        '--company',
+        companyId,
+        '--name',
+        'Shop',
+        '--permissions',
+        'organization.create',
+      );
       expect(text.code).toBe(0);
       expect(text.stdout).toMatch(/inv_live_[0-9A-Za-z]{8}_[0-9A-Za-z]{24}/);
       expect(text.stdout).toContain('only time');
     });
 
     it('refuses unknown permissions, unknown companies and past expiry dates', async () => {
-      const unknown = await cli(db, 'key', 'create', '--company', companyId, '--name', 'x', '--permissions', 'invoice.create,invoice.frobnicate');
+      const unknown = await cli(
+        db,
+        'key',
+        'create',
+        '--company',
+        companyId,
+        '--name',
+        'x',
+        '--permissions',
+        'invoice.create,invoice.frobnicate',
+      );
       expect(unknown.code).not.toBe(0);
       expect(unknown.stderr).toContain('invoice.frobnicate');
       expect(unknown.stdout).toBe('');
-      const noCompany = await cli(db, 'key', 'create', '--company', 'cmp_nope', '--name', 'x', '--permissions', 'invoice.create');
+      const noCompany = await cli(
+        db,
+        'key',
+        'create',
+        '--company',
+        'cmp_nope',
+        '--name',
+        'x',
+        '--permissions',
+        'invoice.create',
+      );
       expect(noCompany.code).not.toBe(0);
-      const past = await cli(db, 'key', 'create', '--company', companyId, '--name', 'x', '--permissions', 'invoice.create', '--expires-at', '2001-01-01');
+      const past = await cli(
+        db,
+        'key',
+        'create',
+        '--company',
+        companyId,
+        '--name',
+        'x',
+        '--permissions',
+        'invoice.create',
+        '--expires-at',
+        '2001-01-01',
+      );
       expect(past.code).not.toBe(0);
       const missing = await cli(db, 'key', 'create', '--company', companyId, '--name', 'x');
       expect(missing.code).toBe(2);
@@ -104,14 +189,32 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists keys without secrets or digests, and revokes them', async () => {
-      const created = JSON.parse((await cli(db, 'key', 'create', '--company', companyId, '--name', 'To revoke', '--permissions', 'invoice.create', '--json')).stdout);
+      const created = JSON.parse(
+        (
+          await cli(
+            db,
+            'key',
+            'create',
+            '--company',
+            companyId,
+            '--name',
+            'To revoke',
+            '--permissions',
+            'invoice.create',
+            '--json',
+          )
+        ).stdout,
+      );
       const list = await cli(db, 'key', 'list', '--company', companyId, '--json');
       expect(list.code).toBe(0);
       const { keys } = JSON.parse(list.stdout);
       expect(keys.length).toBeGreaterThanOrEqual(2);
       expect(list.stdout).not.toContain(created.key.split('_')[3]);
       expect(list.stdout).not.toMatch(/digest|[0-9a-f]{64}/);
-      expect(keys.find((k: { id: string }) => k.id === created.id)).toMatchObject({ status: 'active', prefix: created.prefix });
+      expect(keys.find((k: { id: string }) => k.id === created.id)).toMatchObject({
+        status: 'active',
+        prefix: created.prefix,
+      });
 
       const revoked = await cli(db, 'key', 'revoke', created.id, '--json');
       expect(revoked.code).toBe(0);
@@ -135,14 +238,22 @@ describe('invoicing CLI as a program', () => {
     const db = await createTestDatabase('sqlite');
     try {
       const env = { ...process.env, DATABASE_URL: db.url };
-      const { stdout } = await exec(process.execPath, ['bin/invoicing.js', 'company', 'create', '--name', 'Bin Co', '--json'], { env });
+      const { stdout } = await exec(
+        process.execPath,
+        ['bin/invoicing.js', 'company', 'create', '--name', 'Bin Co', '--json'],
+        { env },
+      );
       expect(JSON.parse(stdout).id).toMatch(/^cmp_/);
       type Failure = { code?: number; stderr: string; stdout: string };
-      const failure: Failure = await exec(process.execPath, ['bin/invoicing.js', 'key', 'revoke', 'key_missing'], { env }).catch((e: Failure) => e);
+      const failure: Failure = await exec(process.execPath, ['bin/invoicing.js', 'key', 'revoke', 'key_missing'], {
+        env,
+      }).catch((e: Failure) => e);
       expect(failure.code).toBe(1);
       expect(failure.stderr).toContain('No key with id key_missing');
       expect(failure.stdout).toBe('');
-      const usage: Failure = await exec(process.execPath, ['bin/invoicing.js', 'frobnicate'], { env }).catch((e: Failure) => e);
+      const usage: Failure = await exec(process.execPath, ['bin/invoicing.js', 'frobnicate'], { env }).catch(
+        (e: Failure) => e,
+      );
       expect(usage.code).toBe(2);
       expect(usage.stderr).toBe('Error: Unknown command "frobnicate".\nRun "invoicing --help" for usage.\n');
       const version = await exec(process.execPath, ['bin/invoicing.js', '--version'], { env });
@@ -171,14 +282,25 @@ describe('invoicing CLI help and usage', () => {
       const res = await offline(...args);
       expect(res.code, args.join(' ')).toBe(0);
       expect(res.stderr).toBe('');
-      for (const command of ['company create', 'company update', 'key create', 'key roll <keyId> [--overlap <hours>]', 'key rename <keyId> --name', 'user create', 'setup-link', 'migrate']) {
+      for (const command of [
+        'company create',
+        'company update',
+        'key create',
+        'key roll <keyId> [--overlap <hours>]',
+        'key rename <keyId> --name',
+        'user create',
+        'setup-link',
+        'migrate',
+      ]) {
         expect(res.stdout).toContain(`invoicing ${command}`);
       }
     }
   });
 
   it('prints the version of the package for --version and -V', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     for (const flag of ['--version', '-V']) {
       const res = await offline(flag);
       expect(res).toEqual({ code: 0, stdout: `invoicing ${version}\n`, stderr: '' });
@@ -186,7 +308,12 @@ describe('invoicing CLI help and usage', () => {
   });
 
   it("prints a group's usage for <group> --help, help <group> and <group> <command> --help", async () => {
-    for (const args of [['key', '--help'], ['help', 'key'], ['key', 'roll', '--help'], ['key', 'help']]) {
+    for (const args of [
+      ['key', '--help'],
+      ['help', 'key'],
+      ['key', 'roll', '--help'],
+      ['key', 'help'],
+    ]) {
       const res = await offline(...args);
       expect(res.code, args.join(' ')).toBe(0);
       expect(res.stdout).toContain('invoicing key roll <keyId> [--overlap <hours>] [--json]');
@@ -211,17 +338,37 @@ describe('invoicing CLI help and usage', () => {
   it('answers a usage error with one line and a pointer to the help, exit code 2', async () => {
     const cases: [string[], string, string][] = [
       [['frobnicate'], 'Unknown command "frobnicate".', 'invoicing --help'],
-      [['key', 'frob'], 'Unknown command "key frob". The key commands are create, list, revoke, roll, rename.', 'invoicing key --help'],
+      [
+        ['key', 'frob'],
+        'Unknown command "key frob". The key commands are create, list, revoke, roll, rename.',
+        'invoicing key --help',
+      ],
       [['key', 'revoke'], '"invoicing key revoke" needs the id of a key', 'invoicing key --help'],
       [['key', 'roll'], '"invoicing key roll" needs the id of a key', 'invoicing key --help'],
       [['key', 'list', '--bogus'], 'Unknown option --bogus.', 'invoicing key --help'],
       [['key', 'create', '--name'], 'Option --name needs a value.', 'invoicing key --help'],
       [['key', 'list', '--json=yes'], 'Option --json takes no value.', 'invoicing key --help'],
-      [['key', 'list', '--currency', 'EUR'], 'Option --currency does not apply to "invoicing key list".', 'invoicing key --help'],
-      [['key', 'revoke', 'key_a', 'key_b'], 'Unexpected argument "key_b" for "invoicing key revoke".', 'invoicing key --help'],
-      [['key', 'roll', 'key_a', '--overlap', '169'], '--overlap must be a number of hours from 0 to 168 (7 days), got "169".', 'invoicing key --help'],
+      [
+        ['key', 'list', '--currency', 'EUR'],
+        'Option --currency does not apply to "invoicing key list".',
+        'invoicing key --help',
+      ],
+      [
+        ['key', 'revoke', 'key_a', 'key_b'],
+        'Unexpected argument "key_b" for "invoicing key revoke".',
+        'invoicing key --help',
+      ],
+      [
+        ['key', 'roll', 'key_a', '--overlap', '169'],
+        '--overlap must be a number of hours from 0 to 168 (7 days), got "169".',
+        'invoicing key --help',
+      ],
       [['key', 'roll', 'key_a', '--overlap', '-1'], 'Option --overlap needs a value.', 'invoicing key --help'],
-      [['company', 'update'], '"invoicing company update" needs the id of a company (cmp_…).', 'invoicing company --help'],
+      [
+        ['company', 'update'],
+        '"invoicing company update" needs the id of a company (cmp_…).',
+        'invoicing company --help',
+      ],
     ];
     for (const [args, message, help] of cases) {
       const res = await offline(...args);
@@ -247,7 +394,9 @@ describe('invoicing CLI help and usage', () => {
     ]) {
       const res = await offline(...args);
       expect(res.code, args[1]).toBe(2);
-      expect(res.stderr).toContain('That looks like a full API key, not a key id; key ids look like key_…. The key was not printed.');
+      expect(res.stderr).toContain(
+        'That looks like a full API key, not a key id; key ids look like key_…. The key was not printed.',
+      );
       const output = res.stdout + res.stderr;
       expect(output).not.toContain(FULL_KEY.slice(9));
       expect(output).not.toContain('AbCdEfGh');
@@ -255,7 +404,13 @@ describe('invoicing CLI help and usage', () => {
   });
 
   it('never echoes a full API key typed anywhere else either', async () => {
-    for (const args of [[FULL_KEY], ['key', FULL_KEY], ['key', 'list', '--company', FULL_KEY], [`--${FULL_KEY}`], ['key', 'revoke', 'key_a', FULL_KEY]]) {
+    for (const args of [
+      [FULL_KEY],
+      ['key', FULL_KEY],
+      ['key', 'list', '--company', FULL_KEY],
+      [`--${FULL_KEY}`],
+      ['key', 'revoke', 'key_a', FULL_KEY],
+    ]) {
       const res = await offline(...args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stdout + res.stderr).not.toContain('0123456789abcdefghijklmn');
@@ -275,7 +430,17 @@ for (const dialect of DIALECTS) {
       return JSON.parse(res.stdout);
     };
     const newKey = (name: string, ...extra: string[]) =>
-      json('key', 'create', '--company', companyId, '--name', name, '--permissions', 'organization.read,organization.create', ...extra);
+      json(
+        'key',
+        'create',
+        '--company',
+        companyId,
+        '--name',
+        name,
+        '--permissions',
+        'organization.read,organization.create',
+        ...extra,
+      );
     const works = async (key: string) => (await t.get('/organization', key)).statusCode;
 
     beforeAll(async () => {
@@ -291,7 +456,20 @@ for (const dialect of DIALECTS) {
         [['key', 'create', '--company', 'cmp_nope', '--name', 'x', '--permissions', 'invoice.create']],
         [['company', 'update', 'cmp_nope', '--iban', 'DE89370400440532013000']],
         [['company', 'reset-test-data', 'cmp_nope']],
-        [['user', 'create', '--company', 'cmp_nope', '--email', 'a@example.com', '--role', 'admin', '--password-stdin'], 'correct horse battery'],
+        [
+          [
+            'user',
+            'create',
+            '--company',
+            'cmp_nope',
+            '--email',
+            'a@example.com',
+            '--role',
+            'admin',
+            '--password-stdin',
+          ],
+          'correct horse battery',
+        ],
       ];
       for (const [args, stdin] of cases) {
         const res = await cliAt(t.database.url, args, stdin);
@@ -339,7 +517,11 @@ for (const dialect of DIALECTS) {
       expect(await works(rolled.key)).toBe(200);
 
       // The overlap ends: time moves past the old key's expiry.
-      await t.storage.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', old.id).execute();
+      await t.storage.db
+        .updateTable('api_keys')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', old.id)
+        .execute();
       const refused = await t.get('/organization', old.key);
       expect(refused.statusCode).toBe(401);
       expect(await works(rolled.key)).toBe(200);
@@ -362,7 +544,8 @@ for (const dialect of DIALECTS) {
 
     it("lets a server's key cache honour the old key's new expiry: refused when the overlap ends, and a roll seen within the cache TTL", async () => {
       let clock = Date.now();
-      const verifier = (cacheTtlMs: number) => new ApiKeyVerifier(new ApiKeyRepository(t.storage.db), { cacheTtlMs, now: () => clock });
+      const verifier = (cacheTtlMs: number) =>
+        new ApiKeyVerifier(new ApiKeyRepository(t.storage.db), { cacheTtlMs, now: () => clock });
 
       // A row cached after the roll carries the new expiry: no new lookup is needed to refuse the key.
       const old = await newKey('Cached after roll');
@@ -387,16 +570,29 @@ for (const dialect of DIALECTS) {
       const revoked = await newKey('Revoked one');
       expect((await run('key', 'revoke', revoked.id)).code).toBe(0);
       const expired = await newKey('Expired one', '--expires-at', '2099-01-01');
-      await t.storage.db.updateTable('api_keys').set({ expires_at: '2001-01-01T00:00:00.000Z' }).where('id', '=', expired.id).execute();
+      await t.storage.db
+        .updateTable('api_keys')
+        .set({ expires_at: '2001-01-01T00:00:00.000Z' })
+        .where('id', '=', expired.id)
+        .execute();
       const rolledOnce = await newKey('Rolled once');
       const successor = await json('key', 'roll', rolledOnce.id);
       const count = async () => (await t.storage.db.selectFrom('api_keys').select('id').execute()).length;
       const keysBefore = await count();
 
       const cases: [string, string][] = [
-        [revoked.id, `Error: Key ${revoked.id} is revoked; only a working key can be rolled. Create a new key instead.\n`],
-        [expired.id, `Error: Key ${expired.id} is expired; only a working key can be rolled. Create a new key instead.\n`],
-        [rolledOnce.id, `Error: Key ${rolledOnce.id} was rolled already (to ${successor.id}); roll that key instead.\n`],
+        [
+          revoked.id,
+          `Error: Key ${revoked.id} is revoked; only a working key can be rolled. Create a new key instead.\n`,
+        ],
+        [
+          expired.id,
+          `Error: Key ${expired.id} is expired; only a working key can be rolled. Create a new key instead.\n`,
+        ],
+        [
+          rolledOnce.id,
+          `Error: Key ${rolledOnce.id} was rolled already (to ${successor.id}); roll that key instead.\n`,
+        ],
         ['key_missing', 'Error: No key with id key_missing.\n'],
       ];
       for (const [id, message] of cases) {
@@ -411,12 +607,23 @@ for (const dialect of DIALECTS) {
     it('rolls a key once when two rolls of it race, and keeps no second successor', async () => {
       const key = await newKey('Raced');
       const actor = { userId: null, label: 'CLI' };
-      const results = await Promise.all(Array.from({ length: 4 }, () => t.container.apiKeys.roll(key.id, { overlapHours: 1, actor })));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => t.container.apiKeys.roll(key.id, { overlapHours: 1, actor })),
+      );
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.reason)).toEqual(['already_rolled', 'already_rolled', 'already_rolled']);
+      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.reason)).toEqual([
+        'already_rolled',
+        'already_rolled',
+        'already_rolled',
+      ]);
       const named = await t.storage.db.selectFrom('api_keys').select('id').where('name', '=', 'Raced').execute();
       expect(named).toHaveLength(2);
-      const rolls = await t.storage.db.selectFrom('api_key_events').select('id').where('api_key_id', '=', key.id).where('action', '=', 'roll').execute();
+      const rolls = await t.storage.db
+        .selectFrom('api_key_events')
+        .select('id')
+        .where('api_key_id', '=', key.id)
+        .where('action', '=', 'roll')
+        .execute();
       expect(rolls).toHaveLength(1);
     });
 
@@ -443,7 +650,13 @@ for (const dialect of DIALECTS) {
       await json('key', 'rename', key.id, '--name', 'Audited (renamed)');
       const rolled = await json('key', 'roll', key.id, '--overlap', '1');
       await json('key', 'revoke', rolled.id);
-      const events = await t.storage.db.selectFrom('api_key_events').selectAll().where('api_key_id', 'in', [key.id, rolled.id]).orderBy('at').orderBy('id').execute();
+      const events = await t.storage.db
+        .selectFrom('api_key_events')
+        .selectAll()
+        .where('api_key_id', 'in', [key.id, rolled.id])
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
       expect(events.map((e) => [e.action, e.api_key_id, e.actor_label, e.actor_user_id])).toEqual([
         ['create', key.id, 'CLI', null],
         ['rename', key.id, 'CLI', null],
@@ -451,7 +664,11 @@ for (const dialect of DIALECTS) {
         ['revoke', rolled.id, 'CLI', null],
       ]);
       expect(JSON.parse(events[1]!.detail!)).toEqual({ previousName: 'Audited' });
-      expect(JSON.parse(events[2]!.detail!)).toEqual({ successorId: rolled.id, successorPrefix: rolled.prefix, oldKeyUntil: rolled.previous.expiresAt });
+      expect(JSON.parse(events[2]!.detail!)).toEqual({
+        successorId: rolled.id,
+        successorPrefix: rolled.prefix,
+        oldKeyUntil: rolled.previous.expiresAt,
+      });
     });
   });
 }

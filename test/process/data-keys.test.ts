@@ -32,13 +32,20 @@ describe('the data key and the sealer', () => {
   });
 
   it('refuses a missing data key before touching the database: exit 78 at once even when PostgreSQL is unreachable', async () => {
-    const { code, output } = await runServerToExit({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test', DATA_ENCRYPTION_KEY: '', DATABASE_STARTUP_WAIT_MS: '600000' });
+    const { code, output } = await runServerToExit({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
+      DATA_ENCRYPTION_KEY: '',
+      DATABASE_STARTUP_WAIT_MS: '600000',
+    });
     expect(code).toBe(78);
     expect(output).toContain('DATA_ENCRYPTION_KEY must be set with Pos');
   });
 
   it('refuses to start on PostgreSQL without DATA_ENCRYPTION_KEY: exit 78 naming the variable', async () => {
-    const { code, output } = await runServerToExit({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', DATA_ENCRYPTION_KEY: '' });
+    const { code, output } = await runServerToExit({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      DATA_ENCRYPTION_KEY: '',
+    });
     expect(code).toBe(78);
     expect(output).toContain('DATA_ENCRYPTION_KEY must be set with PostgreSQL');
   });

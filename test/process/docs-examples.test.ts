@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../src/auth/permissions.js';
-import { comparable, instrument, jsonValues, mask, optedOut, segments, shellExamples, type ShellExample } from '../helpers/docs-examples.js';
+import {
+  comparable,
+  instrument,
+  jsonValues,
+  mask,
+  optedOut,
+  segments,
+  shellExamples,
+  type ShellExample,
+} from '../helpers/docs-examples.js';
 import { startServer, type ServerProcess } from '../helpers/servers.js';
 import { eventually } from '../helpers/eventually.js';
 import { makeTestCertificate, startSmtpSinkProcess, type TestCertificate } from '../helpers/smtp-server.js';
@@ -20,9 +29,17 @@ import { makeTestCertificate, startSmtpSinkProcess, type TestCertificate } from 
 // `npx invoicing` runs the clone's CLI on the same database.
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const DOC_FILES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const DOC_FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 /** DOCS_EXAMPLES=docs/api.md runs one file's examples while you write it. */
-const RUN_FILES = process.env.DOCS_EXAMPLES ? DOC_FILES.filter((f) => process.env.DOCS_EXAMPLES!.split(',').includes(f)) : DOC_FILES;
+const RUN_FILES = process.env.DOCS_EXAMPLES
+  ? DOC_FILES.filter((f) => process.env.DOCS_EXAMPLES!.split(',').includes(f))
+  : DOC_FILES;
 const DEFAULT_ORIGIN = 'http://127.0.0.1:3000';
 
 /** A browser stand-in over fetch: cookies and the CSRF token of the last page read. */
@@ -66,7 +83,10 @@ class Browser {
 
 /** What the quickstart has a reader do in the browser: claim the instance, then create a live key with every permission. */
 async function claimAndCreateKey(server: ServerProcess, origin: string): Promise<string> {
-  const link = await eventually(() => /\/panel\/setup\?token=([A-Za-z0-9_%-]+)/.exec(server.output.join('\n')) ?? false, { intervalMs: 50, what: 'the setup link' }).catch(() => null);
+  const link = await eventually(
+    () => /\/panel\/setup\?token=([A-Za-z0-9_%-]+)/.exec(server.output.join('\n')) ?? false,
+    { intervalMs: 50, what: 'the setup link' },
+  ).catch(() => null);
   if (!link) throw new Error(`the server printed no setup link:\n${server.output.join('\n')}`);
   const browser = new Browser(origin);
   const token = decodeURIComponent(link[1]!);
@@ -88,7 +108,8 @@ async function claimAndCreateKey(server: ServerProcess, origin: string): Promise
     ['expiresOn', ''],
     ...Object.keys(PERMISSIONS).map((p): [string, string] => ['permissions', p]),
   ]);
-  if (created.status !== 303) throw new Error(`creating a key answered ${created.status}: ${created.body.slice(0, 500)}`);
+  if (created.status !== 303)
+    throw new Error(`creating a key answered ${created.status}: ${created.body.slice(0, 500)}`);
   const shown = await browser.get(created.location ?? '/panel/keys/new');
   const key = /inv_live_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}/.exec(shown.body)?.[0];
   if (!key) throw new Error('the panel showed no new key');
@@ -112,7 +133,11 @@ async function mailEnv(): Promise<Record<string, string>> {
     const certificate = makeTestCertificate();
     mail = { certificate, smtp: await startSmtpSinkProcess(certificate) };
   }
-  return { SMTP_URL: `smtp://127.0.0.1:${mail.smtp.port}`, SMTP_FROM: 'invoices@service.example', SMTP_TLS_CA_FILE: mail.certificate.certFile };
+  return {
+    SMTP_URL: `smtp://127.0.0.1:${mail.smtp.port}`,
+    SMTP_FROM: 'invoices@service.example',
+    SMTP_TLS_CA_FILE: mail.certificate.certFile,
+  };
 }
 afterAll(async () => {
   await mail?.smtp.stop();
@@ -120,10 +145,14 @@ afterAll(async () => {
 });
 
 async function startFileRun(): Promise<FileRun> {
-  if (spawnSync('jq', ['--version']).error) throw new Error('the docs examples pick fields with jq: install it (apt-get install jq)');
+  if (spawnSync('jq', ['--version']).error)
+    throw new Error('the docs examples pick fields with jq: install it (apt-get install jq)');
   const dir = mkdtempSync(join(tmpdir(), 'invoicing-docs-'));
   const databaseUrl = `sqlite:${join(dir, 'invoicing.db')}`;
-  const server = await startServer({ DATABASE_URL: databaseUrl, ...(await mailEnv()) }, { quiet: true, timeoutMs: 45_000 });
+  const server = await startServer(
+    { DATABASE_URL: databaseUrl, ...(await mailEnv()) },
+    { quiet: true, timeoutMs: 45_000 },
+  );
   const origin = new URL(server.baseUrl).origin;
   const key = await claimAndCreateKey(server, origin);
   const state = join(dir, 'state.sh');
@@ -143,7 +172,11 @@ async function startFileRun(): Promise<FileRun> {
 }
 
 /** Runs one block in bash after the file's earlier blocks; returns its stdout, stderr and status. */
-function runBlock(run: FileRun, script: string, origin: string): { stdout: string; stderr: string; status: number | null } {
+function runBlock(
+  run: FileRun,
+  script: string,
+  origin: string,
+): { stdout: string; stderr: string; status: number | null } {
   const prelude = [
     'set -eo pipefail',
     // `npx invoicing` is the clone's CLI: the package bin, without npx's start-up.
@@ -207,12 +240,17 @@ describe('the examples of README.md and docs/', () => {
     expect(first).toMatch(/^npm test\b/m);
     expect(readme.split('\n').length).toBeLessThanOrEqual(250);
     for (const file of DOC_FILES) {
-      expect(readFileSync(join(ROOT, file), 'utf8'), `${file}: the API is ours, no issue numbers or "the spec"`).not.toMatch(/\bissues? \d|\bthe spec\b/i);
+      expect(
+        readFileSync(join(ROOT, file), 'utf8'),
+        `${file}: the API is ours, no issue numbers or "the spec"`,
+      ).not.toMatch(/\bissues? \d|\bthe spec\b/i);
     }
   });
 
   it('keeps the examples that opt out of running few, and every other sh block runs', () => {
-    const skipped = DOC_FILES.flatMap((file) => optedOut(readFileSync(join(ROOT, file), 'utf8')).map((b) => `${file}:${b.line}`));
+    const skipped = DOC_FILES.flatMap((file) =>
+      optedOut(readFileSync(join(ROOT, file), 'utf8')).map((b) => `${file}:${b.line}`),
+    );
     const running = DOC_FILES.reduce((n, file) => n + shellExamples(readFileSync(join(ROOT, file), 'utf8')).length, 0);
     expect(running).toBeGreaterThan(skipped.length * 2);
     expect(skipped.length, skipped.join('\n')).toBeLessThanOrEqual(12);
@@ -221,13 +259,18 @@ describe('the examples of README.md and docs/', () => {
 
 describe('the docs examples runner', () => {
   it('cuts output at `# → …` lines and compares JSON with ids, keys and times masked and "…" as any value', () => {
-    const { script, expected } = instrument('echo \'{"id":"org_0199aaaa-1b2e-7c41-9a55-3f0e2d1c4b6a","n":1}\'\n# → {"id": "org_…", "n": 1}\necho 201\n# → 201');
+    const { script, expected } = instrument(
+      'echo \'{"id":"org_0199aaaa-1b2e-7c41-9a55-3f0e2d1c4b6a","n":1}\'\n# → {"id": "org_…", "n": 1}\necho 201\n# → 201',
+    );
     expect(expected).toHaveLength(2);
     const out = spawnSync('bash', ['-c', script], { encoding: 'utf8' }).stdout;
     const { marked } = segments(out);
     expect(marked[1]!.trim()).toBe('201');
     expect(jsonValues(marked[0]!)).toEqual([{ id: 'org_0199aaaa-1b2e-7c41-9a55-3f0e2d1c4b6a', n: 1 }]);
-    const [shown, actual] = comparable('{"id": "org_01a1fc3b-9137-7ed8-8562-d52076a13728", "at": "…", "n": 1}', '{"id":"org_0199aaaa-1b2e-7c41-9a55-3f0e2d1c4b6a","at":"x","n":1}');
+    const [shown, actual] = comparable(
+      '{"id": "org_01a1fc3b-9137-7ed8-8562-d52076a13728", "at": "…", "n": 1}',
+      '{"id":"org_0199aaaa-1b2e-7c41-9a55-3f0e2d1c4b6a","at":"x","n":1}',
+    );
     expect(actual).toEqual(shown);
     expect(mask('inv_live_AbCdEfGh_AbCdEfGhAbCdEfGhAbCdEfGh at 2026-11-21T09:30:00.123Z')).toBe('<key> at <time>');
   });
@@ -242,7 +285,9 @@ describe('the docs examples runner', () => {
   });
 
   it('finds sh blocks with their json answers and skips those marked no-run', () => {
-    const examples = shellExamples('```sh\ncurl a\n```\n\nThe answer:\n\n```json\n{"a": 1}\n```\n\n```sh no-run\nnpm start\n```\n\n```sh\ncurl b\n```\n\n```ts\nx\n```\n\n```json\n{}\n```\n');
+    const examples = shellExamples(
+      '```sh\ncurl a\n```\n\nThe answer:\n\n```json\n{"a": 1}\n```\n\n```sh no-run\nnpm start\n```\n\n```sh\ncurl b\n```\n\n```ts\nx\n```\n\n```json\n{}\n```\n',
+    );
     expect(examples.map((e) => [e.code, e.answer])).toEqual([
       ['curl a', '{"a": 1}'],
       ['curl b', null],

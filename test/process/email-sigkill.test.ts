@@ -2,7 +2,13 @@ import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 import { cliJson, freePort, startServer, type ServerProcess } from '../helpers/servers.js';
-import { makeTestCertificate, parseMessage, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../helpers/smtp-server.js';
+import {
+  makeTestCertificate,
+  parseMessage,
+  startSmtpServer,
+  type TestCertificate,
+  type TestSmtpServer,
+} from '../helpers/smtp-server.js';
 
 // A send survives a SIGKILL of the server between the request and the delivery: the 202 means the
 // message is a committed row; the server is killed at once, before its relay is even reachable;
@@ -18,7 +24,14 @@ const SELLER = {
   paymentTerms: 'Payable within 30 days.',
 };
 
-async function call(baseUrl: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  baseUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -59,16 +72,33 @@ for (const dialect of DIALECTS) {
       };
       const { id: companyId } = await cliJson<{ id: string }>(['company', 'create', '--name', 'Kill Test GmbH'], env);
       const { key } = await cliJson<{ key: string }>(
-        ['key', 'create', '--company', companyId, '--name', 'send', '--permissions', 'company.update,organization.create,invoice.create,invoice.read,invoice.send'],
+        [
+          'key',
+          'create',
+          '--company',
+          companyId,
+          '--name',
+          'send',
+          '--permissions',
+          'company.update,organization.create,invoice.create,invoice.read,invoice.send',
+        ],
         env,
       );
 
       const first = await startServer(env, { quiet: true });
       servers.push(first);
       expect((await call(first.baseUrl, key, 'PATCH', '/company', SELLER)).status).toBe(200);
-      const buyer = await call(first.baseUrl, key, 'POST', '/organization', { name: 'Käufer AG', isCustomer: true, email: 'ap@buyer.example', address: { countryCode: 'DE' } });
+      const buyer = await call(first.baseUrl, key, 'POST', '/organization', {
+        name: 'Käufer AG',
+        isCustomer: true,
+        email: 'ap@buyer.example',
+        address: { countryCode: 'DE' },
+      });
       expect(buyer.status).toBe(201);
-      const invoice = await call(first.baseUrl, key, 'POST', '/invoice', { organizationId: buyer.json.data.id, lines: [{ name: 'Consulting', quantity: '1', unitPrice: '100', vatRate: '19' }] });
+      const invoice = await call(first.baseUrl, key, 'POST', '/invoice', {
+        organizationId: buyer.json.data.id,
+        lines: [{ name: 'Consulting', quantity: '1', unitPrice: '100', vatRate: '19' }],
+      });
       expect(invoice.status).toBe(201);
       const headers = { 'idempotency-key': 'send-before-kill' };
       const sent = await call(first.baseUrl, key, 'POST', `/invoice/${invoice.json.data.id}/send`, {}, headers);
@@ -82,7 +112,8 @@ for (const dialect of DIALECTS) {
       // Sent at once, or after a retry's delay, or (killed mid-attempt) once the lease ran out.
       const delivered = await vi.waitFor(
         async () => {
-          const [found] = (await call(second.baseUrl, key, 'GET', `/invoice/${invoice.json.data.id}`)).json.data.deliveries as { id: string; status: string; messageId: string }[];
+          const [found] = (await call(second.baseUrl, key, 'GET', `/invoice/${invoice.json.data.id}`)).json.data
+            .deliveries as { id: string; status: string; messageId: string }[];
           if (found!.status !== 'sent') throw new Error(`still ${found!.status}`);
           return found!;
         },
@@ -95,7 +126,9 @@ for (const dialect of DIALECTS) {
       const again = await call(second.baseUrl, key, 'POST', `/invoice/${invoice.json.data.id}/send`, {}, headers);
       expect(again.status).toBe(202);
       expect(again.json.data.id).toBe(sent.json.data.id);
-      expect((await call(second.baseUrl, key, 'GET', `/invoice/${invoice.json.data.id}`)).json.data.deliveries).toHaveLength(1);
+      expect(
+        (await call(second.baseUrl, key, 'GET', `/invoice/${invoice.json.data.id}`)).json.data.deliveries,
+      ).toHaveLength(1);
       expect(smtp.received).toHaveLength(1);
     }, 240_000);
   });

@@ -20,15 +20,24 @@ const INVOICE_LINES = [
 ];
 
 async function bootstrap(databaseUrl: string, permissions = 'organization.create,invoice.create') {
-  const company = await cliJson<{ id: string }>(['company', 'create', '--name', 'Fault GmbH'], { DATABASE_URL: databaseUrl });
-  const { key } = await cliJson<{ key: string }>(['key', 'create', '--company', company.id, '--name', 'faults', '--permissions', permissions], {
+  const company = await cliJson<{ id: string }>(['company', 'create', '--name', 'Fault GmbH'], {
     DATABASE_URL: databaseUrl,
   });
+  const { key } = await cliJson<{ key: string }>(
+    ['key', 'create', '--company', company.id, '--name', 'faults', '--permissions', permissions],
+    {
+      DATABASE_URL: databaseUrl,
+    },
+  );
   return { companyId: company.id, key };
 }
 
 function post(url: string, key: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
 }
 
 for (const dialect of DIALECTS) {
@@ -46,7 +55,9 @@ for (const dialect of DIALECTS) {
       const first = await startServer(env);
       servers.push(first);
       const { key } = await bootstrap(database.url);
-      const buyer = (await (await post(`${first.baseUrl}/organization`, key, { name: 'Buyer', isCustomer: true })).json()) as { data: { id: string } };
+      const buyer = (await (
+        await post(`${first.baseUrl}/organization`, key, { name: 'Buyer', isCustomer: true })
+      ).json()) as { data: { id: string } };
       const body = { organizationId: buyer.data.id, issueDate: '2026-03-01', lines: INVOICE_LINES };
 
       const acknowledged: { id: string; number: string }[] = [];
@@ -55,14 +66,19 @@ for (const dialect of DIALECTS) {
         while (!stop) {
           try {
             const res = await post(`${first.baseUrl}/invoice`, key, body);
-            if (res.status === 201) acknowledged.push(((await res.json()) as { data: { id: string; number: string } }).data);
+            if (res.status === 201)
+              acknowledged.push(((await res.json()) as { data: { id: string; number: string } }).data);
           } catch {
             return; // the server is gone
           }
         }
       };
       const workers = Array.from({ length: 16 }, worker);
-      await eventually(() => acknowledged.length >= 40, { timeoutMs: 60_000, intervalMs: 5, what: 'forty acknowledged invoices' });
+      await eventually(() => acknowledged.length >= 40, {
+        timeoutMs: 60_000,
+        intervalMs: 5,
+        what: 'forty acknowledged invoices',
+      });
       first.child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
@@ -79,15 +95,19 @@ for (const dialect of DIALECTS) {
           .execute();
         const linesOf = new Map(lineCounts.map((r) => [r.invoice_id, Number(r.n)]));
         const stored = new Set(invoices.map((i) => i.id));
-        for (const invoice of acknowledged) expect(stored.has(invoice.id), `acknowledged ${invoice.number} is missing`).toBe(true);
-        for (const invoice of invoices) expect(linesOf.get(invoice.id), `invoice ${invoice.number} is partial`).toBe(INVOICE_LINES.length);
+        for (const invoice of acknowledged)
+          expect(stored.has(invoice.id), `acknowledged ${invoice.number} is missing`).toBe(true);
+        for (const invoice of invoices)
+          expect(linesOf.get(invoice.id), `invoice ${invoice.number} is partial`).toBe(INVOICE_LINES.length);
         const numbers = invoices.map((i) => Number(i.number!.split('-')[1])).sort((a, b) => a - b);
         expect(numbers).toEqual(numbers.map((_, i) => i + 1));
 
         // And the restarted server goes on from the next number.
         const next = await post(`${second.baseUrl}/invoice`, key, body);
         expect(next.status).toBe(201);
-        expect(((await next.json()) as { data: { number: string } }).data.number).toBe(`2026-${String(numbers.length + 1).padStart(5, '0')}`);
+        expect(((await next.json()) as { data: { number: string } }).data.number).toBe(
+          `2026-${String(numbers.length + 1).padStart(5, '0')}`,
+        );
       } finally {
         await storage.close();
       }
@@ -113,7 +133,10 @@ describe('a server stopped with SIGTERM under load', () => {
     const inFlight = Array.from({ length: 5 }, (_, i) => {
       const body = JSON.stringify({ name: `In flight ${i}`, isCustomer: true });
       return new Promise<{ request: ReturnType<typeof httpRequest>; response: Promise<number> }>((ready) => {
-        const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key } });
+        const request = httpRequest(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
+        });
         const response = new Promise<number>((done, fail) => {
           request.on('response', (res) => {
             res.resume();
@@ -147,7 +170,9 @@ describe('a server stopped with SIGTERM under load', () => {
     ).catch(() => 'answered');
     expect(refused).toBe('refused');
 
-    pending.forEach(({ request }, i) => request.end(JSON.stringify({ name: `In flight ${i}`, isCustomer: true }).slice(10)));
+    pending.forEach(({ request }, i) =>
+      request.end(JSON.stringify({ name: `In flight ${i}`, isCustomer: true }).slice(10)),
+    );
     const statuses = await Promise.all(pending.map((p) => p.response));
     expect(statuses).toEqual([201, 201, 201, 201, 201]);
 
@@ -171,8 +196,17 @@ describe('hostile bodies', () => {
     const { key } = await t.tenant();
     const deepArray = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const deepObject = `{"name":"Deep","isCustomer":true,"address":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
-    for (const [path, payload] of [['/organization', deepArray], ['/organization', deepObject], ['/invoice', deepObject]] as const) {
-      const res = await t.request({ method: 'POST', url: `/api/v1.0.0/public${path}`, payload, headers: { 'content-type': 'application/json', 'x-api-key': key } });
+    for (const [path, payload] of [
+      ['/organization', deepArray],
+      ['/organization', deepObject],
+      ['/invoice', deepObject],
+    ] as const) {
+      const res = await t.request({
+        method: 'POST',
+        url: `/api/v1.0.0/public${path}`,
+        payload,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      });
       expect(res.statusCode, `${path} ${payload.slice(0, 20)}`).toBe(400);
       expect(res.json().success).toBe(false);
     }
@@ -187,7 +221,12 @@ describe('hostile bodies', () => {
       '{"name":"P3","isCustomer":true,"address":{"__proto__":{"polluted":true}}}',
     ];
     for (const payload of payloads) {
-      const res = await t.request({ method: 'POST', url: '/api/v1.0.0/public/organization', payload, headers: { 'content-type': 'application/json', 'x-api-key': key } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1.0.0/public/organization',
+        payload,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().success).toBe(false);
     }
@@ -206,7 +245,8 @@ describe.runIf(REDIS_AVAILABLE)('Redis stopped and started again under load', ()
       let stop = false;
       let n = 0;
       const load = async () => {
-        while (!stop) statuses.push((await t.post('/organization', { name: `Load ${n++}`, isCustomer: true }, key)).statusCode);
+        while (!stop)
+          statuses.push((await t.post('/organization', { name: `Load ${n++}`, isCustomer: true }, key)).statusCode);
       };
       const loaders = Array.from({ length: 4 }, load);
       await delay(300);
@@ -243,16 +283,34 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL going away under load'
     const storage = openStorage(proxiedUrl, { poolMax: 4 });
     const { buildApp } = await import('../../src/app.js');
     const { loadConfig } = await import('../../src/config.js');
-    const app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: proxiedUrl, logLevel: 'silent', rateLimitMax: 100_000 }, storage });
+    const app = await buildApp({
+      config: {
+        ...loadConfig({}),
+        dataEncryptionKeys: [randomBytes(32)],
+        databaseUrl: proxiedUrl,
+        logLevel: 'silent',
+        rateLimitMax: 100_000,
+      },
+      storage,
+    });
     try {
       const company = await app.container.companies.create({ name: 'Outage GmbH' });
       if (!company.ok) throw new Error(company.problems[0]!.message);
-      const created = await app.container.apiKeys.create({ companyId: company.value.id, name: 'k', permissions: ['organization.create'] });
+      const created = await app.container.apiKeys.create({
+        companyId: company.value.id,
+        name: 'k',
+        permissions: ['organization.create'],
+      });
       if (!created.ok) throw new Error(created.detail);
       const key = created.value.key;
       let n = 0;
       const create = () =>
-        app.inject({ method: 'POST', url: '/api/v1.0.0/public/organization', headers: { 'x-api-key': key }, payload: { name: `Outage ${n++}`, isCustomer: true } });
+        app.inject({
+          method: 'POST',
+          url: '/api/v1.0.0/public/organization',
+          headers: { 'x-api-key': key },
+          payload: { name: `Outage ${n++}`, isCustomer: true },
+        });
 
       expect((await create()).statusCode).toBe(201);
       await proxy.cut();
@@ -269,7 +327,10 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL going away under load'
 
       await proxy.restore();
       let status = 0;
-      await eventually(async () => (status = (await create()).statusCode) === 201, { intervalMs: 200, what: 'a create to succeed again' }).catch(() => {});
+      await eventually(async () => (status = (await create()).statusCode) === 201, {
+        intervalMs: 200,
+        what: 'a create to succeed again',
+      }).catch(() => {});
       expect(status).toBe(201);
       expect((await app.inject({ method: 'GET', url: '/api/v1.0.0/public' })).statusCode).toBe(200);
     } finally {

@@ -22,7 +22,9 @@ function rssMb(pid: number): number {
 async function hammer(base: string, requests: number): Promise<number[]> {
   const statuses: number[] = [];
   for (let sent = 0; sent < requests; sent += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, requests - sent) }, async () => (await fetch(base)).status));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, requests - sent) }, async () => (await fetch(base)).status),
+    );
     statuses.push(...batch);
   }
   return statuses;
@@ -97,7 +99,10 @@ describe('a server whose log reader stalls', () => {
       },
       { intervalMs: 50, what: 'the dropped-lines warning' },
     ).catch(() => {});
-    const warnings = stderr.join('').split('\n').filter((line) => line.includes('log lines were dropped'));
+    const warnings = stderr
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('log lines were dropped'));
     expect(warnings).toHaveLength(1);
     expect(Number(/(\d+) log lines were dropped/.exec(warnings[0]!)?.[1])).toBeGreaterThan(100);
   }, 90_000);

@@ -7,8 +7,10 @@ import { runServerToExit } from '../helpers/servers.js';
 
 describe('METRICS_TOKEN beyond loopback', () => {
   it('tells loopback hosts from the others', () => {
-    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.20', 'api.example.com', '128.0.0.1', '::ffff:10.0.0.1']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.20', 'api.example.com', '128.0.0.1', '::ffff:10.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it('refuses a server listening beyond loopback without METRICS_TOKEN, naming the variable', () => {
@@ -16,7 +18,10 @@ describe('METRICS_TOKEN beyond loopback', () => {
       expect(() => loadServerConfig({ HOST }), HOST).toThrow(ConfigError);
       expect(() => loadServerConfig({ HOST }), HOST).toThrow(/^METRICS_TOKEN must be set when HOST=/);
     }
-    expect(loadServerConfig({ HOST: '0.0.0.0', METRICS_TOKEN: 'a-long-random-secret' })).toMatchObject({ host: '0.0.0.0', metricsToken: 'a-long-random-secret' });
+    expect(loadServerConfig({ HOST: '0.0.0.0', METRICS_TOKEN: 'a-long-random-secret' })).toMatchObject({
+      host: '0.0.0.0',
+      metricsToken: 'a-long-random-secret',
+    });
     expect(loadServerConfig({}).host).toBe('127.0.0.1');
     expect(loadServerConfig({ HOST: '::1' }).metricsToken).toBeUndefined();
     // The CLI reads the same variables and never listens: it is not held to this.
@@ -26,6 +31,8 @@ describe('METRICS_TOKEN beyond loopback', () => {
   it('stops the server at start with exit code 78 and one line naming METRICS_TOKEN', async () => {
     const { code, output } = await runServerToExit({ HOST: '0.0.0.0', DATABASE_URL: 'sqlite::memory:' });
     expect(code).toBe(78);
-    expect(output.trim().split('\n')).toEqual([expect.stringMatching(/^Configuration error: METRICS_TOKEN must be set when HOST=0\.0\.0\.0 /)]);
+    expect(output.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Configuration error: METRICS_TOKEN must be set when HOST=0\.0\.0\.0 /),
+    ]);
   });
 });

@@ -54,12 +54,17 @@ describe('clients generated from the served OpenAPI document', () => {
       logs: { level: 'silent' },
     });
     mkdirSync(join(folder, 'openapi-typescript'));
-    writeFileSync(join(folder, 'openapi-typescript/schema.d.ts'), astToString(await openapiTS(structuredClone(document) as never)));
+    writeFileSync(
+      join(folder, 'openapi-typescript/schema.d.ts'),
+      astToString(await openapiTS(structuredClone(document) as never)),
+    );
     cpSync(PROGRAMS, folder, { recursive: true, filter: (source) => !source.endsWith('.md') });
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG));
 
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', folder], { encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', folder], {
+      encoding: 'utf8',
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   }, 120_000);

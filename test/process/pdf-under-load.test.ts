@@ -66,7 +66,9 @@ for (const dialect of DIALECTS) {
     let small = '';
 
     const metrics = async () => {
-      const res = await fetch(`${new URL(server.baseUrl).origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const res = await fetch(`${new URL(server.baseUrl).origin}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
       expect(res.status).toBe(200);
       return res.text();
     };
@@ -74,14 +76,39 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
       const env = { DATABASE_URL: database.url };
-      server = await startServer({ ...env, RATE_LIMIT_MAX: '1000000', METRICS_TOKEN, PDF_TIMEOUT_MS: '120000' }, { quiet: true });
+      server = await startServer(
+        { ...env, RATE_LIMIT_MAX: '1000000', METRICS_TOKEN, PDF_TIMEOUT_MS: '120000' },
+        { quiet: true },
+      );
       const company = await cliJson<{ id: string }>(['company', 'create', '--name', 'Load Co'], env);
-      key = (await cliJson<{ key: string }>(['key', 'create', '--company', company.id, '--name', 'k', '--permissions', 'invoice.create,invoice.read,organization.create'], env)).key;
+      key = (
+        await cliJson<{ key: string }>(
+          [
+            'key',
+            'create',
+            '--company',
+            company.id,
+            '--name',
+            'k',
+            '--permissions',
+            'invoice.create,invoice.read,organization.create',
+          ],
+          env,
+        )
+      ).key;
       const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-      const buyer = await fetch(`${server.baseUrl}/organization`, { method: 'POST', headers, body: JSON.stringify({ name: 'Buyer', isCustomer: true }) });
+      const buyer = await fetch(`${server.baseUrl}/organization`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Buyer', isCustomer: true }),
+      });
       const buyerId = ((await buyer.json()) as { data: { id: string } }).data.id;
       for (let i = 0; i < BIG + 1; i++) {
-        const res = await fetch(`${server.baseUrl}/invoice`, { method: 'POST', headers, body: JSON.stringify(invoice(buyerId, i < BIG ? LINES : 5, i)) });
+        const res = await fetch(`${server.baseUrl}/invoice`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(invoice(buyerId, i < BIG ? LINES : 5, i)),
+        });
         expect(res.status).toBe(201);
         const id = ((await res.json()) as { data: { id: string } }).data.id;
         if (i < BIG) big.push(id);
@@ -96,8 +123,14 @@ for (const dialect of DIALECTS) {
     it('keeps the event loop under 100 ms at p99 and answers every health poll and every PDF while 158 PDFs render', async () => {
       const url = new URL(server.baseUrl);
       await metrics(); // the event-loop histogram starts over from here
-      const paths = [...big.map((id) => `${url.pathname}/invoice/${id}/pdf?lang=de`), ...Array.from({ length: SMALL }, () => `${url.pathname}/invoice/${small}/pdf`)];
-      const load = new Worker(CLIENTS, { eval: true, workerData: { port: Number(url.port), host: url.hostname, paths, key } });
+      const paths = [
+        ...big.map((id) => `${url.pathname}/invoice/${id}/pdf?lang=de`),
+        ...Array.from({ length: SMALL }, () => `${url.pathname}/invoice/${small}/pdf`),
+      ];
+      const load = new Worker(CLIENTS, {
+        eval: true,
+        workerData: { port: Number(url.port), host: url.hostname, paths, key },
+      });
       const answered = new Promise<{ status: number; size: number; error?: string; body?: string }[]>((done, fail) => {
         load.once('message', done);
         load.once('error', fail);
@@ -121,15 +154,30 @@ for (const dialect of DIALECTS) {
       expect(health.every((status) => status === 200)).toBe(true);
       const p99 = gauge(after, 'nodejs_eventloop_lag_p99_seconds');
       const max = gauge(after, 'nodejs_eventloop_lag_max_seconds');
-      expect(p99, `event-loop delay inside the server: p99 ${(p99 * 1000).toFixed(1)} ms, max ${(max * 1000).toFixed(1)} ms over ${health.length} health polls`).toBeLessThan(0.1);
+      expect(
+        p99,
+        `event-loop delay inside the server: p99 ${(p99 * 1000).toFixed(1)} ms, max ${(max * 1000).toFixed(1)} ms over ${health.length} health polls`,
+      ).toBeLessThan(0.1);
     }, 300_000);
 
     it('answers 503 with Retry-After, not a stall, when more PDFs wait than the queue holds', async () => {
-      const queued = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_MAX: '1000000', PDF_WORKERS: '1', PDF_QUEUE_MAX: '2' }, { quiet: true });
+      const queued = await startServer(
+        { DATABASE_URL: database.url, RATE_LIMIT_MAX: '1000000', PDF_WORKERS: '1', PDF_QUEUE_MAX: '2' },
+        { quiet: true },
+      );
       try {
         const base = new URL(queued.baseUrl);
         const answers = await Promise.all(
-          big.map((id) => fetch(`${queued.baseUrl}/invoice/${id}/pdf`, { headers: { 'x-api-key': key } }).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: res.status === 503 ? ((await res.json()) as { error: { code: string } }) : (await res.arrayBuffer(), null) }))),
+          big.map((id) =>
+            fetch(`${queued.baseUrl}/invoice/${id}/pdf`, { headers: { 'x-api-key': key } }).then(async (res) => ({
+              status: res.status,
+              retryAfter: res.headers.get('retry-after'),
+              body:
+                res.status === 503
+                  ? ((await res.json()) as { error: { code: string } })
+                  : (await res.arrayBuffer(), null),
+            })),
+          ),
         );
         expect(base.hostname).toBe('127.0.0.1');
         const refused = answers.filter((a) => a.status === 503);

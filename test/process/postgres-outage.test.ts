@@ -46,15 +46,33 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
     proxied.searchParams.set('application_name', APPLICATION_NAME);
     storage = openStorage(proxied.toString(), { poolMax: 5 });
     direct = database.open({ poolMax: 2 });
-    app = await buildApp({ config: { ...loadConfig({}), dataEncryptionKeys: [randomBytes(32)], databaseUrl: database.url, logLevel: 'silent' }, storage });
+    app = await buildApp({
+      config: {
+        ...loadConfig({}),
+        dataEncryptionKeys: [randomBytes(32)],
+        databaseUrl: database.url,
+        logLevel: 'silent',
+      },
+      storage,
+    });
     await app.ready();
     const company = await app.container.companies.create({ name: 'Outage GmbH', currency: 'EUR' });
     if (!company.ok) throw new Error(company.problems[0]!.message);
     companyId = company.value.id;
-    const created = await app.container.apiKeys.create({ companyId, name: 'outage', permissions: ['organization.create'], expiresAt: null });
+    const created = await app.container.apiKeys.create({
+      companyId,
+      name: 'outage',
+      permissions: ['organization.create'],
+      expiresAt: null,
+    });
     if (!created.ok) throw new Error(created.detail);
     key = created.value.key;
-    const both = await app.container.apiKeys.create({ companyId, name: 'invoices', permissions: ['organization.create', 'invoice.create'], expiresAt: null });
+    const both = await app.container.apiKeys.create({
+      companyId,
+      name: 'invoices',
+      permissions: ['organization.create', 'invoice.create'],
+      expiresAt: null,
+    });
     if (!both.ok) throw new Error(both.detail);
     invoiceKey = both.value.key;
   });
@@ -68,10 +86,22 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
   });
 
   const createOrganization = (name: string) =>
-    app.inject({ method: 'POST', url: `${BASE_PATH}/organization`, headers: { 'x-api-key': key }, payload: { name, isCustomer: true } });
+    app.inject({
+      method: 'POST',
+      url: `${BASE_PATH}/organization`,
+      headers: { 'x-api-key': key },
+      payload: { name, isCustomer: true },
+    });
   const health = () => app.inject({ method: 'GET', url: BASE_PATH });
   const stored = async (name: string) =>
-    (await direct.db.selectFrom('organizations').select('id').where('company_id', '=', companyId).where('name', '=', name).execute()).length;
+    (
+      await direct.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('name', '=', name)
+        .execute()
+    ).length;
 
   /** Creates the organization once the database answers again: 503 until then, never another status. */
   async function createOnceRecovered(name: string) {
@@ -167,7 +197,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
       (i) => createOrganization(names[i]!),
       async () => {
         await proxy.refuseNew();
-        await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${APPLICATION_NAME}`.execute(direct.db);
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${APPLICATION_NAME}`.execute(
+          direct.db,
+        );
       },
     );
     for (const [i, res] of settled.entries()) {
@@ -200,8 +232,16 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
       });
     const settled = await streamWithOutage(60, createInvoice, () => proxy.cut());
 
-    const invoices = await direct.db.selectFrom('invoices').select(['id', 'number', 'buyer_reference']).where('company_id', '=', companyId).execute();
-    const lines = await direct.db.selectFrom('invoice_lines').select('invoice_id').where('company_id', '=', companyId).execute();
+    const invoices = await direct.db
+      .selectFrom('invoices')
+      .select(['id', 'number', 'buyer_reference'])
+      .where('company_id', '=', companyId)
+      .execute();
+    const lines = await direct.db
+      .selectFrom('invoice_lines')
+      .select('invoice_id')
+      .where('company_id', '=', companyId)
+      .execute();
     // Every invoice answered 201 is stored; every stored invoice is whole (both lines).
     const storedReferences = new Set(invoices.map((i) => i.buyer_reference));
     settled.forEach((res, i) => {
@@ -213,7 +253,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the API while PostgreSQL is dow
     expect(sequence).toEqual(Array.from({ length: invoices.length }, (_, i) => i + 1));
     // The one case no client can rule out: PostgreSQL committed, the acknowledgement was lost in
     // the cut, so the caller saw 503 for a stored invoice. It is whole and numbered like any other.
-    const unacknowledged = settled.filter((res, i) => res.statusCode === 503 && storedReferences.has(`cut-${i}`)).length;
+    const unacknowledged = settled.filter(
+      (res, i) => res.statusCode === 503 && storedReferences.has(`cut-${i}`),
+    ).length;
     expect(invoices.length).toBe(settled.filter((r) => r.statusCode === 201).length + unacknowledged);
   });
 });
@@ -236,7 +278,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('the server started while Postgr
     });
     expect(code).toBe(1);
     expect(output).toContain('database unreachable at start; waiting for it');
-    expect(output).toMatch(/Failed to start: the database could not be reached within 2 s \(DATABASE_STARTUP_WAIT_MS\)/);
+    expect(output).toMatch(
+      /Failed to start: the database could not be reached within 2 s \(DATABASE_STARTUP_WAIT_MS\)/,
+    );
   });
 
   it('starts and serves once the database comes up within the wait', async () => {

@@ -6,14 +6,26 @@ import { FailOpenRateLimitStore, type FailOpenLogger } from '../../src/rate-limi
 import { RedisRateLimitStore } from '../../src/rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from '../../src/rate-limit/store.js';
 import { buildTestApp } from '../helpers/build.js';
-import { deleteRedisKeys, REDIS_AVAILABLE, REDIS_SERVER_INSTALLED, TEST_REDIS_URL, ThrowawayRedis, uniqueRedisPrefix } from '../helpers/redis.js';
+import {
+  deleteRedisKeys,
+  REDIS_AVAILABLE,
+  REDIS_SERVER_INSTALLED,
+  TEST_REDIS_URL,
+  ThrowawayRedis,
+  uniqueRedisPrefix,
+} from '../helpers/redis.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/servers.js';
 
 function recordingLogger(): FailOpenLogger & { warnings: string[]; infos: string[] } {
   const warnings: string[] = [];
   const infos: string[] = [];
-  return { warnings, infos, warn: (_details, message) => warnings.push(message), info: (_details, message) => infos.push(message) };
+  return {
+    warnings,
+    infos,
+    warn: (_details, message) => warnings.push(message),
+    info: (_details, message) => infos.push(message),
+  };
 }
 
 describe.skipIf(!REDIS_AVAILABLE)('the Redis rate-limit store', () => {
@@ -32,7 +44,9 @@ describe.skipIf(!REDIS_AVAILABLE)('the Redis rate-limit store', () => {
   it('counts concurrent hits from two instances exactly once each in one shared window', async () => {
     const [a, b] = [open(), open()];
     await Promise.all([a.waitUntilReady(2000), b.waitUntilReady(2000)]);
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).increment('key:shared', 60_000)));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).increment('key:shared', 60_000)),
+    );
     expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     const resetAts = new Set(results.map((r) => Math.round(r.resetAt / 1000)));
     expect(resetAts.size).toBeLessThanOrEqual(2);
@@ -148,7 +162,11 @@ describe.skipIf(!REDIS_SERVER_INSTALLED)('the API while its Redis goes away', ()
     const log = new PassThrough();
     const lines: string[] = [];
     log.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    const t = await buildTestApp('sqlite', { redisUrl: redis.url, redisKeyPrefix: 'api:', rateLimitMax: 8 }, { logStream: log });
+    const t = await buildTestApp(
+      'sqlite',
+      { redisUrl: redis.url, redisKeyPrefix: 'api:', rateLimitMax: 8 },
+      { logStream: log },
+    );
     try {
       const { key } = await t.tenant(['organization.create']);
       const first = await t.post('/organization', { name: 'Before', isCustomer: true }, key);
@@ -185,7 +203,11 @@ describe('choosing the rate-limit store', () => {
   });
 
   it('counts in Redis, failing open, when REDIS_URL is set, and starts even when Redis does not answer', async () => {
-    const store = await createRateLimitStore({ redisUrl: `redis://127.0.0.1:${await freePort()}`, redisKeyPrefix: 'x:', logger });
+    const store = await createRateLimitStore({
+      redisUrl: `redis://127.0.0.1:${await freePort()}`,
+      redisKeyPrefix: 'x:',
+      logger,
+    });
     try {
       expect(store).toBeInstanceOf(FailOpenRateLimitStore);
       expect((await store.increment('k', 60_000)).count).toBe(1);

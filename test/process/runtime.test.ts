@@ -15,8 +15,10 @@ type Failure = { code?: number; stdout: string; stderr: string };
 
 describe('the runtime check', () => {
   it('accepts Node 22 from 22.13 and 24 or newer, and refuses 20, 22.12 and 23', () => {
-    for (const version of ['v22.13.0', 'v22.23.1', 'v24.0.0', 'v24.21.0', 'v26.1.0']) expect(isSupportedNode(version)).toBe(true);
-    for (const version of ['v20.20.2', 'v18.20.0', 'v22.12.0', 'v23.11.0', 'garbage']) expect(isSupportedNode(version)).toBe(false);
+    for (const version of ['v22.13.0', 'v22.23.1', 'v24.0.0', 'v24.21.0', 'v26.1.0'])
+      expect(isSupportedNode(version)).toBe(true);
+    for (const version of ['v20.20.2', 'v18.20.0', 'v22.12.0', 'v23.11.0', 'garbage'])
+      expect(isSupportedNode(version)).toBe(false);
   });
 
   it('names the versions needed, the one found and how to get one, in a single line', () => {
@@ -41,7 +43,9 @@ describe('the runtime check', () => {
     expect(failure.code).toBe(UNSUPPORTED_RUNTIME_EXIT_CODE);
     expect(failure.stdout).toBe('');
     expect(failure.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(failure.stderr).toMatch(/^Invoicing API needs Node\.js 22\.13 or newer, or 24 or newer; this is Node\.js v20\.20\.2/);
+    expect(failure.stderr).toMatch(
+      /^Invoicing API needs Node\.js 22\.13 or newer, or 24 or newer; this is Node\.js v20\.20\.2/,
+    );
   });
 });
 

@@ -42,14 +42,17 @@ describe('the server process', () => {
     expect(existsSync(join(cwd, 'data', 'invoicing.db'))).toBe(true);
     const res = await fetch(base);
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
-    expect(((await res.json()) as { data: unknown }).data).toEqual({ status: "ok", version: "v1.0.0" });
+    expect(((await res.json()) as { data: unknown }).data).toEqual({ status: 'ok', version: 'v1.0.0' });
 
     child.kill('SIGTERM');
     expect(await waitForExit(child, 10_000)).toBe(0);
   });
 
   it('refuses to start with a bad configuration value and says which', async () => {
-    const child = spawn(process.execPath, [SERVER], { env: { ...process.env, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVER], {
+      env: { ...process.env, PORT: 'eighty' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -65,7 +68,13 @@ describe('the server process', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [SERVER], {
       cwd,
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./db.sqlite', HEADERS_TIMEOUT_MS: '1000' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: 'sqlite:./db.sqlite',
+        HEADERS_TIMEOUT_MS: '1000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);

@@ -16,7 +16,11 @@ const SERVER = resolve('dist/server.js');
 async function cli(args: string[], databaseUrl: string) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runCli(args, { stdout: (s) => stdout.push(s), stderr: (s) => stderr.push(s), env: { DATABASE_URL: databaseUrl, PORT: '4321' } });
+  const code = await runCli(args, {
+    stdout: (s) => stdout.push(s),
+    stderr: (s) => stderr.push(s),
+    env: { DATABASE_URL: databaseUrl, PORT: '4321' },
+  });
   return { code, stdout: stdout.join(''), stderr: stderr.join('') };
 }
 
@@ -33,7 +37,13 @@ describe('the first-run setup link', () => {
     dirs.push(dir);
     const port = await freePort();
     const child = spawn(process.execPath, [...START_FLAGS, SERVER], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'trace', DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'trace',
+        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -43,7 +53,10 @@ describe('the first-run setup link', () => {
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const origin = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(`${origin}/api/v1.0.0/public`, child);
-    await eventually(() => stderr.includes('/panel/setup?token='), { intervalMs: 50, what: 'the setup link on stderr' });
+    await eventually(() => stderr.includes('/panel/setup?token='), {
+      intervalMs: 50,
+      what: 'the setup link on stderr',
+    });
     const link = /(http:\/\/\S+\/panel\/setup\?token=(\S+))/.exec(stderr);
     expect(link).not.toBeNull();
     // The link works, and following it leaves its token out of the access log.
@@ -66,13 +79,18 @@ describe('the first-run setup link', () => {
     const custom = await cli(['setup-link', '--base-url', 'https://billing.example.com/', '--json'], databaseUrl);
     expect(JSON.parse(custom.stdout).url).toMatch(/^https:\/\/billing\.example\.com\/panel\/setup\?token=/);
 
-    const company = JSON.parse((await cli(['company', 'create', '--name', 'Claimed', '--json'], databaseUrl)).stdout) as { id: string };
-    const user = await runCli(['user', 'create', '--company', company.id, '--email', 'o@example.com', '--role', 'owner', '--password-stdin'], {
-      stdout: () => {},
-      stderr: () => {},
-      env: { DATABASE_URL: databaseUrl },
-      readStdin: async () => 'a long enough password',
-    });
+    const company = JSON.parse(
+      (await cli(['company', 'create', '--name', 'Claimed', '--json'], databaseUrl)).stdout,
+    ) as { id: string };
+    const user = await runCli(
+      ['user', 'create', '--company', company.id, '--email', 'o@example.com', '--role', 'owner', '--password-stdin'],
+      {
+        stdout: () => {},
+        stderr: () => {},
+        env: { DATABASE_URL: databaseUrl },
+        readStdin: async () => 'a long enough password',
+      },
+    );
     expect(user).toBe(0);
     const refused = await cli(['setup-link'], databaseUrl);
     expect(refused.code).toBe(1);

@@ -13,14 +13,25 @@ interface Created {
   id?: string;
 }
 
-async function post(baseUrl: string, key: string, path: string, body: unknown): Promise<{ status: number; data?: { id: string; secret?: string } }> {
-  const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(
+  baseUrl: string,
+  key: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; data?: { id: string; secret?: string } }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { data?: { id: string } };
   return { status: res.status, ...(json.data ? { data: json.data } : {}) };
 }
 
 function deliveredObjectIds(receiver: Receiver): Set<string> {
-  return new Set(receiver.received.map((r) => (JSON.parse(r.body) as { data: { object: { id: string } } }).data.object.id));
+  return new Set(
+    receiver.received.map((r) => (JSON.parse(r.body) as { data: { object: { id: string } } }).data.object.id),
+  );
 }
 
 for (const dialect of DIALECTS) {
@@ -44,8 +55,23 @@ for (const dialect of DIALECTS) {
         WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100,100',
         RATE_LIMIT_MAX: '100000',
       };
-      const { id: companyId } = await cliJson<{ id: string }>(['company', 'create', '--name', 'Webhook Processes GmbH'], env);
-      const { key } = await cliJson<{ key: string }>(['key', 'create', '--company', companyId, '--name', 'hooks', '--permissions', 'organization.create,webhook.manage'], env);
+      const { id: companyId } = await cliJson<{ id: string }>(
+        ['company', 'create', '--name', 'Webhook Processes GmbH'],
+        env,
+      );
+      const { key } = await cliJson<{ key: string }>(
+        [
+          'key',
+          'create',
+          '--company',
+          companyId,
+          '--name',
+          'hooks',
+          '--permissions',
+          'organization.create,webhook.manage',
+        ],
+        env,
+      );
       return { env, key };
     }
 
@@ -55,14 +81,20 @@ for (const dialect of DIALECTS) {
       receivers.push(receiver);
       const first = await startServer(env, { quiet: true });
       servers.push(first);
-      expect((await post(first.baseUrl, key, '/webhook-endpoint', { url: receiver.url, events: ['organization.created'] })).status).toBe(201);
+      expect(
+        (await post(first.baseUrl, key, '/webhook-endpoint', { url: receiver.url, events: ['organization.created'] }))
+          .status,
+      ).toBe(201);
 
       // A burst of creates, 10 at a time; the server is killed while it is in full swing.
       const created: Created[] = [];
       let killed = false;
       const burst = Array.from({ length: 10 }, async (_, worker) => {
         for (let i = 0; !killed && i < 40; i++) {
-          const answer = await post(first.baseUrl, key, '/organization', { name: `Burst ${worker}-${i}`, isCustomer: true }).catch(() => ({ status: 0 }) as Created);
+          const answer = await post(first.baseUrl, key, '/organization', {
+            name: `Burst ${worker}-${i}`,
+            isCustomer: true,
+          }).catch(() => ({ status: 0 }) as Created);
           created.push({ status: answer.status, ...('data' in answer && answer.data ? { id: answer.data.id } : {}) });
           if (created.length === 150 && !killed) {
             killed = true;
@@ -90,8 +122,14 @@ for (const dialect of DIALECTS) {
       const receiver = await startReceiver({ answer: () => ({ status: 200, delayMs: 150 }) });
       receivers.push(receiver);
       servers.push(...(await Promise.all([startServer(env, { quiet: true }), startServer(env, { quiet: true })])));
-      expect((await post(servers[0]!.baseUrl, key, '/webhook-endpoint', { url: receiver.url, events: ['*'] })).status).toBe(201);
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(servers[i % 2]!.baseUrl, key, '/organization', { name: `Shared ${i}`, isCustomer: true })));
+      expect(
+        (await post(servers[0]!.baseUrl, key, '/webhook-endpoint', { url: receiver.url, events: ['*'] })).status,
+      ).toBe(201);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          post(servers[i % 2]!.baseUrl, key, '/organization', { name: `Shared ${i}`, isCustomer: true }),
+        ),
+      );
       expect(answers.every((a) => a.status === 201)).toBe(true);
 
       await receiver.waitFor((got) => new Set(got.map((r) => r.headers['webhook-id'])).size === 40, 30_000);
@@ -101,7 +139,11 @@ for (const dialect of DIALECTS) {
         // a second attempt of any of them, were there one, has shown by now.
         await eventually(
           async () => {
-            const open = await storage.db.selectFrom('webhook_deliveries').select('id').where((w) => w.or([w('status', '!=', 'succeeded'), w('lease_owner', 'is not', null)])).execute();
+            const open = await storage.db
+              .selectFrom('webhook_deliveries')
+              .select('id')
+              .where((w) => w.or([w('status', '!=', 'succeeded'), w('lease_owner', 'is not', null)]))
+              .execute();
             return open.length === 0;
           },
           { timeoutMs: 30_000, intervalMs: 50, what: 'every delivery to have succeeded with no lease held' },

@@ -8,7 +8,16 @@ import type { ApiKeyRepository } from '../../src/repositories/api-key-repository
 
 function verifierWithOneKey() {
   const { key, lookupPrefix, digest } = generateApiKey('live');
-  const row = { id: 'key_1', company_id: 'company', lookup_prefix: lookupPrefix, key_digest: digest, livemode: 1, permissions: '[]', revoked_at: null, expires_at: null };
+  const row = {
+    id: 'key_1',
+    company_id: 'company',
+    lookup_prefix: lookupPrefix,
+    key_digest: digest,
+    livemode: 1,
+    permissions: '[]',
+    revoked_at: null,
+    expires_at: null,
+  };
   const written: string[] = [];
   let finishWrite!: () => void;
   const keys = {

@@ -19,12 +19,15 @@ describe('API keys', () => {
     expect(new Set(secrets).size).toBe(62);
   });
 
-  it.each(['', 'inv_live_short_x', 'inv_demo_ABCDEFGH_abcdefghijklmnopqrstuvwx', 'inv_live_ABCDEFGH_abcdefghijklmnopqrstuvw!', ` ${'inv_live_ABCDEFGH_abcdefghijklmnopqrstuvwx'}`])(
-    'finds no lookup prefix in the malformed key %j',
-    (raw) => {
-      expect(lookupPrefixOf(raw)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'inv_live_short_x',
+    'inv_demo_ABCDEFGH_abcdefghijklmnopqrstuvwx',
+    'inv_live_ABCDEFGH_abcdefghijklmnopqrstuvw!',
+    ` ${'inv_live_ABCDEFGH_abcdefghijklmnopqrstuvwx'}`,
+  ])('finds no lookup prefix in the malformed key %j', (raw) => {
+    expect(lookupPrefixOf(raw)).toBeNull();
+  });
 
   it('compares digests exactly', () => {
     const a = digestApiKey('a');

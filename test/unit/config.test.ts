@@ -36,16 +36,48 @@ describe('configuration', () => {
       LOG_LEVEL: 'warn',
       API_KEY_CACHE_TTL_MS: '0',
     });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, clusterWorkers: 4, databaseUrl: 'postgres://u@db:5432/inv', databasePoolMax: 20, redisUrl: 'redis://cache:6379', rateLimitMax: 100, rateLimitWindowMs: 1000, authFailureLimit: 5, bodyLimitBytes: 4096, logLevel: 'warn', apiKeyCacheTtlMs: 0 });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      clusterWorkers: 4,
+      databaseUrl: 'postgres://u@db:5432/inv',
+      databasePoolMax: 20,
+      redisUrl: 'redis://cache:6379',
+      rateLimitMax: 100,
+      rateLimitWindowMs: 1000,
+      authFailureLimit: 5,
+      bodyLimitBytes: 4096,
+      logLevel: 'warn',
+      apiKeyCacheTtlMs: 0,
+    });
   });
 
   it('reads the limits of received e-invoices', () => {
-    expect(loadConfig({})).toMatchObject({ receiveMaxBytes: 20 * 1024 * 1024, receiveQueueMax: 32, receiveTimeoutMs: 20_000, receiveWorkerMemoryMb: 512 });
+    expect(loadConfig({})).toMatchObject({
+      receiveMaxBytes: 20 * 1024 * 1024,
+      receiveQueueMax: 32,
+      receiveTimeoutMs: 20_000,
+      receiveWorkerMemoryMb: 512,
+    });
     expect(loadConfig({}).receiveWorkers).toBeLessThanOrEqual(2);
     expect(
-      loadConfig({ RECEIVE_MAX_BYTES: '4096', RECEIVE_WORKERS: '3', RECEIVE_QUEUE_MAX: '0', RECEIVE_TIMEOUT_MS: '500', RECEIVE_WORKER_MEMORY_MB: '128' }),
-    ).toMatchObject({ receiveMaxBytes: 4096, receiveWorkers: 3, receiveQueueMax: 0, receiveTimeoutMs: 500, receiveWorkerMemoryMb: 128 });
-    expect(() => loadConfig({ RECEIVE_MAX_BYTES: '200000000' })).toThrow(/RECEIVE_MAX_BYTES must be between 1024 and 104857600/);
+      loadConfig({
+        RECEIVE_MAX_BYTES: '4096',
+        RECEIVE_WORKERS: '3',
+        RECEIVE_QUEUE_MAX: '0',
+        RECEIVE_TIMEOUT_MS: '500',
+        RECEIVE_WORKER_MEMORY_MB: '128',
+      }),
+    ).toMatchObject({
+      receiveMaxBytes: 4096,
+      receiveWorkers: 3,
+      receiveQueueMax: 0,
+      receiveTimeoutMs: 500,
+      receiveWorkerMemoryMb: 128,
+    });
+    expect(() => loadConfig({ RECEIVE_MAX_BYTES: '200000000' })).toThrow(
+      /RECEIVE_MAX_BYTES must be between 1024 and 104857600/,
+    );
     expect(() => loadConfig({ RECEIVE_WORKER_MEMORY_MB: '16' })).toThrow(/RECEIVE_WORKER_MEMORY_MB/);
   });
 
@@ -85,11 +117,16 @@ describe('configuration', () => {
     const withoutRedis = () => loadConfig({ CLUSTER_WORKERS: '2', DATABASE_URL: shared.DATABASE_URL });
     expect(withoutRedis).toThrow(ConfigError);
     expect(withoutRedis).toThrow(/REDIS_URL \(rate limits .* each would count alone/);
-    const onSqlite = () => loadConfig({ CLUSTER_WORKERS: '2', DATABASE_URL: 'sqlite:./x.db', REDIS_URL: shared.REDIS_URL });
+    const onSqlite = () =>
+      loadConfig({ CLUSTER_WORKERS: '2', DATABASE_URL: 'sqlite:./x.db', REDIS_URL: shared.REDIS_URL });
     expect(onSqlite).toThrow(ConfigError);
-    expect(onSqlite).toThrow(/PostgreSQL DATABASE_URL \(SQLite's group-commit writer .* one process per database file\)/);
+    expect(onSqlite).toThrow(
+      /PostgreSQL DATABASE_URL \(SQLite's group-commit writer .* one process per database file\)/,
+    );
     // The default database is SQLite: both reasons at once.
-    expect(() => loadConfig({ CLUSTER_WORKERS: '3' })).toThrow(/CLUSTER_WORKERS=3 .*PostgreSQL DATABASE_URL.* and REDIS_URL/);
+    expect(() => loadConfig({ CLUSTER_WORKERS: '3' })).toThrow(
+      /CLUSTER_WORKERS=3 .*PostgreSQL DATABASE_URL.* and REDIS_URL/,
+    );
   });
 
   it('reads the webhook and data key variables: keys newest first, a schedule of delays', () => {
@@ -102,7 +139,11 @@ describe('configuration', () => {
       WEBHOOK_MAX_CONCURRENT: '5',
     });
     expect(config.dataEncryptionKeys).toEqual([newest, older]);
-    expect(config).toMatchObject({ webhookAllowPrivateUrls: true, webhookRetryScheduleMs: [100, 2000, 0], webhookMaxConcurrent: 5 });
+    expect(config).toMatchObject({
+      webhookAllowPrivateUrls: true,
+      webhookRetryScheduleMs: [100, 2000, 0],
+      webhookMaxConcurrent: 5,
+    });
     expect(loadConfig({})).toMatchObject({
       dataEncryptionKeys: [],
       webhookAllowPrivateUrls: false,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Sealer } from '../../src/lib/sealer.js';
-import type { AttemptRecord, DeliveryJob, DeliveryRepository, LeaseRequest } from '../../src/webhooks/delivery-repository.js';
+import type {
+  AttemptRecord,
+  DeliveryJob,
+  DeliveryRepository,
+  LeaseRequest,
+} from '../../src/webhooks/delivery-repository.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import type { DispatchRound, Outbox } from '../../src/webhooks/outbox-repository.js';
 
@@ -18,7 +23,14 @@ function job(id: string): DeliveryJob {
     secretSealed: 'sealed',
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
-    event: { id: `event-${id}`, livemode: 1, type: 'organization.created', created_at: '2026-11-27T00:00:00.000Z', request_id: null, object: '{}' },
+    event: {
+      id: `event-${id}`,
+      livemode: 1,
+      type: 'organization.created',
+      created_at: '2026-11-27T00:00:00.000Z',
+      request_id: null,
+      object: '{}',
+    },
   };
 }
 

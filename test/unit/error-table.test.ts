@@ -16,7 +16,13 @@ describe('the error table', () => {
   });
 
   it('keeps the refusals the same request would get again, such as conflicts of state and incomplete e-invoices', () => {
-    for (const code of ['NAME_CONFLICT', 'INVOICE_NOT_DRAFT', 'PAYMENT_EXCEEDS_AMOUNT_DUE', 'EINVOICE_INCOMPLETE', 'DUPLICATE_DOCUMENT'] as const) {
+    for (const code of [
+      'NAME_CONFLICT',
+      'INVOICE_NOT_DRAFT',
+      'PAYMENT_EXCEEDS_AMOUNT_DUE',
+      'EINVOICE_INCOMPLETE',
+      'DUPLICATE_DOCUMENT',
+    ] as const) {
       expect(keptForRepeats(code), code).toBe(true);
     }
   });

@@ -4,7 +4,11 @@ import { Decimal } from '../../src/money/decimal.js';
 import { apportion } from '../../src/money/gross-prices.js';
 import { minorUnit, sum } from '../../src/money/money.js';
 import { readInvoiceInput } from '../../src/services/invoice-input.js';
-import { calculateInvoice, type AllowanceChargeFigures, type VatCategory } from '../../src/money/invoice-calculation.js';
+import {
+  calculateInvoice,
+  type AllowanceChargeFigures,
+  type VatCategory,
+} from '../../src/money/invoice-calculation.js';
 import { formatMoney } from '../../src/money/money.js';
 import { plainDecimal } from '../../src/money/decimal.js';
 import type { CreateInvoiceInput } from '../../src/schemas/invoice.js';
@@ -13,21 +17,32 @@ import { expectIdentities, type Answer } from '../helpers/invoice-identities.js'
 
 // The arithmetic alone, without HTTP or a database, over many more random invoices.
 
-
 describe('invoice arithmetic properties', () => {
   it('keeps every EN 16931 identity exact and every amount within the currency digits, with document allowances and charges', () => {
     fc.assert(
       fc.property(validInvoiceFields, validAdjustments, (fields, adjustments) => {
-        const read = readInvoiceInput({ organizationId: 'org_x', ...fields } as CreateInvoiceInput, { currency: 'EUR', now: new Date() });
+        const read = readInvoiceInput({ organizationId: 'org_x', ...fields } as CreateInvoiceInput, {
+          currency: 'EUR',
+          now: new Date(),
+        });
         expect(read.ok).toBe(true);
         if (!read.ok) return;
         const draft = read.value;
         const money = (v: Decimal) => formatMoney(v, draft.digits);
         const figures = (list: typeof adjustments.allowances): AllowanceChargeFigures[] =>
-          list.map((a) => ({ amount: new Decimal(a.amount), reason: a.reason, vatCategory: a.vatCategory as VatCategory, vatRate: new Decimal(a.vatRate) }));
+          list.map((a) => ({
+            amount: new Decimal(a.amount),
+            reason: a.reason,
+            vatCategory: a.vatCategory as VatCategory,
+            vatRate: new Decimal(a.vatRate),
+          }));
         const allowances = figures(adjustments.allowances);
         const charges = figures(adjustments.charges);
-        const result = calculateInvoice(draft.lines, { digits: draft.digits, pricesIncludeTax: draft.pricesIncludeTax }, { allowances, charges });
+        const result = calculateInvoice(
+          draft.lines,
+          { digits: draft.digits, pricesIncludeTax: draft.pricesIncludeTax },
+          { allowances, charges },
+        );
         const adjustment = (given: AllowanceChargeFigures, net: Decimal) => ({
           amount: money(net),
           given: plainDecimal(given.amount),

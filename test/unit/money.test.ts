@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { isKnownCurrency, minorUnitDigits } from '../../src/money/currency.js';
 import { Decimal, parseDecimal, plainDecimal } from '../../src/money/decimal.js';
 import { apportion, netOfGross, taxOf } from '../../src/money/gross-prices.js';
-import { calculateInvoice, type AllowanceChargeFigures, type LineFigures } from '../../src/money/invoice-calculation.js';
+import {
+  calculateInvoice,
+  type AllowanceChargeFigures,
+  type LineFigures,
+} from '../../src/money/invoice-calculation.js';
 import { formatMoney, roundMoney } from '../../src/money/money.js';
 
 const d = (value: string) => new Decimal(value);
@@ -25,7 +29,27 @@ describe('decimal parsing', () => {
   });
 
   it('refuses exponents, NaN, infinities, separators, blanks and non-numbers', () => {
-    for (const input of ['1e3', '1E-2', 'NaN', 'Infinity', '1,5', ' 1', '1 ', '', '+1', '.5', '5.', '0x10', 1e21, 1e-7, NaN, true, null, {}, []]) {
+    for (const input of [
+      '1e3',
+      '1E-2',
+      'NaN',
+      'Infinity',
+      '1,5',
+      ' 1',
+      '1 ',
+      '',
+      '+1',
+      '.5',
+      '5.',
+      '0x10',
+      1e21,
+      1e-7,
+      NaN,
+      true,
+      null,
+      {},
+      [],
+    ]) {
       expect(parseDecimal(input, LIMITS)).toMatchObject({ ok: false, code: 'invalid_decimal' });
     }
   });
@@ -90,7 +114,12 @@ describe('gross prices', () => {
 });
 
 describe('invoice arithmetic', () => {
-  const line = (quantity: string, unitPrice: string, vatRate: string, extra: Partial<LineFigures> = {}): LineFigures => ({
+  const line = (
+    quantity: string,
+    unitPrice: string,
+    vatRate: string,
+    extra: Partial<LineFigures> = {},
+  ): LineFigures => ({
     quantity: d(quantity),
     unitPrice: d(unitPrice),
     discountPercent: null,
@@ -101,11 +130,23 @@ describe('invoice arithmetic', () => {
 
   it('computes lines, the breakdown per category and rate, and the totals', () => {
     const result = calculateInvoice(
-      [line('3', '20.50', '19'), line('0.5', '0.25', '7'), line('1', '100', '19', { discountPercent: d('100') }), line('1', '3.37', '7')],
+      [
+        line('3', '20.50', '19'),
+        line('0.5', '0.25', '7'),
+        line('1', '100', '19', { discountPercent: d('100') }),
+        line('1', '3.37', '7'),
+      ],
       { digits: 2, pricesIncludeTax: false },
     );
     expect(result.lineNetAmounts.map((a) => a.toFixed(2))).toEqual(['61.50', '0.13', '0.00', '3.37']);
-    expect(result.vatBreakdown.map((g) => [g.vatCategory, g.vatRate.toFixed(), g.taxableAmount.toFixed(2), g.taxAmount.toFixed(2)])).toEqual([
+    expect(
+      result.vatBreakdown.map((g) => [
+        g.vatCategory,
+        g.vatRate.toFixed(),
+        g.taxableAmount.toFixed(2),
+        g.taxAmount.toFixed(2),
+      ]),
+    ).toEqual([
       ['S', '19', '61.50', '11.69'],
       ['S', '7', '3.50', '0.25'],
     ]);
@@ -122,17 +163,27 @@ describe('invoice arithmetic', () => {
   });
 
   it('groups equal rates written differently together', () => {
-    const result = calculateInvoice([line('1', '1', '19'), line('1', '1', '19.00')], { digits: 2, pricesIncludeTax: false });
+    const result = calculateInvoice([line('1', '1', '19'), line('1', '1', '19.00')], {
+      digits: 2,
+      pricesIncludeTax: false,
+    });
     expect(result.vatBreakdown).toHaveLength(1);
   });
 
   it('makes payable equal the sum of the line grosses when prices include tax', () => {
-    const result = calculateInvoice([line('3', '19.99', '19'), line('2', '1.07', '7')], { digits: 2, pricesIncludeTax: true });
+    const result = calculateInvoice([line('3', '19.99', '19'), line('2', '1.07', '7')], {
+      digits: 2,
+      pricesIncludeTax: true,
+    });
     expect(result.totals.payable.toFixed(2)).toBe('62.11');
     expect(result.totals.roundingAmount.toFixed(2)).toBe('0.01');
   });
 
-  const adjustment = (amount: string, vatRate: string, vatCategory: LineFigures['vatCategory'] = 'S'): AllowanceChargeFigures => ({
+  const adjustment = (
+    amount: string,
+    vatRate: string,
+    vatCategory: LineFigures['vatCategory'] = 'S',
+  ): AllowanceChargeFigures => ({
     amount: d(amount),
     reason: 'Test',
     vatCategory,
@@ -141,21 +192,40 @@ describe('invoice arithmetic', () => {
   const fixed = (values: Decimal[]) => values.map((v) => v.toFixed(2));
 
   it('subtracts document allowances and adds charges in the totals and in their VAT group (BR-CO-13, BR-S-08)', () => {
-    const result = calculateInvoice([line('1', '100', '19'), line('1', '50', '7')], { digits: 2, pricesIncludeTax: false }, {
-      allowances: [adjustment('10', '19')],
-      charges: [adjustment('5', '7')],
-    });
-    expect(result.vatBreakdown.map((g) => [g.vatRate.toFixed(), g.taxableAmount.toFixed(2), g.taxAmount.toFixed(2)])).toEqual([
+    const result = calculateInvoice(
+      [line('1', '100', '19'), line('1', '50', '7')],
+      { digits: 2, pricesIncludeTax: false },
+      {
+        allowances: [adjustment('10', '19')],
+        charges: [adjustment('5', '7')],
+      },
+    );
+    expect(
+      result.vatBreakdown.map((g) => [g.vatRate.toFixed(), g.taxableAmount.toFixed(2), g.taxAmount.toFixed(2)]),
+    ).toEqual([
       ['19', '90.00', '17.10'],
       ['7', '55.00', '3.85'],
     ]);
     const { lineNetTotal, allowanceTotal, chargeTotal, taxExclusive, taxTotal, payable } = result.totals;
-    expect(fixed([lineNetTotal, allowanceTotal, chargeTotal, taxExclusive, taxTotal, payable])).toEqual(['150.00', '10.00', '5.00', '145.00', '20.95', '165.95']);
+    expect(fixed([lineNetTotal, allowanceTotal, chargeTotal, taxExclusive, taxTotal, payable])).toEqual([
+      '150.00',
+      '10.00',
+      '5.00',
+      '145.00',
+      '20.95',
+      '165.95',
+    ]);
   });
 
   it('gives a charge whose category and rate no line has a VAT group of its own', () => {
-    const result = calculateInvoice([line('1', '100', '19')], { digits: 2, pricesIncludeTax: false }, { charges: [adjustment('4.99', '0', 'Z')] });
-    expect(result.vatBreakdown.map((g) => [g.vatCategory, g.lineIndexes, g.chargeIndexes, g.taxableAmount.toFixed(2)])).toEqual([
+    const result = calculateInvoice(
+      [line('1', '100', '19')],
+      { digits: 2, pricesIncludeTax: false },
+      { charges: [adjustment('4.99', '0', 'Z')] },
+    );
+    expect(
+      result.vatBreakdown.map((g) => [g.vatCategory, g.lineIndexes, g.chargeIndexes, g.taxableAmount.toFixed(2)]),
+    ).toEqual([
       ['S', [0], [], '100.00'],
       ['Z', [], [0], '4.99'],
     ]);
@@ -163,17 +233,27 @@ describe('invoice arithmetic', () => {
   });
 
   it('reads allowance and charge amounts as gross when prices include tax and derives their nets', () => {
-    const result = calculateInvoice([line('1', '119', '19')], { digits: 2, pricesIncludeTax: true }, { allowances: [adjustment('11.90', '19')] });
+    const result = calculateInvoice(
+      [line('1', '119', '19')],
+      { digits: 2, pricesIncludeTax: true },
+      { allowances: [adjustment('11.90', '19')] },
+    );
     expect(fixed(result.allowanceAmounts)).toEqual(['10.00']);
     expect(fixed(result.lineNetAmounts)).toEqual(['100.00']);
-    expect(fixed([result.totals.taxExclusive, result.totals.taxTotal, result.totals.roundingAmount, result.totals.payable])).toEqual(['90.00', '17.10', '0.00', '107.10']);
+    expect(
+      fixed([result.totals.taxExclusive, result.totals.taxTotal, result.totals.roundingAmount, result.totals.payable]),
+    ).toEqual(['90.00', '17.10', '0.00', '107.10']);
   });
 
   it('keeps payable equal to what the customer saw when gross allowances do not divide evenly', () => {
-    const result = calculateInvoice([line('3', '19.99', '19'), line('2', '1.07', '7')], { digits: 2, pricesIncludeTax: true }, {
-      allowances: [adjustment('0.99', '19')],
-      charges: [adjustment('4.95', '7')],
-    });
+    const result = calculateInvoice(
+      [line('3', '19.99', '19'), line('2', '1.07', '7')],
+      { digits: 2, pricesIncludeTax: true },
+      {
+        allowances: [adjustment('0.99', '19')],
+        charges: [adjustment('4.95', '7')],
+      },
+    );
     // 59.97 − 0.99 + 2.14 + 4.95 = 66.07, whatever the nets come to.
     expect(result.totals.payable.toFixed(2)).toBe('66.07');
     expect(result.totals.roundingAmount.abs().lessThanOrEqualTo('0.02')).toBe(true);

@@ -17,7 +17,9 @@ function documentWith(requestSchema: unknown, responseSchema: unknown): Json {
       '/thing': {
         post: {
           requestBody: { content: { 'application/json': { schema: json(requestSchema) } } },
-          responses: { '201': { description: 'Created', content: { 'application/json': { schema: json(responseSchema) } } } },
+          responses: {
+            '201': { description: 'Created', content: { 'application/json': { schema: json(responseSchema) } } },
+          },
         },
       },
     },
@@ -26,7 +28,10 @@ function documentWith(requestSchema: unknown, responseSchema: unknown): Json {
 }
 
 const Money = Type.String({ title: 'Money', pattern: '^\\d+$' });
-const Thing = Type.Object({ price: Money, parts: Type.Array(Type.Object({ price: Money }, { title: 'Part' })) }, { title: 'Thing' });
+const Thing = Type.Object(
+  { price: Money, parts: Type.Array(Type.Object({ price: Money }, { title: 'Part' })) },
+  { title: 'Thing' },
+);
 
 describe('named schemas', () => {
   it('moves every titled schema into components, once, and refers to it by $ref wherever it is used', () => {
@@ -50,18 +55,26 @@ describe('named schemas', () => {
   });
 
   it('refuses a title that cannot be a type name', () => {
-    expect(() => hoistNamedSchemas(documentWith(Type.String({ title: 'The price' }), Type.Null()))).toThrow(/not a component name/);
+    expect(() => hoistNamedSchemas(documentWith(Type.String({ title: 'The price' }), Type.Null()))).toThrow(
+      /not a component name/,
+    );
   });
 });
 
 describe('DocumentedAs', () => {
-  const Decimal = DocumentedAs(Type.Unsafe({}), Type.Union([Type.String({ pattern: '^\\d+$' }), Type.Number()], { title: 'Decimal' }));
+  const Decimal = DocumentedAs(
+    Type.Unsafe({}),
+    Type.Union([Type.String({ pattern: '^\\d+$' }), Type.Number()], { title: 'Decimal' }),
+  );
 
   it('keeps the runtime schema for validation and shows the documented one in the document, through Optional and unions', () => {
     const body = Type.Object({ amount: Decimal, discount: Type.Optional(Type.Union([Decimal, Type.Null()])) });
     expect(json(body).properties).toEqual({ amount: {}, discount: { anyOf: [{}, { type: 'null' }] } });
     const documented = json(documentForm(body)).properties as Record<string, Json>;
-    expect(documented.amount).toEqual({ title: 'Decimal', anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'number' }] });
+    expect(documented.amount).toEqual({
+      title: 'Decimal',
+      anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'number' }],
+    });
     expect((documented.discount!.anyOf as Json[])[0]).toEqual(documented.amount);
   });
 });

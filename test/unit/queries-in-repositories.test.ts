@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: join(import.meta.dirname, '../..') });
 
 async function queryProblems(path: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(import.meta.dirname, '../..', path) });
-  return result!.messages.filter((message) => message.ruleId === 'layers/queries-in-repositories').map((message) => message.message);
+  return result!.messages
+    .filter((message) => message.ruleId === 'layers/queries-in-repositories')
+    .map((message) => message.message);
 }
 
 const QUERY = `import type { Kysely } from 'kysely';
@@ -19,7 +21,12 @@ export async function names(db: Kysely<{ users: { name: string } }>): Promise<st
 
 describe('the rule that keeps queries in repositories', () => {
   it('refuses a query builder in the panel, a route, a service and a capability folder', async () => {
-    for (const path of ['src/panel/fixture.ts', 'src/routes/fixture.ts', 'src/services/fixture.ts', 'src/webhooks/fixture.ts']) {
+    for (const path of [
+      'src/panel/fixture.ts',
+      'src/routes/fixture.ts',
+      'src/services/fixture.ts',
+      'src/webhooks/fixture.ts',
+    ]) {
       const problems = await queryProblems(path, QUERY);
       expect(problems, path).toEqual([expect.stringContaining('A query (selectFrom) outside a repository')]);
     }
@@ -35,19 +42,31 @@ describe('the rule that keeps queries in repositories', () => {
 `;
     const problems = await queryProblems('src/services/fixture.ts', code);
     for (const name of ['insertInto', 'updateTable', 'deleteFrom', 'with']) {
-      expect(problems.some((problem) => problem.includes(`(${name})`)), name).toBe(true);
+      expect(
+        problems.some((problem) => problem.includes(`(${name})`)),
+        name,
+      ).toBe(true);
     }
   });
 
   it("refuses Kysely's sql tag outside a repository but not a type-only import", async () => {
-    expect(await queryProblems('src/panel/fixture.ts', `import { sql } from 'kysely';\nexport const now = sql\`now()\`;\n`)).toEqual([
-      expect.stringContaining("Kysely's sql tag outside a repository"),
-    ]);
-    expect(await queryProblems('src/panel/fixture.ts', `import type { Kysely } from 'kysely';\nexport type Db = Kysely<object>;\n`)).toEqual([]);
+    expect(
+      await queryProblems('src/panel/fixture.ts', `import { sql } from 'kysely';\nexport const now = sql\`now()\`;\n`),
+    ).toEqual([expect.stringContaining("Kysely's sql tag outside a repository")]);
+    expect(
+      await queryProblems(
+        'src/panel/fixture.ts',
+        `import type { Kysely } from 'kysely';\nexport type Db = Kysely<object>;\n`,
+      ),
+    ).toEqual([]);
   });
 
   it('allows queries in src/repositories, in src/db and in a capability folder’s own repository file', async () => {
-    for (const path of ['src/repositories/fixture-repository.ts', 'src/db/fixture.ts', 'src/webhooks/fixture-repository.ts']) {
+    for (const path of [
+      'src/repositories/fixture-repository.ts',
+      'src/db/fixture.ts',
+      'src/webhooks/fixture-repository.ts',
+    ]) {
       expect(await queryProblems(path, QUERY), path).toEqual([]);
     }
   });

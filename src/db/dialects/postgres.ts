@@ -16,14 +16,20 @@ type Table = keyof Database & string;
  * shape (the change's table and columns).
  */
 function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
-  const oneStatement = new Map<string, (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>>();
+  const oneStatement = new Map<
+    string,
+    (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>
+  >();
 
   const compile = (table: Table | null, columns: string[]) => {
     type Values = Record<string, unknown>;
     return prepareQuery<Values, { event_id: string }>(db, (d, param) => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the change's table is only known at run time
       let query: any = d;
-      if (table) query = query.with('change', (w: Kysely<Database>) => w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never));
+      if (table)
+        query = query.with('change', (w: Kysely<Database>) =>
+          w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never),
+        );
       const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
       return query
         .with('event', (w: Kysely<Database>) =>
@@ -32,29 +38,43 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
             .values(Object.fromEntries(eventColumns.map((c) => [c, param(`event:${c}`)])) as never)
             .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
         )
-        .with('outbox', (w: Kysely<Database & { event: { id: string; company_id: string; livemode: number; type: string; created_at: string } }>) =>
-          w
-            .insertInto('webhook_outbox')
-            .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
-            .expression(
-              w
-                .selectFrom('event')
-                .where(({ exists, selectFrom }) =>
-                  exists(
-                    selectFrom('webhook_endpoints as endpoint')
-                      .select(sql.lit(1).as('one'))
-                      .whereRef('endpoint.company_id', '=', 'event.company_id')
-                      .whereRef('endpoint.livemode', '=', 'event.livemode')
-                      .where('endpoint.enabled', '=', sql.lit(1))
-                      // hooks.takes (subscribes()), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
-                      .where(
-                        sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
-                      ),
-                  ),
-                )
-                .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at']) as never,
-            )
-            .returning(['event_id']),
+        .with(
+          'outbox',
+          (
+            w: Kysely<
+              Database & {
+                event: { id: string; company_id: string; livemode: number; type: string; created_at: string };
+              }
+            >,
+          ) =>
+            w
+              .insertInto('webhook_outbox')
+              .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
+              .expression(
+                w
+                  .selectFrom('event')
+                  .where(({ exists, selectFrom }) =>
+                    exists(
+                      selectFrom('webhook_endpoints as endpoint')
+                        .select(sql.lit(1).as('one'))
+                        .whereRef('endpoint.company_id', '=', 'event.company_id')
+                        .whereRef('endpoint.livemode', '=', 'event.livemode')
+                        .where('endpoint.enabled', '=', sql.lit(1))
+                        // hooks.takes (subscribes()), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
+                        .where(
+                          sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
+                        ),
+                    ),
+                  )
+                  .select([
+                    'event.id as event_id',
+                    'event.company_id',
+                    'event.livemode',
+                    'event.type',
+                    'event.created_at',
+                  ]) as never,
+              )
+              .returning(['event_id']),
         )
         .selectFrom('outbox')
         .select('event_id');
@@ -99,7 +119,14 @@ export const postgresDialect: Dialect = {
     const rows = table as 'webhook_deliveries';
     const isFree = free as unknown as (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) => Expression<SqlBool>;
     return db.transaction().execute(async (t) => {
-      const locked = await t.selectFrom(rows).select('id').where('id', 'in', [...ids]).where(isFree).forUpdate().skipLocked().execute();
+      const locked = await t
+        .selectFrom(rows)
+        .select('id')
+        .where('id', 'in', [...ids])
+        .where(isFree)
+        .forUpdate()
+        .skipLocked()
+        .execute();
       const chosen = locked.map((row) => row.id);
       if (chosen.length > 0) await t.updateTable(rows).set(lease).where('id', 'in', chosen).execute();
       return chosen;
@@ -126,7 +153,9 @@ export const postgresDialect: Dialect = {
             where e.enabled = 1
             order by e.company_id, e.livemode, c.xact, c.seq`;
       const passed = await sql`delete from webhook_outbox o using (${floors}) f
-                  where o.company_id = f.company_id and o.livemode = f.livemode and ${postgresDialect.outbox.compare('<=', sql`f.xact`, sql`f.seq`)}`.execute(db);
+                  where o.company_id = f.company_id and o.livemode = f.livemode and ${postgresDialect.outbox.compare('<=', sql`f.xact`, sql`f.seq`)}`.execute(
+        db,
+      );
       return Number(passed.numAffectedRows ?? 0);
     },
   },

@@ -28,7 +28,18 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
     await insertEvent([event], t);
     const endpoints = (await selectEndpoints({ companyId: event.company_id, livemode: event.livemode }, t)).rows;
     if (endpoints.some((endpoint) => hooks.takes(JSON.parse(endpoint.events) as string[], event.type))) {
-      await insertOutbox([{ event_id: event.id, company_id: event.company_id, livemode: event.livemode, type: event.type, created_at: event.created_at }], t);
+      await insertOutbox(
+        [
+          {
+            event_id: event.id,
+            company_id: event.company_id,
+            livemode: event.livemode,
+            type: event.type,
+            created_at: event.created_at,
+          },
+        ],
+        t,
+      );
       hooks.onOutbox();
     }
   };
@@ -90,7 +101,9 @@ export const sqliteDialect: Dialect = {
             group by e.company_id, e.livemode`;
       const passed = await sql`delete from webhook_outbox where seq in (
                     select o.seq from (${floors}) f
-                    join webhook_outbox o on o.company_id = f.company_id and o.livemode = f.livemode and ${sqliteDialect.outbox.compare('<=', sql`f.xact`, sql`f.seq`)})`.execute(db);
+                    join webhook_outbox o on o.company_id = f.company_id and o.livemode = f.livemode and ${sqliteDialect.outbox.compare('<=', sql`f.xact`, sql`f.seq`)})`.execute(
+        db,
+      );
       return Number(passed.numAffectedRows ?? 0);
     },
   },

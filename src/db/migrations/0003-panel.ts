@@ -51,5 +51,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('actor_label', 'text', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('api_key_events_company_at_idx').on('api_key_events').columns(['company_id', 'at']).execute();
+  await db.schema
+    .createIndex('api_key_events_company_at_idx')
+    .on('api_key_events')
+    .columns(['company_id', 'at'])
+    .execute();
 }

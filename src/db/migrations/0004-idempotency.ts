@@ -30,5 +30,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('organizations')
     .columns(['company_id', 'created_at', 'id'])
     .execute();
-  await db.schema.createIndex('invoices_company_created_idx').on('invoices').columns(['company_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('invoices_company_created_idx')
+    .on('invoices')
+    .columns(['company_id', 'created_at', 'id'])
+    .execute();
 }

@@ -81,7 +81,9 @@ async function reshapeInvoicesOnSqlite(db: Kysely<unknown>): Promise<void> {
     await sql`pragma defer_foreign_keys = on`.execute(trx);
     await sql.raw(`create table invoices_next (${INVOICE_COLUMNS})`).execute(trx);
     await sql
-      .raw(`insert into invoices_next (${COPIED}, finalized_at, updated_at) select ${COPIED}, created_at, created_at from invoices`)
+      .raw(
+        `insert into invoices_next (${COPIED}, finalized_at, updated_at) select ${COPIED}, created_at, created_at from invoices`,
+      )
       .execute(trx);
     await sql`drop table invoices`.execute(trx);
     await sql`alter table invoices_next rename to invoices`.execute(trx);
@@ -168,9 +170,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payable', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('credit_notes_number_uq').on('credit_notes').columns(['company_id', 'livemode', 'number']).unique().execute();
-  await db.schema.createIndex('credit_notes_company_created_idx').on('credit_notes').columns(['company_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('credit_notes_invoice_idx').on('credit_notes').columns(['invoice_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('credit_notes_number_uq')
+    .on('credit_notes')
+    .columns(['company_id', 'livemode', 'number'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('credit_notes_company_created_idx')
+    .on('credit_notes')
+    .columns(['company_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('credit_notes_invoice_idx')
+    .on('credit_notes')
+    .columns(['invoice_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('credit_note_lines')

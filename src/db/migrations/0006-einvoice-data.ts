@@ -66,5 +66,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('actor_label', 'text', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('company_events_company_at_idx').on('company_events').columns(['company_id', 'at']).execute();
+  await db.schema
+    .createIndex('company_events_company_at_idx')
+    .on('company_events')
+    .columns(['company_id', 'at'])
+    .execute();
 }

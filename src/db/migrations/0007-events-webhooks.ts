@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('object', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('events_company_created_idx').on('events').columns(['company_id', 'livemode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('events_company_created_idx')
+    .on('events')
+    .columns(['company_id', 'livemode', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('events_created_idx').on('events').column('created_at').execute();
 
   await db.schema
@@ -43,7 +47,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_company_idx').on('webhook_endpoints').columns(['company_id', 'livemode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_company_idx')
+    .on('webhook_endpoints')
+    .columns(['company_id', 'livemode', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -63,7 +71,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // The worker looks for due deliveries endpoint by endpoint: a backlog of one (a receiver that
   // hangs) is never scanned to find another's.
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['endpoint_id', 'status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'status', 'next_attempt_at'])
+    .execute();
   await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').column('event_id').execute();
 
   await db.schema
@@ -82,5 +94,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('response_excerpt', 'text')
     .addColumn('error', 'text')
     .execute();
-  await db.schema.createIndex('webhook_attempts_endpoint_idx').on('webhook_attempts').columns(['endpoint_id', 'attempted_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_endpoint_idx')
+    .on('webhook_attempts')
+    .columns(['endpoint_id', 'attempted_at'])
+    .execute();
 }

@@ -6,16 +6,31 @@ import type { Kysely } from 'kysely';
 // live and a test key is two requests. Released migrations are never edited.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('api_keys').addColumn('livemode', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .addColumn('livemode', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
 
-  await db.schema.alterTable('organizations').addColumn('livemode', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('livemode', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.dropIndex('organizations_company_name_key_uq').execute();
-  await db.schema.createIndex('organizations_company_name_key_uq').on('organizations').columns(['company_id', 'livemode', 'name_key']).unique().execute();
+  await db.schema
+    .createIndex('organizations_company_name_key_uq')
+    .on('organizations')
+    .columns(['company_id', 'livemode', 'name_key'])
+    .unique()
+    .execute();
 
   // Lists read newest first within a company and mode.
   for (const table of ['organizations', 'invoices', 'credit_notes']) {
     await db.schema.dropIndex(`${table}_company_created_idx`).execute();
-    await db.schema.createIndex(`${table}_company_created_idx`).on(table).columns(['company_id', 'livemode', 'created_at', 'id']).execute();
+    await db.schema
+      .createIndex(`${table}_company_created_idx`)
+      .on(table)
+      .columns(['company_id', 'livemode', 'created_at', 'id'])
+      .execute();
   }
 
   // The primary key gains the mode: a new table, the records copied (a retry in flight during the
@@ -35,7 +50,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_records_pk', ['company_id', 'livemode', 'idempotency_key'])
     .execute();
-  const columns = ['company_id', 'idempotency_key', 'request_digest', 'state', 'owner_token', 'locked_at', 'status_code', 'response_body', 'created_at', 'expires_at'];
+  const columns = [
+    'company_id',
+    'idempotency_key',
+    'request_digest',
+    'state',
+    'owner_token',
+    'locked_at',
+    'status_code',
+    'response_body',
+    'created_at',
+    'expires_at',
+  ];
   const any = db as Kysely<Record<string, Record<string, unknown>>>;
   await any
     .insertInto('idempotency_records')
@@ -43,5 +69,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .expression((eb) => eb.selectFrom('idempotency_keys').select([...columns, eb.lit(1).as('livemode')]))
     .execute();
   await db.schema.dropTable('idempotency_keys').execute();
-  await db.schema.createIndex('idempotency_records_expires_idx').on('idempotency_records').column('expires_at').execute();
+  await db.schema
+    .createIndex('idempotency_records_expires_idx')
+    .on('idempotency_records')
+    .column('expires_at')
+    .execute();
 }

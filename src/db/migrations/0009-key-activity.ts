@@ -33,7 +33,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('detail', 'text')
     .addColumn('at', 'text', (c) => c.notNull())
     .execute();
-  const columns = ['id', 'company_id', 'api_key_id', 'key_prefix', 'key_name', 'action', 'actor_user_id', 'actor_label', 'at'];
+  const columns = [
+    'id',
+    'company_id',
+    'api_key_id',
+    'key_prefix',
+    'key_name',
+    'action',
+    'actor_user_id',
+    'actor_label',
+    'at',
+  ];
   const any = db as Kysely<Record<string, Record<string, unknown>>>;
   await any
     .insertInto('api_key_events_next')
@@ -42,18 +52,42 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.dropTable('api_key_events').execute();
   await db.schema.alterTable('api_key_events_next').renameTo('api_key_events').execute();
-  await db.schema.createIndex('api_key_events_company_at_idx').on('api_key_events').columns(['company_id', 'at']).execute();
+  await db.schema
+    .createIndex('api_key_events_company_at_idx')
+    .on('api_key_events')
+    .columns(['company_id', 'at'])
+    .execute();
 
   // Until now only the panel wrote events: a key without a create event was made by the CLI (or
   // by code), a revoked key without a revoke event was revoked by the CLI.
-  const keys = (await any.selectFrom('api_keys').select(['id', 'company_id', 'lookup_prefix', 'name', 'created_at', 'created_by', 'revoked_at']).execute()) as unknown as KeyRow[];
-  const events = (await any.selectFrom('api_key_events').select(['api_key_id', 'action']).execute()) as unknown as { api_key_id: string; action: string }[];
+  const keys = (await any
+    .selectFrom('api_keys')
+    .select(['id', 'company_id', 'lookup_prefix', 'name', 'created_at', 'created_by', 'revoked_at'])
+    .execute()) as unknown as KeyRow[];
+  const events = (await any.selectFrom('api_key_events').select(['api_key_id', 'action']).execute()) as unknown as {
+    api_key_id: string;
+    action: string;
+  }[];
   const seen = new Set(events.map((e) => `${e.api_key_id} ${e.action}`));
   const missing: Record<string, unknown>[] = [];
   for (const key of keys) {
-    const base = { company_id: key.company_id, api_key_id: key.id, key_prefix: key.lookup_prefix, key_name: key.name, actor_user_id: null, actor_label: 'CLI', detail: null };
-    if (key.created_by === 'cli' && !seen.has(`${key.id} create`)) missing.push({ ...base, id: `kev_cli_create_${key.id}`, action: 'create', at: key.created_at });
-    if (key.revoked_at !== null && !seen.has(`${key.id} revoke`)) missing.push({ ...base, id: `kev_cli_revoke_${key.id}`, action: 'revoke', at: key.revoked_at });
+    const base = {
+      company_id: key.company_id,
+      api_key_id: key.id,
+      key_prefix: key.lookup_prefix,
+      key_name: key.name,
+      actor_user_id: null,
+      actor_label: 'CLI',
+      detail: null,
+    };
+    if (key.created_by === 'cli' && !seen.has(`${key.id} create`))
+      missing.push({ ...base, id: `kev_cli_create_${key.id}`, action: 'create', at: key.created_at });
+    if (key.revoked_at !== null && !seen.has(`${key.id} revoke`))
+      missing.push({ ...base, id: `kev_cli_revoke_${key.id}`, action: 'revoke', at: key.revoked_at });
   }
-  for (let i = 0; i < missing.length; i += 100) await any.insertInto('api_key_events').values(missing.slice(i, i + 100)).execute();
+  for (let i = 0; i < missing.length; i += 100)
+    await any
+      .insertInto('api_key_events')
+      .values(missing.slice(i, i + 100))
+      .execute();
 }

@@ -8,6 +8,14 @@ import type { Kysely } from 'kysely';
 // never edited.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('payments_owner_invoice_idx').on('payments').columns(['company_id', 'livemode', 'invoice_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('credit_notes_owner_invoice_idx').on('credit_notes').columns(['company_id', 'livemode', 'invoice_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('payments_owner_invoice_idx')
+    .on('payments')
+    .columns(['company_id', 'livemode', 'invoice_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('credit_notes_owner_invoice_idx')
+    .on('credit_notes')
+    .columns(['company_id', 'livemode', 'invoice_id', 'created_at', 'id'])
+    .execute();
 }

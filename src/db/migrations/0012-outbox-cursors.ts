@@ -33,7 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       type text not null,
       created_at text not null)`.execute(db);
     await sql`insert into webhook_outbox_next (event_id, company_id, livemode, type, created_at)
-              select event_id, company_id, livemode, type, created_at from webhook_outbox order by event_id`.execute(db);
+              select event_id, company_id, livemode, type, created_at from webhook_outbox order by event_id`.execute(
+      db,
+    );
     await sql`drop table webhook_outbox`.execute(db);
     await sql`alter table webhook_outbox_next rename to webhook_outbox`.execute(db);
     await sql`create table webhook_outbox_cursors (
@@ -45,7 +47,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const position = db.getExecutor().adapter instanceof PostgresAdapter ? sql`xact, seq` : sql`seq`;
   await sql`create index webhook_outbox_position_idx on webhook_outbox (company_id, livemode, ${position})`.execute(db);
   // Existing endpoints start before every row: what the outbox holds now still reaches them.
-  await sql`insert into webhook_outbox_cursors (endpoint_id, xact, seq) select id, ${sql.lit('0')}, 0 from webhook_endpoints`.execute(db);
+  await sql`insert into webhook_outbox_cursors (endpoint_id, xact, seq) select id, ${sql.lit('0')}, 0 from webhook_endpoints`.execute(
+    db,
+  );
   // How many deliveries of an endpoint wait for their first attempt: the dispatch asks each time.
-  await sql`create index webhook_deliveries_fresh_idx on webhook_deliveries (endpoint_id) where status = 'pending' and attempts = 0`.execute(db);
+  await sql`create index webhook_deliveries_fresh_idx on webhook_deliveries (endpoint_id) where status = 'pending' and attempts = 0`.execute(
+    db,
+  );
 }

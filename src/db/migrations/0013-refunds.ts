@@ -9,7 +9,17 @@ import type { Kysely } from 'kysely';
 // Released migrations are never edited.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('payments').addColumn('kind', 'text', (c) => c.notNull().defaultTo('payment')).execute();
-  await db.schema.alterTable('invoices').addColumn('amount_refunded', 'text', (c) => c.notNull().defaultTo('0')).execute();
-  await db.schema.createIndex('payments_owner_created_idx').on('payments').columns(['company_id', 'livemode', 'created_at', 'id']).execute();
+  await db.schema
+    .alterTable('payments')
+    .addColumn('kind', 'text', (c) => c.notNull().defaultTo('payment'))
+    .execute();
+  await db.schema
+    .alterTable('invoices')
+    .addColumn('amount_refunded', 'text', (c) => c.notNull().defaultTo('0'))
+    .execute();
+  await db.schema
+    .createIndex('payments_owner_created_idx')
+    .on('payments')
+    .columns(['company_id', 'livemode', 'created_at', 'id'])
+    .execute();
 }

@@ -7,5 +7,8 @@ import type { Kysely } from 'kysely';
 // Released migrations are never edited.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('users').addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -68,7 +68,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['company_id', 'livemode', 'organization_id', 'document_kind', 'number'])
     .unique()
     .execute();
-  await db.schema.createIndex('purchase_invoices_owner_created_idx').on('purchase_invoices').columns(['company_id', 'livemode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('purchase_invoices_owner_created_idx')
+    .on('purchase_invoices')
+    .columns(['company_id', 'livemode', 'created_at', 'id'])
+    .execute();
   await db.schema
     .createIndex('purchase_invoices_supplier_created_idx')
     .on('purchase_invoices')
@@ -108,12 +112,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reference', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('purchase_payments_invoice_idx').on('purchase_payments').columns(['purchase_invoice_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('purchase_payments_invoice_idx')
+    .on('purchase_payments')
+    .columns(['purchase_invoice_id', 'created_at'])
+    .execute();
 
   // The identity columns as written ("DE 811 907 980"), compared as keys: without spaces, dots,
   // dashes and slashes, upper-cased (organization-repository.ts computes the same expression).
-  const key = (column: string) => `upper(replace(replace(replace(replace(${column}, ' ', ''), '.', ''), '-', ''), '/', ''))`;
-  await sql.raw(`create index organizations_electronic_address_idx on organizations (company_id, livemode, electronic_address_scheme, (${key('electronic_address_id')}))`).execute(db);
-  await sql.raw(`create index organizations_vat_id_idx on organizations (company_id, livemode, (${key('vat_id')}))`).execute(db);
-  await sql.raw(`create index organizations_legal_registration_idx on organizations (company_id, livemode, (${key('legal_registration_id')}))`).execute(db);
+  const key = (column: string) =>
+    `upper(replace(replace(replace(replace(${column}, ' ', ''), '.', ''), '-', ''), '/', ''))`;
+  await sql
+    .raw(
+      `create index organizations_electronic_address_idx on organizations (company_id, livemode, electronic_address_scheme, (${key('electronic_address_id')}))`,
+    )
+    .execute(db);
+  await sql
+    .raw(`create index organizations_vat_id_idx on organizations (company_id, livemode, (${key('vat_id')}))`)
+    .execute(db);
+  await sql
+    .raw(
+      `create index organizations_legal_registration_idx on organizations (company_id, livemode, (${key('legal_registration_id')}))`,
+    )
+    .execute(db);
 }

@@ -42,9 +42,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sent_at', 'text')
     .execute();
   // What the worker looks for: queued rows by due time.
-  await db.schema.createIndex('email_deliveries_due').on('email_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('email_deliveries_due')
+    .on('email_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
   // A document's deliveries, newest first, in its answer.
-  await db.schema.createIndex('email_deliveries_document').on('email_deliveries').columns(['company_id', 'document_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('email_deliveries_document')
+    .on('email_deliveries')
+    .columns(['company_id', 'document_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('email_templates')
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))

@@ -51,7 +51,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('quotes_company_mode_number_uq', ['company_id', 'livemode', 'number'])
     .execute();
   // GET /quote pages a company's quotes newest first.
-  await db.schema.createIndex('quotes_owner_created_idx').on('quotes').columns(['company_id', 'livemode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('quotes_owner_created_idx')
+    .on('quotes')
+    .columns(['company_id', 'livemode', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('quote_lines')

@@ -51,16 +51,28 @@ type Family = WholeFamily | SlicedFamily;
 
 /** In the order they are asked for a character: the first that has its glyph draws it. */
 const FAMILIES: Family[] = [
-  { kind: 'whole', files: { regular: '@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-Regular.woff', bold: '@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-SemiBold.woff' } },
   {
     kind: 'whole',
-    rtl: true,
-    files: { regular: '@ibm/plex-sans-arabic/fonts/complete/woff/IBMPlexSansArabic-Regular.woff', bold: '@ibm/plex-sans-arabic/fonts/complete/woff/IBMPlexSansArabic-SemiBold.woff' },
+    files: {
+      regular: '@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-Regular.woff',
+      bold: '@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-SemiBold.woff',
+    },
   },
   {
     kind: 'whole',
     rtl: true,
-    files: { regular: '@ibm/plex-sans-hebrew/fonts/complete/woff/IBMPlexSansHebrew-Regular.woff', bold: '@ibm/plex-sans-hebrew/fonts/complete/woff/IBMPlexSansHebrew-SemiBold.woff' },
+    files: {
+      regular: '@ibm/plex-sans-arabic/fonts/complete/woff/IBMPlexSansArabic-Regular.woff',
+      bold: '@ibm/plex-sans-arabic/fonts/complete/woff/IBMPlexSansArabic-SemiBold.woff',
+    },
+  },
+  {
+    kind: 'whole',
+    rtl: true,
+    files: {
+      regular: '@ibm/plex-sans-hebrew/fonts/complete/woff/IBMPlexSansHebrew-Regular.woff',
+      bold: '@ibm/plex-sans-hebrew/fonts/complete/woff/IBMPlexSansHebrew-SemiBold.woff',
+    },
   },
   { kind: 'sliced', package: '@fontsource/noto-sans-sc', prefix: 'noto-sans-sc', weights: { regular: 400, bold: 600 } },
   { kind: 'sliced', package: '@fontsource/nanum-gothic', prefix: 'nanum-gothic', weights: { regular: 400, bold: 700 } },
@@ -101,7 +113,11 @@ class ShapedRun {
  * those of a ligature too.
  */
 function visualOrder(glyphs: Glyph[]): Glyph[] {
-  return glyphs.map((glyph) => (glyph.codePoints.length > 1 ? (Object.create(glyph, { codePoints: { value: [...glyph.codePoints].reverse() } }) as Glyph) : glyph));
+  return glyphs.map((glyph) =>
+    glyph.codePoints.length > 1
+      ? (Object.create(glyph, { codePoints: { value: [...glyph.codePoints].reverse() } }) as Glyph)
+      : glyph,
+  );
 }
 
 function withShapingCache(font: fontkit.Font, rtl: boolean): fontkit.Font {
@@ -111,11 +127,22 @@ function withShapingCache(font: fontkit.Font, rtl: boolean): fontkit.Font {
     let run = shaped.get(text);
     if (!run) {
       const fresh = font.layout(text);
-      run = { glyphs: rtl ? visualOrder(fresh.glyphs) : fresh.glyphs, positions: fresh.positions.map((p) => ({ xAdvance: p.xAdvance, yAdvance: p.yAdvance, xOffset: p.xOffset, yOffset: p.yOffset })) };
+      run = {
+        glyphs: rtl ? visualOrder(fresh.glyphs) : fresh.glyphs,
+        positions: fresh.positions.map((p) => ({
+          xAdvance: p.xAdvance,
+          yAdvance: p.yAdvance,
+          xOffset: p.xOffset,
+          yOffset: p.yOffset,
+        })),
+      };
       if (shaped.size >= MAX_SHAPED_WORDS) shaped.clear();
       shaped.set(text, run);
     }
-    return new ShapedRun(run.glyphs, run.positions.map((p) => ({ ...p })));
+    return new ShapedRun(
+      run.glyphs,
+      run.positions.map((p) => ({ ...p })),
+    );
   };
   // Subsetting (each PDF embeds the glyphs it uses) decodes every used glyph's outline again, to
   // learn whether it is composite: a third of a PDF's time. A static font's outlines never
@@ -146,7 +173,13 @@ function load(file: string, rtl: boolean): LoadedFont {
     const created = fontkit.create(woffToSfnt(readFileSync(require.resolve(file))));
     if (!('layout' in created)) throw new Error(`${file} is a font collection, not a font`);
     const scale = 1000 / created.unitsPerEm;
-    font = { name: file.slice(file.lastIndexOf('/') + 1).replace(/\.woff$/, ''), font: withShapingCache(created, rtl), rtl, ascender: created.ascent * scale, unitsPerEm: created.unitsPerEm };
+    font = {
+      name: file.slice(file.lastIndexOf('/') + 1).replace(/\.woff$/, ''),
+      font: withShapingCache(created, rtl),
+      rtl,
+      ascender: created.ascent * scale,
+      unitsPerEm: created.unitsPerEm,
+    };
     loaded.set(file, font);
   }
   return font;
@@ -164,7 +197,10 @@ const slicesOf = new Map<string, Slices>();
 function slices(family: SlicedFamily): Slices {
   let list = slicesOf.get(family.package);
   if (!list) {
-    const table = JSON.parse(readFileSync(require.resolve(`${family.package}/unicode.json`), 'utf8')) as Record<string, string>;
+    const table = JSON.parse(readFileSync(require.resolve(`${family.package}/unicode.json`), 'utf8')) as Record<
+      string,
+      string
+    >;
     list = [];
     for (const [key, ranges] of Object.entries(table)) {
       const slice = key.replace(/^\[(\d+)\]$/, '$1');
@@ -202,7 +238,9 @@ export function fontFor(codePoint: number, face: FontFace): LoadedFont | null {
       const candidates =
         family.kind === 'whole'
           ? [load(family.files[face], family.rtl ?? false)]
-          : slicesFor(family, codePoint).map((slice) => load(`${family.package}/files/${family.prefix}-${slice}-${family.weights[face]}-normal.woff`, false));
+          : slicesFor(family, codePoint).map((slice) =>
+              load(`${family.package}/files/${family.prefix}-${slice}-${family.weights[face]}-normal.woff`, false),
+            );
       font = candidates.find((candidate) => candidate.font.hasGlyphForCodePoint(codePoint)) ?? null;
       if (font) break;
     }

@@ -39,27 +39,39 @@ export function formattersFor(lang: PdfLanguage, currency: DocumentView['currenc
   const key = `${lang}|${currency.code}|${currency.minorDigits}`;
   let formatters = cache.get(key);
   if (!formatters) {
-    const money = new Intl.NumberFormat(lang, { style: 'currency', currency: currency.code, minimumFractionDigits: currency.minorDigits, maximumFractionDigits: currency.minorDigits });
+    const money = new Intl.NumberFormat(lang, {
+      style: 'currency',
+      currency: currency.code,
+      minimumFractionDigits: currency.minorDigits,
+      maximumFractionDigits: currency.minorDigits,
+    });
     const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 6 });
     const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 4 });
     const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
     const countries = new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' });
     // Intl formats decimal strings exactly (NumberFormat v3); the cast only widens the type. Text
     // that is no decimal (a received document may write anything) is shown as it is written.
-    const exact = (format: Intl.NumberFormat) => (value: string) => (DECIMAL.test(value) ? format.format(value as unknown as number) : value);
+    const exact = (format: Intl.NumberFormat) => (value: string) =>
+      DECIMAL.test(value) ? format.format(value as unknown as number) : value;
     formatters = {
       money: exact(money),
       number: exact(number),
       // "19%" in English, "19 %" in German and French, each with its own no-break space.
       percent: (rate) => (DECIMAL.test(rate) ? exact(percent)(new Decimal(rate).div(100).toFixed()) : rate),
-      date: (text) => (DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ? date.format(new Date(`${text}T00:00:00Z`)) : text),
+      date: (text) =>
+        DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))
+          ? date.format(new Date(`${text}T00:00:00Z`))
+          : text,
       unit: (code) => UNIT_NAMES[lang][code] ?? UNIT_CODES[code] ?? code,
       country: (code) => (/^[A-Z]{2}$/.test(code) ? (countries.of(code) ?? code) : code),
       reason: (kind, code) =>
         kind === 'allowance'
           ? ((lang === 'en' ? undefined : ALLOWANCE_REASONS[lang][code]) ?? UNCL5189[code] ?? code)
           : ((lang === 'en' ? undefined : CHARGE_REASONS[lang][code]) ?? UNCL7161[code] ?? code),
-      exemption: (text, code) => (lang !== 'en' && code !== null && DEFAULT_EXEMPTIONS.get(code) === text ? (EXEMPTION_TEXTS[lang][code] ?? text) : text),
+      exemption: (text, code) =>
+        lang !== 'en' && code !== null && DEFAULT_EXEMPTIONS.get(code) === text
+          ? (EXEMPTION_TEXTS[lang][code] ?? text)
+          : text,
     };
     cache.set(key, formatters);
   }

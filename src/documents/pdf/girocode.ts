@@ -14,7 +14,8 @@ const MAX_AMOUNT = new Decimal('999999999.99');
 export function epcPayload(view: DocumentView, amount: string = view.totals.payable): string | null {
   const means = view.paymentMeans;
   const account = means?.creditTransfer;
-  if (!means || !account || view.currency.code !== 'EUR' || view.typeCode !== '380' || view.draft || view.test) return null;
+  if (!means || !account || view.currency.code !== 'EUR' || view.typeCode !== '380' || view.draft || view.test)
+    return null;
   const iban = account.accountId.replace(/\s+/g, '').toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return null;
   if (new Decimal(amount).lessThan(MIN_AMOUNT) || new Decimal(amount).greaterThan(MAX_AMOUNT)) return null;
@@ -22,7 +23,19 @@ export function epcPayload(view: DocumentView, amount: string = view.totals.paya
   const reference = means.remittanceInformation ?? view.number;
   const structured = /^RF\d{2}[A-Z0-9]{1,21}$/.test(reference) ? reference : '';
   const remittance = structured ? '' : reference.slice(0, 140);
-  const fields = ['BCD', '002', '1', 'SCT', account.serviceProviderId ?? '', name, iban, `EUR${amount}`, '', structured, remittance];
+  const fields = [
+    'BCD',
+    '002',
+    '1',
+    'SCT',
+    account.serviceProviderId ?? '',
+    name,
+    iban,
+    `EUR${amount}`,
+    '',
+    structured,
+    remittance,
+  ];
   // The last field that has a value ends the payload (EPC069-12: no line break after it).
   while (fields.at(-1) === '') fields.pop();
   return fields.join('\n');

@@ -144,10 +144,12 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     exemption: 'VAT exemption',
     paymentTerms: 'Payment terms',
     payment: 'Payment',
-    transfer: (amount, account, reference, due) => `Please transfer ${amount} to ${account}, quoting ${reference}${due ? `, by ${due}` : ''}.`,
+    transfer: (amount, account, reference, due) =>
+      `Please transfer ${amount} to ${account}, quoting ${reference}${due ? `, by ${due}` : ''}.`,
     bic: 'BIC',
     accountHolder: 'Account holder',
-    directDebit: (amount, account, mandate) => `${amount} will be debited${account ? ` from ${account}` : ''}${mandate ? ` under mandate ${mandate}` : ''}.`,
+    directDebit: (amount, account, mandate) =>
+      `${amount} will be debited${account ? ` from ${account}` : ''}${mandate ? ` under mandate ${mandate}` : ''}.`,
     card: (digits) => `Paid by card ending ${digits}.`,
     cash: 'Payable in cash.',
     scanToPay: 'Scan to pay',
@@ -184,7 +186,8 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     statedPayment: 'Zahlungsangaben des Lieferanten',
     transferTo: (account) => `Überweisung auf ${account}`,
     remittance: 'Verwendungszweck',
-    rulesVerdict: (verdict) => `Geprüft nach den Regeln der EN 16931: ${{ valid: 'gültig', 'valid with warnings': 'gültig mit Hinweisen', invalid: 'ungültig' }[verdict]}.`,
+    rulesVerdict: (verdict) =>
+      `Geprüft nach den Regeln der EN 16931: ${{ valid: 'gültig', 'valid with warnings': 'gültig mit Hinweisen', invalid: 'ungültig' }[verdict]}.`,
     labelled: colon,
     number: 'Nummer',
     issueDate: 'Datum',
@@ -220,10 +223,12 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     exemption: 'Steuerbefreiung',
     paymentTerms: 'Zahlungsbedingungen',
     payment: 'Zahlung',
-    transfer: (amount, account, reference, due) => `Bitte überweisen Sie ${amount} auf ${account} mit dem Verwendungszweck ${reference}${due ? ` bis zum ${due}` : ''}.`,
+    transfer: (amount, account, reference, due) =>
+      `Bitte überweisen Sie ${amount} auf ${account} mit dem Verwendungszweck ${reference}${due ? ` bis zum ${due}` : ''}.`,
     bic: 'BIC',
     accountHolder: 'Kontoinhaber',
-    directDebit: (amount, account, mandate) => `${amount} werden${account ? ` von ${account}` : ''}${mandate ? ` gemäß Mandat ${mandate}` : ''} eingezogen.`,
+    directDebit: (amount, account, mandate) =>
+      `${amount} werden${account ? ` von ${account}` : ''}${mandate ? ` gemäß Mandat ${mandate}` : ''} eingezogen.`,
     card: (digits) => `Bezahlt mit Karte, endend auf ${digits}.`,
     cash: 'Zahlbar in bar.',
     scanToPay: 'Mit GiroCode bezahlen',
@@ -235,7 +240,8 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     refund: (amount) => `${amount} werden Ihnen erstattet.`,
     status: (date) => `Stand am ${date}`,
     paidOn: (amount, date) => `${amount} bezahlt am ${date}`,
-    creditedBy: (amount, creditNote, date) => `${amount} gutgeschrieben mit Rechnungskorrektur ${creditNote} vom ${date}`,
+    creditedBy: (amount, creditNote, date) =>
+      `${amount} gutgeschrieben mit Rechnungskorrektur ${creditNote} vom ${date}`,
     refundedOn: (amount, date) => `${amount} an Sie erstattet am ${date}`,
     voided: 'Diese Rechnung ist storniert.',
     paidInFull: (date) => `Vollständig bezahlt am ${date}.`,
@@ -256,11 +262,13 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     testNotice: 'Document de test — sans valeur fiscale',
     copyNotice: (date) => `Copie avec la situation au ${date} — pas le document émis`,
     received: 'REÇU',
-    receivedNotice: (date) => `Rendu d’une facture électronique reçue le ${date} — l’original est la facture électronique`,
+    receivedNotice: (date) =>
+      `Rendu d’une facture électronique reçue le ${date} — l’original est la facture électronique`,
     statedPayment: 'Coordonnées de paiement indiquées par le fournisseur',
     transferTo: (account) => `Virement sur ${account}`,
     remittance: 'Référence',
-    rulesVerdict: (verdict) => `Contrôlée selon les règles EN 16931\u00a0: ${{ valid: 'valide', 'valid with warnings': 'valide avec avertissements', invalid: 'non valide' }[verdict]}.`,
+    rulesVerdict: (verdict) =>
+      `Contrôlée selon les règles EN 16931\u00a0: ${{ valid: 'valide', 'valid with warnings': 'valide avec avertissements', invalid: 'non valide' }[verdict]}.`,
     labelled: (label, value) => (label ? `${label}\u00a0: ${value}` : value),
     number: 'Numéro',
     issueDate: 'Date',
@@ -296,10 +304,12 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     exemption: 'Exonération de TVA',
     paymentTerms: 'Conditions de paiement',
     payment: 'Paiement',
-    transfer: (amount, account, reference, due) => `Merci de virer ${amount} sur ${account} avec la référence ${reference}${due ? ` avant le ${due}` : ''}.`,
+    transfer: (amount, account, reference, due) =>
+      `Merci de virer ${amount} sur ${account} avec la référence ${reference}${due ? ` avant le ${due}` : ''}.`,
     bic: 'BIC',
     accountHolder: 'Titulaire',
-    directDebit: (amount, account, mandate) => `${amount} seront prélevés${account ? ` sur ${account}` : ''}${mandate ? ` selon le mandat ${mandate}` : ''}.`,
+    directDebit: (amount, account, mandate) =>
+      `${amount} seront prélevés${account ? ` sur ${account}` : ''}${mandate ? ` selon le mandat ${mandate}` : ''}.`,
     card: (digits) => `Payé par carte se terminant par ${digits}.`,
     cash: 'Payable en espèces.',
     scanToPay: 'Scanner pour payer',

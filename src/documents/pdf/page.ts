@@ -14,7 +14,13 @@ export const BOTTOM = PAGE.height - PAGE.margin - PAGE.footer;
 /** Where the content of page 2 and later starts, below the line that names the document. */
 export const CONTINUATION_TOP = PAGE.margin + 30;
 
-export const COLORS = { text: '#1a1a1a', muted: '#666666', rule: '#c8c8c8', accent: '#1f4e79', mark: '#c0392b' } as const;
+export const COLORS = {
+  text: '#1a1a1a',
+  muted: '#666666',
+  rule: '#c8c8c8',
+  accent: '#1f4e79',
+  mark: '#c0392b',
+} as const;
 
 export interface TextOptions {
   width?: number;
@@ -28,7 +34,12 @@ export interface TextOptions {
 export function write(doc: Pdf, text: string, x: number, y: number, options: TextOptions = {}): number {
   const width = options.width ?? WIDTH;
   const style = { size: options.size ?? 9, bold: options.bold ?? false };
-  return drawLines(doc, layoutText(text, style, width), x, y, { ...style, width, align: options.align ?? 'left', color: options.color ?? COLORS.text });
+  return drawLines(doc, layoutText(text, style, width), x, y, {
+    ...style,
+    width,
+    align: options.align ?? 'left',
+    color: options.color ?? COLORS.text,
+  });
 }
 
 /** The height text would take, in the font and size it would be written in. */
@@ -47,5 +58,3 @@ export function room(doc: Pdf, y: number, height: number, onNewPage?: (y: number
   doc.addPage();
   return onNewPage ? onNewPage(CONTINUATION_TOP) : CONTINUATION_TOP;
 }
-
-

@@ -1,4 +1,10 @@
-import { WorkerJobError, WorkerPool, workerEntry, type WorkerFailure, type WorkerPoolSettings } from '../../lib/worker-pool.js';
+import {
+  WorkerJobError,
+  WorkerPool,
+  workerEntry,
+  type WorkerFailure,
+  type WorkerPoolSettings,
+} from '../../lib/worker-pool.js';
 import type { DocumentView } from '../model.js';
 import type { PdfOptions } from './render.js';
 import type { RenderJob } from './render-worker.js';

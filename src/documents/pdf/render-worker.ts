@@ -14,5 +14,8 @@ serveJobs<RenderJob, Uint8Array>('render-worker.js', async ({ view, options }) =
   const pdf = await renderPdfDocument(view, options);
   const bytes = new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   // A Buffer from Buffer.concat owns its memory unless it is small (pooled): transfer only then.
-  return { value: bytes, transfer: pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [] };
+  return {
+    value: bytes,
+    transfer: pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [],
+  };
 });

@@ -59,15 +59,33 @@ function collect(doc: Pdf): Promise<Buffer> {
 /** A large, light word across the page and a banner at its top. */
 function mark(doc: Pdf, word: string, notice: string, index: number): void {
   // As large as fits across the page: 110 pt, smaller for a long word (BROUILLON).
-  const size = Math.min(110, (110 * PAGE.width * 0.95) / (layoutText(word, { size: 110, bold: true }, Infinity)[0]?.width ?? 1));
+  const size = Math.min(
+    110,
+    (110 * PAGE.width * 0.95) / (layoutText(word, { size: 110, bold: true }, Infinity)[0]?.width ?? 1),
+  );
   doc.save();
   doc.rotate(-35, { origin: [PAGE.width / 2, PAGE.height / 2] });
   doc.fillOpacity(0.13);
-  write(doc, word, 0, PAGE.height / 2 - size / 2 + index * 130, { size, bold: true, color: COLORS.mark, width: PAGE.width, align: 'center' });
+  write(doc, word, 0, PAGE.height / 2 - size / 2 + index * 130, {
+    size,
+    bold: true,
+    color: COLORS.mark,
+    width: PAGE.width,
+    align: 'center',
+  });
   doc.restore();
   doc.save();
-  doc.rect(0, index * 16, PAGE.width, 16).fillOpacity(1).fill(COLORS.mark);
-  write(doc, `${word} — ${notice}`, LEFT, index * 16 + 4, { size: 8, bold: true, color: '#ffffff', width: WIDTH, align: 'center' });
+  doc
+    .rect(0, index * 16, PAGE.width, 16)
+    .fillOpacity(1)
+    .fill(COLORS.mark);
+  write(doc, `${word} — ${notice}`, LEFT, index * 16 + 4, {
+    size: 8,
+    bold: true,
+    color: '#ffffff',
+    width: WIDTH,
+    align: 'center',
+  });
   doc.restore();
 }
 
@@ -75,7 +93,15 @@ function mark(doc: Pdf, word: string, notice: string, index: number): void {
 function footer(context: Context, pageText: string): void {
   const { doc, view } = context;
   const s = view.seller;
-  const line = [s.name, addressLines(context, s).filter((l) => l !== s.address.line2).join(', '), s.vatId].filter(Boolean).join(' · ');
+  const line = [
+    s.name,
+    addressLines(context, s)
+      .filter((l) => l !== s.address.line2)
+      .join(', '),
+    s.vatId,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const y = PAGE.height - PAGE.margin - 14;
   write(doc, line, LEFT, y, { size: 7, color: COLORS.muted, width: WIDTH - 90 });
   write(doc, pageText, RIGHT - 90, y, { size: 7, color: COLORS.muted, width: 90, align: 'right' });
@@ -84,7 +110,11 @@ function footer(context: Context, pageText: string): void {
 /** From page 2 on, a line at the top says whose document this is: seller, type and number, buyer, page. */
 function continuation(context: Context, pageText: string): void {
   const { doc, view, t } = context;
-  const line = [view.seller.tradingName ?? view.seller.name, `${titleOf(view, t, context.quote)} ${view.number}`, view.buyer.name].join(' · ');
+  const line = [
+    view.seller.tradingName ?? view.seller.name,
+    `${titleOf(view, t, context.quote)} ${view.number}`,
+    view.buyer.name,
+  ].join(' · ');
   write(doc, line, LEFT, PAGE.margin, { size: 8, bold: true, color: COLORS.muted, width: WIDTH - 100 });
   write(doc, pageText, RIGHT - 90, PAGE.margin, { size: 8, color: COLORS.muted, width: 90, align: 'right' });
   rule(doc, PAGE.margin + 24);
@@ -92,7 +122,16 @@ function continuation(context: Context, pageText: string): void {
 
 /** The embedded XML, with its /CheckSum as the PDF specification wants it: the 16-byte MD5 digest, a binary string. */
 function embed(doc: Pdf, xml: Buffer, created: Date): void {
-  const file = doc.ref({ Type: 'EmbeddedFile', Subtype: 'text#2Fxml', Params: { CreationDate: created, ModDate: created, CheckSum: new Uint8Array(createHash('md5').update(xml).digest()), Size: xml.length } });
+  const file = doc.ref({
+    Type: 'EmbeddedFile',
+    Subtype: 'text#2Fxml',
+    Params: {
+      CreationDate: created,
+      ModDate: created,
+      CheckSum: new Uint8Array(createHash('md5').update(xml).digest()),
+      Size: xml.length,
+    },
+  });
   file.end(xml);
   const spec = doc.ref({
     Type: 'Filespec',
@@ -103,7 +142,10 @@ function embed(doc: Pdf, xml: Buffer, created: Date): void {
     EF: { F: file },
   });
   spec.end(undefined);
-  const internal = doc as unknown as { addNamedEmbeddedFile: (name: string, ref: unknown) => void; _root: { data: { AF?: unknown[] } } };
+  const internal = doc as unknown as {
+    addNamedEmbeddedFile: (name: string, ref: unknown) => void;
+    _root: { data: { AF?: unknown[] } };
+  };
   internal.addNamedEmbeddedFile(FACTUR_X_FILE_NAME, spec);
   internal._root.data.AF = [spec];
 }
@@ -130,15 +172,45 @@ export async function renderPdfDocument(view: DocumentView, options: PdfOptions)
     CreationDate: created,
     ModDate: created,
   };
-  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, subset: 'PDF/A-3b', pdfVersion: '1.7', bufferPages: true, autoFirstPage: true, info, lang: options.lang, displayTitle: true, font: NO_DEFAULT_FONT });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: PAGE.margin,
+    subset: 'PDF/A-3b',
+    pdfVersion: '1.7',
+    bufferPages: true,
+    autoFirstPage: true,
+    info,
+    lang: options.lang,
+    displayTitle: true,
+    font: NO_DEFAULT_FONT,
+  });
   const output = collect(doc);
 
   // pdfkit writes its own XMP from the info dictionary without escaping; ours escapes, agrees
   // with the dictionary (PDF/A), and adds the Factur-X extension schema.
-  const xmp = documentXmp({ title, author: info.Author, subject: info.Subject, keywords: info.Keywords, creator: PRODUCER, producer: PRODUCER, created, language: options.lang });
+  const xmp = documentXmp({
+    title,
+    author: info.Author,
+    subject: info.Subject,
+    keywords: info.Keywords,
+    creator: PRODUCER,
+    producer: PRODUCER,
+    created,
+    language: options.lang,
+  });
   (doc as unknown as { _addInfo: () => void })._addInfo = () => doc.appendXML(facturX ? xmp + facturXXmp() : xmp);
 
-  const context: Context = { doc, view, t, f, note: options.note === undefined ? view.note : options.note, credit: options.credit ?? null, status, received, quote };
+  const context: Context = {
+    doc,
+    view,
+    t,
+    f,
+    note: options.note === undefined ? view.note : options.note,
+    credit: options.credit ?? null,
+    status,
+    received,
+    quote,
+  };
   let y = header(context);
   y = parties(context, y);
   y = lines(context, y, totalsHeight(context));

@@ -33,7 +33,8 @@ export function statusSection({ doc, view, t, f, status }: Context, y: number): 
     lines.push(t.labelled(t.invoiceBalance(status.invoiceNumber), f.money(status.balance)));
   } else {
     for (const payment of status.payments) lines.push(t.paidOn(f.money(payment.amount), f.date(payment.date)));
-    for (const credit of status.credits) lines.push(t.creditedBy(f.money(credit.amount), credit.number, f.date(credit.date)));
+    for (const credit of status.credits)
+      lines.push(t.creditedBy(f.money(credit.amount), credit.number, f.date(credit.date)));
     for (const refund of status.refunds) lines.push(t.refundedOn(f.money(refund.amount), f.date(refund.date)));
     if (status.status === 'void') lines.push(t.voided);
     if (status.status === 'paid' && status.paidOn) lines.push(t.paidInFull(f.date(status.paidOn)));
@@ -49,7 +50,14 @@ export function statusSection({ doc, view, t, f, status }: Context, y: number): 
   const x = 300;
   doc.rect(x - 6, y + 2, RIGHT - x + 12, 22).fill('#fbeee6');
   write(doc, label, x, y + 8, { bold: true, size: 10, width: RIGHT - x - 130, color: COLORS.mark });
-  if (!balance.isZero()) write(doc, f.money(balance.abs().toFixed(view.currency.minorDigits)), RIGHT - 120, y + 8, { bold: true, size: 10, width: 120, align: 'right', color: COLORS.mark });
+  if (!balance.isZero())
+    write(doc, f.money(balance.abs().toFixed(view.currency.minorDigits)), RIGHT - 120, y + 8, {
+      bold: true,
+      size: 10,
+      width: 120,
+      align: 'right',
+      color: COLORS.mark,
+    });
   return y + 36;
 }
 
@@ -57,7 +65,11 @@ export function statusSection({ doc, view, t, f, status }: Context, y: number): 
 export function notes({ doc, view, t, f, note, credit, received }: Context, y: number): number {
   const texts: string[] = [];
   if (received) texts.push(t.rulesVerdict(received.verdict));
-  for (const g of view.vatBreakdown) if (g.exemptionReason) texts.push(t.labelled(`${t.exemption} (${g.vatCategory})`, f.exemption(g.exemptionReason, g.exemptionReasonCode)));
+  for (const g of view.vatBreakdown)
+    if (g.exemptionReason)
+      texts.push(
+        t.labelled(`${t.exemption} (${g.vatCategory})`, f.exemption(g.exemptionReason, g.exemptionReasonCode)),
+      );
   if (credit && !credit.voids) texts.push(t.labelled(t.reason, credit.reason));
   // A credit note asks for nothing, so it states no payment terms.
   if (view.paymentTerms && view.typeCode === '380') texts.push(t.labelled(t.paymentTerms, view.paymentTerms.trim()));
@@ -70,7 +82,8 @@ export function notes({ doc, view, t, f, note, credit, received }: Context, y: n
 }
 
 /** An IBAN in groups of four, as people read and type it; other account ids as they are. */
-const grouped = (account: string) => (/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(account) ? account.replace(/(.{4})(?=.)/g, '$1 ') : account);
+const grouped = (account: string) =>
+  /^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(account) ? account.replace(/(.{4})(?=.)/g, '$1 ') : account;
 
 /** The amount this page asks the buyer to pay, or null when it asks for nothing. */
 export function amountAsked({ view, status }: Pick<Context, 'view' | 'status'>): string | null {
@@ -118,12 +131,21 @@ export function payment(context: Context, y: number): number {
   if (means.creditTransfer) {
     const account = means.creditTransfer;
     // A test document names no real account: TEST stands where the IBAN would be.
-    text.push(t.transfer(amount, view.test ? t.test : grouped(account.accountId), means.remittanceInformation ?? view.number, due));
+    text.push(
+      t.transfer(
+        amount,
+        view.test ? t.test : grouped(account.accountId),
+        means.remittanceInformation ?? view.number,
+        due,
+      ),
+    );
     if (account.accountName && !view.test) text.push(t.labelled(t.accountHolder, account.accountName));
     if (account.serviceProviderId && !view.test) text.push(t.labelled(t.bic, account.serviceProviderId));
   } else if (means.directDebit) {
     const debited = means.directDebit.debitedAccountId;
-    text.push(t.directDebit(amount, debited && (view.test ? t.test : grouped(debited)), means.directDebit.mandateReference));
+    text.push(
+      t.directDebit(amount, debited && (view.test ? t.test : grouped(debited)), means.directDebit.mandateReference),
+    );
   } else if (means.card) {
     text.push(t.card(means.card.accountNumber));
   } else if (means.code === '10') {
@@ -144,7 +166,7 @@ export function payment(context: Context, y: number): number {
     doc.fillColor('#000000');
     // One rectangle per run of dark modules in a row: a third of the drawing operations.
     for (let row = 0; row < qr.size; row++) {
-      for (let col = 0; col < qr.size; ) {
+      for (let col = 0; col < qr.size;) {
         if (!qr.dark(col, row)) {
           col++;
           continue;

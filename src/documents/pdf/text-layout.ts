@@ -11,7 +11,9 @@ import type { Pdf } from './page.js';
 // A cluster that no font covers is drawn as its code points ("[U+0E01]"), never as .notdef.
 
 // bidi-js is a CommonJS module whose export is its factory; its types describe an ES default.
-const bidiFactory = (typeof bidiModule === 'function' ? bidiModule : (bidiModule as { default: () => Bidi }).default) as () => Bidi;
+const bidiFactory = (
+  typeof bidiModule === 'function' ? bidiModule : (bidiModule as { default: () => Bidi }).default
+) as () => Bidi;
 const bidi = bidiFactory();
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
@@ -22,7 +24,8 @@ const RTL_CHARACTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|\ud802[\udc00-\
 // eslint-disable-next-line no-misleading-character-class -- joiners and variation selectors are listed one by one, on purpose
 const INVISIBLE = /[\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f]|\udb40[\udc00-\udfff]/g;
 /** Clusters after and before which a line may break without a space: ideographs, kana, Hangul, emoji. */
-const BREAKS_ANYWHERE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[\ud83c-\ud83e\ud840-\ud87f][\udc00-\udfff]/;
+const BREAKS_ANYWHERE =
+  /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[\ud83c-\ud83e\ud840-\ud87f][\udc00-\udfff]/;
 
 export interface TextStyle {
   size: number;
@@ -86,7 +89,8 @@ export function lineHeight(size: number): number {
   return ((font.ascent - font.descent + font.lineGap) * size) / font.unitsPerEm;
 }
 
-const codePointsOf = (text: string) => [...text].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+const codePointsOf = (text: string) =>
+  [...text].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 
 /** The clusters of a paragraph, each with its font (null: none has it) and bidi level. */
 function clustersOf(paragraph: string, face: FontFace): { text: string; font: LoadedFont | null; level: number }[] {
@@ -98,7 +102,11 @@ function clustersOf(paragraph: string, face: FontFace): { text: string; font: Lo
     const level = levels ? levels[index]! : 0;
     // Spaces and punctuation in right-to-left text stay in its font, so that its words and the
     // spaces between them are one run; elsewhere they are the main font's.
-    const neutral: boolean = /^[\s\p{P}\p{S}\p{N}]$/u.test(segment) && previous !== null && previous.rtl && previous.font.hasGlyphForCodePoint(codePoints[0]!);
+    const neutral: boolean =
+      /^[\s\p{P}\p{S}\p{N}]$/u.test(segment) &&
+      previous !== null &&
+      previous.rtl &&
+      previous.font.hasGlyphForCodePoint(codePoints[0]!);
     let font: LoadedFont | null = neutral ? previous : fontFor(codePoints[0]!, face);
     let text = segment;
     if (font && !codePoints.every((cp) => font!.font.hasGlyphForCodePoint(cp))) {
@@ -116,12 +124,14 @@ function wordsOf(paragraph: string, style: TextStyle): Word[] {
   const face: FontFace = style.bold ? 'bold' : 'regular';
   const main = mainFont(face);
   if (PLAIN.test(paragraph)) {
-    return (paragraph.match(/[^ ]* */g) ?? []).filter((w) => w !== '').map((text) => {
-      const word = text.trimEnd();
-      const width = measure(main, text, style.size);
-      const spaceWidth = width - (word === text ? width : measure(main, word, style.size));
-      return { segments: [{ text, font: main, level: 0, width }], width: width - spaceWidth, spaceWidth };
-    });
+    return (paragraph.match(/[^ ]* */g) ?? [])
+      .filter((w) => w !== '')
+      .map((text) => {
+        const word = text.trimEnd();
+        const width = measure(main, text, style.size);
+        const spaceWidth = width - (word === text ? width : measure(main, word, style.size));
+        return { segments: [{ text, font: main, level: 0, width }], width: width - spaceWidth, spaceWidth };
+      });
   }
   const words: Word[] = [];
   let current: Word | null = null;
@@ -153,7 +163,8 @@ function wordsOf(paragraph: string, style: TextStyle): Word[] {
     }
     const last = word.segments.at(-1)!;
     const trimmed = last.text.trimEnd();
-    word.spaceWidth = trimmed === last.text ? 0 : last.width - (trimmed === '' ? 0 : measure(last.font, trimmed, style.size));
+    word.spaceWidth =
+      trimmed === last.text ? 0 : last.width - (trimmed === '' ? 0 : measure(last.font, trimmed, style.size));
     word.width = width - word.spaceWidth;
   }
   return words;
@@ -191,7 +202,7 @@ function visualOrder(segments: Segment[]): Segment[] {
   const highest = Math.max(0, ...levels);
   const lowestOdd = Math.min(...levels.filter((l) => l % 2 === 1), highest + 1);
   for (let level = highest; level >= lowestOdd; level--) {
-    for (let i = 0; i < order.length; ) {
+    for (let i = 0; i < order.length;) {
       if (order[i]!.level < level) {
         i++;
         continue;
@@ -226,7 +237,10 @@ function lineOf(words: Word[]): LaidLine {
     }
   });
   const visible = segments.filter((s) => s.text !== '');
-  return { segments: visualOrder(visible), width: words.reduce((sum, w, i) => sum + w.width + (i < words.length - 1 ? w.spaceWidth : 0), 0) };
+  return {
+    segments: visualOrder(visible),
+    width: words.reduce((sum, w, i) => sum + w.width + (i < words.length - 1 ? w.spaceWidth : 0), 0),
+  };
 }
 
 /** The lines the text takes at this width (one line, however long, when width is Infinity). */
@@ -279,7 +293,12 @@ export function drawLines(doc: Pdf, lines: LaidLine[], x: number, y: number, opt
   doc.fillColor(options.color);
   lines.forEach((line, index) => {
     const top = y + index * step;
-    let left = options.align === 'right' ? x + options.width - line.width : options.align === 'center' ? x + (options.width - line.width) / 2 : x;
+    let left =
+      options.align === 'right'
+        ? x + options.width - line.width
+        : options.align === 'center'
+          ? x + (options.width - line.width) / 2
+          : x;
     for (const segment of line.segments) {
       // Baselines line up whatever the font: each is placed by its own ascender.
       const segmentTop = top + ((main.ascender - segment.font.ascender) * options.size) / 1000;

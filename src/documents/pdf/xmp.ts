@@ -16,7 +16,8 @@ export interface XmpInfo {
   language: string;
 }
 
-const escape = (text: string) => cleanText(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) =>
+  cleanText(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const xmpDate = (date: Date) => `${date.toISOString().split('.')[0]}Z`;
 
 export function documentXmp(info: XmpInfo): string {

@@ -1,4 +1,13 @@
-import type { Einvoice, EinvoiceAddress, EinvoiceAllowanceCharge, EinvoiceAttachment, EinvoiceDocumentAllowanceCharge, EinvoiceLine, EinvoiceParty, EinvoicePaymentMeans } from '../einvoice-model.js';
+import type {
+  Einvoice,
+  EinvoiceAddress,
+  EinvoiceAllowanceCharge,
+  EinvoiceAttachment,
+  EinvoiceDocumentAllowanceCharge,
+  EinvoiceLine,
+  EinvoiceParty,
+  EinvoicePaymentMeans,
+} from '../einvoice-model.js';
 import type { SchemedId } from '../model.js';
 import { digitsOf, Locations, type SyntaxReading } from './reading.js';
 import { XmlSource } from './xml-source.js';
@@ -43,13 +52,16 @@ function address(s: XmlSource, element: XmlElement | null): EinvoiceAddress | nu
 }
 
 function registration(s: XmlSource, element: XmlElement | null, scheme: 'VA' | 'FC'): string | null {
-  const id = s.allAt(element, 'ram:SpecifiedTaxRegistration/ram:ID').find((i) => i.attributes.schemeID === scheme) ?? null;
+  const id =
+    s.allAt(element, 'ram:SpecifiedTaxRegistration/ram:ID').find((i) => i.attributes.schemeID === scheme) ?? null;
   s.attribute(id, 'schemeID');
   return s.text(id);
 }
 
 function party(s: XmlSource, element: XmlElement | null): EinvoiceParty {
-  const identifiers = [...s.all(element, 'ram:ID'), ...s.all(element, 'ram:GlobalID')].map((i) => schemed(s, i)).filter((i): i is SchemedId => i !== null);
+  const identifiers = [...s.all(element, 'ram:ID'), ...s.all(element, 'ram:GlobalID')]
+    .map((i) => schemed(s, i))
+    .filter((i): i is SchemedId => i !== null);
   const contact = s.at(element, 'ram:DefinedTradeContact');
   return {
     name: s.text(element, 'ram:Name'),
@@ -61,7 +73,9 @@ function party(s: XmlSource, element: XmlElement | null): EinvoiceParty {
     taxRegistrationId: registration(s, element, 'FC'),
     additionalLegalInformation: s.text(element, 'ram:Description'),
     // A communication element without its URIID is an electronic address with nothing in it.
-    electronicAddress: schemed(s, s.at(element, 'ram:URIUniversalCommunication/ram:URIID')) ?? (s.take(s.at(element, 'ram:URIUniversalCommunication')) ? { id: '', schemeId: null } : null),
+    electronicAddress:
+      schemed(s, s.at(element, 'ram:URIUniversalCommunication/ram:URIID')) ??
+      (s.take(s.at(element, 'ram:URIUniversalCommunication')) ? { id: '', schemeId: null } : null),
     address: address(s, s.at(element, 'ram:PostalTradeAddress')),
     contact: s.take(contact)
       ? {
@@ -86,14 +100,22 @@ function allowanceCharge(s: XmlSource, element: XmlElement): EinvoiceAllowanceCh
 }
 
 function vatOf(s: XmlSource, tax: XmlElement | null) {
-  return { vatCategory: s.text(tax, 'ram:CategoryCode'), vatRate: s.text(tax, 'ram:RateApplicablePercent'), taxScheme: tax ? s.text(tax, 'ram:TypeCode') : null };
+  return {
+    vatCategory: s.text(tax, 'ram:CategoryCode'),
+    vatRate: s.text(tax, 'ram:RateApplicablePercent'),
+    taxScheme: tax ? s.text(tax, 'ram:TypeCode') : null,
+  };
 }
 
 function documentAllowanceCharge(s: XmlSource, element: XmlElement): EinvoiceDocumentAllowanceCharge {
   return { ...allowanceCharge(s, element), ...vatOf(s, s.at(element, 'ram:CategoryTradeTax')) };
 }
 
-function paymentMeans(s: XmlSource, element: XmlElement, shared: { remittance: string | null; creditorId: string | null; mandate: string | null }): EinvoicePaymentMeans {
+function paymentMeans(
+  s: XmlSource,
+  element: XmlElement,
+  shared: { remittance: string | null; creditorId: string | null; mandate: string | null },
+): EinvoicePaymentMeans {
   const card = s.at(element, 'ram:ApplicableTradeSettlementFinancialCard');
   const accounts = s.all(element, 'ram:PayeePartyCreditorFinancialAccount').map((a) => ({
     accountId: s.text(a, 'ram:IBANID') ?? s.text(a, 'ram:ProprietaryID'),
@@ -107,8 +129,13 @@ function paymentMeans(s: XmlSource, element: XmlElement, shared: { remittance: s
     remittanceInformation: shared.remittance,
     creditTransfer: accounts[0] ?? null,
     ...(accounts.length > 1 ? { creditTransfers: accounts } : {}),
-    card: s.take(card) ? { accountNumber: s.text(card, 'ram:ID'), holderName: s.text(card, 'ram:CardholderName') } : null,
-    directDebit: debited !== null || shared.mandate !== null || shared.creditorId !== null ? { mandateReference: shared.mandate, creditorId: shared.creditorId, debitedAccountId: debited } : null,
+    card: s.take(card)
+      ? { accountNumber: s.text(card, 'ram:ID'), holderName: s.text(card, 'ram:CardholderName') }
+      : null,
+    directDebit:
+      debited !== null || shared.mandate !== null || shared.creditorId !== null
+        ? { mandateReference: shared.mandate, creditorId: shared.creditorId, debitedAccountId: debited }
+        : null,
   };
 }
 
@@ -131,7 +158,11 @@ function line(s: XmlSource, element: XmlElement): EinvoiceLine {
   s.text(s.at(gross, 'ram:BasisQuantity'));
   return {
     id: s.text(document, 'ram:LineID'),
-    note: s.allAt(document, 'ram:IncludedNote/ram:Content').map((n) => s.text(n)).join('\n') || null,
+    note:
+      s
+        .allAt(document, 'ram:IncludedNote/ram:Content')
+        .map((n) => s.text(n))
+        .join('\n') || null,
     objectId: objectRef ? { id: s.text(objectId) ?? '', schemeId: s.text(objectRef, 'ram:ReferenceTypeCode') } : null,
     name: s.text(product, 'ram:Name'),
     description: s.text(product, 'ram:Description'),
@@ -150,7 +181,12 @@ function line(s: XmlSource, element: XmlElement): EinvoiceLine {
     charges: adjustments.filter((a) => isCharge(s, a)).map((a) => allowanceCharge(s, a)),
     netAmount: s.text(settlement, 'ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
     ...vatOf(s, s.at(settlement, 'ram:ApplicableTradeTax')),
-    period: s.take(period) ? { startDate: date(s, period, 'ram:StartDateTime/udt:DateTimeString'), endDate: date(s, period, 'ram:EndDateTime/udt:DateTimeString') } : null,
+    period: s.take(period)
+      ? {
+          startDate: date(s, period, 'ram:StartDateTime/udt:DateTimeString'),
+          endDate: date(s, period, 'ram:EndDateTime/udt:DateTimeString'),
+        }
+      : null,
     orderLineReference: s.text(agreement, 'ram:BuyerOrderReferencedDocument/ram:LineID'),
     accountingReference: s.text(settlement, 'ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID'),
     sellerItemId: s.text(product, 'ram:SellerAssignedID'),
@@ -162,7 +198,9 @@ function line(s: XmlSource, element: XmlElement): EinvoiceLine {
       listVersion: s.attribute(c, 'listVersionID'),
     })),
     originCountry: s.text(product, 'ram:OriginTradeCountry/ram:ID'),
-    attributes: s.all(product, 'ram:ApplicableProductCharacteristic').map((p) => ({ name: s.text(p, 'ram:Description'), value: s.text(p, 'ram:Value') })),
+    attributes: s
+      .all(product, 'ram:ApplicableProductCharacteristic')
+      .map((p) => ({ name: s.text(p, 'ram:Description'), value: s.text(p, 'ram:Value') })),
   };
 }
 
@@ -172,7 +210,13 @@ function attachment(s: XmlSource, element: XmlElement): EinvoiceAttachment {
     id: s.text(element, 'ram:IssuerAssignedID'),
     description: s.text(element, 'ram:Name'),
     uri: s.text(element, 'ram:URIID'),
-    embedded: binary ? { mimeCode: s.attribute(binary, 'mimeCode'), filename: s.attribute(binary, 'filename'), content: Buffer.from(s.text(binary) ?? '', 'base64') } : null,
+    embedded: binary
+      ? {
+          mimeCode: s.attribute(binary, 'mimeCode'),
+          filename: s.attribute(binary, 'filename'),
+          content: Buffer.from(s.text(binary) ?? '', 'base64'),
+        }
+      : null,
   };
 }
 
@@ -200,7 +244,9 @@ export function readCii(root: XmlElement): SyntaxReading {
   const adjustments = s.all(settlement, 'ram:SpecifiedTradeAllowanceCharge');
   const monetary = s.at(settlement, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation');
   const taxTotals = s.all(monetary, 'ram:TaxTotalAmount');
-  const taxTotalIn = (code: string | null) => taxTotals.find((t) => s.attribute(t, 'currencyID') === code) ?? (code === currency ? (taxTotals.find((t) => t.attributes.currencyID === undefined) ?? null) : null);
+  const taxTotalIn = (code: string | null) =>
+    taxTotals.find((t) => s.attribute(t, 'currencyID') === code) ??
+    (code === currency ? (taxTotals.find((t) => t.attributes.currencyID === undefined) ?? null) : null);
   const lineElements = s.all(transaction, 'ram:IncludedSupplyChainTradeLineItem');
   const references = s.all(agreement, 'ram:AdditionalReferencedDocument');
   const typed = (code: string) => references.find((r) => s.text(r, 'ram:TypeCode') === code) ?? null;
@@ -210,8 +256,13 @@ export function readCii(root: XmlElement): SyntaxReading {
   const shipTo = s.at(delivery, 'ram:ShipToTradeParty');
   const representative = s.at(agreement, 'ram:SellerTaxRepresentativeTradeParty');
   const payee = s.at(settlement, 'ram:PayeeTradeParty');
-  const preceding = s.all(settlement, 'ram:InvoiceReferencedDocument').map((r) => ({ number: s.text(r, 'ram:IssuerAssignedID'), issueDate: date(s, r, 'ram:FormattedIssueDateTime/qdt:DateTimeString') }));
-  const notes = s.all(header, 'ram:IncludedNote').map((n) => ({ subjectCode: s.text(n, 'ram:SubjectCode'), text: s.text(n, 'ram:Content') ?? '' }));
+  const preceding = s.all(settlement, 'ram:InvoiceReferencedDocument').map((r) => ({
+    number: s.text(r, 'ram:IssuerAssignedID'),
+    issueDate: date(s, r, 'ram:FormattedIssueDateTime/qdt:DateTimeString'),
+  }));
+  const notes = s
+    .all(header, 'ram:IncludedNote')
+    .map((n) => ({ subjectCode: s.text(n, 'ram:SubjectCode'), text: s.text(n, 'ram:Content') ?? '' }));
   const dueDates = terms.map((t) => date(s, t, 'ram:DueDateDateTime/udt:DateTimeString')).filter((d) => d !== null);
   const payeeParty = payee ? party(s, payee) : null;
   s.text(context, 'ram:TestIndicator/udt:Indicator');
@@ -226,7 +277,10 @@ export function readCii(root: XmlElement): SyntaxReading {
     dueDate: dueDates[0] ?? null,
     currency: { code: currency, minorDigits: digitsOf(currency) },
     taxCurrencyCode: taxCurrency,
-    taxPointDate: taxPoint && /^\d{8}$/.test(taxPoint) ? `${taxPoint.slice(0, 4)}-${taxPoint.slice(4, 6)}-${taxPoint.slice(6)}` : taxPoint,
+    taxPointDate:
+      taxPoint && /^\d{8}$/.test(taxPoint)
+        ? `${taxPoint.slice(0, 4)}-${taxPoint.slice(4, 6)}-${taxPoint.slice(6)}`
+        : taxPoint,
     taxPointDateCode: taxes.map((t) => s.text(t, 'ram:DueDateTypeCode')).find((d) => d !== null) ?? null,
     buyerReference: s.text(agreement, 'ram:BuyerReference'),
     projectReference: s.text(agreement, 'ram:SpecifiedProcuringProject/ram:ID'),
@@ -236,23 +290,48 @@ export function readCii(root: XmlElement): SyntaxReading {
     receivingAdviceReference: s.text(delivery, 'ram:ReceivingAdviceReferencedDocument/ram:IssuerAssignedID'),
     despatchAdviceReference: s.text(delivery, 'ram:DespatchAdviceReferencedDocument/ram:IssuerAssignedID'),
     tenderReference: s.text(tenderRef, 'ram:IssuerAssignedID'),
-    invoicedObjectId: objectRef ? { id: s.text(objectRef, 'ram:IssuerAssignedID') ?? '', schemeId: s.text(objectRef, 'ram:ReferenceTypeCode') } : null,
+    invoicedObjectId: objectRef
+      ? { id: s.text(objectRef, 'ram:IssuerAssignedID') ?? '', schemeId: s.text(objectRef, 'ram:ReferenceTypeCode') }
+      : null,
     buyerAccountingReference: s.text(settlement, 'ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID'),
     note: notes[0]?.text ?? null,
     notes,
-    paymentTerms: terms.map((t) => s.text(t, 'ram:Description')).filter((d) => d !== null).join('\n') || null,
+    paymentTerms:
+      terms
+        .map((t) => s.text(t, 'ram:Description'))
+        .filter((d) => d !== null)
+        .join('\n') || null,
     deliveryDate: date(s, delivery, 'ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime/udt:DateTimeString'),
-    invoicePeriod: s.take(period) ? { startDate: date(s, period, 'ram:StartDateTime/udt:DateTimeString'), endDate: date(s, period, 'ram:EndDateTime/udt:DateTimeString') } : null,
+    invoicePeriod: s.take(period)
+      ? {
+          startDate: date(s, period, 'ram:StartDateTime/udt:DateTimeString'),
+          endDate: date(s, period, 'ram:EndDateTime/udt:DateTimeString'),
+        }
+      : null,
     deliverTo: s.take(shipTo)
-      ? { name: s.text(shipTo, 'ram:Name'), locationId: schemed(s, s.at(shipTo, 'ram:GlobalID') ?? s.at(shipTo, 'ram:ID')), address: address(s, s.at(shipTo, 'ram:PostalTradeAddress')) }
+      ? {
+          name: s.text(shipTo, 'ram:Name'),
+          locationId: schemed(s, s.at(shipTo, 'ram:GlobalID') ?? s.at(shipTo, 'ram:ID')),
+          address: address(s, s.at(shipTo, 'ram:PostalTradeAddress')),
+        }
       : null,
     precedingInvoice: preceding[0] ?? null,
     precedingInvoices: preceding,
     seller: party(s, s.at(agreement, 'ram:SellerTradeParty')),
     buyer: party(s, s.at(agreement, 'ram:BuyerTradeParty')),
-    payee: payeeParty ? { name: payeeParty.name, identifier: payeeParty.identifier, legalRegistrationId: payeeParty.legalRegistrationId } : null,
+    payee: payeeParty
+      ? {
+          name: payeeParty.name,
+          identifier: payeeParty.identifier,
+          legalRegistrationId: payeeParty.legalRegistrationId,
+        }
+      : null,
     taxRepresentative: s.take(representative)
-      ? { name: s.text(representative, 'ram:Name'), vatId: registration(s, representative, 'VA'), address: address(s, s.at(representative, 'ram:PostalTradeAddress')) }
+      ? {
+          name: s.text(representative, 'ram:Name'),
+          vatId: registration(s, representative, 'VA'),
+          address: address(s, s.at(representative, 'ram:PostalTradeAddress')),
+        }
       : null,
     paymentMeans: means[0] ?? null,
     allPaymentMeans: means,
@@ -285,8 +364,14 @@ export function readCii(root: XmlElement): SyntaxReading {
   locations.addAll('buyer', s.at(agreement, 'ram:BuyerTradeParty'));
   locations.addAll('totals', monetary);
   locations.addList('lines', lineElements);
-  locations.addList('allowances', adjustments.filter((a) => !isCharge(s, a)));
-  locations.addList('charges', adjustments.filter((a) => isCharge(s, a)));
+  locations.addList(
+    'allowances',
+    adjustments.filter((a) => !isCharge(s, a)),
+  );
+  locations.addList(
+    'charges',
+    adjustments.filter((a) => isCharge(s, a)),
+  );
   locations.addList('vatBreakdown', taxes);
   locations.addList('allPaymentMeans', meansElements);
   return { model, unmapped: s.unmapped(), locations };

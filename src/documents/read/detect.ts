@@ -29,15 +29,31 @@ const CII_NS = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
 export function detectSyntax(root: XmlElement): Detected {
   const { local, ns } = root;
   if (ns === `${UBL_PREFIX}Invoice-2` && local === 'Invoice') return { ok: true, syntax: 'ubl', kind: 'invoice' };
-  if (ns === `${UBL_PREFIX}CreditNote-2` && local === 'CreditNote') return { ok: true, syntax: 'ubl', kind: 'credit-note' };
+  if (ns === `${UBL_PREFIX}CreditNote-2` && local === 'CreditNote')
+    return { ok: true, syntax: 'ubl', kind: 'credit-note' };
   if (ns === CII_NS && local === 'CrossIndustryInvoice') return { ok: true, syntax: 'cii', kind: 'invoice' };
-  if (ns.startsWith(UBL_PREFIX)) return { ok: false, code: 'NOT_AN_INVOICE', message: `This is a UBL ${local}, not an invoice or credit note.` };
+  if (ns.startsWith(UBL_PREFIX))
+    return { ok: false, code: 'NOT_AN_INVOICE', message: `This is a UBL ${local}, not an invoice or credit note.` };
   if (local === 'CrossIndustryDocument' || ns.startsWith('urn:ferd:')) {
-    return { ok: false, code: 'UNSUPPORTED_SYNTAX', message: 'This is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); only ZUGFeRD 2 / Factur-X (CII D16B) is read.' };
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_SYNTAX',
+      message: 'This is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); only ZUGFeRD 2 / Factur-X (CII D16B) is read.',
+    };
   }
-  if (local === 'CrossIndustryInvoice') return { ok: false, code: 'UNSUPPORTED_SYNTAX', message: `This is a Cross Industry Invoice in the namespace ${ns || '(none)'}; only CII D16B (${CII_NS}) is read.` };
-  if (/^urn:un:unece:uncefact:data:standard:CrossIndustry/.test(ns)) return { ok: false, code: 'NOT_AN_INVOICE', message: `This is a UN/CEFACT ${local}, not an invoice.` };
-  return { ok: false, code: 'NOT_AN_EINVOICE', message: `The XML's root element is <${local}>${ns ? ` in ${ns}` : ''}, neither a UBL 2.1 Invoice or CreditNote nor a CII CrossIndustryInvoice.` };
+  if (local === 'CrossIndustryInvoice')
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_SYNTAX',
+      message: `This is a Cross Industry Invoice in the namespace ${ns || '(none)'}; only CII D16B (${CII_NS}) is read.`,
+    };
+  if (/^urn:un:unece:uncefact:data:standard:CrossIndustry/.test(ns))
+    return { ok: false, code: 'NOT_AN_INVOICE', message: `This is a UN/CEFACT ${local}, not an invoice.` };
+  return {
+    ok: false,
+    code: 'NOT_AN_EINVOICE',
+    message: `The XML's root element is <${local}>${ns ? ` in ${ns}` : ''}, neither a UBL 2.1 Invoice or CreditNote nor a CII CrossIndustryInvoice.`,
+  };
 }
 
 /** The profile named by BT-24. */

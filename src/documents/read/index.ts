@@ -15,5 +15,10 @@ export type { Judgement, Verdict, StructureResult } from '../rules/engine.js';
 
 /** A read document judged by the rule sets it claims (or by `specs`), with locations in its source. */
 export function judgeDocument(read: DocumentRead, specs: readonly Profile[] = read.claims): Judgement {
-  return judge(read.model, specs, { syntax: read.syntax, kind: read.kind, structure: read.structure, locate: (field) => read.locations.locate(field) });
+  return judge(read.model, specs, {
+    syntax: read.syntax,
+    kind: read.kind,
+    structure: read.structure,
+    locate: (field) => read.locations.locate(field),
+  });
 }

@@ -1,5 +1,14 @@
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, PDFHexString, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFString,
+  PDFHexString,
+  type PDFObject,
+} from 'pdf-lib';
 
 // The files embedded in a PDF (PDF/A-3 associated files: Factur-X, ZUGFeRD, XRechnung in a PDF),
 // read safely. pdf-lib parses the objects; every stream we decode ourselves, with zlib bounded
@@ -18,7 +27,12 @@ export interface PdfLimits {
   maxFiles: number;
 }
 
-export const DEFAULT_PDF_LIMITS: PdfLimits = { maxLooseBytes: 64 * 1024, maxStreamBytes: 10 * 1024 * 1024, maxObjectStreamBytes: 64 * 1024 * 1024, maxFiles: 100 };
+export const DEFAULT_PDF_LIMITS: PdfLimits = {
+  maxLooseBytes: 64 * 1024,
+  maxStreamBytes: 10 * 1024 * 1024,
+  maxObjectStreamBytes: 64 * 1024 * 1024,
+  maxFiles: 100,
+};
 
 export interface PdfAttachment {
   name: string;
@@ -48,7 +62,10 @@ function inflateBounded(data: Uint8Array, max: number, what: string): Buffer {
   try {
     return inflateSync(data, { maxOutputLength: max });
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger|maxOutputLength/.test((error as Error).message)) {
+    if (
+      (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ||
+      /Cannot create a Buffer larger|maxOutputLength/.test((error as Error).message)
+    ) {
       throw new PdfRefusal('PDF_BOMB', `${what} inflates to more than ${max} bytes; it is not read.`);
     }
     throw new PdfRefusal('PDF_UNREADABLE', `${what} is compressed data that cannot be inflated.`);
@@ -72,7 +89,10 @@ function guardStructure(text: string, limits: PdfLimits): void {
   }
   const loose = text.length - covered;
   if (loose > limits.maxLooseBytes) {
-    throw new PdfRefusal('PDF_UNREADABLE', `The PDF has ${loose} bytes outside its objects (at most ${limits.maxLooseBytes} are read): it is truncated, never ends an object, or is not a PDF.`);
+    throw new PdfRefusal(
+      'PDF_UNREADABLE',
+      `The PDF has ${loose} bytes outside its objects (at most ${limits.maxLooseBytes} are read): it is truncated, never ends an object, or is not a PDF.`,
+    );
   }
 }
 
@@ -86,16 +106,28 @@ function guardObjectStreams(text: string, bytes: Uint8Array, limits: PdfLimits):
     const start = keyword.exec(text);
     if (!start) continue;
     const dictionary = text.slice(Math.max(0, text.lastIndexOf('obj', match.index)), start.index);
-    const filters = [...dictionary.matchAll(/\/(FlateDecode|LZWDecode|ASCII85Decode|ASCIIHexDecode|RunLengthDecode|Fl|LZW)\b/g)].map((m) => m[1]);
+    const filters = [
+      ...dictionary.matchAll(/\/(FlateDecode|LZWDecode|ASCII85Decode|ASCIIHexDecode|RunLengthDecode|Fl|LZW)\b/g),
+    ].map((m) => m[1]);
     if (filters.length === 0) continue;
-    if (filters.some((f) => f !== 'FlateDecode' && f !== 'Fl')) throw new PdfRefusal('PDF_UNREADABLE', 'The PDF compresses its object streams with a filter other than Flate; it is not read.');
+    if (filters.some((f) => f !== 'FlateDecode' && f !== 'Fl'))
+      throw new PdfRefusal(
+        'PDF_UNREADABLE',
+        'The PDF compresses its object streams with a filter other than Flate; it is not read.',
+      );
     const data = bytes.subarray(start.index + start[0].length);
     let inflated: Buffer;
     try {
       inflated = inflateSync(data, { maxOutputLength: limits.maxObjectStreamBytes - total, finishFlush: 2 });
     } catch (error) {
-      if (/larger|maxOutputLength/i.test((error as Error).message) || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new PdfRefusal('PDF_BOMB', `The PDF's object streams inflate to more than ${limits.maxObjectStreamBytes} bytes; it is not read.`);
+      if (
+        /larger|maxOutputLength/i.test((error as Error).message) ||
+        (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+      ) {
+        throw new PdfRefusal(
+          'PDF_BOMB',
+          `The PDF's object streams inflate to more than ${limits.maxObjectStreamBytes} bytes; it is not read.`,
+        );
       }
       continue; // broken data: pdf-lib will skip the object
     }
@@ -113,9 +145,11 @@ function decodeStream(stream: PDFRawStream, limits: PdfLimits, name: string): Ui
   const filter = stream.dict.lookup(PDFName.of('Filter'));
   const filters = filter instanceof PDFArray ? filter.asArray().map((f) => textOf(f)) : filter ? [textOf(filter)] : [];
   let data: Uint8Array = stream.contents;
-  if (data.byteLength > limits.maxStreamBytes) throw new PdfRefusal('PDF_BOMB', `The embedded file ${name} has more than ${limits.maxStreamBytes} bytes.`);
+  if (data.byteLength > limits.maxStreamBytes)
+    throw new PdfRefusal('PDF_BOMB', `The embedded file ${name} has more than ${limits.maxStreamBytes} bytes.`);
   for (const f of filters) {
-    if (f === 'FlateDecode' || f === 'Fl') data = inflateBounded(data, limits.maxStreamBytes, `The embedded file ${name}`);
+    if (f === 'FlateDecode' || f === 'Fl')
+      data = inflateBounded(data, limits.maxStreamBytes, `The embedded file ${name}`);
     else throw new PdfRefusal('PDF_UNREADABLE', `The embedded file ${name} is encoded with ${f}, which is not read.`);
   }
   return data;
@@ -136,10 +170,11 @@ function nameTreeValues(root: PDFDict, limits: PdfLimits): PDFDict[] {
       }
     }
     const kids = node.lookup(PDFName.of('Kids'));
-    if (kids instanceof PDFArray) for (let i = 0; i < kids.size(); i++) {
-      const kid = kids.lookup(i);
-      if (kid instanceof PDFDict) walk(kid, depth + 1);
-    }
+    if (kids instanceof PDFArray)
+      for (let i = 0; i < kids.size(); i++) {
+        const kid = kids.lookup(i);
+        if (kid instanceof PDFDict) walk(kid, depth + 1);
+      }
   };
   walk(root, 0);
   return out;
@@ -148,25 +183,33 @@ function nameTreeValues(root: PDFDict, limits: PdfLimits): PDFDict[] {
 /** The embedded files of a PDF, or why they cannot be read. Never throws. */
 export async function readPdfAttachments(bytes: Uint8Array, limits: PdfLimits = DEFAULT_PDF_LIMITS): Promise<PdfRead> {
   try {
-    if (Buffer.from(bytes.subarray(0, 1024)).toString('latin1').indexOf('%PDF-') < 0) throw new PdfRefusal('PDF_UNREADABLE', 'The file does not start as a PDF (no %PDF- header).');
+    if (Buffer.from(bytes.subarray(0, 1024)).toString('latin1').indexOf('%PDF-') < 0)
+      throw new PdfRefusal('PDF_UNREADABLE', 'The file does not start as a PDF (no %PDF- header).');
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
     guardStructure(text, limits);
     guardObjectStreams(text, bytes, limits);
     let pdf: PDFDocument;
     try {
-      pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: true, updateMetadata: false });
+      pdf = await PDFDocument.load(bytes, {
+        ignoreEncryption: true,
+        throwOnInvalidObject: true,
+        updateMetadata: false,
+      });
     } catch (error) {
       throw new PdfRefusal('PDF_UNREADABLE', `The PDF cannot be parsed: ${(error as Error).message.split('\n')[0]}`);
     }
-    if (pdf.isEncrypted) throw new PdfRefusal('PDF_ENCRYPTED', 'The PDF is encrypted; its embedded files cannot be read.');
+    if (pdf.isEncrypted)
+      throw new PdfRefusal('PDF_ENCRYPTED', 'The PDF is encrypted; its embedded files cannot be read.');
     const catalog = pdf.catalog as PDFDict | undefined;
-    if (!(catalog instanceof PDFDict)) throw new PdfRefusal('PDF_UNREADABLE', 'The PDF has no document catalog: it is truncated or corrupt.');
+    if (!(catalog instanceof PDFDict))
+      throw new PdfRefusal('PDF_UNREADABLE', 'The PDF has no document catalog: it is truncated or corrupt.');
     const associated = new Set<PDFDict>();
     const af = catalog.lookup(PDFName.of('AF'));
-    if (af instanceof PDFArray) for (let i = 0; i < af.size(); i++) {
-      const spec = af.lookup(i);
-      if (spec instanceof PDFDict) associated.add(spec);
-    }
+    if (af instanceof PDFArray)
+      for (let i = 0; i < af.size(); i++) {
+        const spec = af.lookup(i);
+        if (spec instanceof PDFDict) associated.add(spec);
+      }
     const names = catalog.lookup(PDFName.of('Names'));
     const tree = names instanceof PDFDict ? names.lookup(PDFName.of('EmbeddedFiles')) : undefined;
     const specs = [...new Set([...(tree instanceof PDFDict ? nameTreeValues(tree, limits) : []), ...associated])];
@@ -196,6 +239,10 @@ export async function readPdfAttachments(bytes: Uint8Array, limits: PdfLimits = 
     return { ok: true, attachments, skipped };
   } catch (error) {
     if (error instanceof PdfRefusal) return { ok: false, code: error.code, message: error.message };
-    return { ok: false, code: 'PDF_UNREADABLE', message: `The PDF cannot be read: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      ok: false,
+      code: 'PDF_UNREADABLE',
+      message: `The PDF cannot be read: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
 }

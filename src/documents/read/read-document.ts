@@ -1,7 +1,14 @@
 import type { Einvoice } from '../einvoice-model.js';
 import type { Profile } from '../model.js';
 import { readCii } from './cii-reader.js';
-import { claimedSpecs, detectSyntax, profileOf, type DocumentKind, type ReceivedProfile, type Syntax } from './detect.js';
+import {
+  claimedSpecs,
+  detectSyntax,
+  profileOf,
+  type DocumentKind,
+  type ReceivedProfile,
+  type Syntax,
+} from './detect.js';
 import { readPdfAttachments, DEFAULT_PDF_LIMITS, type PdfAttachment, type PdfLimits } from './pdf-attachments.js';
 import type { Locations, SyntaxReading } from './reading.js';
 import { checkStructure, type StructureResult } from './structure.js';
@@ -20,7 +27,11 @@ export interface ReadLimits {
   pdf: PdfLimits;
 }
 
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxBytes: 20 * 1024 * 1024, xml: DEFAULT_XML_LIMITS, pdf: DEFAULT_PDF_LIMITS };
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxBytes: 20 * 1024 * 1024,
+  xml: DEFAULT_XML_LIMITS,
+  pdf: DEFAULT_PDF_LIMITS,
+};
 
 export type RefusalCode =
   | 'TOO_LARGE'
@@ -78,37 +89,66 @@ function rankAttachment(file: PdfAttachment): number {
   const named = XML_NAMES.indexOf(file.name.toLowerCase());
   const firm = file.associated && file.relationship !== null && FIRM_RELATIONSHIPS.has(file.relationship) ? 0 : 1;
   if (named >= 0) return named * 2 + firm;
-  return /\.xml$/i.test(file.name) || file.mimeType === 'text/xml' || file.mimeType === 'application/xml' ? 100 + firm : 1000;
+  return /\.xml$/i.test(file.name) || file.mimeType === 'text/xml' || file.mimeType === 'application/xml'
+    ? 100 + firm
+    : 1000;
 }
 
-function fromXml(bytes: Uint8Array, limits: ReadLimits): DocumentRefusal | { syntax: Syntax; kind: DocumentKind; reading: SyntaxReading; structure: StructureResult } {
+function fromXml(
+  bytes: Uint8Array,
+  limits: ReadLimits,
+): DocumentRefusal | { syntax: Syntax; kind: DocumentKind; reading: SyntaxReading; structure: StructureResult } {
   const parsed = parseXml(bytes, limits.xml);
   if (!parsed.ok) return parsed;
   const detected = detectSyntax(parsed.root);
   if (!detected.ok) return detected;
   const reading = detected.syntax === 'ubl' ? readUbl(parsed.root) : readCii(parsed.root);
-  return { syntax: detected.syntax, kind: detected.kind, reading, structure: checkStructure(parsed.root, detected.syntax, reading) };
+  return {
+    syntax: detected.syntax,
+    kind: detected.kind,
+    reading,
+    structure: checkStructure(parsed.root, detected.syntax, reading),
+  };
 }
 
 const looksLikePdf = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 1024)).toString('latin1').includes('%PDF-');
-const looksLikeXml = (bytes: Uint8Array) => /^(\uFEFF|\xEF\xBB\xBF|\xFF\xFE|\xFE\xFF)?\s*</.test(Buffer.from(bytes.subarray(0, 64)).toString('latin1'));
+const looksLikeXml = (bytes: Uint8Array) =>
+  /^(\uFEFF|\xEF\xBB\xBF|\xFF\xFE|\xFE\xFF)?\s*</.test(Buffer.from(bytes.subarray(0, 64)).toString('latin1'));
 
 /**
  * Reads a received e-invoice. The content decides what it is; the content type only words the
  * refusal of something that is neither XML nor PDF.
  */
-export async function readDocument(bytes: Uint8Array, contentType: string | null = null, limits: ReadLimits = DEFAULT_READ_LIMITS): Promise<ReadResult> {
-  if (bytes.byteLength > limits.maxBytes) return { ok: false, code: 'TOO_LARGE', message: `The document has ${bytes.byteLength} bytes; at most ${limits.maxBytes} are accepted.` };
+export async function readDocument(
+  bytes: Uint8Array,
+  contentType: string | null = null,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<ReadResult> {
+  if (bytes.byteLength > limits.maxBytes)
+    return {
+      ok: false,
+      code: 'TOO_LARGE',
+      message: `The document has ${bytes.byteLength} bytes; at most ${limits.maxBytes} are accepted.`,
+    };
   let xmlBytes = bytes;
   let container: DocumentRead['container'] = { type: 'xml' };
   const kept: KeptFile[] = [];
   if (looksLikePdf(bytes)) {
     const pdf = await readPdfAttachments(bytes, limits.pdf);
     if (!pdf.ok) return pdf;
-    const candidates = pdf.attachments.filter((a) => rankAttachment(a) < 1000).sort((a, b) => rankAttachment(a) - rankAttachment(b));
+    const candidates = pdf.attachments
+      .filter((a) => rankAttachment(a) < 1000)
+      .sort((a, b) => rankAttachment(a) - rankAttachment(b));
     if (candidates.length === 0) {
-      const found = pdf.attachments.length === 0 ? 'no embedded files' : `embedded files (${pdf.attachments.map((a) => a.name).join(', ')}) but no XML`;
-      return { ok: false, code: 'PDF_NO_INVOICE', message: `The PDF has ${found}: it is a plain PDF, not a Factur-X / ZUGFeRD / XRechnung e-invoice.` };
+      const found =
+        pdf.attachments.length === 0
+          ? 'no embedded files'
+          : `embedded files (${pdf.attachments.map((a) => a.name).join(', ')}) but no XML`;
+      return {
+        ok: false,
+        code: 'PDF_NO_INVOICE',
+        message: `The PDF has ${found}: it is a plain PDF, not a Factur-X / ZUGFeRD / XRechnung e-invoice.`,
+      };
     }
     // The best-ranked XML that reads as an invoice; if none does, the first one's reason.
     let first: DocumentRefusal | null = null;
@@ -120,25 +160,63 @@ export async function readDocument(bytes: Uint8Array, contentType: string | null
       }
       container = { type: 'pdf', attachment: candidate.name, relationship: candidate.relationship };
       xmlBytes = candidate.content;
-      for (const other of pdf.attachments) if (other !== candidate) kept.push({ source: 'pdf', name: other.name, mimeType: other.mimeType, description: null, content: other.content });
+      for (const other of pdf.attachments)
+        if (other !== candidate)
+          kept.push({
+            source: 'pdf',
+            name: other.name,
+            mimeType: other.mimeType,
+            description: null,
+            content: other.content,
+          });
       return finish(read, container, kept, xmlBytes);
     }
     return first!;
   }
   if (!looksLikeXml(bytes)) {
-    return { ok: false, code: 'NOT_AN_EINVOICE', message: `The document${contentType ? ` (${contentType})` : ''} is neither XML nor PDF.` };
+    return {
+      ok: false,
+      code: 'NOT_AN_EINVOICE',
+      message: `The document${contentType ? ` (${contentType})` : ''} is neither XML nor PDF.`,
+    };
   }
   const read = fromXml(xmlBytes, limits);
   if ('ok' in read) return read;
   return finish(read, container, kept, xmlBytes);
 }
 
-function finish(read: { syntax: Syntax; kind: DocumentKind; reading: SyntaxReading; structure: StructureResult }, container: DocumentRead['container'], kept: KeptFile[], xml: Uint8Array): DocumentRead {
+function finish(
+  read: { syntax: Syntax; kind: DocumentKind; reading: SyntaxReading; structure: StructureResult },
+  container: DocumentRead['container'],
+  kept: KeptFile[],
+  xml: Uint8Array,
+): DocumentRead {
   const { model, unmapped, locations } = read.reading;
   const profile = profileOf(model.specificationId);
   const attachments: KeptFile[] = [
-    ...(model.attachments ?? []).filter((a) => a.embedded).map((a) => ({ source: 'xml' as const, name: a.embedded!.filename ?? a.id, mimeType: a.embedded!.mimeCode, description: a.description, content: a.embedded!.content })),
+    ...(model.attachments ?? [])
+      .filter((a) => a.embedded)
+      .map((a) => ({
+        source: 'xml' as const,
+        name: a.embedded!.filename ?? a.id,
+        mimeType: a.embedded!.mimeCode,
+        description: a.description,
+        content: a.embedded!.content,
+      })),
     ...kept,
   ];
-  return { ok: true, syntax: read.syntax, kind: read.kind, container, profile, claims: claimedSpecs(profile), model, xml, unmapped, attachments, structure: read.structure, locations };
+  return {
+    ok: true,
+    syntax: read.syntax,
+    kind: read.kind,
+    container,
+    profile,
+    claims: claimedSpecs(profile),
+    model,
+    xml,
+    unmapped,
+    attachments,
+    structure: read.structure,
+    locations,
+  };
 }

@@ -11,4 +11,6 @@ export interface ReadJob {
   limits: ReadLimits;
 }
 
-serveJobs<ReadJob, ReceivedResult>('read-worker.js', async ({ bytes, contentType, limits }) => ({ value: await readAndJudge(bytes, contentType, limits) }));
+serveJobs<ReadJob, ReceivedResult>('read-worker.js', async ({ bytes, contentType, limits }) => ({
+  value: await readAndJudge(bytes, contentType, limits),
+}));

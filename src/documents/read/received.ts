@@ -3,7 +3,14 @@ import type { Profile } from '../model.js';
 import type { Judgement } from '../rules/engine.js';
 import type { DocumentKind, ReceivedProfile, Syntax } from './detect.js';
 import { judgeDocument } from './index.js';
-import { DEFAULT_READ_LIMITS, readDocument, type DocumentRead, type DocumentRefusal, type KeptFile, type ReadLimits } from './read-document.js';
+import {
+  DEFAULT_READ_LIMITS,
+  readDocument,
+  type DocumentRead,
+  type DocumentRefusal,
+  type KeptFile,
+  type ReadLimits,
+} from './read-document.js';
 import type { Unmapped } from './xml-source.js';
 
 // A received document read and judged in one step, as plain data: what the reading pool's
@@ -26,7 +33,11 @@ export interface ReceivedDocument {
 export type ReceivedResult = ReceivedDocument | DocumentRefusal;
 
 /** Reads a received document and judges it by the rules it claims. Never throws for any input. */
-export async function readAndJudge(bytes: Uint8Array, contentType: string | null = null, limits: ReadLimits = DEFAULT_READ_LIMITS): Promise<ReceivedResult> {
+export async function readAndJudge(
+  bytes: Uint8Array,
+  contentType: string | null = null,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<ReceivedResult> {
   const read = await readDocument(bytes, contentType, limits);
   if (!read.ok) return read;
   const judgement = judgeDocument(read);

@@ -15,7 +15,15 @@ export type { StructureResult };
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const DATE = /^-?\d{4,}-\d{2}-\d{2}(Z|[+-]\d{2}:\d{2})?$/;
-const UBL_DATES = new Set(['IssueDate', 'DueDate', 'TaxPointDate', 'StartDate', 'EndDate', 'ActualDeliveryDate', 'PaymentDueDate']);
+const UBL_DATES = new Set([
+  'IssueDate',
+  'DueDate',
+  'TaxPointDate',
+  'StartDate',
+  'EndDate',
+  'ActualDeliveryDate',
+  'PaymentDueDate',
+]);
 const UBL_NUMBERS = /(Amount|Quantity)$|^(Percent|MultiplierFactorNumeric)$/;
 const CII_NUMBERS = /Amount$|^(BilledQuantity|BasisQuantity|RateApplicablePercent|CalculationPercent)$/;
 
@@ -31,7 +39,14 @@ function walk(element: XmlElement, visit: (e: XmlElement) => void): void {
 
 /** Elements the schemas require, as paths of local names from the root. */
 const REQUIRED: Record<Syntax, string[]> = {
-  ubl: ['ID', 'IssueDate', 'AccountingSupplierParty', 'AccountingCustomerParty', 'LegalMonetaryTotal', 'LegalMonetaryTotal/PayableAmount'],
+  ubl: [
+    'ID',
+    'IssueDate',
+    'AccountingSupplierParty',
+    'AccountingCustomerParty',
+    'LegalMonetaryTotal',
+    'LegalMonetaryTotal/PayableAmount',
+  ],
   cii: [
     'ExchangedDocumentContext',
     'ExchangedDocumentContext/GuidelineSpecifiedDocumentContextParameter',
@@ -55,7 +70,13 @@ function missing(root: XmlElement, syntax: Syntax): Finding[] {
       for (const step of path.split('/')) node = node?.children.find((c) => c.local === step);
       return node === undefined;
     })
-    .map((path) => finding('XSD-REQUIRED', root, `The document lacks ${path}, which the ${syntax === 'ubl' ? 'UBL 2.1' : 'CII D16B'} schema requires.`));
+    .map((path) =>
+      finding(
+        'XSD-REQUIRED',
+        root,
+        `The document lacks ${path}, which the ${syntax === 'ubl' ? 'UBL 2.1' : 'CII D16B'} schema requires.`,
+      ),
+    );
 }
 
 export function checkStructure(root: XmlElement, syntax: Syntax, _reading: SyntaxReading): StructureResult {
@@ -64,28 +85,47 @@ export function checkStructure(root: XmlElement, syntax: Syntax, _reading: Synta
     if (e.children.length > 0) return;
     const text = e.text.trim();
     if (syntax === 'ubl') {
-      if (UBL_NUMBERS.test(e.local) && !DECIMAL.test(text)) findings.push(finding('XSD-DECIMAL', e, `${e.name} holds "${text}", which is not a decimal number.`));
+      if (UBL_NUMBERS.test(e.local) && !DECIMAL.test(text))
+        findings.push(finding('XSD-DECIMAL', e, `${e.name} holds "${text}", which is not a decimal number.`));
       if (/Amount$/.test(e.local)) {
         const currency = e.attributes.currencyID;
         if (currency === undefined) findings.push(finding('XSD-CURRENCY', e, `${e.name} has no currencyID.`));
-        else if (!CURRENCIES.has(currency.trim())) findings.push(finding('BR-CL-03', e, `${currency} is not an ISO 4217 currency code.`, 'BT-5'));
+        else if (!CURRENCIES.has(currency.trim()))
+          findings.push(finding('BR-CL-03', e, `${currency} is not an ISO 4217 currency code.`, 'BT-5'));
       }
-      if (UBL_DATES.has(e.local) && !DATE.test(text)) findings.push(finding('XSD-DATE', e, `${e.name} holds "${text}", which is not a date (YYYY-MM-DD).`));
-      if (e.local === 'ChargeIndicator' && !/^(true|false|1|0)$/.test(text)) findings.push(finding('XSD-INDICATOR', e, `${e.name} holds "${text}", not true or false.`));
+      if (UBL_DATES.has(e.local) && !DATE.test(text))
+        findings.push(finding('XSD-DATE', e, `${e.name} holds "${text}", which is not a date (YYYY-MM-DD).`));
+      if (e.local === 'ChargeIndicator' && !/^(true|false|1|0)$/.test(text))
+        findings.push(finding('XSD-INDICATOR', e, `${e.name} holds "${text}", not true or false.`));
     } else {
-      if (CII_NUMBERS.test(e.local) && !DECIMAL.test(text)) findings.push(finding('XSD-DECIMAL', e, `${e.name} holds "${text}", which is not a decimal number.`));
+      if (CII_NUMBERS.test(e.local) && !DECIMAL.test(text))
+        findings.push(finding('XSD-DECIMAL', e, `${e.name} holds "${text}", which is not a decimal number.`));
       if (/Amount$/.test(e.local) && e.local !== 'TaxTotalAmount') {
-        if (e.attributes.currencyID !== undefined) findings.push(finding('CII-DT-031', e, `${e.name} carries a currencyID, which only the VAT total may have in CII.`));
-        if (e.attributes.currencyCodeListVersionID !== undefined) findings.push(finding('CII-DT-032', e, `${e.name} carries a currencyCodeListVersionID, which CII does not allow.`));
+        if (e.attributes.currencyID !== undefined)
+          findings.push(
+            finding('CII-DT-031', e, `${e.name} carries a currencyID, which only the VAT total may have in CII.`),
+          );
+        if (e.attributes.currencyCodeListVersionID !== undefined)
+          findings.push(
+            finding('CII-DT-032', e, `${e.name} carries a currencyCodeListVersionID, which CII does not allow.`),
+          );
       }
-      if (e.local === 'TaxTotalAmount' && e.attributes.currencyID !== undefined && !CURRENCIES.has(e.attributes.currencyID.trim())) {
+      if (
+        e.local === 'TaxTotalAmount' &&
+        e.attributes.currencyID !== undefined &&
+        !CURRENCIES.has(e.attributes.currencyID.trim())
+      ) {
         findings.push(finding('BR-CL-03', e, `${e.attributes.currencyID} is not an ISO 4217 currency code.`, 'BT-5'));
       }
       if (e.local === 'DateTimeString') {
         const format = e.attributes.format;
-        if (format === '102' ? !/^\d{8}$/.test(text) : format === undefined) findings.push(finding('XSD-DATE', e, `${e.name} holds "${text}", which is not a date of format 102 (YYYYMMDD).`));
+        if (format === '102' ? !/^\d{8}$/.test(text) : format === undefined)
+          findings.push(
+            finding('XSD-DATE', e, `${e.name} holds "${text}", which is not a date of format 102 (YYYYMMDD).`),
+          );
       }
-      if (e.local === 'Indicator' && !/^(true|false)$/.test(text)) findings.push(finding('XSD-INDICATOR', e, `${e.name} holds "${text}", not true or false.`));
+      if (e.local === 'Indicator' && !/^(true|false)$/.test(text))
+        findings.push(finding('XSD-INDICATOR', e, `${e.name} holds "${text}", not true or false.`));
     }
   });
   // BR-CL-03 is a business rule, not a schema error: it judges the document, not its structure.

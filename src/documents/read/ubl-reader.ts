@@ -1,4 +1,13 @@
-import type { Einvoice, EinvoiceAddress, EinvoiceAllowanceCharge, EinvoiceAttachment, EinvoiceDocumentAllowanceCharge, EinvoiceLine, EinvoiceParty, EinvoicePaymentMeans } from '../einvoice-model.js';
+import type {
+  Einvoice,
+  EinvoiceAddress,
+  EinvoiceAllowanceCharge,
+  EinvoiceAttachment,
+  EinvoiceDocumentAllowanceCharge,
+  EinvoiceLine,
+  EinvoiceParty,
+  EinvoicePaymentMeans,
+} from '../einvoice-model.js';
 import type { SchemedId } from '../model.js';
 import { digitsOf, Locations, splitNote, type SyntaxReading } from './reading.js';
 import { XmlSource } from './xml-source.js';
@@ -14,7 +23,8 @@ export const UBL_NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
 };
 
-const isVat = (s: XmlSource, category: XmlElement | null) => (s.text(category, 'cac:TaxScheme/cbc:ID') ?? '').toUpperCase() === 'VAT';
+const isVat = (s: XmlSource, category: XmlElement | null) =>
+  (s.text(category, 'cac:TaxScheme/cbc:ID') ?? '').toUpperCase() === 'VAT';
 
 function schemed(s: XmlSource, element: XmlElement | null, attribute = 'schemeID'): SchemedId | null {
   const id = s.text(element);
@@ -38,7 +48,10 @@ function party(s: XmlSource, element: XmlElement | null): { party: EinvoiceParty
   const ids = s.all(element, 'cac:PartyIdentification').map((i) => s.at(i, 'cbc:ID'));
   // BT-90, the SEPA creditor id, is a party identification with scheme SEPA.
   const sepa = ids.find((i) => i?.attributes.schemeID === 'SEPA') ?? null;
-  const identifiers = ids.filter((i) => i !== sepa).map((i) => schemed(s, i)).filter((i): i is SchemedId => i !== null);
+  const identifiers = ids
+    .filter((i) => i !== sepa)
+    .map((i) => schemed(s, i))
+    .filter((i): i is SchemedId => i !== null);
   const taxSchemes = s.all(element, 'cac:PartyTaxScheme');
   const vat = taxSchemes.find((t) => isVat(s, t));
   const other = taxSchemes.find((t) => !isVat(s, t));
@@ -57,7 +70,13 @@ function party(s: XmlSource, element: XmlElement | null): { party: EinvoiceParty
       additionalLegalInformation: s.text(element, 'cac:PartyLegalEntity/cbc:CompanyLegalForm'),
       electronicAddress: schemed(s, s.at(element, 'cbc:EndpointID')),
       address: address(s, s.at(element, 'cac:PostalAddress')),
-      contact: s.take(contact) ? { name: s.text(contact, 'cbc:Name'), phone: s.text(contact, 'cbc:Telephone'), email: s.text(contact, 'cbc:ElectronicMail') } : null,
+      contact: s.take(contact)
+        ? {
+            name: s.text(contact, 'cbc:Name'),
+            phone: s.text(contact, 'cbc:Telephone'),
+            email: s.text(contact, 'cbc:ElectronicMail'),
+          }
+        : null,
     },
   };
 }
@@ -65,7 +84,12 @@ function party(s: XmlSource, element: XmlElement | null): { party: EinvoiceParty
 function taxCategory(s: XmlSource, parent: XmlElement, name: string) {
   const all = s.all(parent, name);
   const category = all.find((c) => isVat(s, c)) ?? all[0] ?? null;
-  return { category, vatCategory: s.text(category, 'cbc:ID'), vatRate: s.text(category, 'cbc:Percent'), taxScheme: category ? s.text(category, 'cac:TaxScheme/cbc:ID') : null };
+  return {
+    category,
+    vatCategory: s.text(category, 'cbc:ID'),
+    vatRate: s.text(category, 'cbc:Percent'),
+    taxScheme: category ? s.text(category, 'cac:TaxScheme/cbc:ID') : null,
+  };
 }
 
 function allowanceCharge(s: XmlSource, element: XmlElement): EinvoiceAllowanceCharge {
@@ -101,9 +125,17 @@ function paymentMeans(s: XmlSource, element: XmlElement, creditorId: string | nu
     remittanceInformation: s.text(element, 'cbc:PaymentID'),
     creditTransfer: accounts[0] ?? null,
     ...(accounts.length > 1 ? { creditTransfers: accounts } : {}),
-    card: s.take(card) ? { accountNumber: s.text(card, 'cbc:PrimaryAccountNumberID'), holderName: s.text(card, 'cbc:HolderName') } : null,
+    card: s.take(card)
+      ? { accountNumber: s.text(card, 'cbc:PrimaryAccountNumberID'), holderName: s.text(card, 'cbc:HolderName') }
+      : null,
     directDebit:
-      mandate || creditorId ? { mandateReference: s.text(mandate, 'cbc:ID'), creditorId, debitedAccountId: s.text(mandate, 'cac:PayerFinancialAccount/cbc:ID') } : null,
+      mandate || creditorId
+        ? {
+            mandateReference: s.text(mandate, 'cbc:ID'),
+            creditorId,
+            debitedAccountId: s.text(mandate, 'cac:PayerFinancialAccount/cbc:ID'),
+          }
+        : null,
   };
 }
 
@@ -141,7 +173,9 @@ function line(s: XmlSource, element: XmlElement, kind: 'Invoice' | 'CreditNote')
     vatCategory,
     vatRate,
     taxScheme,
-    period: s.take(period) ? { startDate: s.text(period, 'cbc:StartDate'), endDate: s.text(period, 'cbc:EndDate') } : null,
+    period: s.take(period)
+      ? { startDate: s.text(period, 'cbc:StartDate'), endDate: s.text(period, 'cbc:EndDate') }
+      : null,
     orderLineReference: s.text(element, 'cac:OrderLineReference/cbc:LineID'),
     accountingReference: s.text(element, 'cbc:AccountingCost'),
     sellerItemId: s.text(item, 'cac:SellersItemIdentification/cbc:ID'),
@@ -153,7 +187,9 @@ function line(s: XmlSource, element: XmlElement, kind: 'Invoice' | 'CreditNote')
       listVersion: s.attribute(c, 'listVersionID'),
     })),
     originCountry: s.text(item, 'cac:OriginCountry/cbc:IdentificationCode'),
-    attributes: s.all(item, 'cac:AdditionalItemProperty').map((p) => ({ name: s.text(p, 'cbc:Name'), value: s.text(p, 'cbc:Value') })),
+    attributes: s
+      .all(item, 'cac:AdditionalItemProperty')
+      .map((p) => ({ name: s.text(p, 'cbc:Name'), value: s.text(p, 'cbc:Value') })),
   };
 }
 
@@ -163,7 +199,13 @@ function attachment(s: XmlSource, element: XmlElement): EinvoiceAttachment {
     id: s.text(element, 'cbc:ID'),
     description: s.text(element, 'cbc:DocumentDescription'),
     uri: s.text(element, 'cac:Attachment/cac:ExternalReference/cbc:URI'),
-    embedded: binary ? { mimeCode: s.attribute(binary, 'mimeCode'), filename: s.attribute(binary, 'filename'), content: Buffer.from(s.text(binary) ?? '', 'base64') } : null,
+    embedded: binary
+      ? {
+          mimeCode: s.attribute(binary, 'mimeCode'),
+          filename: s.attribute(binary, 'filename'),
+          content: Buffer.from(s.text(binary) ?? '', 'base64'),
+        }
+      : null,
   };
 }
 
@@ -189,7 +231,8 @@ export function readUbl(root: XmlElement): SyntaxReading {
   const adjustments = s.all(root, 'cac:AllowanceCharge');
   const taxTotals = s.all(root, 'cac:TaxTotal');
   const taxAmounts = taxTotals.map((t) => s.at(t, 'cbc:TaxAmount'));
-  const inCurrency = (code: string | null) => taxAmounts.find((a) => a && code !== null && s.attribute(a, 'currencyID') === code) ?? null;
+  const inCurrency = (code: string | null) =>
+    taxAmounts.find((a) => a && code !== null && s.attribute(a, 'currencyID') === code) ?? null;
   // BT-110 is the VAT total in the document currency; a document that states it in another
   // currency (or names none) gives the total of its VAT breakdown, with the currency it names.
   const breakdownTotal = taxTotals.find((t) => s.all(t, 'cac:TaxSubtotal').length > 0);
@@ -198,8 +241,16 @@ export function readUbl(root: XmlElement): SyntaxReading {
   const monetary = s.at(root, 'cac:LegalMonetaryTotal');
   const lineElements = s.all(root, kind === 'Invoice' ? 'cac:InvoiceLine' : 'cac:CreditNoteLine');
   const notes = s.all(root, 'cbc:Note').map((n) => splitNote(s.text(n) ?? ''));
-  const billing = s.allAt(root, 'cac:BillingReference/cac:InvoiceDocumentReference').map((r) => ({ number: s.text(r, 'cbc:ID'), issueDate: s.text(r, 'cbc:IssueDate') }));
-  const dueDate = s.text(root, 'cbc:DueDate') ?? s.allAt(root, 'cac:PaymentMeans/cbc:PaymentDueDate').map((d) => s.text(d)).find((d) => d) ?? null;
+  const billing = s
+    .allAt(root, 'cac:BillingReference/cac:InvoiceDocumentReference')
+    .map((r) => ({ number: s.text(r, 'cbc:ID'), issueDate: s.text(r, 'cbc:IssueDate') }));
+  const dueDate =
+    s.text(root, 'cbc:DueDate') ??
+    s
+      .allAt(root, 'cac:PaymentMeans/cbc:PaymentDueDate')
+      .map((d) => s.text(d))
+      .find((d) => d) ??
+    null;
   const amount = (element: XmlElement | null) => {
     s.attribute(element, 'currencyID');
     return s.text(element);
@@ -228,22 +279,41 @@ export function readUbl(root: XmlElement): SyntaxReading {
     buyerAccountingReference: s.text(root, 'cbc:AccountingCost'),
     note: notes[0]?.text ?? null,
     notes,
-    paymentTerms: s.allAt(root, 'cac:PaymentTerms/cbc:Note').map((n) => s.text(n)).join('\n') || null,
+    paymentTerms:
+      s
+        .allAt(root, 'cac:PaymentTerms/cbc:Note')
+        .map((n) => s.text(n))
+        .join('\n') || null,
     deliveryDate: s.text(delivery, 'cbc:ActualDeliveryDate'),
-    invoicePeriod: s.take(period) ? { startDate: s.text(period, 'cbc:StartDate'), endDate: s.text(period, 'cbc:EndDate') } : null,
+    invoicePeriod: s.take(period)
+      ? { startDate: s.text(period, 'cbc:StartDate'), endDate: s.text(period, 'cbc:EndDate') }
+      : null,
     deliverTo:
       s.take(delivery) && (deliveryLocation || s.at(delivery, 'cac:DeliveryParty'))
-        ? { name: s.text(delivery, 'cac:DeliveryParty/cac:PartyName/cbc:Name'), locationId: schemed(s, s.at(deliveryLocation, 'cbc:ID')), address: address(s, s.at(deliveryLocation, 'cac:Address')) }
+        ? {
+            name: s.text(delivery, 'cac:DeliveryParty/cac:PartyName/cbc:Name'),
+            locationId: schemed(s, s.at(deliveryLocation, 'cbc:ID')),
+            address: address(s, s.at(deliveryLocation, 'cac:Address')),
+          }
         : null,
     precedingInvoice: billing[0] ?? null,
     precedingInvoices: billing,
     seller: supplier.party,
     buyer: customer.party,
-    payee: payee ? { name: payee.party.tradingName, identifier: payee.party.identifier, legalRegistrationId: payee.party.legalRegistrationId } : null,
+    payee: payee
+      ? {
+          name: payee.party.tradingName,
+          identifier: payee.party.identifier,
+          legalRegistrationId: payee.party.legalRegistrationId,
+        }
+      : null,
     taxRepresentative: s.take(representative)
       ? {
           name: s.text(representative, 'cac:PartyName/cbc:Name'),
-          vatId: s.text(s.all(representative, 'cac:PartyTaxScheme').find((t) => isVat(s, t)), 'cbc:CompanyID'),
+          vatId: s.text(
+            s.all(representative, 'cac:PartyTaxScheme').find((t) => isVat(s, t)),
+            'cbc:CompanyID',
+          ),
           address: address(s, s.at(representative, 'cac:PostalAddress')),
         }
       : null,
@@ -283,8 +353,14 @@ export function readUbl(root: XmlElement): SyntaxReading {
   locations.addAll('buyer', s.at(root, 'cac:AccountingCustomerParty'));
   locations.addAll('totals', monetary);
   locations.addList('lines', lineElements);
-  locations.addList('allowances', adjustments.filter((a) => !isCharge(s, a)));
-  locations.addList('charges', adjustments.filter((a) => isCharge(s, a)));
+  locations.addList(
+    'allowances',
+    adjustments.filter((a) => !isCharge(s, a)),
+  );
+  locations.addList(
+    'charges',
+    adjustments.filter((a) => isCharge(s, a)),
+  );
   locations.addList('vatBreakdown', subtotals);
   locations.addList('allPaymentMeans', s.all(root, 'cac:PaymentMeans'));
   return { model, unmapped: s.unmapped(), locations };

@@ -17,7 +17,12 @@ export interface XmlLimits {
   maxTextLength: number;
 }
 
-export const DEFAULT_XML_LIMITS: XmlLimits = { maxBytes: 20 * 1024 * 1024, maxDepth: 64, maxElements: 500_000, maxTextLength: 15 * 1024 * 1024 };
+export const DEFAULT_XML_LIMITS: XmlLimits = {
+  maxBytes: 20 * 1024 * 1024,
+  maxDepth: 64,
+  maxElements: 500_000,
+  maxTextLength: 15 * 1024 * 1024,
+};
 
 export interface XmlElement {
   /** The qualified name as written ("cbc:ID"). */
@@ -76,7 +81,8 @@ function decode(bytes: Uint8Array): string {
 export function parseXml(input: Uint8Array | string, limits: XmlLimits = DEFAULT_XML_LIMITS): XmlParse {
   try {
     const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
-    if (size > limits.maxBytes) throw new Refusal('XML_TOO_LARGE', `The XML has ${size} bytes; at most ${limits.maxBytes} are read.`);
+    if (size > limits.maxBytes)
+      throw new Refusal('XML_TOO_LARGE', `The XML has ${size} bytes; at most ${limits.maxBytes} are read.`);
     const text = typeof input === 'string' ? input : decode(input);
     return { ok: true, root: buildTree(text, limits) };
   } catch (error) {
@@ -96,12 +102,17 @@ function buildTree(text: string, limits: XmlLimits): XmlElement {
     throw new Refusal('XML_MALFORMED', `The XML is not well-formed: ${error.message}`);
   });
   parser.on('doctype', () => {
-    throw new Refusal('XML_DOCTYPE', 'The XML has a document type declaration (DOCTYPE); e-invoices have none, and it is not read.');
+    throw new Refusal(
+      'XML_DOCTYPE',
+      'The XML has a document type declaration (DOCTYPE); e-invoices have none, and it is not read.',
+    );
   });
   parser.on('opentag', (tag: SaxesTagNS) => {
     elements += 1;
-    if (elements > limits.maxElements) throw new Refusal('XML_TOO_LARGE', `The XML has more than ${limits.maxElements} elements.`);
-    if (stack.length >= limits.maxDepth) throw new Refusal('XML_TOO_DEEP', `The XML nests elements more than ${limits.maxDepth} deep.`);
+    if (elements > limits.maxElements)
+      throw new Refusal('XML_TOO_LARGE', `The XML has more than ${limits.maxElements} elements.`);
+    if (stack.length >= limits.maxDepth)
+      throw new Refusal('XML_TOO_DEEP', `The XML nests elements more than ${limits.maxDepth} deep.`);
     const parent = stack.at(-1) ?? null;
     const counts = siblingCounts.at(-1)!;
     const key = `${tag.uri ?? ''}|${tag.local ?? tag.name}`;
@@ -109,9 +120,19 @@ function buildTree(text: string, limits: XmlLimits): XmlElement {
     counts.set(key, position);
     const attributes: Record<string, string> = {};
     for (const attribute of Object.values(tag.attributes)) {
-      if (attribute.uri === '' && attribute.prefix === '' && attribute.name !== 'xmlns') attributes[attribute.local] = attribute.value;
+      if (attribute.uri === '' && attribute.prefix === '' && attribute.name !== 'xmlns')
+        attributes[attribute.local] = attribute.value;
     }
-    const element: XmlElement = { name: tag.name, local: tag.local ?? tag.name, ns: tag.uri ?? '', attributes, children: [], text: '', parent, position };
+    const element: XmlElement = {
+      name: tag.name,
+      local: tag.local ?? tag.name,
+      ns: tag.uri ?? '',
+      attributes,
+      children: [],
+      text: '',
+      parent,
+      position,
+    };
     if (parent) parent.children.push(element);
     else root = element;
     stack.push(element);
@@ -120,7 +141,8 @@ function buildTree(text: string, limits: XmlLimits): XmlElement {
   const onText = (chunk: string) => {
     const element = stack.at(-1);
     if (!element) return;
-    if (element.text.length + chunk.length > limits.maxTextLength) throw new Refusal('XML_TOO_LARGE', `An element holds more than ${limits.maxTextLength} characters of text.`);
+    if (element.text.length + chunk.length > limits.maxTextLength)
+      throw new Refusal('XML_TOO_LARGE', `An element holds more than ${limits.maxTextLength} characters of text.`);
     element.text += chunk;
   };
   parser.on('text', onText);

@@ -21,20 +21,60 @@ function totals({ doc, syntax, add }: RuleContext): void {
   const rounding = dec(t.roundingAmount);
   const payable = dec(t.payable);
   // Without the totals group (BG-22) at all, its rules have no context: the structure says it is missing.
-  const group = [t.lineNetTotal, t.allowanceTotal, t.chargeTotal, t.taxExclusive, t.taxInclusive, t.prepaid, t.roundingAmount, t.payable].some(present) || (syntax === 'cii' && present(t.taxTotal));
+  const group =
+    [
+      t.lineNetTotal,
+      t.allowanceTotal,
+      t.chargeTotal,
+      t.taxExclusive,
+      t.taxInclusive,
+      t.prepaid,
+      t.roundingAmount,
+      t.payable,
+    ].some(present) ||
+    (syntax === 'cii' && present(t.taxTotal));
   // CII states the VAT total's currency (or not); the rules count it only in the document currency.
-  const taxTotalInCurrency = taxTotal !== null && (t.taxTotalCurrency === undefined || t.taxTotalCurrency === doc.currency.code);
+  const taxTotalInCurrency =
+    taxTotal !== null && (t.taxTotalCurrency === undefined || t.taxTotalCurrency === doc.currency.code);
   fifteen(doc, taxExclusive, taxTotalInCurrency ? taxTotal : null, taxInclusive, syntax, add);
-  if (syntax === 'cii' ? taxTotalInCurrency && !taxTotal.equals(round2(sum(doc.vatBreakdown.map((b) => dec(b.taxAmount))))) : doc.vatBreakdown.length > 0 && !equal(taxTotal, round2(sum(doc.vatBreakdown.map((b) => dec(b.taxAmount)))))) {
-    add('BR-CO-14', 'BT-110', 'totals.taxTotal', `The VAT breakdown's taxes sum to ${round2(sum(doc.vatBreakdown.map((b) => dec(b.taxAmount)))).toFixed()}, not ${t.taxTotal ?? 'absent'} (BT-110).`);
+  if (
+    syntax === 'cii'
+      ? taxTotalInCurrency && !taxTotal.equals(round2(sum(doc.vatBreakdown.map((b) => dec(b.taxAmount)))))
+      : doc.vatBreakdown.length > 0 && !equal(taxTotal, round2(sum(doc.vatBreakdown.map((b) => dec(b.taxAmount)))))
+  ) {
+    add(
+      'BR-CO-14',
+      'BT-110',
+      'totals.taxTotal',
+      `The VAT breakdown's taxes sum to ${round2(sum(doc.vatBreakdown.map((b) => dec(b.taxAmount)))).toFixed()}, not ${t.taxTotal ?? 'absent'} (BT-110).`,
+    );
   }
   if (!group) return;
   const lineSum = round2(sum(doc.lines.map((l) => dec(l.netAmount))));
-  if (!equal(lineNet, lineSum)) add('BR-CO-10', 'BT-106', 'totals.lineNetTotal', `The sum of line net amounts is ${lineSum.toFixed()}, not ${t.lineNetTotal ?? 'absent'} (BT-106).`);
-  const check = (total: Decimal | null, text: string | null, items: { amount: string | null }[], rule: string, term: string, field: string) => {
+  if (!equal(lineNet, lineSum))
+    add(
+      'BR-CO-10',
+      'BT-106',
+      'totals.lineNetTotal',
+      `The sum of line net amounts is ${lineSum.toFixed()}, not ${t.lineNetTotal ?? 'absent'} (BT-106).`,
+    );
+  const check = (
+    total: Decimal | null,
+    text: string | null,
+    items: { amount: string | null }[],
+    rule: string,
+    term: string,
+    field: string,
+  ) => {
     const expected = round2(sum(items.map((i) => dec(i.amount))));
     const holds = (!present(text) && items.length === 0) || equal(total, expected);
-    if (!holds) add(rule, term, field, `The document ${term === 'BT-107' ? 'allowances' : 'charges'} sum to ${expected.toFixed()}, not ${text ?? 'absent'} (${term}).`);
+    if (!holds)
+      add(
+        rule,
+        term,
+        field,
+        `The document ${term === 'BT-107' ? 'allowances' : 'charges'} sum to ${expected.toFixed()}, not ${text ?? 'absent'} (${term}).`,
+      );
   };
   check(allowanceTotal, t.allowanceTotal, doc.allowances, 'BR-CO-11', 'BT-107', 'totals.allowanceTotal');
   check(chargeTotal, t.chargeTotal, doc.charges, 'BR-CO-12', 'BT-108', 'totals.chargeTotal');
@@ -42,31 +82,75 @@ function totals({ doc, syntax, add }: RuleContext): void {
     let expected = lineNet;
     if (allowanceTotal) expected = expected.minus(allowanceTotal);
     if (chargeTotal) expected = expected.plus(chargeTotal);
-    if (!equal(taxExclusive, round2(expected))) add('BR-CO-13', 'BT-109', 'totals.taxExclusive', `The total without VAT should be ${round2(expected).toFixed()}, not ${t.taxExclusive ?? 'absent'} (BT-109).`);
+    if (!equal(taxExclusive, round2(expected)))
+      add(
+        'BR-CO-13',
+        'BT-109',
+        'totals.taxExclusive',
+        `The total without VAT should be ${round2(expected).toFixed()}, not ${t.taxExclusive ?? 'absent'} (BT-109).`,
+      );
   } else {
-    add('BR-CO-13', 'BT-109', 'totals.taxExclusive', 'The total without VAT (BT-109) cannot be checked: an amount it is made of is missing.');
+    add(
+      'BR-CO-13',
+      'BT-109',
+      'totals.taxExclusive',
+      'The total without VAT (BT-109) cannot be checked: an amount it is made of is missing.',
+    );
   }
-  if (taxInclusive !== null && payable !== null && (!present(t.prepaid) || prepaid) && (!present(t.roundingAmount) || rounding)) {
+  if (
+    taxInclusive !== null &&
+    payable !== null &&
+    (!present(t.prepaid) || prepaid) &&
+    (!present(t.roundingAmount) || rounding)
+  ) {
     let expected = taxInclusive;
     if (prepaid) expected = expected.minus(prepaid);
     if (rounding) expected = expected.plus(rounding);
     // UBL's artefact rounds each side to two decimals first; CII's and ours compare exactly.
     const holds =
       syntax === 'ubl'
-        ? round2(rounding ? payable.minus(rounding) : payable).equals(prepaid ? round2(taxInclusive.minus(prepaid)) : taxInclusive) && (rounding !== null || prepaid !== null || payable.equals(taxInclusive))
+        ? round2(rounding ? payable.minus(rounding) : payable).equals(
+            prepaid ? round2(taxInclusive.minus(prepaid)) : taxInclusive,
+          ) &&
+          (rounding !== null || prepaid !== null || payable.equals(taxInclusive))
         : payable.equals(expected);
-    if (!holds) add('BR-CO-16', 'BT-115', 'totals.payable', `The amount due should be ${expected.toFixed()}, not ${t.payable} (BT-115).`);
+    if (!holds)
+      add(
+        'BR-CO-16',
+        'BT-115',
+        'totals.payable',
+        `The amount due should be ${expected.toFixed()}, not ${t.payable} (BT-115).`,
+      );
   } else {
-    add('BR-CO-16', 'BT-115', 'totals.payable', 'The amount due (BT-115) cannot be checked: an amount it is made of is missing.');
+    add(
+      'BR-CO-16',
+      'BT-115',
+      'totals.payable',
+      'The amount due (BT-115) cannot be checked: an amount it is made of is missing.',
+    );
   }
 }
 
 /** BR-CO-15, for each document currency there is (none: nothing to check). */
-function fifteen(doc: RuleContext['doc'], taxExclusive: Decimal | null, taxTotal: Decimal | null, taxInclusive: Decimal | null, syntax: RuleContext['syntax'], add: RuleContext['add']): void {
+function fifteen(
+  doc: RuleContext['doc'],
+  taxExclusive: Decimal | null,
+  taxTotal: Decimal | null,
+  taxInclusive: Decimal | null,
+  syntax: RuleContext['syntax'],
+  add: RuleContext['add'],
+): void {
   if (!present(doc.currency.code)) return;
   const withTax = taxExclusive && taxTotal ? round2(taxExclusive.plus(taxTotal)) : null;
-  const holds = syntax === 'cii' ? equal(taxInclusive, withTax) || equal(taxInclusive, taxExclusive) : equal(taxInclusive, withTax);
-  if (!holds) add('BR-CO-15', 'BT-112', 'totals.taxInclusive', `The total with VAT should be the total without VAT plus the VAT total${withTax ? `, ${withTax.toFixed()}` : ''}, not ${doc.totals.taxInclusive ?? 'absent'} (BT-112).`);
+  const holds =
+    syntax === 'cii' ? equal(taxInclusive, withTax) || equal(taxInclusive, taxExclusive) : equal(taxInclusive, withTax);
+  if (!holds)
+    add(
+      'BR-CO-15',
+      'BT-112',
+      'totals.taxInclusive',
+      `The total with VAT should be the total without VAT plus the VAT total${withTax ? `, ${withTax.toFixed()}` : ''}, not ${doc.totals.taxInclusive ?? 'absent'} (BT-112).`,
+    );
 }
 
 function breakdownTaxes({ doc, syntax, add }: RuleContext): void {
@@ -84,12 +168,27 @@ function breakdownTaxes({ doc, syntax, add }: RuleContext): void {
       const expected = round2(taxable.abs().times(rate.dividedBy(100)));
       const low = tax.abs().minus(1);
       const high = tax.abs().plus(1);
-      holds = syntax === 'cii' ? low.lessThanOrEqualTo(expected) && high.greaterThanOrEqualTo(expected) : low.lessThan(expected) && high.greaterThan(expected);
+      holds =
+        syntax === 'cii'
+          ? low.lessThanOrEqualTo(expected) && high.greaterThanOrEqualTo(expected)
+          : low.lessThan(expected) && high.greaterThan(expected);
       if (holds && !round2(taxable.times(rate).dividedBy(100)).equals(tax)) {
-        add('BR-CO-17', 'BT-117', field, `The tax is ${entry.taxAmount}, but ${entry.taxableAmount} × ${entry.vatRate} % is ${round2(taxable.times(rate).dividedBy(100)).toFixed(2)}; within the one-unit tolerance of the rule, but not exact.`, 'warning');
+        add(
+          'BR-CO-17',
+          'BT-117',
+          field,
+          `The tax is ${entry.taxAmount}, but ${entry.taxableAmount} × ${entry.vatRate} % is ${round2(taxable.times(rate).dividedBy(100)).toFixed(2)}; within the one-unit tolerance of the rule, but not exact.`,
+          'warning',
+        );
       }
     }
-    if (!holds) add('BR-CO-17', 'BT-117', field, `The tax ${entry.taxAmount ?? '(absent)'} is not the taxable amount times the rate, rounded to two decimals (BT-117).`);
+    if (!holds)
+      add(
+        'BR-CO-17',
+        'BT-117',
+        field,
+        `The tax ${entry.taxAmount ?? '(absent)'} is not the taxable amount times the rate, rounded to two decimals (BT-117).`,
+      );
   });
 }
 
@@ -111,15 +210,29 @@ function decimals({ doc, syntax, add }: RuleContext): void {
   rule(t.allowanceTotal, 'BR-DEC-10', 'BT-107', 'totals.allowanceTotal');
   rule(t.chargeTotal, 'BR-DEC-11', 'BT-108', 'totals.chargeTotal');
   rule(t.taxExclusive, 'BR-DEC-12', 'BT-109', 'totals.taxExclusive');
-  const numeric = (text: string | null | undefined) => present(text) && dec(text) !== null && !dec(text)!.equals(round2(dec(text)!));
+  const numeric = (text: string | null | undefined) =>
+    present(text) && dec(text) !== null && !dec(text)!.equals(round2(dec(text)!));
   // UBL's BR-DEC-13 and -15 select the amount by a currency path relative to itself, which never matches.
   // In CII these two look for a VAT total of the right currency with two decimals among all there are.
   const inCurrency = t.taxTotalCurrency === doc.currency.code;
-  const thirteen = syntax === 'cii' ? inCurrency && numeric(t.taxTotal) && !present(t.taxTotalAccounting) : syntax === null && over(t.taxTotal);
-  const fifteenOk = !present(doc.taxCurrencyCode) || (!present(t.taxTotal) && !present(t.taxTotalAccounting)) || (present(t.taxTotalAccounting) && !numeric(t.taxTotalAccounting)) || (doc.taxCurrencyCode === doc.currency.code && inCurrency && !numeric(t.taxTotal));
+  const thirteen =
+    syntax === 'cii'
+      ? inCurrency && numeric(t.taxTotal) && !present(t.taxTotalAccounting)
+      : syntax === null && over(t.taxTotal);
+  const fifteenOk =
+    !present(doc.taxCurrencyCode) ||
+    (!present(t.taxTotal) && !present(t.taxTotalAccounting)) ||
+    (present(t.taxTotalAccounting) && !numeric(t.taxTotalAccounting)) ||
+    (doc.taxCurrencyCode === doc.currency.code && inCurrency && !numeric(t.taxTotal));
   if (thirteen) add('BR-DEC-13', 'BT-110', 'totals.taxTotal', `BT-110 has more than two decimals (${t.taxTotal}).`);
   rule(t.taxInclusive, 'BR-DEC-14', 'BT-112', 'totals.taxInclusive');
-  if (syntax === 'cii' ? !fifteenOk : syntax === null && over(t.taxTotalAccounting)) add('BR-DEC-15', 'BT-111', 'totals.taxTotalAccounting', `BT-111 has more than two decimals (${t.taxTotalAccounting}).`);
+  if (syntax === 'cii' ? !fifteenOk : syntax === null && over(t.taxTotalAccounting))
+    add(
+      'BR-DEC-15',
+      'BT-111',
+      'totals.taxTotalAccounting',
+      `BT-111 has more than two decimals (${t.taxTotalAccounting}).`,
+    );
   rule(t.prepaid, 'BR-DEC-16', 'BT-113', 'totals.prepaid');
   rule(t.roundingAmount, 'BR-DEC-17', 'BT-114', 'totals.roundingAmount');
   rule(t.payable, 'BR-DEC-18', 'BT-115', 'totals.payable');

@@ -48,7 +48,12 @@ export function runRules(doc: Einvoice, specs: readonly Profile[], options: Judg
     seen.add(key);
     findings.push({ rule, severity, term, field, location: options.locate ? options.locate(field) : field, message });
   };
-  const ctx: RuleContext & { kind: 'invoice' | 'credit-note' | null } = { doc, syntax: options.syntax ?? null, add, kind: options.kind ?? null };
+  const ctx: RuleContext & { kind: 'invoice' | 'credit-note' | null } = {
+    doc,
+    syntax: options.syntax ?? null,
+    add,
+    kind: options.kind ?? null,
+  };
   if (specs.includes('en16931')) {
     for (const rule of [...EN16931_CORE, ...EN16931_ARITHMETIC, ...EN16931_VAT]) rule(ctx);
     codeLists(ctx);

@@ -22,7 +22,8 @@ export interface Finding {
 
 export type Add = (rule: string, term: string, field: string, message: string, severity?: Severity) => void;
 
-export const blank = (value: string | null | undefined): boolean => value === null || value === undefined || value.trim() === '';
+export const blank = (value: string | null | undefined): boolean =>
+  value === null || value === undefined || value.trim() === '';
 export const present = (value: string | null | undefined): value is string => value !== null && value !== undefined;
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -56,7 +57,9 @@ export function decimalsOf(text: string | null | undefined): number {
 }
 
 /** The category code as the rules compare it (trimmed). */
-export const code = (value: string | null | undefined): string | null => (value === null || value === undefined ? null : value.trim());
+export const code = (value: string | null | undefined): string | null =>
+  value === null || value === undefined ? null : value.trim();
 
 /** The category is a VAT category: its tax scheme is VAT, or not stated (our own documents). */
-export const isVatScheme = (item: { taxScheme?: string | null }): boolean => item.taxScheme === undefined || (item.taxScheme ?? '').trim().toUpperCase() === 'VAT';
+export const isVatScheme = (item: { taxScheme?: string | null }): boolean =>
+  item.taxScheme === undefined || (item.taxScheme ?? '').trim().toUpperCase() === 'VAT';

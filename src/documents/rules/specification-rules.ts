@@ -38,7 +38,8 @@ const TERMS: [RegExp, string][] = [
 
 const termOf = (field: string) => TERMS.find(([pattern]) => pattern.test(field))?.[1] ?? '';
 
-const run = (check: ProfileCheck) => (ctx: RuleContext) => check(ctx.doc, (field, rule, message) => ctx.add(rule, termOf(field), field, message));
+const run = (check: ProfileCheck) => (ctx: RuleContext) =>
+  check(ctx.doc, (field, rule, message) => ctx.add(rule, termOf(field), field, message));
 
 export const SPECIFICATION_RULES: Partial<Record<Profile, (ctx: RuleContext) => void>> = {
   peppol: run(peppol),

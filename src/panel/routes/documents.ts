@@ -19,8 +19,12 @@ const PdfQuery = Type.Object({
   lang: Type.Optional(Type.Union(PDF_LANGUAGES.map((l) => Type.Literal(l)))),
   copy: Type.Optional(Type.Literal('status')),
 });
-const UblQuery = Type.Object({ profile: Type.Optional(Type.Union([Type.Literal('peppol'), Type.Literal('xrechnung')])) });
-const CiiQuery = Type.Object({ profile: Type.Optional(Type.Union([Type.Literal('en16931'), Type.Literal('xrechnung')])) });
+const UblQuery = Type.Object({
+  profile: Type.Optional(Type.Union([Type.Literal('peppol'), Type.Literal('xrechnung')])),
+});
+const CiiQuery = Type.Object({
+  profile: Type.Optional(Type.Union([Type.Literal('en16931'), Type.Literal('xrechnung')])),
+});
 
 const TARGETS: { kind: DocumentKind; path: string }[] = [
   { kind: 'invoice', path: '/invoices/:id' },
@@ -31,37 +35,74 @@ export function documentRoutes(deps: PanelDeps): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    async function answer(request: FastifyRequest & { params: { id: string } }, reply: FastifyReply, kind: DocumentKind, render: RenderRequest): Promise<FastifyReply> {
+    async function answer(
+      request: FastifyRequest & { params: { id: string } },
+      reply: FastifyReply,
+      kind: DocumentKind,
+      render: RenderRequest,
+    ): Promise<FastifyReply> {
       const result = await deps.container.documents.render(kind, panelOwner(request), request.params.id, render);
       if (result.ok) return sendDocument(reply, result);
       return refuse(request, reply, kind, render, result);
     }
 
-    async function refuse(request: FastifyRequest & { params: { id: string } }, reply: FastifyReply, kind: DocumentKind, render: RenderRequest, result: Exclude<RenderResult, { ok: true }>) {
+    async function refuse(
+      request: FastifyRequest & { params: { id: string } },
+      reply: FastifyReply,
+      kind: DocumentKind,
+      render: RenderRequest,
+      result: Exclude<RenderResult, { ok: true }>,
+    ) {
       switch (result.code) {
         case 'NOT_FOUND':
           throw notFound();
         case 'INVOICE_NOT_ISSUED':
-          throw new PanelError('INVOICE_NOT_ISSUED', 'A draft has no e-invoice', 'The invoice is a draft: it becomes an e-invoice when it is finalized. Its PDF, marked DRAFT, is on its page.');
+          throw new PanelError(
+            'INVOICE_NOT_ISSUED',
+            'A draft has no e-invoice',
+            'The invoice is a draft: it becomes an e-invoice when it is finalized. Its PDF, marked DRAFT, is on its page.',
+          );
         case 'SERVICE_UNAVAILABLE':
-          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
+          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, {
+            'retry-after': String(result.retryAfterSeconds),
+          });
         case 'EINVOICE_INCOMPLETE': {
           if (render.format === 'pdf') throw new Error('a PDF is never refused as an incomplete e-invoice');
-          const page = incompleteEinvoicePage(await chromeFor(request, reply, deps), kind, request.params.id, render.format, render.profile, result.details);
+          const page = incompleteEinvoicePage(
+            await chromeFor(request, reply, deps),
+            kind,
+            request.params.id,
+            render.format,
+            render.profile,
+            result.details,
+          );
           return sendPage(reply, page, ERRORS.EINVOICE_INCOMPLETE.status);
         }
       }
     }
 
     for (const { kind, path } of TARGETS) {
-      app.get(`${path}/pdf`, { config: openAccess(), schema: { params: IdParams, querystring: PdfQuery } }, async (request, reply) =>
-        answer(request, reply, kind, { format: 'pdf', lang: request.query.lang ?? 'en', copy: request.query.copy === 'status' ? 'status' : 'original' }),
+      app.get(
+        `${path}/pdf`,
+        { config: openAccess(), schema: { params: IdParams, querystring: PdfQuery } },
+        async (request, reply) =>
+          answer(request, reply, kind, {
+            format: 'pdf',
+            lang: request.query.lang ?? 'en',
+            copy: request.query.copy === 'status' ? 'status' : 'original',
+          }),
       );
-      app.get(`${path}/ubl`, { config: openAccess(), schema: { params: IdParams, querystring: UblQuery } }, async (request, reply) =>
-        answer(request, reply, kind, { format: 'ubl', profile: request.query.profile ?? 'peppol' }),
+      app.get(
+        `${path}/ubl`,
+        { config: openAccess(), schema: { params: IdParams, querystring: UblQuery } },
+        async (request, reply) =>
+          answer(request, reply, kind, { format: 'ubl', profile: request.query.profile ?? 'peppol' }),
       );
-      app.get(`${path}/cii`, { config: openAccess(), schema: { params: IdParams, querystring: CiiQuery } }, async (request, reply) =>
-        answer(request, reply, kind, { format: 'cii', profile: request.query.profile ?? 'en16931' }),
+      app.get(
+        `${path}/cii`,
+        { config: openAccess(), schema: { params: IdParams, querystring: CiiQuery } },
+        async (request, reply) =>
+          answer(request, reply, kind, { format: 'cii', profile: request.query.profile ?? 'en16931' }),
       );
     }
   };

@@ -4,7 +4,16 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PURCHASE_INVOICE_STATES, VERDICTS } from '../../schemas/purchase-invoice.js';
 import type { LifecycleResult, PurchaseInvoiceFilter } from '../../receiving/purchase-invoice-service.js';
-import { chromeFor, notFound, openAccess, PanelError, requirePrivileged, forbidden, sendPage, type PanelDeps } from '../context.js';
+import {
+  chromeFor,
+  notFound,
+  openAccess,
+  PanelError,
+  requirePrivileged,
+  forbidden,
+  sendPage,
+  type PanelDeps,
+} from '../context.js';
 import { panelOwner, panelScope } from '../mode.js';
 import { inboxPage, type InboxFilter, type UploadOutcome } from '../views/purchase-invoices.js';
 import { purchaseInvoicePage } from '../views/purchase-invoice.js';
@@ -23,10 +32,18 @@ const ListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 400 })),
 });
 const DisputeBody = Type.Object({ _csrf: Type.Optional(Type.String()), reason: Type.String({ maxLength: 1000 }) });
-const PdfQuery = Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de'), Type.Literal('fr')])) });
+const PdfQuery = Type.Object({
+  lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de'), Type.Literal('fr')])),
+});
 
-const DoneQuery = Type.Object({ done: Type.Optional(Type.Union([Type.Literal('received'), Type.Literal('approved'), Type.Literal('disputed')])) });
-const DONE = { received: 'Received and stored.', approved: 'Approved: it is to be paid.', disputed: 'Disputed, with your reason.' } as const;
+const DoneQuery = Type.Object({
+  done: Type.Optional(Type.Union([Type.Literal('received'), Type.Literal('approved'), Type.Literal('disputed')])),
+});
+const DONE = {
+  received: 'Received and stored.',
+  approved: 'Approved: it is to be paid.',
+  disputed: 'Disputed, with your reason.',
+} as const;
 
 const PAGE_SIZE = 20;
 type ListQueryValue = typeof ListQuery.static;
@@ -39,7 +56,14 @@ function encodeInboxCursor(after: { createdAt: string; id: string }): string {
 /** The cursor's position, or undefined for anything this panel did not write (the first page is shown). */
 function decodeInboxCursor(raw: string): { createdAt: string; id: string } | undefined {
   const [createdAt, id, ...rest] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || rest.length > 0 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(createdAt) || !/^pin_[A-Za-z0-9-]{1,90}$/.test(id)) return undefined;
+  if (
+    !createdAt ||
+    !id ||
+    rest.length > 0 ||
+    !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(createdAt) ||
+    !/^pin_[A-Za-z0-9-]{1,90}$/.test(id)
+  )
+    return undefined;
   return { createdAt, id };
 }
 const UPLOAD_FIELD = 'document';
@@ -61,8 +85,18 @@ export function purchaseInvoiceRoutes(deps: PanelDeps, options: PurchaseInvoiceP
     const service = deps.container.purchaseInvoices;
     const base = '/purchase-invoices';
 
-    async function list(request: FastifyRequest, reply: FastifyReply, q: ListQueryValue, outcome?: UploadOutcome, status = 200) {
-      const filter: InboxFilter = { state: q.state || undefined, verdict: q.verdict || undefined, supplier: q.supplier?.trim() || undefined };
+    async function list(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      q: ListQueryValue,
+      outcome?: UploadOutcome,
+      status = 200,
+    ) {
+      const filter: InboxFilter = {
+        state: q.state || undefined,
+        verdict: q.verdict || undefined,
+        supplier: q.supplier?.trim() || undefined,
+      };
       const after = q.cursor ? decodeInboxCursor(q.cursor) : undefined;
       const serviceFilter: PurchaseInvoiceFilter = {
         ...(filter.state ? { state: filter.state } : {}),
@@ -73,61 +107,151 @@ export function purchaseInvoiceRoutes(deps: PanelDeps, options: PurchaseInvoiceP
       const items = await service.list(owner, serviceFilter, { limit: PAGE_SIZE, ...(after ? { after } : {}) });
       const shown = items.slice(0, PAGE_SIZE);
       const last = shown.at(-1);
-      const next = items.length > PAGE_SIZE && last ? encodeInboxCursor({ createdAt: last.receivedAt, id: last.id }) : null;
+      const next =
+        items.length > PAGE_SIZE && last ? encodeInboxCursor({ createdAt: last.receivedAt, id: last.id }) : null;
       const suppliers = await deps.records.suppliers(owner, 200);
-      return sendPage(reply, inboxPage(await chromeFor(request, reply, deps), { items: shown, next, first: after !== undefined, filter, suppliers, outcome }), status);
+      return sendPage(
+        reply,
+        inboxPage(await chromeFor(request, reply, deps), {
+          items: shown,
+          next,
+          first: after !== undefined,
+          filter,
+          suppliers,
+          outcome,
+        }),
+        status,
+      );
     }
 
-    app.get(base, { config: openAccess(), schema: { querystring: ListQuery } }, async (request, reply) => list(request, reply, request.query));
+    app.get(base, { config: openAccess(), schema: { querystring: ListQuery } }, async (request, reply) =>
+      list(request, reply, request.query),
+    );
 
     app.post(base, { config: openAccess(), preHandler: scope.csrfProtection }, async (request, reply) => {
       requirePrivileged(request, forbidden(MAY_NOT));
       const body = (request.body ?? {}) as Record<string, unknown>;
       const file = body[UPLOAD_FIELD];
       if (!Buffer.isBuffer(file) || file.byteLength === 0) {
-        return list(request, reply, {}, { kind: 'error', title: 'No document was sent', detail: 'Choose an XML or PDF e-invoice (UBL, CII, Factur-X / ZUGFeRD) and upload it again.' }, 400);
+        return list(
+          request,
+          reply,
+          {},
+          {
+            kind: 'error',
+            title: 'No document was sent',
+            detail: 'Choose an XML or PDF e-invoice (UBL, CII, Factur-X / ZUGFeRD) and upload it again.',
+          },
+          400,
+        );
       }
-      const result = await service.receive(panelScope(request), { bytes: file, contentType: null, channel: 'panel' }, { requireValid: false });
-      if (result.ok && 'id' in result.value) return reply.redirect(`/panel${base}/${result.value.id}?done=received`, 303);
+      const result = await service.receive(
+        panelScope(request),
+        { bytes: file, contentType: null, channel: 'panel' },
+        { requireValid: false },
+      );
+      if (result.ok && 'id' in result.value)
+        return reply.redirect(`/panel${base}/${result.value.id}?done=received`, 303);
       if (result.ok) throw new Error('a stored document answers its purchase invoice');
       switch (result.code) {
         case 'SERVICE_UNAVAILABLE':
-          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
+          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, {
+            'retry-after': String(result.retryAfterSeconds),
+          });
         case 'DUPLICATE_DOCUMENT': {
           const existing = (result.details[0] as { existingId?: string } | undefined)?.existingId;
-          return list(request, reply, {}, { kind: 'error', title: 'Received before', detail: result.message, ...(existing ? { link: `/panel${base}/${existing}` } : {}) }, 409);
+          return list(
+            request,
+            reply,
+            {},
+            {
+              kind: 'error',
+              title: 'Received before',
+              detail: result.message,
+              ...(existing ? { link: `/panel${base}/${existing}` } : {}),
+            },
+            409,
+          );
         }
         default:
-          return list(request, reply, {}, { kind: 'error', title: 'This is not an e-invoice this service reads', detail: result.message }, 422);
+          return list(
+            request,
+            reply,
+            {},
+            { kind: 'error', title: 'This is not an e-invoice this service reads', detail: result.message },
+            422,
+          );
       }
     });
 
-    app.get(`${base}/:id`, { config: openAccess(), schema: { params: IdParams, querystring: DoneQuery } }, async (request, reply) => {
-      const found = await service.get(panelOwner(request), request.params.id);
-      if (!found) throw notFound();
-      const done = request.query.done;
-      return sendPage(reply, purchaseInvoicePage(await chromeFor(request, reply, deps), found, done ? { kind: 'success', text: DONE[done] } : null));
-    });
+    app.get(
+      `${base}/:id`,
+      { config: openAccess(), schema: { params: IdParams, querystring: DoneQuery } },
+      async (request, reply) => {
+        const found = await service.get(panelOwner(request), request.params.id);
+        if (!found) throw notFound();
+        const done = request.query.done;
+        return sendPage(
+          reply,
+          purchaseInvoicePage(
+            await chromeFor(request, reply, deps),
+            found,
+            done ? { kind: 'success', text: DONE[done] } : null,
+          ),
+        );
+      },
+    );
 
-    async function decided(request: FastifyRequest, reply: FastifyReply, id: string, result: LifecycleResult, done: keyof typeof DONE) {
+    async function decided(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      id: string,
+      result: LifecycleResult,
+      done: keyof typeof DONE,
+    ) {
       if (result.ok) return reply.redirect(`/panel${base}/${id}?${new URLSearchParams({ done }).toString()}`, 303);
       if (result.code === 'NOT_FOUND') throw notFound();
       const found = await service.get(panelOwner(request), id);
       if (!found) throw notFound();
       const text = result.code === 'VALIDATION_ERROR' ? 'Say why the invoice is disputed.' : result.message;
-      const page = purchaseInvoicePage(await chromeFor(request, reply, deps), found, { kind: 'error', text }, result.code === 'VALIDATION_ERROR' ? { reason: text } : undefined);
+      const page = purchaseInvoicePage(
+        await chromeFor(request, reply, deps),
+        found,
+        { kind: 'error', text },
+        result.code === 'VALIDATION_ERROR' ? { reason: text } : undefined,
+      );
       return sendPage(reply, page, result.code === 'VALIDATION_ERROR' ? 400 : 409);
     }
 
-    app.post(`${base}/:id/approve`, { config: openAccess(), schema: { params: IdParams }, preHandler: scope.csrfProtection }, async (request, reply) => {
-      requirePrivileged(request, forbidden(MAY_NOT));
-      return decided(request, reply, request.params.id, await service.approve(panelScope(request), request.params.id), 'approved');
-    });
+    app.post(
+      `${base}/:id/approve`,
+      { config: openAccess(), schema: { params: IdParams }, preHandler: scope.csrfProtection },
+      async (request, reply) => {
+        requirePrivileged(request, forbidden(MAY_NOT));
+        return decided(
+          request,
+          reply,
+          request.params.id,
+          await service.approve(panelScope(request), request.params.id),
+          'approved',
+        );
+      },
+    );
 
-    app.post(`${base}/:id/dispute`, { config: openAccess(), schema: { params: IdParams, body: DisputeBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
-      requirePrivileged(request, forbidden(MAY_NOT));
-      return decided(request, reply, request.params.id, await service.dispute(panelScope(request), request.params.id, request.body.reason), 'disputed');
-    });
+    app.post(
+      `${base}/:id/dispute`,
+      { config: openAccess(), schema: { params: IdParams, body: DisputeBody }, preHandler: scope.csrfProtection },
+      async (request, reply) => {
+        requirePrivileged(request, forbidden(MAY_NOT));
+        return decided(
+          request,
+          reply,
+          request.params.id,
+          await service.dispute(panelScope(request), request.params.id, request.body.reason),
+          'disputed',
+        );
+      },
+    );
 
     app.get(`${base}/:id/original`, { config: openAccess(), schema: { params: IdParams } }, async (request, reply) => {
       const file = await service.original(panelOwner(request), request.params.id);
@@ -143,11 +267,21 @@ export function purchaseInvoiceRoutes(deps: PanelDeps, options: PurchaseInvoiceP
         .send(file.body);
     });
 
-    app.get(`${base}/:id/pdf`, { config: openAccess(), schema: { params: IdParams, querystring: PdfQuery } }, async (request, reply) => {
-      const result = await service.renderPdf(panelOwner(request), request.params.id, request.query.lang ?? 'en');
-      if (!result.ok && result.code === 'SERVICE_UNAVAILABLE') throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, { 'retry-after': String(result.retryAfterSeconds) });
-      if (!result.ok) throw notFound();
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${result.filename}"`).send(result.body);
-    });
+    app.get(
+      `${base}/:id/pdf`,
+      { config: openAccess(), schema: { params: IdParams, querystring: PdfQuery } },
+      async (request, reply) => {
+        const result = await service.renderPdf(panelOwner(request), request.params.id, request.query.lang ?? 'en');
+        if (!result.ok && result.code === 'SERVICE_UNAVAILABLE')
+          throw new PanelError('SERVICE_UNAVAILABLE', 'Too many documents at once', result.message, {
+            'retry-after': String(result.retryAfterSeconds),
+          });
+        if (!result.ok) throw notFound();
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `attachment; filename="${result.filename}"`)
+          .send(result.body);
+      },
+    );
   };
 }

@@ -12,7 +12,10 @@ import { chromeFor, notFound, openAccess, sendPage, type PanelDeps } from '../co
 import { panelOwner } from '../mode.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-const ListQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), page: Type.Optional(Type.String({ maxLength: 10 })) });
+const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.String({ maxLength: 10 })),
+});
 const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
 
 /**
@@ -32,13 +35,21 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       return sendPage(reply, organizationsPage(await chromeFor(request, reply, deps), search, page));
     });
 
-    app.get('/organizations/:id', { config: openAccess(), schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-      const owner = panelOwner(request);
-      const organization = await deps.records.organization(owner, request.params.id);
-      if (!organization) throw notFound();
-      const invoices = await deps.records.invoices(owner, { organizationId: organization.id }, pageNumber(request.query.page));
-      return sendPage(reply, organizationPage(await chromeFor(request, reply, deps), organization, invoices));
-    });
+    app.get(
+      '/organizations/:id',
+      { config: openAccess(), schema: { params: IdParams, querystring: PageQuery } },
+      async (request, reply) => {
+        const owner = panelOwner(request);
+        const organization = await deps.records.organization(owner, request.params.id);
+        if (!organization) throw notFound();
+        const invoices = await deps.records.invoices(
+          owner,
+          { organizationId: organization.id },
+          pageNumber(request.query.page),
+        );
+        return sendPage(reply, organizationPage(await chromeFor(request, reply, deps), organization, invoices));
+      },
+    );
 
     app.get('/invoices', list, async (request, reply) => {
       const search = (request.query.q ?? '').trim();

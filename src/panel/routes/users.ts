@@ -6,7 +6,16 @@ import { restoredValues, RESTORED_NOTICE } from '../return-to.js';
 import type { FieldErrors } from '../views/forms.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 import { grantableRoles, usersPage, type UsersPageModel } from '../views/users.js';
-import { chromeFor, forbidden, notFound, openAccess, requirePrivileged, sendPage, signedInUser, type PanelDeps } from '../context.js';
+import {
+  chromeFor,
+  forbidden,
+  notFound,
+  openAccess,
+  requirePrivileged,
+  sendPage,
+  signedInUser,
+  type PanelDeps,
+} from '../context.js';
 
 const CreateUserBody = Type.Object(
   {
@@ -17,13 +26,19 @@ const CreateUserBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const RoleBody = Type.Object({ _csrf: Type.Optional(Type.String()), role: Type.Optional(Type.String({ maxLength: 40 })) }, { additionalProperties: false });
+const RoleBody = Type.Object(
+  { _csrf: Type.Optional(Type.String()), role: Type.Optional(Type.String({ maxLength: 40 })) },
+  { additionalProperties: false },
+);
 const CsrfOnlyBody = Type.Object({ _csrf: Type.Optional(Type.String()) }, { additionalProperties: false });
 const UserParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const UsersQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 
 const NOTICES: Record<string, Notice> = {
-  created: { kind: 'success', text: 'The user is added. They sign in with the password you set and must then choose their own.' },
+  created: {
+    kind: 'success',
+    text: 'The user is added. They sign in with the password you set and must then choose their own.',
+  },
   role: { kind: 'success', text: 'The role is changed.' },
   deactivated: { kind: 'success', text: 'The user is deactivated and signed out everywhere.' },
   activated: { kind: 'success', text: 'The user is active again.' },
@@ -33,7 +48,12 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    async function render(request: FastifyRequest, reply: FastifyReply, extra: Omit<UsersPageModel, 'users'> = {}, status = 200) {
+    async function render(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      extra: Omit<UsersPageModel, 'users'> = {},
+      status = 200,
+    ) {
       const user = signedInUser(request);
       const users = await deps.users.listByCompany(user.companyId);
       return sendPage(reply, usersPage(await chromeFor(request, reply, deps), { users, ...extra }), status);
@@ -57,40 +77,65 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
       return render(request, reply, { notice: NOTICES[request.query.done ?? ''] });
     });
 
-    app.post('/users', { config: openAccess(), schema: { body: CreateUserBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
-      const actor = requirePrivileged(request);
-      const values = { email: request.body.email ?? '', role: request.body.role ?? 'member' };
-      const password = request.body.password ?? '';
-      if (isRole(values.role) && !grantableRoles(actor).includes(values.role)) throw forbidden();
-      // Every problem of the form in one answer, each under its field.
-      const errors: FieldErrors = {};
-      for (const p of userInputProblems({ email: values.email, role: values.role, password })) errors[p.field] = p.field === 'role' ? 'Choose a role from the list.' : p.detail;
-      if (Object.keys(errors).length > 0 || !isRole(values.role)) return render(request, reply, { values, errors }, 400);
-      // The actor chose this password, so the new user must replace it at first sign-in.
-      const result = await deps.users.create({ companyId: actor.companyId, email: values.email, role: values.role, password, mustChangePassword: true });
-      if (!result.ok) {
-        for (const p of result.problems) errors[p.field] = p.detail;
-        return render(request, reply, { values, errors }, result.detail.includes('already exists') ? 409 : 400);
-      }
-      request.log.info({ userId: result.value.id, role: result.value.role }, 'panel user created');
-      return reply.redirect(`${PANEL_PATH}/users?done=created`, 303);
-    });
+    app.post(
+      '/users',
+      { config: openAccess(), schema: { body: CreateUserBody }, preHandler: scope.csrfProtection },
+      async (request, reply) => {
+        const actor = requirePrivileged(request);
+        const values = { email: request.body.email ?? '', role: request.body.role ?? 'member' };
+        const password = request.body.password ?? '';
+        if (isRole(values.role) && !grantableRoles(actor).includes(values.role)) throw forbidden();
+        // Every problem of the form in one answer, each under its field.
+        const errors: FieldErrors = {};
+        for (const p of userInputProblems({ email: values.email, role: values.role, password }))
+          errors[p.field] = p.field === 'role' ? 'Choose a role from the list.' : p.detail;
+        if (Object.keys(errors).length > 0 || !isRole(values.role))
+          return render(request, reply, { values, errors }, 400);
+        // The actor chose this password, so the new user must replace it at first sign-in.
+        const result = await deps.users.create({
+          companyId: actor.companyId,
+          email: values.email,
+          role: values.role,
+          password,
+          mustChangePassword: true,
+        });
+        if (!result.ok) {
+          for (const p of result.problems) errors[p.field] = p.detail;
+          return render(request, reply, { values, errors }, result.detail.includes('already exists') ? 409 : 400);
+        }
+        request.log.info({ userId: result.value.id, role: result.value.role }, 'panel user created');
+        return reply.redirect(`${PANEL_PATH}/users?done=created`, 303);
+      },
+    );
 
-    app.post('/users/:id/role', { config: openAccess(), schema: { params: UserParams, body: RoleBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
-      const actor = requirePrivileged(request);
-      const role = request.body.role;
-      if (!isRole(role)) return render(request, reply, { notice: { kind: 'error', text: 'Choose owner, admin or member.' } }, 400);
-      return afterChange(request, reply, await deps.users.changeRole(actor, request.params.id, role), 'role');
-    });
+    app.post(
+      '/users/:id/role',
+      { config: openAccess(), schema: { params: UserParams, body: RoleBody }, preHandler: scope.csrfProtection },
+      async (request, reply) => {
+        const actor = requirePrivileged(request);
+        const role = request.body.role;
+        if (!isRole(role))
+          return render(request, reply, { notice: { kind: 'error', text: 'Choose owner, admin or member.' } }, 400);
+        return afterChange(request, reply, await deps.users.changeRole(actor, request.params.id, role), 'role');
+      },
+    );
 
-    app.post('/users/:id/deactivate', { config: openAccess(), schema: { params: UserParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
-      const actor = requirePrivileged(request);
-      return afterChange(request, reply, await deps.users.setActive(actor, request.params.id, false), 'deactivated');
-    });
+    app.post(
+      '/users/:id/deactivate',
+      { config: openAccess(), schema: { params: UserParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection },
+      async (request, reply) => {
+        const actor = requirePrivileged(request);
+        return afterChange(request, reply, await deps.users.setActive(actor, request.params.id, false), 'deactivated');
+      },
+    );
 
-    app.post('/users/:id/activate', { config: openAccess(), schema: { params: UserParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection }, async (request, reply) => {
-      const actor = requirePrivileged(request);
-      return afterChange(request, reply, await deps.users.setActive(actor, request.params.id, true), 'activated');
-    });
+    app.post(
+      '/users/:id/activate',
+      { config: openAccess(), schema: { params: UserParams, body: CsrfOnlyBody }, preHandler: scope.csrfProtection },
+      async (request, reply) => {
+        const actor = requirePrivileged(request);
+        return afterChange(request, reply, await deps.users.setActive(actor, request.params.id, true), 'activated');
+      },
+    );
   };
 }

@@ -6,7 +6,10 @@ import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.j
 
 // The signed-in user's own account: who they are, and changing their password.
 
-export function accountPage(chrome: Chrome & { user: PanelUser }, model: { errors?: FieldErrors; notice?: Notice }): string {
+export function accountPage(
+  chrome: Chrome & { user: PanelUser },
+  model: { errors?: FieldErrors; notice?: Notice },
+): string {
   const user = chrome.user;
   const errors = model.errors;
   return layout(
@@ -38,7 +41,11 @@ ${notice(model.notice)}
  * The one page a user whose password someone else set can reach: choose their own. No menu (every
  * other page leads back here until it is done), but a way to sign out.
  */
-export function passwordRequiredPage(csrf: string, user: PanelUser, model: { errors?: FieldErrors; returnTo?: string | undefined }): string {
+export function passwordRequiredPage(
+  csrf: string,
+  user: PanelUser,
+  model: { errors?: FieldErrors; returnTo?: string | undefined },
+): string {
   const errors = model.errors;
   return layout(
     'Choose your password',

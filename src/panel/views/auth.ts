@@ -10,7 +10,13 @@ export interface SignInCarry {
   restore?: string;
 }
 
-export function signInPage(csrf: string, values: { email?: string }, errors?: FieldErrors, message?: Notice, carry: SignInCarry = {}): string {
+export function signInPage(
+  csrf: string,
+  values: { email?: string },
+  errors?: FieldErrors,
+  message?: Notice,
+  carry: SignInCarry = {},
+): string {
   return layout(
     'Sign in',
     { csrf },

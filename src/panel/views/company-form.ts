@@ -1,14 +1,41 @@
 import { EAS } from '../../documents/schemes.js';
 import type { CompanyFormValues } from '../company-form.js';
 import { html, type SafeHtml } from '../html.js';
-import { csrfField, describedBy, field, fieldMessages, firstError, formErrorSummary, textareaField, type FieldErrors } from './forms.js';
+import {
+  csrfField,
+  describedBy,
+  field,
+  fieldMessages,
+  firstError,
+  formErrorSummary,
+  textareaField,
+  type FieldErrors,
+} from './forms.js';
 import { PANEL_PATH } from './layout.js';
 
 // The edit form of the Company page (owners and admins). Field names are the form's, see
 // ../company-form.ts; every control keeps what was typed when the form comes back with errors.
 
 /** The schemes most sellers in Europe use, first; the whole EAS list follows. */
-const COMMON_EAS = ['9930', '0204', '0088', '0060', '0199', '9914', '9925', '0208', '9944', '0106', '9957', '0009', '0211', '0007', '0192', '0184', 'EM'];
+const COMMON_EAS = [
+  '9930',
+  '0204',
+  '0088',
+  '0060',
+  '0199',
+  '9914',
+  '9925',
+  '0208',
+  '9944',
+  '0106',
+  '9957',
+  '0009',
+  '0211',
+  '0007',
+  '0192',
+  '0184',
+  'EM',
+];
 
 function easOption(code: string, selected: string): SafeHtml {
   return html`<option value="${code}"${code === selected ? html` selected` : ''}>${code} — ${EAS[code]}</option>`;
@@ -16,7 +43,8 @@ function easOption(code: string, selected: string): SafeHtml {
 
 function easSelect(values: CompanyFormValues, errors: FieldErrors | undefined): SafeHtml {
   const selected = values.easScheme ?? '';
-  const hint = 'The scheme of the identifier your customers send e-invoices to (EAS code list), e.g. 9930 for a German VAT id or 0204 for a Leitweg-ID.';
+  const hint =
+    'The scheme of the identifier your customers send e-invoices to (EAS code list), e.g. 9930 for a German VAT id or 0204 for a Leitweg-ID.';
   const rest = Object.keys(EAS).filter((code) => !COMMON_EAS.includes(code));
   return html`<label for="easScheme">Scheme <span class="optional">(optional)</span></label>
 <select id="easScheme" name="easScheme"${errors?.easScheme ? html` aria-invalid="true"` : ''}${describedBy('easScheme', errors, hint)}${firstError(errors) === 'easScheme' ? html` autofocus` : ''}>
@@ -28,8 +56,11 @@ ${fieldMessages('easScheme', errors, hint)}`;
 }
 
 export function companyForm(csrf: string, values: CompanyFormValues, errors: FieldErrors | undefined): SafeHtml {
-  const f = (name: keyof CompanyFormValues, label: string, more: { type?: 'email'; hint?: string; autocomplete?: string } = {}) =>
-    field({ name, label, value: values[name], errors, ...more });
+  const f = (
+    name: keyof CompanyFormValues,
+    label: string,
+    more: { type?: 'email'; hint?: string; autocomplete?: string } = {},
+  ) => field({ name, label, value: values[name], errors, ...more });
   return html`<article id="edit-profile">
   <header><h2>Edit the profile</h2></header>
   ${formErrorSummary(errors)}

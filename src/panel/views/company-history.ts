@@ -40,7 +40,8 @@ const ORDER = Object.keys(COLUMN_LABELS);
 function shown(column: string, value: string | null): SafeHtml {
   if (value === null || value === '') return html`<span class="muted">empty</span>`;
   if (column === 'iban') return html`${groupedIban(value)}`;
-  if (column === 'electronic_address_scheme' && EAS[value]) return html`${value} <small class="muted">(${EAS[value]})</small>`;
+  if (column === 'electronic_address_scheme' && EAS[value])
+    return html`${value} <small class="muted">(${EAS[value]})</small>`;
   return html`${value}`;
 }
 
@@ -81,12 +82,17 @@ function eventRows(event: ProfileEvent): SafeHtml {
 export function profileHistory(events: ProfileEvent[], limit: number): SafeHtml {
   return html`<section aria-labelledby="history-heading">
   <h2 id="history-heading">Changes</h2>
-  ${events.length === 0
-    ? html`<p class="muted">The profile has not been changed yet.</p>`
-    : html`<p class="muted">${events.length >= limit ? `The latest ${limit} changes` : 'Every change'}, newest first, with each field before and after.</p>
-${scrollTable('Profile changes', html`<table class="profile-history">
+  ${
+    events.length === 0
+      ? html`<p class="muted">The profile has not been changed yet.</p>`
+      : html`<p class="muted">${events.length >= limit ? `The latest ${limit} changes` : 'Every change'}, newest first, with each field before and after.</p>
+${scrollTable(
+  'Profile changes',
+  html`<table class="profile-history">
   <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
   ${events.map(eventRows)}
-</table>`)}`}
+</table>`,
+)}`
+  }
 </section>`;
 }

@@ -27,7 +27,11 @@ function value(text: string | null | undefined): SafeHtml {
 }
 
 function address(a: Company['address']): string | null {
-  const parts = [[a.line1, a.line2].filter(Boolean).join(', '), [a.postalCode, a.city].filter(Boolean).join(' '), a.countryCode ?? ''].filter(Boolean);
+  const parts = [
+    [a.line1, a.line2].filter(Boolean).join(', '),
+    [a.postalCode, a.city].filter(Boolean).join(' '),
+    a.countryCode ?? '',
+  ].filter(Boolean);
   return parts.length ? parts.join(' · ') : null;
 }
 
@@ -40,14 +44,34 @@ function readOnlyProfile(c: Company): SafeHtml {
   const ea = c.electronicAddress;
   return html`<article class="profile">
 <div class="grid">
-  ${section('Seller', [['Legal name', c.legalName], ['Address', address(c.address)], ['VAT id', c.vatId], ['Tax number', c.taxNumber], ['Legal registration id', c.legalRegistrationId]])}
-  ${section('Electronic address', [['Scheme', ea ? `${ea.scheme} — ${EAS[ea.scheme] ?? 'unknown scheme'}` : null], ['Identifier', ea?.identifier]])}
+  ${section('Seller', [
+    ['Legal name', c.legalName],
+    ['Address', address(c.address)],
+    ['VAT id', c.vatId],
+    ['Tax number', c.taxNumber],
+    ['Legal registration id', c.legalRegistrationId],
+  ])}
+  ${section('Electronic address', [
+    ['Scheme', ea ? `${ea.scheme} — ${EAS[ea.scheme] ?? 'unknown scheme'}` : null],
+    ['Identifier', ea?.identifier],
+  ])}
 </div>
 <div class="grid">
-  ${section('Contact', [['Name', c.contact.name], ['Phone', c.contact.phone], ['Email', c.contact.email]])}
-  ${section('Bank account', [['IBAN', c.bankAccount ? groupedIban(c.bankAccount.iban) : null], ['BIC', c.bankAccount?.bic], ['Account name', c.bankAccount?.accountName]])}
+  ${section('Contact', [
+    ['Name', c.contact.name],
+    ['Phone', c.contact.phone],
+    ['Email', c.contact.email],
+  ])}
+  ${section('Bank account', [
+    ['IBAN', c.bankAccount ? groupedIban(c.bankAccount.iban) : null],
+    ['BIC', c.bankAccount?.bic],
+    ['Account name', c.bankAccount?.accountName],
+  ])}
 </div>
-${section('Payment', [['Default payment terms', c.paymentTerms], ['SEPA creditor id', c.creditorId]])}
+${section('Payment', [
+  ['Default payment terms', c.paymentTerms],
+  ['SEPA creditor id', c.creditorId],
+])}
 <p class="muted">Your role (member) can see the profile; owners and admins change it.</p>
 </article>`;
 }

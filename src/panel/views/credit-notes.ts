@@ -10,17 +10,28 @@ import { time } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 import { emptyState, pager, searchForm } from './records.js';
 
-export function creditNotesPage(chrome: Chrome & { user: PanelUser }, search: string, page: Page<CreditNoteListItem>): string {
+export function creditNotesPage(
+  chrome: Chrome & { user: PanelUser },
+  search: string,
+  page: Page<CreditNoteListItem>,
+): string {
   const base = `${PANEL_PATH}/credit-notes`;
   return layout(
     'Credit notes',
     { ...chrome, active: 'credit-notes' },
     html`<hgroup><h1>Credit notes</h1><p>Corrections of issued invoices, from POST /credit-note or from voiding an invoice, newest first. Read-only.</p></hgroup>
 ${searchForm(base, search, 'Search credit notes by their number or the invoice number', 'Search by number or invoice number')}
-${page.items.length === 0
-  ? emptyState(search, 'credit notes', 'They appear here when an application credits or voids an invoice with one of your keys.')
-  : html`<p class="muted">${page.total} ${page.total === 1 ? 'credit note' : 'credit notes'}</p>
-${scrollTable('Credit notes', html`<table class="striped credit-notes">
+${
+  page.items.length === 0
+    ? emptyState(
+        search,
+        'credit notes',
+        'They appear here when an application credits or voids an invoice with one of your keys.',
+      )
+    : html`<p class="muted">${page.total} ${page.total === 1 ? 'credit note' : 'credit notes'}</p>
+${scrollTable(
+  'Credit notes',
+  html`<table class="striped credit-notes">
   <thead><tr><th scope="col">Number</th><th scope="col">Invoice</th><th scope="col">Buyer</th><th scope="col" class="nowrap">Issue date</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${page.items.map(
     (n) => html`<tr>
@@ -32,8 +43,10 @@ ${scrollTable('Credit notes', html`<table class="striped credit-notes">
     <td class="num">${amount(n.amount, n.currency)}</td>
   </tr>`,
   )}</tbody>
-</table>`)}
-${pager(base, search, page)}`}`,
+</table>`,
+)}
+${pager(base, search, page)}`
+}`,
   );
 }
 
@@ -46,7 +59,10 @@ export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: Credi
 <hgroup><h1>Credit note <span class="doc-number">${note.number}</span></h1>
 <p>Credits invoice <a href="${invoiceHref}" class="credited-invoice doc-number">${note.invoiceNumber}</a> · <span class="nowrap">issued ${note.issueDate}</span> · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
 ${documentDownloads('credit-note', note.id, { draft: false, einvoice: note.einvoice })}
-${facts([['Reason', note.reason], ['Note', note.note]])}
+${facts([
+  ['Reason', note.reason],
+  ['Note', note.note],
+])}
 <div class="grid parties">
   ${party('Buyer', note.buyer)}
   ${party('Seller', note.seller)}

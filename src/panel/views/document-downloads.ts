@@ -57,7 +57,11 @@ function gapsOf(readiness: EinvoiceReadiness, profile: EinvoiceProfile): string[
  * The Documents section. A draft has only its PDF, marked DRAFT; an issued document has the
  * PDF as issued, a status copy, and every e-invoice, each either a link or what it lacks.
  */
-export function documentDownloads(kind: DownloadKind, id: string, options: { draft: boolean; einvoice: EinvoiceReadiness | null }): SafeHtml {
+export function documentDownloads(
+  kind: DownloadKind,
+  id: string,
+  options: { draft: boolean; einvoice: EinvoiceReadiness | null },
+): SafeHtml {
   const base = documentPath(kind, id);
   const noun = kind === 'invoice' ? 'invoice' : 'credit note';
   if (options.draft) {
@@ -73,15 +77,22 @@ export function documentDownloads(kind: DownloadKind, id: string, options: { dra
   <dt>Status copy (PDF)</dt><dd>${languageLinks(base, 'Status copy', '&copy=status')}<br><small class="muted">Marked COPY, with what was paid and credited since and the balance today.</small></dd>
   <dt>E-invoice (XML)</dt><dd><ul class="einvoice-downloads">${EINVOICE_FORMATS.map((format) => {
     const gaps = readiness ? gapsOf(readiness, format.profile) : [];
-    return html`<li><a href="${base}/${format.path}" class="download">${format.name}</a>${gaps.length
-      ? html` <small class="muted einvoice-gaps">incomplete: lacks ${gaps.join(', ')}</small>`
-      : ''}</li>`;
+    return html`<li><a href="${base}/${format.path}" class="download">${format.name}</a>${
+      gaps.length ? html` <small class="muted einvoice-gaps">incomplete: lacks ${gaps.join(', ')}</small>` : ''
+    }</li>`;
   })}</ul></dd>
 </dl></section>`;
 }
 
 /** The page a refused e-invoice answers: which fields the document lacks, each with the rule it would break. */
-export function incompleteEinvoicePage(chrome: Chrome, kind: DownloadKind, id: string, format: 'ubl' | 'cii', profile: string, details: ErrorDetail[]): string {
+export function incompleteEinvoicePage(
+  chrome: Chrome,
+  kind: DownloadKind,
+  id: string,
+  format: 'ubl' | 'cii',
+  profile: string,
+  details: ErrorDetail[],
+): string {
   const noun = kind === 'invoice' ? 'invoice' : 'credit note';
   const name = profileName(format, profile);
   return layout(

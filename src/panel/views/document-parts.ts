@@ -25,7 +25,9 @@ export function party(title: string, p: Party, href?: string): SafeHtml {
 
 export function linesTable(lines: Invoice['lines'], currency: string): SafeHtml {
   return html`<h2>Lines</h2>
-${scrollTable('Lines', html`<table class="striped">
+${scrollTable(
+  'Lines',
+  html`<table class="striped">
   <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Discount</th><th scope="col">VAT</th><th scope="col" class="num">Net amount</th></tr></thead>
   <tbody>${lines.map(
     (l) => html`<tr>
@@ -38,18 +40,28 @@ ${scrollTable('Lines', html`<table class="striped">
     <td class="num">${amount(l.netAmount, currency)}</td>
   </tr>`,
   )}</tbody>
-</table>`)}
-${codeLegend(lines.map((l) => l.unitCode), lines.map((l) => l.vatCategory))}`;
+</table>`,
+)}
+${codeLegend(
+  lines.map((l) => l.unitCode),
+  lines.map((l) => l.vatCategory),
+)}`;
 }
 
 /** The VAT breakdown beside the totals; `payableLabel` names the last row (what is owed, or credited). */
-export function vatAndTotals(doc: Pick<Invoice, 'vatBreakdown' | 'totals' | 'currency'>, payableLabel = 'Payable'): SafeHtml {
+export function vatAndTotals(
+  doc: Pick<Invoice, 'vatBreakdown' | 'totals' | 'currency'>,
+  payableLabel = 'Payable',
+): SafeHtml {
   const c = doc.currency;
   const t = doc.totals;
   return html`<div class="grid">
   <section><h2>VAT breakdown</h2>
-  ${scrollTable('VAT breakdown', html`<table class="vat-breakdown"><thead><tr><th scope="col">Category</th><th scope="col" class="num">Rate</th><th scope="col" class="num">Taxable</th><th scope="col" class="num">VAT</th></tr></thead>
-  <tbody>${doc.vatBreakdown.map((v) => html`<tr><td>${vatCategory(v.vatCategory)}</td><td class="num">${formatDecimal(v.vatRate)} %</td><td class="num">${amount(v.taxableAmount, c)}</td><td class="num">${amount(v.taxAmount, c)}</td></tr>`)}</tbody></table>`)}</section>
+  ${scrollTable(
+    'VAT breakdown',
+    html`<table class="vat-breakdown"><thead><tr><th scope="col">Category</th><th scope="col" class="num">Rate</th><th scope="col" class="num">Taxable</th><th scope="col" class="num">VAT</th></tr></thead>
+  <tbody>${doc.vatBreakdown.map((v) => html`<tr><td>${vatCategory(v.vatCategory)}</td><td class="num">${formatDecimal(v.vatRate)} %</td><td class="num">${amount(v.taxableAmount, c)}</td><td class="num">${amount(v.taxAmount, c)}</td></tr>`)}</tbody></table>`,
+  )}</section>
   <section><h2>Totals</h2>
   <table class="totals"><tbody>
     <tr><th scope="row">Sum of lines</th><td class="num">${amount(t.lineNetTotal, c)}</td></tr>

@@ -3,7 +3,14 @@ import { html } from '../html.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 
 /** An error page: what happened, the service's own details (field and message) when it gave any. */
-export function errorPage(status: number, title: string, explanation: string, chrome: Chrome, requestId: string, details: readonly ErrorDetail[] = []): string {
+export function errorPage(
+  status: number,
+  title: string,
+  explanation: string,
+  chrome: Chrome,
+  requestId: string,
+  details: readonly ErrorDetail[] = [],
+): string {
   return layout(
     title,
     chrome,

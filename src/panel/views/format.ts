@@ -37,7 +37,9 @@ export function formatAmount(amount: string, currency: string): string {
 }
 
 function withDigits(value: string, digits: number): string {
-  return new Intl.NumberFormat(PANEL_LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value as `${number}`);
+  return new Intl.NumberFormat(PANEL_LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    value as `${number}`,
+  );
 }
 
 /** A quantity or rate with thousands separators and all its digits: "1500.125" → "1,500.125". */
@@ -78,7 +80,9 @@ export function vatCategoryName(code: string): string | undefined {
 
 /** A code with its name on hover (and for screen readers); codes without a known name show bare. */
 function namedCode(code: string, name: string | undefined, kind: string): SafeHtml {
-  return name ? html`<abbr class="code" title="${name}" data-${kind}="${code}">${code}</abbr>` : html`<span class="code">${code}</span>`;
+  return name
+    ? html`<abbr class="code" title="${name}" data-${kind}="${code}">${code}</abbr>`
+    : html`<span class="code">${code}</span>`;
 }
 
 /** A unit after a quantity, by name as on the PDF ("10 pc"); the code and its full name on hover. */

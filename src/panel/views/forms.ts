@@ -60,7 +60,9 @@ export function time(iso: string | null | undefined, empty = '—', options: { s
 }
 
 /** A multi-line field with the same label, error and hint wiring as `field`. */
-export function textareaField(o: Omit<FieldOptions, 'type' | 'autocomplete' | 'minlength'> & { rows?: number }): SafeHtml {
+export function textareaField(
+  o: Omit<FieldOptions, 'type' | 'autocomplete' | 'minlength'> & { rows?: number },
+): SafeHtml {
   const error = o.errors?.[o.name];
   const focus = o.autofocus || firstError(o.errors) === o.name;
   return html`<label for="${o.name}">${o.label}${o.required ? '' : html` <span class="optional">(optional)</span>`}</label>

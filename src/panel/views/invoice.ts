@@ -69,26 +69,38 @@ function history(invoice: Invoice): SafeHtml {
 function payments(invoice: Invoice): SafeHtml {
   if (invoice.payments.length === 0) return html`<h2>Payments</h2><p class="muted">No payments recorded.</p>`;
   return html`<h2>Payments</h2>
-${scrollTable('Payments', html`<table class="striped payments">
+${scrollTable(
+  'Payments',
+  html`<table class="striped payments">
   <thead><tr><th scope="col">Date</th><th scope="col">Method</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${invoice.payments.map(
-    (p) => html`<tr><td class="nowrap">${p.date}</td><td>${METHOD_LABELS[p.method]}</td><td>${p.reference ?? html`<span class="muted">—</span>`}</td><td class="num">${amount(p.amount, invoice.currency)}</td></tr>`,
+    (p) =>
+      html`<tr><td class="nowrap">${p.date}</td><td>${METHOD_LABELS[p.method]}</td><td>${p.reference ?? html`<span class="muted">—</span>`}</td><td class="num">${amount(p.amount, invoice.currency)}</td></tr>`,
   )}</tbody>
-</table>`)}`;
+</table>`,
+)}`;
 }
 
 function creditNotes(notes: CreditNoteListItem[]): SafeHtml {
   if (notes.length === 0) return html`<h2>Credit notes</h2><p class="muted">No credit notes.</p>`;
   return html`<h2>Credit notes</h2>
-${scrollTable('Credit notes', html`<table class="striped credit-notes">
+${scrollTable(
+  'Credit notes',
+  html`<table class="striped credit-notes">
   <thead><tr><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody>${notes.map(
-    (n) => html`<tr><th scope="row" class="nowrap"><a href="${PANEL_PATH}/credit-notes/${n.id}">${n.number}</a></th><td class="nowrap">${n.issueDate}</td><td>${n.reason}</td><td class="num">${amount(n.amount, n.currency)}</td></tr>`,
+    (n) =>
+      html`<tr><th scope="row" class="nowrap"><a href="${PANEL_PATH}/credit-notes/${n.id}">${n.number}</a></th><td class="nowrap">${n.issueDate}</td><td>${n.reason}</td><td class="num">${amount(n.amount, n.currency)}</td></tr>`,
   )}</tbody>
-</table>`)}`;
+</table>`,
+)}`;
 }
 
-export function invoicePage(chrome: Chrome & { user: PanelUser }, invoice: Invoice, notes: CreditNoteListItem[]): string {
+export function invoicePage(
+  chrome: Chrome & { user: PanelUser },
+  invoice: Invoice,
+  notes: CreditNoteListItem[],
+): string {
   const draft = invoice.status === 'draft';
   const label = draft ? 'Draft' : (invoice.number ?? '');
   return layout(
@@ -105,7 +117,11 @@ ${documentDownloads('invoice', invoice.id, { draft, einvoice: invoice.einvoice }
   ${party('Buyer', invoice.buyer, `${PANEL_PATH}/organizations/${invoice.organizationId}`)}
   ${party('Seller', invoice.seller)}
 </div>
-${facts([['Buyer reference', invoice.buyerReference], ['Purchase order', invoice.purchaseOrderReference], ['Note', invoice.note]])}
+${facts([
+  ['Buyer reference', invoice.buyerReference],
+  ['Purchase order', invoice.purchaseOrderReference],
+  ['Note', invoice.note],
+])}
 ${linesTable(invoice.lines, invoice.currency)}
 ${vatAndTotals(invoice)}
 ${draft ? '' : html`${payments(invoice)}${creditNotes(notes)}`}

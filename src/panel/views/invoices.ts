@@ -11,7 +11,9 @@ import { invoiceLabel, statusBadges } from './status.js';
 /** A table of invoices, each row linking to its page; an organization's own list leaves out the buyer. */
 export function invoiceTable(items: InvoiceListItem[], options: { withBuyer: boolean }): SafeHtml {
   const buyer = options.withBuyer;
-  return html`${scrollTable('Invoices', html`<table class="striped invoices">
+  return html`${scrollTable(
+    'Invoices',
+    html`<table class="striped invoices">
   <thead><tr><th scope="col">Number</th>${buyer ? html`<th scope="col">Buyer</th>` : ''}<th scope="col">Status</th><th scope="col" class="nowrap">Issue date</th><th scope="col" class="nowrap">Due date</th><th scope="col" class="num">Payable</th><th scope="col" class="num">Amount due</th>${buyer ? html`<th scope="col">Created</th>` : ''}</tr></thead>
   <tbody>${items.map(
     (i) => html`<tr>
@@ -25,20 +27,27 @@ export function invoiceTable(items: InvoiceListItem[], options: { withBuyer: boo
     ${buyer ? html`<td>${time(i.createdAt)}</td>` : ''}
   </tr>`,
   )}</tbody>
-</table>`)}`;
+</table>`,
+  )}`;
 }
 
-export function invoicesPage(chrome: Chrome & { user: PanelUser }, search: string, page: Page<InvoiceListItem>): string {
+export function invoicesPage(
+  chrome: Chrome & { user: PanelUser },
+  search: string,
+  page: Page<InvoiceListItem>,
+): string {
   const base = `${PANEL_PATH}/invoices`;
   return layout(
     'Invoices',
     { ...chrome, active: 'invoices' },
     html`<hgroup><h1>Invoices</h1><p>Invoices and drafts your integrations created through the API, newest first. Read-only.</p></hgroup>
 ${searchForm(base, search, 'Search invoices by number or buyer name', 'Search by number or buyer')}
-${page.items.length === 0
-  ? emptyState(search, 'invoices', 'They appear here when an application calls POST /invoice with one of your keys.')
-  : html`<p class="muted">${page.total} ${page.total === 1 ? 'invoice' : 'invoices'}</p>
+${
+  page.items.length === 0
+    ? emptyState(search, 'invoices', 'They appear here when an application calls POST /invoice with one of your keys.')
+    : html`<p class="muted">${page.total} ${page.total === 1 ? 'invoice' : 'invoices'}</p>
 ${invoiceTable(page.items, { withBuyer: true })}
-${pager(base, search, page)}`}`,
+${pager(base, search, page)}`
+}`,
   );
 }

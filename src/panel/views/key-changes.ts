@@ -28,7 +28,12 @@ export function revokeConfirmPage(chrome: KeyChrome, key: ApiKeySummary): string
   );
 }
 
-export function rollPage(chrome: KeyChrome, key: ApiKeySummary, values: { overlapHours: string }, errors?: FieldErrors): string {
+export function rollPage(
+  chrome: KeyChrome,
+  key: ApiKeySummary,
+  values: { overlapHours: string },
+  errors?: FieldErrors,
+): string {
   const hint = `Up to ${MAX_ROLL_OVERLAP_HOURS} hours (7 days). 0 revokes the old key at once.`;
   return layout(
     'Roll key',
@@ -52,7 +57,12 @@ export function rollPage(chrome: KeyChrome, key: ApiKeySummary, values: { overla
   );
 }
 
-export function renamePage(chrome: KeyChrome, key: ApiKeySummary, values: { name: string }, errors?: FieldErrors): string {
+export function renamePage(
+  chrome: KeyChrome,
+  key: ApiKeySummary,
+  values: { name: string },
+  errors?: FieldErrors,
+): string {
   return layout(
     'Rename key',
     { ...chrome, active: 'keys' },

@@ -67,7 +67,8 @@ function createForm(csrf: string, values: CreateKeyValues, errors: FieldErrors |
  * form is a landmark of its own.
  */
 function searchForm(search: KeySearch): SafeHtml {
-  const option = (value: string, label: string, chosen: string | undefined) => html`<option value="${value}"${chosen === value ? html` selected` : ''}>${label}</option>`;
+  const option = (value: string, label: string, chosen: string | undefined) =>
+    html`<option value="${value}"${chosen === value ? html` selected` : ''}>${label}</option>`;
   const filtered = Boolean(search.query || search.status || search.mode);
   return html`<form method="get" action="${PANEL_PATH}/keys" class="filter-bar" aria-label="Find keys">
   <div class="filter-field filter-query"><label for="q">Search</label>
@@ -96,7 +97,8 @@ function keyTable(user: PanelUser, model: KeysPageModel): SafeHtml {
     return html`<div class="empty-state"><p><strong>No API keys yet.</strong></p>
 <p>${isPrivileged(user.role) ? 'Create one below to let an application call the API.' : 'An owner or admin of your company can create one.'}</p></div>`;
   }
-  if (keys.length === 0) return html`${searchForm(model.search)}<p class="empty-state" role="status"><strong>No key matches this search.</strong></p>`;
+  if (keys.length === 0)
+    return html`${searchForm(model.search)}<p class="empty-state" role="status"><strong>No key matches this search.</strong></p>`;
   const privileged = isPrivileged(user.role);
   const prefixes = new Map(allKeys.map((k) => [k.id, k.prefix]));
   return html`${searchForm(model.search)}<div class="table-scroll" tabindex="0" role="region" aria-label="API keys"><table class="striped">
@@ -137,9 +139,11 @@ function eventText(e: KeyEvent): SafeHtml {
 function activity(events: KeyEvent[]): SafeHtml {
   return html`<section aria-labelledby="activity-heading">
   <h2 id="activity-heading">Activity</h2>
-  ${events.length === 0
-    ? html`<p class="muted">No key has been created, changed or revoked yet.</p>`
-    : html`<ul class="activity">${events.map((e) => html`<li>${time(e.at)} — <strong>${e.actor}</strong> ${eventText(e)}</li>`)}</ul>`}
+  ${
+    events.length === 0
+      ? html`<p class="muted">No key has been created, changed or revoked yet.</p>`
+      : html`<ul class="activity">${events.map((e) => html`<li>${time(e.at)} — <strong>${e.actor}</strong> ${eventText(e)}</li>`)}</ul>`
+  }
 </section>`;
 }
 
@@ -165,7 +169,8 @@ export interface RevealedKey {
 
 function replacedNote(old: ApiKeySummary | undefined): SafeHtml {
   if (!old) return html``;
-  if (old.status !== 'active') return html`<p>It replaces key <code>${old.prefix}</code>, which is refused from now on.</p>`;
+  if (old.status !== 'active')
+    return html`<p>It replaces key <code>${old.prefix}</code>, which is refused from now on.</p>`;
   return html`<p>It replaces key <code>${old.prefix}</code>, which keeps working until ${time(old.expiresAt)}. Deploy the new key before then.</p>`;
 }
 

@@ -9,7 +9,17 @@ export interface Chrome {
   user?: PanelUser;
   companyName?: string;
   csrf: string;
-  active?: 'keys' | 'users' | 'company' | 'organizations' | 'invoices' | 'quotes' | 'credit-notes' | 'purchase-invoices' | 'webhooks' | 'account';
+  active?:
+    | 'keys'
+    | 'users'
+    | 'company'
+    | 'organizations'
+    | 'invoices'
+    | 'quotes'
+    | 'credit-notes'
+    | 'purchase-invoices'
+    | 'webhooks'
+    | 'account';
   /** Which world the data pages show: live (default) or the test sandbox. */
   livemode?: boolean;
   /** The page's own path, to come back to after switching worlds. */
@@ -29,7 +39,12 @@ const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string
   { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
   { id: 'credit-notes', href: `${PANEL_PATH}/credit-notes`, label: 'Credit notes' },
   { id: 'quotes', href: `${PANEL_PATH}/quotes`, label: 'Quotes' },
-  { id: 'purchase-invoices', href: `${PANEL_PATH}/purchase-invoices`, label: 'Inbox', title: 'Purchase invoices: the e-invoices your suppliers sent' },
+  {
+    id: 'purchase-invoices',
+    href: `${PANEL_PATH}/purchase-invoices`,
+    label: 'Inbox',
+    title: 'Purchase invoices: the e-invoices your suppliers sent',
+  },
 ];
 
 export function notice(n: Notice | undefined | null): SafeHtml {
@@ -58,8 +73,9 @@ function header(chrome: Chrome): SafeHtml {
   return html`<header class="container panel-header">
   <nav aria-label="Main">
     <ul><li><a class="brand" href="${PANEL_PATH}">Invoicing</a>${chrome.companyName ? html`<span class="company" title="${chrome.companyName}">${chrome.companyName}</span>` : ''}</li></ul>
-    ${user
-      ? html`<ul>
+    ${
+      user
+        ? html`<ul>
       ${NAV.map((item) => html`<li><a href="${item.href}"${item.title ? html` title="${item.title}"` : ''}${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
       <li><a href="${DOCS_PATH}" title="The API reference: every operation, its permission and its answers">API docs</a></li>
     </ul>
@@ -71,7 +87,8 @@ function header(chrome: Chrome): SafeHtml {
         <button type="submit" class="secondary outline small">Sign out</button>
       </form></li>
     </ul>`
-      : ''}
+        : ''
+    }
   </nav>
 </header>`;
 }
@@ -93,9 +110,11 @@ export function layout(title: string, chrome: Chrome, body: SafeHtml): string {
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 ${header(chrome)}
-${chrome.user && chrome.livemode === false
+${
+  chrome.user && chrome.livemode === false
     ? html`<div class="container test-banner" role="status"><strong>Test data.</strong> You are looking at your company's test sandbox: what <code>inv_test_</code> keys created. Nothing here is a real invoice or counts in your books. <a href="${PANEL_PATH}/test-data">Delete all test data</a></div>`
-    : ''}
+    : ''
+}
 <main class="container" id="main" tabindex="-1">
 ${body}
 </main>

@@ -34,23 +34,31 @@ function details(o: OrganizationsTable): SafeHtml {
   ]);
 }
 
-export function organizationPage(chrome: Chrome & { user: PanelUser }, o: OrganizationsTable, invoices: Page<InvoiceListItem>): string {
+export function organizationPage(
+  chrome: Chrome & { user: PanelUser },
+  o: OrganizationsTable,
+  invoices: Page<InvoiceListItem>,
+): string {
   const base = `${PANEL_PATH}/organizations/${o.id}`;
   return layout(
     o.name,
     { ...chrome, active: 'organizations' },
     html`<nav aria-label="Breadcrumb"><ul><li><a href="${PANEL_PATH}/organizations">Organizations</a></li><li>${o.name}</li></ul></nav>
 <hgroup><h1>${o.name}</h1>
-<p>${o.archived_at
-  ? html`<span class="badge badge-archived">Archived</span> since ${time(o.archived_at)}: no new invoices can be addressed to it.`
-  : html`<span class="badge badge-active">Active</span>`} · created ${time(o.created_at)}</p></hgroup>
+<p>${
+      o.archived_at
+        ? html`<span class="badge badge-archived">Archived</span> since ${time(o.archived_at)}: no new invoices can be addressed to it.`
+        : html`<span class="badge badge-active">Active</span>`
+    } · created ${time(o.created_at)}</p></hgroup>
 ${details(o)}
 <h2>Invoices</h2>
-${invoices.items.length === 0
-  ? html`<div class="empty-state"><p><strong>No invoices for this organization yet.</strong></p></div>`
-  : html`<p class="muted">${invoices.total} ${invoices.total === 1 ? 'invoice' : 'invoices'}, newest first</p>
+${
+  invoices.items.length === 0
+    ? html`<div class="empty-state"><p><strong>No invoices for this organization yet.</strong></p></div>`
+    : html`<p class="muted">${invoices.total} ${invoices.total === 1 ? 'invoice' : 'invoices'}, newest first</p>
 ${invoiceTable(invoices.items, { withBuyer: false })}
-${pager(base, '', invoices)}`}
+${pager(base, '', invoices)}`
+}
 <p class="muted">id <code>${o.id}</code></p>`,
   );
 }

@@ -1,4 +1,10 @@
-import { PERMISSION_GROUPS, PERMISSION_NAMES, PERMISSIONS, permissionAction, type Permission } from '../../auth/permissions.js';
+import {
+  PERMISSION_GROUPS,
+  PERMISSION_NAMES,
+  PERMISSIONS,
+  permissionAction,
+  type Permission,
+} from '../../auth/permissions.js';
 import { html, type SafeHtml } from '../html.js';
 import { describedBy, fieldMessages, firstError, type FieldErrors } from './forms.js';
 
@@ -56,7 +62,11 @@ export function permissionBadges(permissions: readonly string[]): SafeHtml {
  * works without JavaScript (the server grants the whole catalogue when it is ticked); panel.js
  * only keeps the boxes in step with it.
  */
-export function permissionFieldset(chosen: ReadonlySet<string>, all: boolean, errors: FieldErrors | undefined): SafeHtml {
+export function permissionFieldset(
+  chosen: ReadonlySet<string>,
+  all: boolean,
+  errors: FieldErrors | undefined,
+): SafeHtml {
   const invalid = Boolean(errors?.permissions);
   const focus = firstError(errors) === 'permissions';
   return html`<fieldset class="permission-picker"${invalid ? html` aria-invalid="true"` : ''}${describedBy('permissions', errors)}>
@@ -67,7 +77,8 @@ export function permissionFieldset(chosen: ReadonlySet<string>, all: boolean, er
     ({ resource, permissions }) => html`<fieldset class="permission-group">
     <legend>${resource}</legend>
     ${permissions.map(
-      (p) => html`<label><input type="checkbox" name="permissions" value="${p}"${all || chosen.has(p) ? html` checked` : ''}> <code>${p}</code> <small>${PERMISSIONS[p]}</small></label>`,
+      (p) =>
+        html`<label><input type="checkbox" name="permissions" value="${p}"${all || chosen.has(p) ? html` checked` : ''}> <code>${p}</code> <small>${PERMISSIONS[p]}</small></label>`,
     )}
   </fieldset>`,
   )}

@@ -42,7 +42,9 @@ function verdict(pi: PurchaseInvoice): SafeHtml {
   const all = [...j.structure.findings, ...j.findings];
   const fatal = all.filter((f) => f.severity === 'fatal').length;
   const warnings = all.length - fatal;
-  const rules = j.rulesApplied.map((r) => ({ en16931: 'EN 16931', peppol: 'Peppol BIS 3', xrechnung: 'XRechnung' })[r]).join(', ');
+  const rules = j.rulesApplied
+    .map((r) => ({ en16931: 'EN 16931', peppol: 'Peppol BIS 3', xrechnung: 'XRechnung' })[r])
+    .join(', ');
   const sentence =
     pi.verdict === 'valid'
       ? `Valid: it passes every rule of ${rules}.`
@@ -51,15 +53,18 @@ function verdict(pi: PurchaseInvoice): SafeHtml {
         : `Invalid: it breaks ${fatal} ${fatal === 1 ? 'rule' : 'rules'} of ${rules}${j.structure.valid ? '' : ', and its structure is not what the syntax requires'}. It is kept all the same; check it with the supplier before paying.`;
   return html`<section class="verdict verdict-${pi.verdict.replace(/ /g, '-')}" aria-labelledby="verdict-title"><h2 id="verdict-title">Verdict ${verdictBadge(pi.verdict)}</h2>
 <p>${sentence}</p>
-${all.length === 0
-  ? ''
-  : scrollTable(
-      'Failed rules',
-      html`<table class="striped findings"><thead><tr><th scope="col">Rule</th><th scope="col">Severity</th><th scope="col">Business term</th><th scope="col">What is wrong</th><th scope="col">Where</th></tr></thead>
+${
+  all.length === 0
+    ? ''
+    : scrollTable(
+        'Failed rules',
+        html`<table class="striped findings"><thead><tr><th scope="col">Rule</th><th scope="col">Severity</th><th scope="col">Business term</th><th scope="col">What is wrong</th><th scope="col">Where</th></tr></thead>
 <tbody>${all.map(
-        (f) => html`<tr><th scope="row" class="nowrap">${f.rule}</th><td>${f.severity === 'fatal' ? 'Must be fixed' : 'Warning'}</td><td class="nowrap">${f.term ?? dash}</td><td>${f.message}</td><td><code class="xpath">${f.location}</code></td></tr>`,
-      )}</tbody></table>`,
-    )}
+          (f) =>
+            html`<tr><th scope="row" class="nowrap">${f.rule}</th><td>${f.severity === 'fatal' ? 'Must be fixed' : 'Warning'}</td><td class="nowrap">${f.term ?? dash}</td><td>${f.message}</td><td><code class="xpath">${f.location}</code></td></tr>`,
+        )}</tbody></table>`,
+      )
+}
 </section>`;
 }
 
@@ -67,9 +72,11 @@ function decisions(pi: PurchaseInvoice, chrome: Chrome & { user: PanelUser }, er
   if (!isPrivileged(chrome.user.role) || pi.state === 'paid') return html``;
   return html`<section class="decide" aria-labelledby="decide-title"><h2 id="decide-title">Decide</h2>
 <div class="grid">
-${pi.state === 'approved'
-  ? html`<p class="muted">Approved ${time(pi.approvedAt)}: it is to be paid.</p>`
-  : html`<form method="post" action="${BASE}/${pi.id}/approve">${csrfField(chrome.csrf)}<p>${pi.kind === 'invoice' ? 'The goods or services arrived as invoiced: it is to be paid.' : 'The credit is as agreed.'}</p><button type="submit">Approve</button></form>`}
+${
+  pi.state === 'approved'
+    ? html`<p class="muted">Approved ${time(pi.approvedAt)}: it is to be paid.</p>`
+    : html`<form method="post" action="${BASE}/${pi.id}/approve">${csrfField(chrome.csrf)}<p>${pi.kind === 'invoice' ? 'The goods or services arrived as invoiced: it is to be paid.' : 'The credit is as agreed.'}</p><button type="submit">Approve</button></form>`
+}
 <form method="post" action="${BASE}/${pi.id}/dispute">${csrfField(chrome.csrf)}
 ${textareaField({ name: 'reason', label: 'Reason for a dispute', required: true, maxlength: 1000, rows: 2, ...(errors ? { errors } : {}), hint: 'What is wrong with it, for your records and the supplier.' })}
 <button type="submit" class="secondary">Dispute</button></form>
@@ -89,15 +96,21 @@ function amounts(pi: PurchaseInvoice): SafeHtml {
   return html`<section><h2>Amounts</h2>
 <table class="amounts"><tbody>
   <tr><th scope="row">Payable</th><td class="num">${money(pi.totals.payable, c)}</td></tr>
-  ${pi.kind === 'invoice' ? html`<tr><th scope="row">Credited</th><td class="num">${money(pi.amountCredited, c)}</td></tr>
+  ${
+    pi.kind === 'invoice'
+      ? html`<tr><th scope="row">Credited</th><td class="num">${money(pi.amountCredited, c)}</td></tr>
   <tr><th scope="row">Paid</th><td class="num">${money(pi.amountPaid, c)}</td></tr>
-  <tr class="amount-due"><th scope="row"><strong>Amount due</strong></th><td class="num"><strong>${money(pi.amountDue, c)}</strong></td></tr>` : ''}
+  <tr class="amount-due"><th scope="row"><strong>Amount due</strong></th><td class="num"><strong>${money(pi.amountDue, c)}</strong></td></tr>`
+      : ''
+  }
 </tbody></table></section>`;
 }
 
 function lines(doc: Doc, currency: string | null): SafeHtml {
   return html`<h2>Lines</h2>
-${scrollTable('Lines', html`<table class="striped">
+${scrollTable(
+  'Lines',
+  html`<table class="striped">
   <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col">VAT</th><th scope="col" class="num">Net amount</th></tr></thead>
   <tbody>${doc.lines.map(
     (l) => html`<tr>
@@ -109,17 +122,27 @@ ${scrollTable('Lines', html`<table class="striped">
     <td class="num">${money(l.netAmount, currency)}</td>
   </tr>`,
   )}</tbody>
-</table>`)}
-${codeLegend(doc.lines.map((l) => l.unitCode).filter((u): u is string => Boolean(u)), doc.lines.map((l) => l.vatCategory).filter((v): v is string => Boolean(v)))}`;
+</table>`,
+)}
+${codeLegend(
+  doc.lines.map((l) => l.unitCode).filter((u): u is string => Boolean(u)),
+  doc.lines.map((l) => l.vatCategory).filter((v): v is string => Boolean(v)),
+)}`;
 }
 
 function vatAndTotals(doc: Doc, currency: string | null): SafeHtml {
   const t = doc.totals;
-  const row = (label: string, value: string | null | undefined) => (value === null || value === undefined ? '' : html`<tr><th scope="row">${label}</th><td class="num">${money(value, currency)}</td></tr>`);
+  const row = (label: string, value: string | null | undefined) =>
+    value === null || value === undefined
+      ? ''
+      : html`<tr><th scope="row">${label}</th><td class="num">${money(value, currency)}</td></tr>`;
   return html`<div class="grid">
   <section><h2>VAT breakdown</h2>
-  ${scrollTable('VAT breakdown', html`<table class="vat-breakdown"><thead><tr><th scope="col">Category</th><th scope="col" class="num">Rate</th><th scope="col" class="num">Taxable</th><th scope="col" class="num">VAT</th></tr></thead>
-  <tbody>${doc.vatBreakdown.map((v) => html`<tr><td>${v.vatCategory ? vatCategory(v.vatCategory) : dash}${v.exemptionReason ? html`<br><small class="muted">${v.exemptionReason}</small>` : ''}</td><td class="num">${v.vatRate ? `${formatDecimal(v.vatRate)} %` : dash}</td><td class="num">${money(v.taxableAmount, currency)}</td><td class="num">${money(v.taxAmount, currency)}</td></tr>`)}</tbody></table>`)}</section>
+  ${scrollTable(
+    'VAT breakdown',
+    html`<table class="vat-breakdown"><thead><tr><th scope="col">Category</th><th scope="col" class="num">Rate</th><th scope="col" class="num">Taxable</th><th scope="col" class="num">VAT</th></tr></thead>
+  <tbody>${doc.vatBreakdown.map((v) => html`<tr><td>${v.vatCategory ? vatCategory(v.vatCategory) : dash}${v.exemptionReason ? html`<br><small class="muted">${v.exemptionReason}</small>` : ''}</td><td class="num">${v.vatRate ? `${formatDecimal(v.vatRate)} %` : dash}</td><td class="num">${money(v.taxableAmount, currency)}</td><td class="num">${money(v.taxAmount, currency)}</td></tr>`)}</tbody></table>`,
+  )}</section>
   <section><h2>Totals</h2>
   <table class="totals"><tbody>
     ${row('Sum of lines', t.lineNetTotal)}${row('Allowances', t.allowanceTotal)}${row('Charges', t.chargeTotal)}${row('Total without VAT', t.taxExclusive)}${row('VAT', t.taxTotal)}${row('Total with VAT', t.taxInclusive)}${row('Paid in advance', t.prepaid)}${row('Rounding', t.roundingAmount)}
@@ -130,12 +153,15 @@ function vatAndTotals(doc: Doc, currency: string | null): SafeHtml {
 
 function paymentDetails(doc: Doc): SafeHtml {
   const means = doc.allPaymentMeans ?? (doc.paymentMeans ? [doc.paymentMeans] : []);
-  if (means.length === 0 && !doc.paymentTerms) return html`<h2>Payment details</h2><p class="muted">The document states no payment details.</p>`;
+  if (means.length === 0 && !doc.paymentTerms)
+    return html`<h2>Payment details</h2><p class="muted">The document states no payment details.</p>`;
   return html`<h2>Payment details</h2>
 <dl class="facts">
 ${doc.paymentTerms ? html`<dt>Terms</dt><dd>${doc.paymentTerms}</dd>` : ''}
 ${means.map((m) => {
-  const name = m.code ? (UNCL4461 as Record<string, { name: string } | undefined>)[m.code]?.name ?? `Code ${m.code}` : 'Payment';
+  const name = m.code
+    ? ((UNCL4461 as Record<string, { name: string } | undefined>)[m.code]?.name ?? `Code ${m.code}`)
+    : 'Payment';
   const transfers = m.creditTransfers ?? (m.creditTransfer ? [m.creditTransfer] : []);
   return html`<dt>${m.text ?? name}</dt><dd>${transfers.map((ct) => html`${ct.accountId ? html`Account <span class="nowrap">${ct.accountId}</span>` : ''}${ct.accountName ? html` (${ct.accountName})` : ''}${ct.serviceProviderId ? html`, BIC ${ct.serviceProviderId}` : ''}<br>`)}${m.directDebit?.mandateReference ? html`Mandate ${m.directDebit.mandateReference}<br>` : ''}${m.remittanceInformation ? html`Reference: ${m.remittanceInformation}` : ''}</dd>`;
 })}
@@ -144,10 +170,14 @@ ${means.map((m) => {
 
 function payments(pi: PurchaseInvoice): SafeHtml {
   if (pi.kind !== 'invoice') return html``;
-  if (pi.payments.length === 0) return html`<h2>Payments</h2><p class="muted">No payments recorded (they are recorded through the API).</p>`;
+  if (pi.payments.length === 0)
+    return html`<h2>Payments</h2><p class="muted">No payments recorded (they are recorded through the API).</p>`;
   return html`<h2>Payments</h2>
-${scrollTable('Payments', html`<table class="striped payments"><thead><tr><th scope="col">Date</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
-<tbody>${pi.payments.map((p) => html`<tr><td class="nowrap">${p.date}</td><td>${p.reference ?? dash}</td><td class="num">${money(p.amount, pi.currency)}</td></tr>`)}</tbody></table>`)}`;
+${scrollTable(
+  'Payments',
+  html`<table class="striped payments"><thead><tr><th scope="col">Date</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>${pi.payments.map((p) => html`<tr><td class="nowrap">${p.date}</td><td>${p.reference ?? dash}</td><td class="num">${money(p.amount, pi.currency)}</td></tr>`)}</tbody></table>`,
+)}`;
 }
 
 function heading(pi: PurchaseInvoice): SafeHtml {
@@ -160,7 +190,12 @@ function heading(pi: PurchaseInvoice): SafeHtml {
 ${pi.state === 'disputed' && pi.disputeReason ? html`<p class="notice notice-info" role="status"><strong>Disputed:</strong> ${pi.disputeReason}</p>` : ''}`;
 }
 
-export function purchaseInvoicePage(chrome: Chrome & { user: PanelUser }, pi: PurchaseInvoice, shown: Notice | null, errors?: FieldErrors): string {
+export function purchaseInvoicePage(
+  chrome: Chrome & { user: PanelUser },
+  pi: PurchaseInvoice,
+  shown: Notice | null,
+  errors?: FieldErrors,
+): string {
   const doc = pi.document;
   const c = pi.currency;
   const facts: [string, string | null | undefined][] = [

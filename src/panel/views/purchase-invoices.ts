@@ -39,8 +39,17 @@ export interface Inbox {
 
 const BASE = `${PANEL_PATH}/purchase-invoices`;
 
-export const STATE_LABELS: Record<PurchaseInvoiceState, string> = { received: 'Received', approved: 'Approved', disputed: 'Disputed', paid: 'Paid' };
-export const VERDICT_LABELS: Record<PurchaseInvoiceSummary['verdict'], string> = { valid: 'Valid', 'valid with warnings': 'Valid with warnings', invalid: 'Invalid' };
+export const STATE_LABELS: Record<PurchaseInvoiceState, string> = {
+  received: 'Received',
+  approved: 'Approved',
+  disputed: 'Disputed',
+  paid: 'Paid',
+};
+export const VERDICT_LABELS: Record<PurchaseInvoiceSummary['verdict'], string> = {
+  valid: 'Valid',
+  'valid with warnings': 'Valid with warnings',
+  invalid: 'Invalid',
+};
 
 export function stateBadge(state: PurchaseInvoiceState): SafeHtml {
   return html`<span class="badge badge-pi-${state}">${STATE_LABELS[state]}</span>`;
@@ -52,7 +61,12 @@ export function verdictBadge(verdict: PurchaseInvoiceSummary['verdict']): SafeHt
 
 const dash = html`<span class="muted">—</span>`;
 
-function options<T extends string>(values: readonly T[], labels: Record<T, string>, chosen: string | undefined, any: string): SafeHtml {
+function options<T extends string>(
+  values: readonly T[],
+  labels: Record<T, string>,
+  chosen: string | undefined,
+  any: string,
+): SafeHtml {
   return html`<option value="">${any}</option>${values.map((v) => html`<option value="${v}"${v === chosen ? html` selected` : ''}>${labels[v]}</option>`)}`;
 }
 
@@ -73,9 +87,11 @@ function filterForm(inbox: Inbox): SafeHtml {
 function uploadForm(csrf: string, outcome: UploadOutcome | undefined): SafeHtml {
   return html`<section class="upload" aria-labelledby="upload-title">
 <h2 id="upload-title">Upload a document</h2>
-${outcome
-  ? html`<div class="notice notice-error" role="alert"><p><strong>${outcome.title}.</strong> ${outcome.detail}</p>${outcome.link ? html`<p><a href="${outcome.link}">Open the document received before</a></p>` : ''}</div>`
-  : ''}
+${
+  outcome
+    ? html`<div class="notice notice-error" role="alert"><p><strong>${outcome.title}.</strong> ${outcome.detail}</p>${outcome.link ? html`<p><a href="${outcome.link}">Open the document received before</a></p>` : ''}</div>`
+    : ''
+}
 <form method="post" action="${BASE}" enctype="multipart/form-data" class="dropzone" data-dropzone>
   ${csrfField(csrf)}
   <label for="document">E-invoice file <small id="document-hint">UBL or CII XML, or a PDF with the XML inside (Factur-X, ZUGFeRD, XRechnung). Choose a file, or drop it here.</small></label>
@@ -111,7 +127,12 @@ function pager(inbox: Inbox): SafeHtml {
   if (!inbox.next && !inbox.first) return html``;
   const query = (extra: Record<string, string>) => {
     const f = inbox.filter;
-    const params = new URLSearchParams({ ...(f.state ? { state: f.state } : {}), ...(f.supplier ? { supplier: f.supplier } : {}), ...(f.verdict ? { verdict: f.verdict } : {}), ...extra });
+    const params = new URLSearchParams({
+      ...(f.state ? { state: f.state } : {}),
+      ...(f.supplier ? { supplier: f.supplier } : {}),
+      ...(f.verdict ? { verdict: f.verdict } : {}),
+      ...extra,
+    });
     const text = params.toString();
     return text ? `${BASE}?${text}` : BASE;
   };
@@ -129,10 +150,14 @@ export function inboxPage(chrome: Chrome & { user: PanelUser }, inbox: Inbox): s
     html`<hgroup><h1>Purchase invoices</h1><p>E-invoices and credit notes your suppliers sent, received through the API or uploaded here, newest first, each judged by the EN 16931 rules.</p></hgroup>
 ${isPrivileged(chrome.user.role) ? uploadForm(chrome.csrf, inbox.outcome) : ''}
 ${filterForm(inbox)}
-${inbox.items.length === 0
-  ? html`<div class="empty-state">${filtered
-    ? html`<p><strong>No purchase invoices match these filters.</strong></p><p><a href="${BASE}">Show all</a></p>`
-    : html`<p><strong>No purchase invoices yet.</strong></p><p>They appear here when a document is uploaded above, or an application calls POST /purchase-invoice with one of your keys.</p>`}</div>`
-  : html`${table(inbox.items)}${pager(inbox)}`}`,
+${
+  inbox.items.length === 0
+    ? html`<div class="empty-state">${
+        filtered
+          ? html`<p><strong>No purchase invoices match these filters.</strong></p><p><a href="${BASE}">Show all</a></p>`
+          : html`<p><strong>No purchase invoices yet.</strong></p><p>They appear here when a document is uploaded above, or an application calls POST /purchase-invoice with one of your keys.</p>`
+      }</div>`
+    : html`${table(inbox.items)}${pager(inbox)}`
+}`,
   );
 }

@@ -11,7 +11,13 @@ import { scrollTable } from './table.js';
 
 // The quotes the API made, read-only: a list with each one's state, and one quote's page.
 
-const STATUS_LABELS: Record<Quote['status'], string> = { draft: 'Draft', open: 'Open', accepted: 'Accepted', declined: 'Declined', expired: 'Expired' };
+const STATUS_LABELS: Record<Quote['status'], string> = {
+  draft: 'Draft',
+  open: 'Open',
+  accepted: 'Accepted',
+  declined: 'Declined',
+  expired: 'Expired',
+};
 
 function quoteStatus(status: Quote['status']): SafeHtml {
   return html`<span class="badge badge-${status}">${STATUS_LABELS[status]}</span>`;
@@ -27,10 +33,13 @@ export function quotesPage(chrome: Chrome & { user: PanelUser }, page: Page<Quot
     'Quotes',
     { ...chrome, active: 'quotes' },
     html`<hgroup><h1>Quotes</h1><p>Offers your integrations made through POST /quote, newest first, with their state. Read-only.</p></hgroup>
-${page.items.length === 0
-  ? emptyState('', 'quotes', 'They appear here when an application calls POST /quote with one of your keys.')
-  : html`<p class="muted">${page.total} ${page.total === 1 ? 'quote' : 'quotes'}</p>
-${scrollTable('Quotes', html`<table class="striped quotes">
+${
+  page.items.length === 0
+    ? emptyState('', 'quotes', 'They appear here when an application calls POST /quote with one of your keys.')
+    : html`<p class="muted">${page.total} ${page.total === 1 ? 'quote' : 'quotes'}</p>
+${scrollTable(
+  'Quotes',
+  html`<table class="striped quotes">
   <thead><tr><th scope="col">Number</th><th scope="col">Buyer</th><th scope="col">Status</th><th scope="col" class="nowrap">Issue date</th><th scope="col" class="nowrap">Valid until</th><th scope="col" class="num">Total</th><th scope="col">Invoice</th></tr></thead>
   <tbody>${page.items.map(
     (q) => html`<tr>
@@ -43,8 +52,10 @@ ${scrollTable('Quotes', html`<table class="striped quotes">
     <td class="nowrap">${q.invoiceId ? html`<a href="${PANEL_PATH}/invoices/${q.invoiceId}">Invoice</a>` : html`<span class="muted">—</span>`}</td>
   </tr>`,
   )}</tbody>
-</table>`)}
-${pager(base, '', page)}`}`,
+</table>`,
+)}
+${pager(base, '', page)}`
+}`,
   );
 }
 

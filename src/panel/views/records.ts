@@ -16,7 +16,8 @@ export function searchForm(action: string, search: string, label: string, placeh
 
 export function pager(base: string, search: string, page: Page<unknown>): SafeHtml {
   if (page.pages <= 1) return html``;
-  const href = (p: number) => `${base}?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) }).toString()}`;
+  const href = (p: number) =>
+    `${base}?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) }).toString()}`;
   return html`<nav aria-label="Pages" class="pager">
   ${page.page > 1 ? html`<a href="${href(page.page - 1)}" rel="prev">← Newer</a>` : html`<span></span>`}
   <span>Page ${page.page} of ${page.pages}</span>
@@ -25,22 +26,35 @@ export function pager(base: string, search: string, page: Page<unknown>): SafeHt
 }
 
 export function emptyState(search: string, what: string, hint: string): SafeHtml {
-  return html`<div class="empty-state">${search
-    ? html`<p><strong>No ${what} match “${search}”.</strong></p><p>Try part of the name, or <a href="?">clear the search</a>.</p>`
-    : html`<p><strong>No ${what} yet.</strong></p><p>${hint}</p>`}</div>`;
+  return html`<div class="empty-state">${
+    search
+      ? html`<p><strong>No ${what} match “${search}”.</strong></p><p>Try part of the name, or <a href="?">clear the search</a>.</p>`
+      : html`<p><strong>No ${what} yet.</strong></p><p>${hint}</p>`
+  }</div>`;
 }
 
-export function organizationsPage(chrome: Chrome & { user: PanelUser }, search: string, page: Page<OrganizationsTable>): string {
+export function organizationsPage(
+  chrome: Chrome & { user: PanelUser },
+  search: string,
+  page: Page<OrganizationsTable>,
+): string {
   const base = `${PANEL_PATH}/organizations`;
   return layout(
     'Organizations',
     { ...chrome, active: 'organizations' },
     html`<hgroup><h1>Organizations</h1><p>Contacts your integrations created through the API, newest first. Read-only.</p></hgroup>
 ${searchForm(base, search, 'Search organizations by name', 'Search by name')}
-${page.items.length === 0
-  ? emptyState(search, 'organizations', 'They appear here when an application calls POST /organization with one of your keys.')
-  : html`<p class="muted">${page.total} ${page.total === 1 ? 'organization' : 'organizations'}</p>
-${scrollTable('Organizations', html`<table class="striped">
+${
+  page.items.length === 0
+    ? emptyState(
+        search,
+        'organizations',
+        'They appear here when an application calls POST /organization with one of your keys.',
+      )
+    : html`<p class="muted">${page.total} ${page.total === 1 ? 'organization' : 'organizations'}</p>
+${scrollTable(
+  'Organizations',
+  html`<table class="striped">
   <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Roles</th><th scope="col">Email</th><th scope="col">VAT ID</th><th scope="col">Country</th><th scope="col">Created</th></tr></thead>
   <tbody>${page.items.map(
     (o) => html`<tr>
@@ -53,7 +67,9 @@ ${scrollTable('Organizations', html`<table class="striped">
     <td>${time(o.created_at)}</td>
   </tr>`,
   )}</tbody>
-</table>`)}
-${pager(base, search, page)}`}`,
+</table>`,
+)}
+${pager(base, search, page)}`
+}`,
   );
 }

@@ -14,4 +14,3 @@ export function statusBadges(status: InvoiceStatus, isOverdue: boolean): SafeHtm
 export function invoiceLabel(number: string | null): SafeHtml {
   return number === null ? html`<span class="muted">Draft</span>` : html`${number}`;
 }
-

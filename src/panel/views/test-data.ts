@@ -16,12 +16,14 @@ ${notice(model.done ? { kind: 'success', text: 'All test data was deleted; test 
 organizations, invoices (numbered <code>TEST-YYYY-NNNNN</code>), credit notes, payments, events and webhook endpoints.</p>
 <p>Deleting test data removes every test organization, invoice, credit note, payment and event, and starts the test
 numbers again. Live data is not touched. Test keys and test webhook endpoints stay.</p>
-${privileged
-  ? html`${formErrorSummary(errors)}<form method="post" action="${PANEL_PATH}/test-data/reset" novalidate>
+${
+  privileged
+    ? html`${formErrorSummary(errors)}<form method="post" action="${PANEL_PATH}/test-data/reset" novalidate>
   ${csrfField(chrome.csrf)}
   ${field({ name: 'confirm', label: 'Type DELETE to confirm', errors, required: true, autocomplete: 'off', maxlength: 20 })}
   <button type="submit" class="contrast">Delete all test data</button>
 </form>`
-  : html`<p><em>Owners and admins can delete test data.</em></p>`}`,
+    : html`<p><em>Owners and admins can delete test data.</em></p>`
+}`,
   );
 }

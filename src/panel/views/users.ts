@@ -2,7 +2,16 @@ import { html, type SafeHtml } from '../html.js';
 import { scrollTable } from './table.js';
 import { MIN_PASSWORD_LENGTH } from '../password.js';
 import { isPrivileged, ROLES, type PanelUser, type UserRole } from '../users.js';
-import { csrfField, describedBy, field, fieldMessages, firstError, formErrorSummary, time, type FieldErrors } from './forms.js';
+import {
+  csrfField,
+  describedBy,
+  field,
+  fieldMessages,
+  firstError,
+  formErrorSummary,
+  time,
+  type FieldErrors,
+} from './forms.js';
 import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.js';
 
 export interface UsersPageModel {
@@ -17,7 +26,13 @@ export function grantableRoles(actor: PanelUser): UserRole[] {
   return actor.role === 'owner' ? ['member', 'admin', 'owner'] : ['member', 'admin'];
 }
 
-function roleSelect(id: string, roles: UserRole[], selected: string | undefined, errors?: FieldErrors, label?: string): SafeHtml {
+function roleSelect(
+  id: string,
+  roles: UserRole[],
+  selected: string | undefined,
+  errors?: FieldErrors,
+  label?: string,
+): SafeHtml {
   return html`<select id="${id}" name="role"${errors?.role ? html` aria-invalid="true"` : ''}${describedBy(id === 'role' ? 'role' : id, errors)}${label ? html` aria-label="${label}"` : ''}${firstError(errors) === 'role' ? html` autofocus` : ''}>
   ${roles.map((r) => html`<option value="${r}"${r === selected ? html` selected` : ''}>${r}</option>`)}
 </select>`;
@@ -30,7 +45,10 @@ function roleSelect(id: string, roles: UserRole[], selected: string | undefined,
 export const ROLE_DESCRIPTIONS: Record<UserRole, { summary: string; may: string[] }> = {
   owner: {
     summary: 'Everything an admin does, and the owners.',
-    may: ['Grants the owner role, and changes or deactivates other owners.', 'A company always keeps at least one active owner.'],
+    may: [
+      'Grants the owner role, and changes or deactivates other owners.',
+      'A company always keeps at least one active owner.',
+    ],
   },
   admin: {
     summary: 'Sees what a member sees, and manages keys, webhooks, users and the company.',
@@ -71,9 +89,11 @@ function userRow(actor: PanelUser, u: PanelUser, csrf: string): SafeHtml {
   <td><span class="role role-${u.role}">${u.role}</span></td>
   <td>${u.active ? html`<span class="badge badge-active">active</span>` : html`<span class="badge badge-revoked">deactivated</span>`}${u.active && u.mustChangePassword ? html`<br><small class="muted">chooses a password at next sign-in</small>` : ''}</td>
   <td>${time(u.createdAt)}</td>
-  ${isPrivileged(actor.role)
-    ? html`<td>${manageable
-        ? html`<div class="row-actions">
+  ${
+    isPrivileged(actor.role)
+      ? html`<td>${
+          manageable
+            ? html`<div class="row-actions">
       <form method="post" action="${PANEL_PATH}/users/${u.id}/role" class="inline">
         ${csrfField(csrf)}
         ${roleSelect(`role-${u.id}`, grantableRoles(actor), u.role, undefined, `Role of ${u.email}`)}
@@ -83,8 +103,10 @@ function userRow(actor: PanelUser, u: PanelUser, csrf: string): SafeHtml {
         ${csrfField(csrf)}
         <button type="submit" class="${u.active ? 'danger' : 'secondary'} outline small">${u.active ? 'Deactivate' : 'Reactivate'}<span class="visually-hidden"> ${u.email}</span></button>
       </form></div>`
-        : ''}</td>`
-    : ''}
+            : ''
+        }</td>`
+      : ''
+  }
 </tr>`;
 }
 
@@ -97,13 +119,17 @@ export function usersPage(chrome: Chrome & { user: PanelUser }, model: UsersPage
     { ...chrome, active: 'users' },
     html`<hgroup><h1>Users</h1><p>The people who sign in to this panel for your company, and what their role lets them do.</p></hgroup>
 ${notice(model.notice)}
-${scrollTable('Users', html`<table class="striped">
+${scrollTable(
+  'Users',
+  html`<table class="striped">
   <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Added</th>${privileged ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
   <tbody>${model.users.map((u) => userRow(actor, u, chrome.csrf))}</tbody>
-</table>`)}
+</table>`,
+)}
 ${roleGuide()}
-${privileged
-  ? html`<article id="create-user">
+${
+  privileged
+    ? html`<article id="create-user">
   <header><h2>Add a user</h2></header>
   ${formErrorSummary(errors)}
   <form method="post" action="${PANEL_PATH}/users" novalidate>
@@ -116,6 +142,7 @@ ${privileged
     <button type="submit">Add user</button>
   </form>
 </article>`
-  : ''}`,
+    : ''
+}`,
   );
 }

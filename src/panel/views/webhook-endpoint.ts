@@ -71,8 +71,10 @@ function deliveryState(delivery: LoggedDelivery, endpointEnabled: boolean): Safe
       return html`<span class="badge badge-failed">Failed</span> <span>after ${tries(delivery.attemptCount)}; no more retries</span>`;
     case 'pending': {
       const next = delivery.attemptCount + 1;
-      if (!endpointEnabled) return html`<span class="badge badge-pending">Waiting</span> <span>attempt ${next} is made once the endpoint is enabled</span>`;
-      if (delivery.sending) return html`<span class="badge badge-pending">Sending</span> <span>attempt ${next} is under way</span>`;
+      if (!endpointEnabled)
+        return html`<span class="badge badge-pending">Waiting</span> <span>attempt ${next} is made once the endpoint is enabled</span>`;
+      if (delivery.sending)
+        return html`<span class="badge badge-pending">Sending</span> <span>attempt ${next} is under way</span>`;
       return html`<span class="badge badge-pending">${delivery.attemptCount === 0 ? 'Queued' : 'Retrying'}</span> <span>attempt ${next} at ${time(delivery.nextAttemptAt, '—', { seconds: true })}</span>`;
     }
   }
@@ -121,7 +123,10 @@ function eventLog(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoin
     ${privileged ? resendButton(chrome.csrf, endpoint.id, event) : ''}
   </header>
   ${event.deliveries.map(
-    (delivery, i) => html`<section class="delivery" data-delivery-id="${delivery.id}" aria-label="${i === 0 ? 'Delivery' : `Resend ${i}`} of ${name} ${event.eventId}">
+    (
+      delivery,
+      i,
+    ) => html`<section class="delivery" data-delivery-id="${delivery.id}" aria-label="${i === 0 ? 'Delivery' : `Resend ${i}`} of ${name} ${event.eventId}">
     <p class="delivery-state">${i > 0 ? html`<strong>Resent</strong> ${time(delivery.createdAt, '—', { seconds: true })}: ` : ''}${deliveryState(delivery, endpoint.enabled)}</p>
     ${attemptTable(`Attempts of ${i === 0 ? 'the delivery' : `resend ${i}`} of ${event.eventId}`, delivery.attempts)}
   </section>`,
@@ -145,7 +150,12 @@ function testEventForm(csrf: string, endpoint: WebhookEndpoint): SafeHtml {
 </form>`;
 }
 
-export function webhookEndpointPage(chrome: Chrome & { user: PanelUser }, endpoint: WebhookEndpoint, events: LoggedEvent[], pageNotice?: Notice): string {
+export function webhookEndpointPage(
+  chrome: Chrome & { user: PanelUser },
+  endpoint: WebhookEndpoint,
+  events: LoggedEvent[],
+  pageNotice?: Notice,
+): string {
   const privileged = isPrivileged(chrome.user.role);
   return layout(
     'Webhook endpoint',

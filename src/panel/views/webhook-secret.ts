@@ -20,9 +20,11 @@ export function secretPage(chrome: Chrome & { user: PanelUser }, revealed: Revea
     ? html`<article class="reveal">
   <header><h1>${revealed.previousSignsUntil ? 'The new signing secret' : 'The signing secret of your new endpoint'}</h1></header>
   <p class="notice notice-warning" role="alert"><strong>Copy this secret now. It will not be shown again.</strong> Store it now with the receiver; if it is lost, rotate the secret to get a new one.</p>
-  ${revealed.previousSignsUntil
-    ? html`<p class="notice notice-info">The old secret keeps signing beside the new one for 24 hours (until ${time(revealed.previousSignsUntil)}): deliveries carry both signatures, so the receiver can switch without missing one.</p>`
-    : ''}
+  ${
+    revealed.previousSignsUntil
+      ? html`<p class="notice notice-info">The old secret keeps signing beside the new one for 24 hours (until ${time(revealed.previousSignsUntil)}): deliveries carry both signatures, so the receiver can switch without missing one.</p>`
+      : ''
+  }
   <p>Endpoint <code class="webhook-url">${revealed.endpoint.url}</code>:</p>
   <div class="secret-row">
     <code id="new-secret" class="secret">${revealed.secret}</code>

@@ -1,9 +1,22 @@
 import { EVENT_TYPES } from '../../schemas/event-types.js';
-import { MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_URL_LENGTH, type WebhookEndpoint } from '../../schemas/webhook-endpoint.js';
+import {
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
+  type WebhookEndpoint,
+} from '../../schemas/webhook-endpoint.js';
 import { html, type SafeHtml } from '../html.js';
 import { scrollTable } from './table.js';
 import { isPrivileged, type PanelUser } from '../users.js';
-import { csrfField, describedBy, field, fieldMessages, firstError, formErrorSummary, time, type FieldErrors } from './forms.js';
+import {
+  csrfField,
+  describedBy,
+  field,
+  fieldMessages,
+  firstError,
+  formErrorSummary,
+  time,
+  type FieldErrors,
+} from './forms.js';
 import { layout, notice, PANEL_PATH, type Chrome, type Notice } from './layout.js';
 
 // The Webhooks page: the company's endpoints and, for owners and admins, the form that adds one.
@@ -44,7 +57,9 @@ function endpointTable(user: PanelUser, endpoints: WebhookEndpoint[]): SafeHtml 
     return html`<div class="empty-state"><p><strong>No webhook endpoints yet.</strong></p>
 <p>${isPrivileged(user.role) ? 'Add one below to have events sent to your systems as they happen.' : 'An owner or admin of your company can add one.'}</p></div>`;
   }
-  return html`${scrollTable('Webhook endpoints', html`<table class="striped webhooks">
+  return html`${scrollTable(
+    'Webhook endpoints',
+    html`<table class="striped webhooks">
   <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Description</th><th scope="col">Created</th><th scope="col">Status</th></tr></thead>
   <tbody>
   ${endpoints.map(
@@ -57,7 +72,8 @@ function endpointTable(user: PanelUser, endpoints: WebhookEndpoint[]): SafeHtml 
   </tr>`,
   )}
   </tbody>
-</table>`)}`;
+</table>`,
+  )}`;
 }
 
 const EVENTS_HINT = '“All events” wins over single types when both are ticked.';
@@ -96,8 +112,10 @@ export function webhooksPage(chrome: Chrome & { user: PanelUser }, model: Webhoo
     html`<hgroup><h1>Webhooks</h1><p>Settings · endpoints receive each event as a signed POST. The signing secret is shown once, when the endpoint is added.</p></hgroup>
 ${notice(model.notice)}
 ${endpointTable(chrome.user, model.endpoints)}
-${isPrivileged(chrome.user.role)
-  ? createForm(chrome.csrf, model.values ?? {}, model.errors)
-  : html`<p class="muted">Your role (member) can see endpoints and their deliveries but not change them.</p>`}`,
+${
+  isPrivileged(chrome.user.role)
+    ? createForm(chrome.csrf, model.values ?? {}, model.errors)
+    : html`<p class="muted">Your role (member) can see endpoints and their deliveries but not change them.</p>`
+}`,
   );
 }

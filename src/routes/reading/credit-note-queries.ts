@@ -16,14 +16,25 @@ export class CreditNoteQueries {
   }
 
   /** A page of credit notes, newest first, within `maxBytes` (lines loaded a few notes at a time). */
-  async list(owner: Owner, filter: { invoiceId?: string; number?: string }, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
-    const rows = await this.creditNotes.page(owner, filter, page.after ? { limit: page.limit, after: page.after } : { limit: page.limit });
+  async list(
+    owner: Owner,
+    filter: { invoiceId?: string; number?: string },
+    page: { limit: number; after?: Cursor; maxBytes: number },
+  ): Promise<SerializedPage> {
+    const rows = await this.creditNotes.page(
+      owner,
+      filter,
+      page.after ? { limit: page.limit, after: page.after } : { limit: page.limit },
+    );
     const candidates = rows.slice(0, page.limit);
     const budget = new PageBudget<CreditNote>(page.maxBytes);
     for (let start = 0; start < candidates.length && !budget.full; start += CHUNK) {
       const chunk = candidates.slice(start, start + CHUNK);
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const lines = await this.creditNotes.linesOf(owner.companyId, chunk.map((row) => row.id));
+      const lines = await this.creditNotes.linesOf(
+        owner.companyId,
+        chunk.map((row) => row.id),
+      );
       for (const row of chunk) if (!budget.offer(creditNoteFromRows(row, lines.get(row.id) ?? []))) break;
     }
     return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };

@@ -14,7 +14,9 @@ import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeC
 const ListCreditNotesQuery = Type.Object(
   {
     ...PageQuery,
-    invoiceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the credit notes of this invoice.' })),
+    invoiceId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only the credit notes of this invoice.' }),
+    ),
     number: NumberPrefixQuery,
   },
   { additionalProperties: false },
@@ -35,7 +37,10 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
         summary: 'List credit notes, newest first',
         tags: ['Credit notes'],
         querystring: ListCreditNotesQuery,
-        response: { 200: SuccessEnvelope(Page(CreditNoteSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        response: {
+          200: SuccessEnvelope(Page(CreditNoteSchema)),
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']),
+        },
       },
     },
     async (request, reply) => {
@@ -49,7 +54,9 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
       );
       // The page's items were serialized once while it was measured; they are sent as they are
       // (pre-serialized text, which the typed reply does not describe).
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Credit notes listed.', page) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(pageEnvelopeJson(request, 'Credit notes listed.', page) as never);
     },
   );
 
@@ -68,7 +75,10 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const creditNote = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!creditNote) throw new AppError('NOT_FOUND', 'No credit note with this id.');
-      return successBody(request, 'Credit note found.', { ...creditNote, deliveries: await emailDeliveries.listForDocument(scopeOf(request), creditNote.id) });
+      return successBody(request, 'Credit note found.', {
+        ...creditNote,
+        deliveries: await emailDeliveries.listForDocument(scopeOf(request), creditNote.id),
+      });
     },
   );
 };

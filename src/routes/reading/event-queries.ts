@@ -16,8 +16,16 @@ export class EventQueries {
   }
 
   /** A page of events, newest first, within `maxBytes`. */
-  async list(owner: Owner, filter: EventFilter, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
-    const rows = await this.events.page(owner, filter, page.after ? { limit: page.limit, after: page.after } : { limit: page.limit });
+  async list(
+    owner: Owner,
+    filter: EventFilter,
+    page: { limit: number; after?: Cursor; maxBytes: number },
+  ): Promise<SerializedPage> {
+    const rows = await this.events.page(
+      owner,
+      filter,
+      page.after ? { limit: page.limit, after: page.after } : { limit: page.limit },
+    );
     const budget = new PageBudget<never>(page.maxBytes);
     for (const row of rows.slice(0, page.limit)) if (!budget.offerJson(eventJson(row))) break;
     return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };

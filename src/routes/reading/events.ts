@@ -23,7 +23,11 @@ const ListEventsQuery = Type.Object(
       }),
     ),
     createdAfter: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z).' }),
+      Type.String({
+        format: 'date-time',
+        description:
+          'Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z).',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -32,18 +36,26 @@ const ListEventsQuery = Type.Object(
 function readType(type: string | undefined): string | undefined {
   if (type === undefined || isEventType(type)) return type;
   if (type.endsWith('.*') && RESOURCES.includes(type.slice(0, -2))) return type;
-  throw validationError([{ field: 'type', code: 'invalid_enum', message: `Must be one of ${EVENT_TYPES.join(', ')}, or <resource>.*.` }]);
+  throw validationError([
+    { field: 'type', code: 'invalid_enum', message: `Must be one of ${EVENT_TYPES.join(', ')}, or <resource>.*.` },
+  ]);
 }
 
 function readInstant(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw validationError([{ field: 'createdAfter', code: 'invalid_format', message: 'Must be an ISO 8601 date-time.' }]);
+  if (Number.isNaN(at.getTime()))
+    throw validationError([
+      { field: 'createdAfter', code: 'invalid_format', message: 'Must be an ISO 8601 date-time.' },
+    ]);
   return at.toISOString();
 }
 
 /** GET /event and GET /event/{id}: what changed, newest first, for 30 days. */
-export const eventReadingRoutes: FastifyPluginAsyncTypebox<{ queries: EventQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
+export const eventReadingRoutes: FastifyPluginAsyncTypebox<{
+  queries: EventQueries;
+  responseMaxBytes: number;
+}> = async (app, { queries, responseMaxBytes }) => {
   app.get(
     '/event',
     {
@@ -61,13 +73,15 @@ export const eventReadingRoutes: FastifyPluginAsyncTypebox<{ queries: EventQueri
     async (request, reply) => {
       const { limit = DEFAULT_LIMIT, cursor } = request.query;
       const filter = { type: readType(request.query.type), createdAfter: readInstant(request.query.createdAfter) };
-      const page = await queries.list(
-        scopeOf(request),
-        filter,
-        { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
-      );
+      const page = await queries.list(scopeOf(request), filter, {
+        limit,
+        maxBytes: responseMaxBytes,
+        ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }),
+      });
       // Events are stored as the JSON they are sent as; the page is that text, unparsed.
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Events listed.', page) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(pageEnvelopeJson(request, 'Events listed.', page) as never);
     },
   );
 
@@ -86,7 +100,9 @@ export const eventReadingRoutes: FastifyPluginAsyncTypebox<{ queries: EventQueri
     async (request, reply) => {
       const json = await queries.findJson(scopeOf(request), request.params.id);
       if (json === undefined) throw new AppError('NOT_FOUND', 'No event with this id.');
-      return reply.type('application/json; charset=utf-8').send(successEnvelopeJson(request, 'Event found.', json) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(successEnvelopeJson(request, 'Event found.', json) as never);
     },
   );
 };

@@ -46,16 +46,32 @@ const LARGE_READS_AT_ONCE = 4;
 const LARGE_READS_WAITING = 1000;
 
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
-export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (app, { repositories, invoices, emailDeliveries, responseMaxBytes }) => {
+export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
+  app,
+  { repositories, invoices, emailDeliveries, responseMaxBytes },
+) => {
   const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
     LARGE_READS_AT_ONCE,
     LARGE_READS_WAITING,
-    () => new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', { headers: { 'retry-after': '1' } }),
+    () =>
+      new AppError('SERVICE_UNAVAILABLE', 'Too many large reads are waiting. Retry shortly.', {
+        headers: { 'retry-after': '1' },
+      }),
   );
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(organizations), responseMaxBytes });
-  await app.register(invoiceReadingRoutes, { queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices), emailDeliveries, responseMaxBytes, largeReads });
-  await app.register(creditNoteReadingRoutes, { queries: new CreditNoteQueries(creditNotes), emailDeliveries, responseMaxBytes, largeReads });
+  await app.register(invoiceReadingRoutes, {
+    queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices),
+    emailDeliveries,
+    responseMaxBytes,
+    largeReads,
+  });
+  await app.register(creditNoteReadingRoutes, {
+    queries: new CreditNoteQueries(creditNotes),
+    emailDeliveries,
+    responseMaxBytes,
+    largeReads,
+  });
   await app.register(paymentReadingRoutes, { queries: new PaymentQueries(payments), responseMaxBytes });
   await app.register(eventReadingRoutes, { queries: new EventQueries(events), responseMaxBytes });
 };

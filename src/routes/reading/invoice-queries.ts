@@ -67,7 +67,10 @@ export class InvoiceQueries {
     while (start < candidates.length && !budget.full) {
       // Load as many invoices' lines as the rest of the budget is likely to take, judged by the
       // invoices taken so far: large invoices are loaded one or two at a time, small ones in bulk.
-      const size = budget.count === 0 ? FIRST_CHUNK : Math.min(MAX_CHUNK, Math.max(1, Math.ceil(budget.remaining / budget.averageItemBytes)));
+      const size =
+        budget.count === 0
+          ? FIRST_CHUNK
+          : Math.min(MAX_CHUNK, Math.max(1, Math.ceil(budget.remaining / budget.averageItemBytes)));
       const chunk = candidates.slice(start, start + size);
       // Other requests get a turn between chunks: on SQLite nothing here waits for real I/O.
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -93,13 +96,22 @@ export class InvoiceQueries {
   }
 
   /** The current buyer (by organization) and seller of the drafts among `rows`. */
-  private async currentPartiesOf(owner: Owner, rows: InvoiceRow[]): Promise<Map<string, { buyer: Buyer; seller: Seller }>> {
-    const organizationIds = [...new Set(rows.filter((row) => row.status === 'draft').map((row) => row.organization_id))];
+  private async currentPartiesOf(
+    owner: Owner,
+    rows: InvoiceRow[],
+  ): Promise<Map<string, { buyer: Buyer; seller: Seller }>> {
+    const organizationIds = [
+      ...new Set(rows.filter((row) => row.status === 'draft').map((row) => row.organization_id)),
+    ];
     const parties = new Map<string, { buyer: Buyer; seller: Seller }>();
     if (organizationIds.length === 0) return parties;
-    const [organizations, company] = await Promise.all([this.organizations.findByIds(owner, organizationIds), this.companies.findById(owner.companyId)]);
+    const [organizations, company] = await Promise.all([
+      this.organizations.findByIds(owner, organizationIds),
+      this.companies.findById(owner.companyId),
+    ]);
     if (!company) throw new Error(`company ${owner.companyId} not found`);
-    for (const organization of organizations) parties.set(organization.id, { buyer: buyerOf(organization), seller: sellerOf(company) });
+    for (const organization of organizations)
+      parties.set(organization.id, { buyer: buyerOf(organization), seller: sellerOf(company) });
     return parties;
   }
 }

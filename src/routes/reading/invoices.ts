@@ -14,16 +14,31 @@ import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeC
 const ListInvoicesQuery = Type.Object(
   {
     ...PageQuery,
-    organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only invoices to this buyer.' })),
+    organizationId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only invoices to this buyer.' }),
+    ),
     number: NumberPrefixQuery,
-    issueDateFrom: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' })),
-    issueDateTo: Type.Optional(Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' })),
-    status: Type.Optional(Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s)), { description: 'Only invoices in this status.' })),
-    overdue: Type.Optional(Type.Boolean({ description: 'true: only overdue invoices (issued, with an amount due, past their due date); false: none of those.' })),
+    issueDateFrom: Type.Optional(
+      Type.String({ format: 'date', description: 'Issued on or after this day (YYYY-MM-DD).' }),
+    ),
+    issueDateTo: Type.Optional(
+      Type.String({ format: 'date', description: 'Issued on or before this day (YYYY-MM-DD).' }),
+    ),
+    status: Type.Optional(
+      Type.Union(
+        INVOICE_STATUSES.map((s) => Type.Literal(s)),
+        { description: 'Only invoices in this status.' },
+      ),
+    ),
+    overdue: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: only overdue invoices (issued, with an amount due, past their due date); false: none of those.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
-
 
 export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: InvoiceQueries;
@@ -44,7 +59,16 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { limit = DEFAULT_LIMIT, cursor, organizationId, number, issueDateFrom, issueDateTo, status, overdue } = request.query;
+      const {
+        limit = DEFAULT_LIMIT,
+        cursor,
+        organizationId,
+        number,
+        issueDateFrom,
+        issueDateTo,
+        status,
+        overdue,
+      } = request.query;
       const page = await largeReads.run(() =>
         queries.list(
           scopeOf(request),
@@ -54,7 +78,9 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       );
       // The page's items were serialized once while it was measured; they are sent as they are
       // (pre-serialized text, which the typed reply does not describe).
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Invoices listed.', page) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(pageEnvelopeJson(request, 'Invoices listed.', page) as never);
     },
   );
 
@@ -73,7 +99,10 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const invoice = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!invoice) throw new AppError('NOT_FOUND', 'No invoice with this id.');
-      return successBody(request, 'Invoice found.', { ...invoice, deliveries: await emailDeliveries.listForDocument(scopeOf(request), invoice.id) });
+      return successBody(request, 'Invoice found.', {
+        ...invoice,
+        deliveries: await emailDeliveries.listForDocument(scopeOf(request), invoice.id),
+      });
     },
   );
 };

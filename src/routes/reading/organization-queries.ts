@@ -14,8 +14,16 @@ export class OrganizationQueries {
     return row ? organizationFromRow(row) : undefined;
   }
 
-  async list(owner: Owner, filter: OrganizationFilter, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
-    const rows = await this.organizations.page(owner, filter, page.after ? { limit: page.limit, after: page.after } : { limit: page.limit });
+  async list(
+    owner: Owner,
+    filter: OrganizationFilter,
+    page: { limit: number; after?: Cursor; maxBytes: number },
+  ): Promise<SerializedPage> {
+    const rows = await this.organizations.page(
+      owner,
+      filter,
+      page.after ? { limit: page.limit, after: page.after } : { limit: page.limit },
+    );
     const budget = new PageBudget<Organization>(page.maxBytes);
     for (const row of rows.slice(0, page.limit)) if (!budget.offer(organizationFromRow(row))) break;
     return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };

@@ -12,16 +12,26 @@ import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pag
 const ListOrganizationsQuery = Type.Object(
   {
     ...PageQuery,
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Name prefix; case-insensitive, as names are compared for uniqueness.' })),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Name prefix; case-insensitive, as names are compared for uniqueness.',
+      }),
+    ),
     isCustomer: Type.Optional(Type.Boolean({ description: 'Only customers (true) or only non-customers (false).' })),
     isSupplier: Type.Optional(Type.Boolean({ description: 'Only suppliers (true) or only non-suppliers (false).' })),
-    archived: Type.Optional(Type.Boolean({ description: 'true: only archived organizations. Absent or false: only those not archived.' })),
+    archived: Type.Optional(
+      Type.Boolean({ description: 'true: only archived organizations. Absent or false: only those not archived.' }),
+    ),
   },
   { additionalProperties: false },
 );
 
-
-export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: OrganizationQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
+export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{
+  queries: OrganizationQueries;
+  responseMaxBytes: number;
+}> = async (app, { queries, responseMaxBytes }) => {
   app.get(
     '/organization',
     {
@@ -31,7 +41,10 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
         summary: 'List organizations, newest first',
         tags: ['Organizations'],
         querystring: ListOrganizationsQuery,
-        response: { 200: SuccessEnvelope(Page(OrganizationSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        response: {
+          200: SuccessEnvelope(Page(OrganizationSchema)),
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']),
+        },
       },
     },
     async (request, reply) => {
@@ -43,7 +56,9 @@ export const organizationReadingRoutes: FastifyPluginAsyncTypebox<{ queries: Org
       );
       // The page's items were serialized once while it was measured; they are sent as they are
       // (pre-serialized text, which the typed reply does not describe).
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Organizations listed.', page) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(pageEnvelopeJson(request, 'Organizations listed.', page) as never);
     },
   );
 

@@ -25,7 +25,9 @@ export function decodeCursor(raw: string): Cursor {
   const text = /^[A-Za-z0-9_-]+$/.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
   const [createdAt, id, ...rest] = text.split('|');
   if (createdAt === undefined || id === undefined || rest.length > 0 || !INSTANT.test(createdAt) || !ID.test(id)) {
-    throw validationError([{ field: 'cursor', code: 'invalid_cursor', message: 'Must be a nextCursor value this API returned.' }]);
+    throw validationError([
+      { field: 'cursor', code: 'invalid_cursor', message: 'Must be a nextCursor value this API returned.' },
+    ]);
   }
   return { createdAt, id };
 }
@@ -42,13 +44,24 @@ export function encodePositionCursor(passed: number): string {
 export function decodePositionCursor(raw: string): number {
   const text = /^[A-Za-z0-9_-]+$/.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
   const match = /^at\|([1-9]\d{0,8})$/.exec(text);
-  if (!match) throw validationError([{ field: 'cursor', code: 'invalid_cursor', message: 'Must be a nextCursor value this API returned.' }]);
+  if (!match)
+    throw validationError([
+      { field: 'cursor', code: 'invalid_cursor', message: 'Must be a nextCursor value this API returned.' },
+    ]);
   return Number(match[1]);
 }
 
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Items per page, 1 to 100.' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'The nextCursor of the previous page; absent for the first page.' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Items per page, 1 to 100.' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 400,
+      description: 'The nextCursor of the previous page; absent for the first page.',
+    }),
+  ),
 };
 
 /** A page of `item`s; named `<item's title>Page` when the item is named. */
@@ -124,7 +137,11 @@ export class PageBudget<T> {
  * The cursor after a page that took `taken` of `rows` (fetched with `limit + 1`): another page
  * exists when the budget ended the page early or an extra row was fetched.
  */
-export function cursorAfter<R extends { created_at: string; id: string }>(rows: R[], taken: number, limit: number): string | null {
+export function cursorAfter<R extends { created_at: string; id: string }>(
+  rows: R[],
+  taken: number,
+  limit: number,
+): string | null {
   if (taken === 0 || (taken === rows.length && rows.length <= limit)) return null;
   const last = rows[taken - 1]!;
   return encodeCursor({ createdAt: last.created_at, id: last.id });
@@ -152,7 +169,8 @@ export const NumberPrefixQuery = Type.Optional(
   Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.',
+    description:
+      'Only documents whose number starts with this (case-sensitive): 2026-00001 finds that one; 2026- every one of 2026; TEST- in test mode.',
     examples: ['2026-0004'],
   }),
 );

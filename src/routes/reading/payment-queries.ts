@@ -32,8 +32,16 @@ export class PaymentQueries {
   }
 
   /** A page of payments and refunds, newest first (by when they were recorded). */
-  async list(owner: Owner, filter: PaymentFilter, page: { limit: number; after?: Cursor; maxBytes: number }): Promise<SerializedPage> {
-    const rows = await this.payments.page(owner, filter, page.after ? { limit: page.limit, after: page.after } : { limit: page.limit });
+  async list(
+    owner: Owner,
+    filter: PaymentFilter,
+    page: { limit: number; after?: Cursor; maxBytes: number },
+  ): Promise<SerializedPage> {
+    const rows = await this.payments.page(
+      owner,
+      filter,
+      page.after ? { limit: page.limit, after: page.after } : { limit: page.limit },
+    );
     const budget = new PageBudget<PaymentRecord>(page.maxBytes);
     for (const row of rows.slice(0, page.limit)) if (!budget.offer(recordOf(row))) break;
     return { itemsJson: budget.itemsJson, nextCursor: cursorAfter(rows, budget.count, page.limit) };

@@ -12,16 +12,33 @@ import { DEFAULT_LIMIT, Page, PageQuery, coerceQuery, decodeCursor } from './pag
 const ListPaymentsQuery = Type.Object(
   {
     ...PageQuery,
-    invoiceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the payments and refunds of this invoice.' })),
-    kind: Type.Optional(Type.Union(PAYMENT_KINDS.map((k) => Type.Literal(k)), { description: 'Only payments (money received) or only refunds (money paid back).' })),
-    dateFrom: Type.Optional(Type.String({ format: 'date', description: 'Only those whose date (the day the money moved) is on or after this day (YYYY-MM-DD).' })),
-    dateTo: Type.Optional(Type.String({ format: 'date', description: 'Only those whose date is on or before this day (YYYY-MM-DD).' })),
+    invoiceId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only the payments and refunds of this invoice.' }),
+    ),
+    kind: Type.Optional(
+      Type.Union(
+        PAYMENT_KINDS.map((k) => Type.Literal(k)),
+        { description: 'Only payments (money received) or only refunds (money paid back).' },
+      ),
+    ),
+    dateFrom: Type.Optional(
+      Type.String({
+        format: 'date',
+        description: 'Only those whose date (the day the money moved) is on or after this day (YYYY-MM-DD).',
+      }),
+    ),
+    dateTo: Type.Optional(
+      Type.String({ format: 'date', description: 'Only those whose date is on or before this day (YYYY-MM-DD).' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 /** GET /payment and GET /payment/{id}: payments and refunds across invoices. */
-export const paymentReadingRoutes: FastifyPluginAsyncTypebox<{ queries: PaymentQueries; responseMaxBytes: number }> = async (app, { queries, responseMaxBytes }) => {
+export const paymentReadingRoutes: FastifyPluginAsyncTypebox<{
+  queries: PaymentQueries;
+  responseMaxBytes: number;
+}> = async (app, { queries, responseMaxBytes }) => {
   app.get(
     '/payment',
     {
@@ -29,10 +46,14 @@ export const paymentReadingRoutes: FastifyPluginAsyncTypebox<{ queries: PaymentQ
       preValidation: coerceQuery(ListPaymentsQuery),
       schema: {
         summary: 'List payments and refunds, newest first',
-        description: 'Newest first by when they were recorded; `dateFrom` and `dateTo` filter on the day the money moved.',
+        description:
+          'Newest first by when they were recorded; `dateFrom` and `dateTo` filter on the day the money moved.',
         tags: ['Payments'],
         querystring: ListPaymentsQuery,
-        response: { 200: SuccessEnvelope(Page(PaymentRecordSchema)), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        response: {
+          200: SuccessEnvelope(Page(PaymentRecordSchema)),
+          ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']),
+        },
       },
     },
     async (request, reply) => {
@@ -43,7 +64,9 @@ export const paymentReadingRoutes: FastifyPluginAsyncTypebox<{ queries: PaymentQ
         { limit, maxBytes: responseMaxBytes, ...(cursor === undefined ? {} : { after: decodeCursor(cursor) }) },
       );
       // The page's items were serialized once while it was measured; they are sent as they are.
-      return reply.type('application/json; charset=utf-8').send(pageEnvelopeJson(request, 'Payments listed.', page) as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(pageEnvelopeJson(request, 'Payments listed.', page) as never);
     },
   );
 

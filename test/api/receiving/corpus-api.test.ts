@@ -28,44 +28,55 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    it.each(documents)('%s is received with the totals and lines its XML states, or refused with a reason', async (name) => {
-      const bytes = readFileSync(join(EINVOICE_DIR, 'examples', name));
-      const { key } = await t.tenant(['purchase-invoice.create', 'purchase-invoice.read']);
-      const res = await receive(t, key, bytes, { contentType: name.endsWith('.pdf') ? 'application/pdf' : 'application/xml' });
-      const refusal = REFUSED[name];
-      if (refusal) {
-        expect(res.statusCode, res.body).toBe(422);
-        expect(res.json().error).toMatchObject({ code: 'EINVOICE_REFUSED', message: expect.stringMatching(refusal.message), details: [{ field: 'body', code: refusal.code.toLowerCase() }] });
-        return;
-      }
-      expect(res.statusCode, res.body).toBe(201);
-      const data = res.json().data;
-      // The XML the API read: the document itself, or the one embedded in the PDF.
-      const read = await readDocument(bytes);
-      if (!read.ok) throw new Error(`${name}: ${read.message}`);
-      const expected = stated(Buffer.from(read.xml).toString('utf8'), data.syntax);
-      const t_ = data.totals;
-      expect({
-        lineNet: t_.lineNetTotal,
-        allowances: t_.allowanceTotal,
-        charges: t_.chargeTotal,
-        taxExclusive: t_.taxExclusive,
-        taxInclusive: t_.taxInclusive,
-        prepaid: t_.prepaid ?? null,
-        rounding: t_.roundingAmount,
-        payable: t_.payable,
-      }).toEqual(expected.totals);
-      if (t_.taxTotal === null) expect(expected.taxTotals).toEqual([]);
-      else expect(expected.taxTotals).toContain(t_.taxTotal);
-      expect(data.document.lines.map((l: { quantity: string }) => l.quantity)).toEqual(expected.quantities);
-      expect(data.document.lines.map((l: { netAmount: string }) => l.netAmount)).toEqual(expected.lineNets);
-      if (INVALID[name]) {
-        expect(data.verdict).toBe('invalid');
-        const fatal = [...data.judgement.structure.findings, ...data.judgement.findings].filter((f: { severity: string }) => f.severity === 'fatal').map((f: { rule: string }) => f.rule);
-        expect(fatal).toEqual(expect.arrayContaining(INVALID[name]));
-      } else {
-        expect(data.verdict).not.toBe('invalid');
-      }
-    });
+    it.each(documents)(
+      '%s is received with the totals and lines its XML states, or refused with a reason',
+      async (name) => {
+        const bytes = readFileSync(join(EINVOICE_DIR, 'examples', name));
+        const { key } = await t.tenant(['purchase-invoice.create', 'purchase-invoice.read']);
+        const res = await receive(t, key, bytes, {
+          contentType: name.endsWith('.pdf') ? 'application/pdf' : 'application/xml',
+        });
+        const refusal = REFUSED[name];
+        if (refusal) {
+          expect(res.statusCode, res.body).toBe(422);
+          expect(res.json().error).toMatchObject({
+            code: 'EINVOICE_REFUSED',
+            message: expect.stringMatching(refusal.message),
+            details: [{ field: 'body', code: refusal.code.toLowerCase() }],
+          });
+          return;
+        }
+        expect(res.statusCode, res.body).toBe(201);
+        const data = res.json().data;
+        // The XML the API read: the document itself, or the one embedded in the PDF.
+        const read = await readDocument(bytes);
+        if (!read.ok) throw new Error(`${name}: ${read.message}`);
+        const expected = stated(Buffer.from(read.xml).toString('utf8'), data.syntax);
+        const t_ = data.totals;
+        expect({
+          lineNet: t_.lineNetTotal,
+          allowances: t_.allowanceTotal,
+          charges: t_.chargeTotal,
+          taxExclusive: t_.taxExclusive,
+          taxInclusive: t_.taxInclusive,
+          prepaid: t_.prepaid ?? null,
+          rounding: t_.roundingAmount,
+          payable: t_.payable,
+        }).toEqual(expected.totals);
+        if (t_.taxTotal === null) expect(expected.taxTotals).toEqual([]);
+        else expect(expected.taxTotals).toContain(t_.taxTotal);
+        expect(data.document.lines.map((l: { quantity: string }) => l.quantity)).toEqual(expected.quantities);
+        expect(data.document.lines.map((l: { netAmount: string }) => l.netAmount)).toEqual(expected.lineNets);
+        if (INVALID[name]) {
+          expect(data.verdict).toBe('invalid');
+          const fatal = [...data.judgement.structure.findings, ...data.judgement.findings]
+            .filter((f: { severity: string }) => f.severity === 'fatal')
+            .map((f: { rule: string }) => f.rule);
+          expect(fatal).toEqual(expect.arrayContaining(INVALID[name]));
+        } else {
+          expect(data.verdict).not.toBe('invalid');
+        }
+      },
+    );
   });
 }

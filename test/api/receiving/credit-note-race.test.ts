@@ -18,22 +18,33 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    const read = async (key: string, id: string) => (await t.request({ method: 'GET', url: `${BASE_PATH}/purchase-invoice/${id}`, headers: { 'x-api-key': key } })).json().data;
+    const read = async (key: string, id: string) =>
+      (
+        await t.request({ method: 'GET', url: `${BASE_PATH}/purchase-invoice/${id}`, headers: { 'x-api-key': key } })
+      ).json().data;
 
     it(`links them exactly once, whichever starts first, in ${ROUNDS} rounds of parallel uploads`, async () => {
       const { key } = await t.tenant();
       for (let round = 0; round < ROUNDS; round++) {
         const number = `R-RACE-${round}`;
         const invoice = () => receive(t, key, supplierDocument({ number, price: '100' }));
-        const note = () => receive(t, key, supplierDocument({ number: `CN-RACE-${round}`, corrects: number, price: '50' }));
+        const note = () =>
+          receive(t, key, supplierDocument({ number: `CN-RACE-${round}`, corrects: number, price: '50' }));
         const [first, second] = await Promise.all(round % 2 === 0 ? [invoice(), note()] : [note(), invoice()]);
         const [invoiceAnswer, noteAnswer] = round % 2 === 0 ? [first, second] : [second, first];
         expect(invoiceAnswer.statusCode, invoiceAnswer.body).toBe(201);
         expect(noteAnswer.statusCode, noteAnswer.body).toBe(201);
         const invoiceId = invoiceAnswer.json().data.id as string;
         const noteId = noteAnswer.json().data.id as string;
-        expect(await read(key, invoiceId), `round ${round}`).toMatchObject({ amountCredited: '59.50', amountDue: '59.50', creditNoteIds: [noteId] });
-        expect(await read(key, noteId), `round ${round}`).toMatchObject({ correctsNumber: number, correctsId: invoiceId });
+        expect(await read(key, invoiceId), `round ${round}`).toMatchObject({
+          amountCredited: '59.50',
+          amountDue: '59.50',
+          creditNoteIds: [noteId],
+        });
+        expect(await read(key, noteId), `round ${round}`).toMatchObject({
+          correctsNumber: number,
+          correctsId: invoiceId,
+        });
       }
     });
   });

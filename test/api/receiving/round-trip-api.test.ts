@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/money/decimal.js';
 import { buildTestApp, BASE_PATH, type TestApp } from '../../helpers/build.js';
 import { DIALECTS } from '../../helpers/dialects.js';
-import { apiScenarioArbitrary, DOCUMENT_FORMATS, getDocument, issueScenario, type ApiScenario, type Target } from '../../helpers/einvoice-api-scenarios.js';
+import {
+  apiScenarioArbitrary,
+  DOCUMENT_FORMATS,
+  getDocument,
+  issueScenario,
+  type ApiScenario,
+  type Target,
+} from '../../helpers/einvoice-api-scenarios.js';
 import { receive } from '../../helpers/purchase-documents.js';
 
 // The round trip through the API: random invoices (and their credit notes) issued by one company
@@ -15,10 +22,23 @@ import { receive } from '../../helpers/purchase-documents.js';
 // not exported (422 there), and a PDF without its XML is refused here as the plain PDF it is.
 
 type Json = Record<string, unknown>;
-type Totals = Record<'lineNetTotal' | 'allowanceTotal' | 'chargeTotal' | 'taxExclusive' | 'taxTotal' | 'taxInclusive' | 'roundingAmount' | 'payable', string>;
+type Totals = Record<
+  | 'lineNetTotal'
+  | 'allowanceTotal'
+  | 'chargeTotal'
+  | 'taxExclusive'
+  | 'taxTotal'
+  | 'taxInclusive'
+  | 'roundingAmount'
+  | 'payable',
+  string
+>;
 
 const RUNS = Number(process.env.RECEIVING_ROUND_TRIP_RUNS ?? 4);
-const FORMATS = [...DOCUMENT_FORMATS.map((f) => ({ name: f.name, format: f, target: f.profile as Target })), { name: 'factur-x-pdf', format: null, target: 'en16931' as Target }];
+const FORMATS = [
+  ...DOCUMENT_FORMATS.map((f) => ({ name: f.name, format: f, target: f.profile as Target })),
+  { name: 'factur-x-pdf', format: null, target: 'en16931' as Target },
+];
 
 /** The text the writers put in XML: characters XML cannot hold dropped (as xml.ts does). */
 // eslint-disable-next-line no-control-regex
@@ -28,21 +48,32 @@ const zero = (text: string | null) => text === null || new Decimal(text).isZero(
 function expectSameDocument(received: Json & { totals: Totals; document: Json }, issued: Json, what: string): void {
   const totals = issued.totals as Totals;
   const t = received.totals;
-  for (const name of ['lineNetTotal', 'taxExclusive', 'taxTotal', 'taxInclusive', 'payable'] as const) expect(t[name], `${what}: ${name}`).toBe(totals[name]);
+  for (const name of ['lineNetTotal', 'taxExclusive', 'taxTotal', 'taxInclusive', 'payable'] as const)
+    expect(t[name], `${what}: ${name}`).toBe(totals[name]);
   for (const name of ['allowanceTotal', 'chargeTotal', 'roundingAmount'] as const) {
     if (zero(totals[name])) expect(zero(t[name]), `${what}: ${name}`).toBe(true);
     else expect(t[name], `${what}: ${name}`).toBe(totals[name]);
   }
   const lines = received.document.lines as { name: string; quantity: string; netAmount: string }[];
   const issuedLines = issued.lines as { name: string; quantity: string; netAmount: string }[];
-  expect(lines.map((l) => [l.name, new Decimal(l.quantity).toFixed(), l.netAmount]), `${what}: lines`).toEqual(
-    issuedLines.map((l) => [asXmlText(l.name), new Decimal(l.quantity).toFixed(), l.netAmount]),
-  );
+  expect(
+    lines.map((l) => [l.name, new Decimal(l.quantity).toFixed(), l.netAmount]),
+    `${what}: lines`,
+  ).toEqual(issuedLines.map((l) => [asXmlText(l.name), new Decimal(l.quantity).toFixed(), l.netAmount]));
   const seller = received.document.seller as Json & { electronicAddress: { id: string; schemeId: string } | null };
-  const issuedSeller = issued.seller as Json & { legalName: string | null; name: string; electronicAddress: { scheme: string; identifier: string } | null };
+  const issuedSeller = issued.seller as Json & {
+    legalName: string | null;
+    name: string;
+    electronicAddress: { scheme: string; identifier: string } | null;
+  };
   expect(seller.name, `${what}: seller`).toBe(asXmlText(issuedSeller.legalName ?? issuedSeller.name));
   expect(seller.vatId, `${what}: seller VAT id`).toBe(issuedSeller.vatId);
-  expect(seller.electronicAddress, `${what}: seller address`).toEqual(issuedSeller.electronicAddress && { id: issuedSeller.electronicAddress.identifier, schemeId: issuedSeller.electronicAddress.scheme });
+  expect(seller.electronicAddress, `${what}: seller address`).toEqual(
+    issuedSeller.electronicAddress && {
+      id: issuedSeller.electronicAddress.identifier,
+      schemeId: issuedSeller.electronicAddress.scheme,
+    },
+  );
   const buyer = received.document.buyer as Json;
   const issuedBuyer = issued.buyer as Json & { name: string };
   expect(buyer.name, `${what}: buyer`).toBe(asXmlText(issuedBuyer.name));
@@ -66,10 +97,15 @@ for (const dialect of DIALECTS) {
           // One receiving company per format and run: each format's documents are the same invoices (a
           // company would take them as duplicates), and runs may repeat identities (shrinking does).
           const receivers = new Map<string, string>();
-          for (const f of FORMATS) receivers.set(f.name, (await t.tenant(['purchase-invoice.create', 'purchase-invoice.read'])).key);
+          for (const f of FORMATS)
+            receivers.set(f.name, (await t.tenant(['purchase-invoice.create', 'purchase-invoice.read'])).key);
           const sources = [
             { kind: 'invoice' as const, json: issued.invoice, gaps: (target: Target) => scenario.expectedGaps[target] },
-            ...issued.creditNotes.map((note) => ({ kind: 'credit-note' as const, json: note, gaps: (target: Target) => creditNoteGaps(scenario, note, target) })),
+            ...issued.creditNotes.map((note) => ({
+              kind: 'credit-note' as const,
+              json: note,
+              gaps: (target: Target) => creditNoteGaps(scenario, note, target),
+            })),
           ];
           for (const f of FORMATS) {
             const key = receivers.get(f.name)!;
@@ -87,11 +123,17 @@ for (const dialect of DIALECTS) {
                 expect(exported.status, `${what}: ${exported.body.slice(0, 300)}`).toBe(200);
                 body = exported.body;
               } else {
-                const pdf = await t.request({ method: 'GET', url: `${BASE_PATH}/${source.kind}/${source.json.id as string}/pdf`, headers: { 'x-api-key': issued.key } });
+                const pdf = await t.request({
+                  method: 'GET',
+                  url: `${BASE_PATH}/${source.kind}/${source.json.id as string}/pdf`,
+                  headers: { 'x-api-key': issued.key },
+                });
                 expect(pdf.statusCode, what).toBe(200);
                 body = pdf.rawPayload;
               }
-              const res = await receive(t, key, body, { contentType: f.format ? 'application/xml' : 'application/pdf' });
+              const res = await receive(t, key, body, {
+                contentType: f.format ? 'application/xml' : 'application/pdf',
+              });
               if (!f.format && gaps.length > 0) {
                 // Not a valid EN 16931 document, so its PDF carries no XML: a plain PDF.
                 expect(res.statusCode, what).toBe(422);
@@ -109,7 +151,10 @@ for (const dialect of DIALECTS) {
             }
           }
         }),
-        { numRuns: RUNS, ...(process.env.RECEIVING_ROUND_TRIP_SEED ? { seed: Number(process.env.RECEIVING_ROUND_TRIP_SEED) } : {}) },
+        {
+          numRuns: RUNS,
+          ...(process.env.RECEIVING_ROUND_TRIP_SEED ? { seed: Number(process.env.RECEIVING_ROUND_TRIP_SEED) } : {}),
+        },
       );
     }, 300_000);
   });

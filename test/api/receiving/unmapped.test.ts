@@ -12,7 +12,10 @@ const EXTRA = 250;
 /** A supplier's invoice with `count` elements that UBL and EN 16931 do not know, right after the currency. */
 function withUnknownElements(count: number): string {
   const xml = supplierDocument({ number: 'R-UNMAPPED' });
-  const extras = Array.from({ length: count }, (_, i) => `<cbc:Note-Unknown-${i % 3}>value ${i + 1}</cbc:Note-Unknown-${i % 3}>`).join('');
+  const extras = Array.from(
+    { length: count },
+    (_, i) => `<cbc:Note-Unknown-${i % 3}>value ${i + 1}</cbc:Note-Unknown-${i % 3}>`,
+  ).join('');
   return xml.replace('</cbc:DocumentCurrencyCode>', `</cbc:DocumentCurrencyCode>${extras}`);
 }
 
@@ -25,7 +28,8 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => t.close());
 
-    const get = (key: string, path: string) => t.request({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key } });
+    const get = (key: string, path: string) =>
+      t.request({ method: 'GET', url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key } });
 
     it('answers how many there are in the read, and pages through all of them in document order with a cursor', async () => {
       const { key } = await t.tenant();
@@ -50,7 +54,11 @@ for (const dialect of DIALECTS) {
       } while (cursor !== null);
       expect(pages).toBe(3);
       expect(seen.map((e) => e.n)).toEqual(Array.from({ length: EXTRA }, (_, i) => i + 1));
-      expect(seen[0]).toEqual({ n: 1, path: expect.stringMatching(/^\/Invoice\[1\]\/cbc:Note-Unknown-0\[1\]$/), value: 'value 1' });
+      expect(seen[0]).toEqual({
+        n: 1,
+        path: expect.stringMatching(/^\/Invoice\[1\]\/cbc:Note-Unknown-0\[1\]$/),
+        value: 'value 1',
+      });
       expect(seen.at(-1)).toMatchObject({ value: `value ${EXTRA}` });
     });
 

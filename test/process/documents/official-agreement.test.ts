@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeDocument, readDocument } from '../../../src/documents/read/index.js';
 import { EINVOICE_DIR } from '../../helpers/einvoice-files.js';
 import { mutate } from '../../helpers/einvoice-mutations.js';
-import { hasOfficialRules, officialCen, officialFatalBr, officiallyRejected, type OfficialResult } from '../../helpers/official-rules.js';
+import {
+  hasOfficialRules,
+  officialCen,
+  officialFatalBr,
+  officiallyRejected,
+  type OfficialResult,
+} from '../../helpers/official-rules.js';
 
 // Our rule engine held against the official EN 16931 rules (CEN validation artefacts, run with
 // Saxon by ../shared/einvoice/validate.mjs) on every example of ../shared/einvoice/examples and
@@ -13,7 +19,9 @@ import { hasOfficialRules, officialCen, officialFatalBr, officiallyRejected, typ
 // (BR-…) the official rules fire, ours fires too, with the same id; and a document they accept
 // (schema and rules), ours does not call invalid. All in one validator call.
 
-const FOLDERS = ['cen-ubl', 'cen-cii', 'peppol', 'xrechnung', 'facturx', 'broken'].map((f) => join(EINVOICE_DIR, 'examples', f));
+const FOLDERS = ['cen-ubl', 'cen-cii', 'peppol', 'xrechnung', 'facturx', 'broken'].map((f) =>
+  join(EINVOICE_DIR, 'examples', f),
+);
 const MUTATIONS = Number(process.env.EINVOICE_MUTATIONS ?? 600);
 const SEED = Number(process.env.EINVOICE_MUTATION_SEED ?? 27);
 
@@ -34,7 +42,11 @@ describe.skipIf(!hasOfficialRules)('agreement with the official EN 16931 rules',
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'einvoice-mutations-'));
-    const bases = FOLDERS.slice(0, 4).flatMap((folder) => readdirSync(folder).filter((f) => f.endsWith('.xml')).map((f) => ({ name: f, xml: readFileSync(join(folder, f), 'utf8') })));
+    const bases = FOLDERS.slice(0, 4).flatMap((folder) =>
+      readdirSync(folder)
+        .filter((f) => f.endsWith('.xml'))
+        .map((f) => ({ name: f, xml: readFileSync(join(folder, f), 'utf8') })),
+    );
     const mutations = mutate(bases, MUTATIONS, SEED);
     mutationCount = mutations.length;
     const described = new Map<string, string>();
@@ -47,7 +59,9 @@ describe.skipIf(!hasOfficialRules)('agreement with the official EN 16931 rules',
     const cache = process.env.EINVOICE_OFFICIAL_CACHE;
     let results: OfficialResult[];
     if (cache && existsSync(cache)) {
-      results = (JSON.parse(readFileSync(cache, 'utf8')) as OfficialResult[]).map((r) => (r.file.includes('einvoice-mutations-') ? { ...r, file: join(dir, basename(r.file)) } : r));
+      results = (JSON.parse(readFileSync(cache, 'utf8')) as OfficialResult[]).map((r) =>
+        r.file.includes('einvoice-mutations-') ? { ...r, file: join(dir, basename(r.file)) } : r,
+      );
     } else {
       results = officialCen([...FOLDERS, dir]);
       if (cache) writeFileSync(cache, JSON.stringify(results));
@@ -78,12 +92,17 @@ describe.skipIf(!hasOfficialRules)('agreement with the official EN 16931 rules',
 
   it(`rejects, with the same rule ids, every document the official rules reject for a business rule (examples and ${MUTATIONS} mutations)`, () => {
     expect(mutationCount).toBeGreaterThanOrEqual(500);
-    const missed = missedOf().map((c) => `${c.name} (${c.description}): official ${[...c.official].join(' ')}, ours ${[...c.ours].join(' ') || '—'}`);
+    const missed = missedOf().map(
+      (c) =>
+        `${c.name} (${c.description}): official ${[...c.official].join(' ')}, ours ${[...c.ours].join(' ') || '—'}`,
+    );
     expect(missed).toEqual([]);
   });
 
   it('rejects no document the official rules accept', () => {
-    const overruled = overruledOf().map((c) => `${c.name} (${c.description}): ours ${[...c.ours].join(' ') || c.refused}`);
+    const overruled = overruledOf().map(
+      (c) => `${c.name} (${c.description}): ours ${[...c.ours].join(' ') || c.refused}`,
+    );
     expect(overruled).toEqual([]);
   });
 
@@ -95,7 +114,12 @@ describe.skipIf(!hasOfficialRules)('agreement with the official EN 16931 rules',
       `official agreement: ${compared.length} documents (${compared.length - mutationCount} examples, ${mutationCount} mutations, seed ${SEED}); ` +
         `${compared.filter((c) => c.official.size > 0).length} rejected by official BR rules, ${rejectedBoth} rejected by both; ` +
         `${ids.size} BR rule ids compared; disagreements ${missedOf().length + overruledOf().length}; extra BR ids of ours on ${extra.length} documents` +
-        (extra.length ? `: ${extra.slice(0, 40).map((c) => `${c.name} (${c.description}) +${[...c.ours].filter((id) => !c.official.has(id)).join(',')}`).join('; ')}` : ''),
+        (extra.length
+          ? `: ${extra
+              .slice(0, 40)
+              .map((c) => `${c.name} (${c.description}) +${[...c.ours].filter((id) => !c.official.has(id)).join(',')}`)
+              .join('; ')}`
+          : ''),
     );
     expect(compared.length).toBeGreaterThan(mutationCount);
   });

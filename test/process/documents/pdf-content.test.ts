@@ -5,7 +5,16 @@ import { create } from 'xmlbuilder2';
 import { cleanText, renderCii, renderPdf, renderUbl } from '../../../src/documents/index.js';
 import { belgianStructuredCommunication, creditorReference } from '../../../src/documents/payment-reference.js';
 import { epcPayload } from '../../../src/documents/pdf/girocode.js';
-import { canInspectPdf, pdfAttachments, pdfNotdefGlyphs, pdfPageTexts, pdfPlainText, pdfQrPayloads, pdfWords, xmpOf } from '../../helpers/pdf-tools.js';
+import {
+  canInspectPdf,
+  pdfAttachments,
+  pdfNotdefGlyphs,
+  pdfPageTexts,
+  pdfPlainText,
+  pdfQrPayloads,
+  pdfWords,
+  xmpOf,
+} from '../../helpers/pdf-tools.js';
 import { germanInput, viewOf } from '../../helpers/sample-document.js';
 import { eventually } from '../../helpers/eventually.js';
 
@@ -14,7 +23,9 @@ import { eventually } from '../../helpers/eventually.js';
 
 const base = germanInput();
 const issued = viewOf(base);
-const creditNote = viewOf(germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' }, dueDate: null }));
+const creditNote = viewOf(
+  germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' }, dueDate: null }),
+);
 const credit = { reason: 'Zwei Stunden nicht geleistet', voids: false, offset: '1000.00', refund: '276.98' };
 
 describe('one function cleans what XML 1.0 forbids', () => {
@@ -24,12 +35,20 @@ describe('one function cleans what XML 1.0 forbids', () => {
     expect(cleanText(dirty)).toBe('ABCDEFGH\tI\nJ\rK 😀');
   });
 
-  it.skipIf(!canInspectPdf)('keeps the XMP, the UBL, the CII and the embedded XML well-formed whatever the names hold', async () => {
-    const view = { ...issued, buyer: { ...issued.buyer, name: `Buyer ${dirty}` }, seller: { ...issued.seller, name: `Seller ${dirty}` } };
-    const pdf = await renderPdf(view, { lang: 'de' });
-    for (const xml of [xmpOf(pdf), renderUbl(view), renderCii(view), pdfAttachments(pdf).first!]) expect(() => create(xml)).not.toThrow();
-    expect(pdfPlainText(pdf)).toContain('Seller ABCDEFGH');
-  });
+  it.skipIf(!canInspectPdf)(
+    'keeps the XMP, the UBL, the CII and the embedded XML well-formed whatever the names hold',
+    async () => {
+      const view = {
+        ...issued,
+        buyer: { ...issued.buyer, name: `Buyer ${dirty}` },
+        seller: { ...issued.seller, name: `Seller ${dirty}` },
+      };
+      const pdf = await renderPdf(view, { lang: 'de' });
+      for (const xml of [xmpOf(pdf), renderUbl(view), renderCii(view), pdfAttachments(pdf).first!])
+        expect(() => create(xml)).not.toThrow();
+      expect(pdfPlainText(pdf)).toContain('Seller ABCDEFGH');
+    },
+  );
 });
 
 describe.skipIf(!canInspectPdf)('the PDF of an issued document', () => {
@@ -59,15 +78,24 @@ describe.skipIf(!canInspectPdf)('a credit note', () => {
       const pdf = await renderPdf(creditNote, { lang, credit, note: null });
       const text = pdfPlainText(pdf);
       expect(text).toContain(titles[lang]);
-      expect(text).not.toMatch(/DE02 1203|Zahlbar innerhalb|Payment terms|Zahlungsbedingungen|Conditions de paiement|Gutschrift\b/);
+      expect(text).not.toMatch(
+        /DE02 1203|Zahlbar innerhalb|Payment terms|Zahlungsbedingungen|Conditions de paiement|Gutschrift\b/,
+      );
       expect(pdfQrPayloads(pdf)).toEqual([]);
     }
     const de = pdfPlainText(await renderPdf(creditNote, { lang: 'de', credit }));
     expect(de).toContain('Korrektur der Rechnung');
     expect(de).not.toContain('Korrigiert Rechnung');
     expect(de).toContain('Grund der Korrektur: Zwei Stunden nicht geleistet');
-    expect(de).toMatch(/1\.000,00 € werden mit dem offenen Betrag der Rechnung 2026-00041 verrechnet\.\s+276,98 € werden Ihnen erstattet\./);
-    const fr = pdfPlainText(await renderPdf(creditNote, { lang: 'fr', credit: { ...credit, voids: true, offset: '1276.98', refund: '0.00' } }));
+    expect(de).toMatch(
+      /1\.000,00 € werden mit dem offenen Betrag der Rechnung 2026-00041 verrechnet\.\s+276,98 € werden Ihnen erstattet\./,
+    );
+    const fr = pdfPlainText(
+      await renderPdf(creditNote, {
+        lang: 'fr',
+        credit: { ...credit, voids: true, offset: '1276.98', refund: '0.00' },
+      }),
+    );
     expect(fr).toContain('La facture 2026-00041 est annulée en totalité.');
   });
 });
@@ -88,7 +116,16 @@ describe.skipIf(!canInspectPdf)('a draft, a test document and a status copy', ()
   });
 
   it('a status copy tells what was paid and credited, and asks for exactly the open balance', async () => {
-    const status = { asOf: '2026-03-20', status: 'issued' as const, paidOn: null, payments: [{ date: '2026-03-10', amount: '500.00' }], refunds: [], credits: [{ number: 'CN-2026-00001', date: '2026-03-12', amount: '190.40' }], balance: '586.58', invoiceNumber: null };
+    const status = {
+      asOf: '2026-03-20',
+      status: 'issued' as const,
+      paidOn: null,
+      payments: [{ date: '2026-03-10', amount: '500.00' }],
+      refunds: [],
+      credits: [{ number: 'CN-2026-00001', date: '2026-03-12', amount: '190.40' }],
+      balance: '586.58',
+      invoiceNumber: null,
+    };
     const pdf = await renderPdf(issued, { lang: 'en', status, now: new Date('2026-03-20T10:00:00Z') });
     const text = pdfPlainText(pdf);
     expect(text).toContain('€500.00 paid on Mar 10, 2026');
@@ -98,27 +135,51 @@ describe.skipIf(!canInspectPdf)('a draft, a test document and a status copy', ()
     expect(pdfQrPayloads(pdf)).toEqual([epcPayload(issued, '586.58')]);
     expect(epcPayload(issued, '586.58')).toContain('\nEUR586.58\n');
     expect(pdfAttachments(pdf).names).toEqual([]);
-    const paid = await renderPdf(issued, { lang: 'de', status: { ...status, status: 'paid', paidOn: '2026-03-15', balance: '0.00' } });
+    const paid = await renderPdf(issued, {
+      lang: 'de',
+      status: { ...status, status: 'paid', paidOn: '2026-03-15', balance: '0.00' },
+    });
     expect(pdfPlainText(paid)).toContain('Vollständig bezahlt am 15.03.2026.');
     expect(pdfPlainText(paid)).not.toContain('DE02 1203');
     expect(pdfQrPayloads(paid)).toEqual([]);
     // Overpaid, then refunded: the refund is told, and nothing is asked or owed any more.
     const refunded = await renderPdf(issued, {
       lang: 'fr',
-      status: { ...status, status: 'paid', paidOn: '2026-03-15', payments: [{ date: '2026-03-10', amount: '1276.98' }], refunds: [{ date: '2026-03-18', amount: '190.40' }], balance: '0.00' },
+      status: {
+        ...status,
+        status: 'paid',
+        paidOn: '2026-03-15',
+        payments: [{ date: '2026-03-10', amount: '1276.98' }],
+        refunds: [{ date: '2026-03-18', amount: '190.40' }],
+        balance: '0.00',
+      },
     });
     expect(pdfPlainText(refunded)).toMatch(/190,40\s€ vous ont été remboursés le 18 mars 2026/);
     expect(pdfQrPayloads(refunded)).toEqual([]);
   });
 });
 
-const SCRIPTS = ['Müller Straße €', 'Ελληνικά', 'Кириллица', 'شركة الأمل للتجارة', 'חברת השלום בע״מ', '漢字株式会社', 'さくら', '한국무역', '😀🎉'];
+const SCRIPTS = [
+  'Müller Straße €',
+  'Ελληνικά',
+  'Кириллица',
+  'شركة الأمل للتجارة',
+  'חברת השלום בע״מ',
+  '漢字株式会社',
+  'さくら',
+  '한국무역',
+  '😀🎉',
+];
 
 describe.skipIf(!canInspectPdf)('every script', () => {
   it('draws names, addresses, lines and notes in every script with real glyphs that pdftotext gives back', async () => {
     const view = viewOf(
       germanInput({
-        buyer: { ...base.buyer, name: SCRIPTS.slice(0, 5).join(' '), address: { ...base.buyer.address, line1: SCRIPTS.slice(5).join(' ') } },
+        buyer: {
+          ...base.buyer,
+          name: SCRIPTS.slice(0, 5).join(' '),
+          address: { ...base.buyer.address, line1: SCRIPTS.slice(5).join(' ') },
+        },
         lines: SCRIPTS.map((name) => ({ ...base.lines[1]!, name, description: name })),
         note: SCRIPTS.join(' / '),
       }),
@@ -138,7 +199,10 @@ describe.skipIf(!canInspectPdf)('every script', () => {
     const raw = new PDFDocument({ font: null as unknown as string });
     const chunks: Buffer[] = [];
     raw.on('data', (c: Buffer) => chunks.push(c));
-    raw.registerFont('plex', (await import('../../../src/documents/pdf/fonts.js')).mainFont('regular').font as unknown as string);
+    raw.registerFont(
+      'plex',
+      (await import('../../../src/documents/pdf/fonts.js')).mainFont('regular').font as unknown as string,
+    );
     raw.font('plex').text('สวัสดี', 50, 50);
     raw.end();
     await new Promise((r) => raw.on('end', r));
@@ -147,7 +211,9 @@ describe.skipIf(!canInspectPdf)('every script', () => {
 });
 
 describe.skipIf(!canInspectPdf)('every page', () => {
-  const long = viewOf(germanInput({ lines: Array.from({ length: 45 }, (_, i) => ({ ...base.lines[1]!, name: `Item ${i + 1}` })) }));
+  const long = viewOf(
+    germanInput({ lines: Array.from({ length: 45 }, (_, i) => ({ ...base.lines[1]!, name: `Item ${i + 1}` })) }),
+  );
 
   it('names seller, document type and number, buyer and page x of y from page 2 on, and never leaves the totals alone', async () => {
     const pages = pdfPageTexts(await renderPdf(long, { lang: 'en' }));
@@ -172,15 +238,44 @@ describe.skipIf(!canInspectPdf)('every page', () => {
 
 describe.skipIf(!canInspectPdf)('each language', () => {
   it("writes the service's default VAT exemption texts in the document's language, and keeps the invoice's own text and the XML's", async () => {
-    const zero = (vatCategory: 'AE' | 'K' | 'G', name: string) => ({ ...base.lines[1]!, name, vatCategory, vatRate: new Decimal('0'), exemptionReason: null });
-    const exempt = viewOf(germanInput({ allowances: [], charges: [], lines: [zero('AE', 'Wartung'), zero('K', 'Ersatzteile'), zero('G', 'Export'), base.lines[2]!] }));
-    const outside = viewOf(germanInput({ allowances: [], charges: [], lines: [{ ...base.lines[1]!, vatCategory: 'O', vatRate: new Decimal('0'), exemptionReason: null }] }));
-    const text = async (view: typeof exempt, lang: 'en' | 'de' | 'fr') => pdfPlainText(await renderPdf(view, { lang })).replace(/\s+/g, ' ');
+    const zero = (vatCategory: 'AE' | 'K' | 'G', name: string) => ({
+      ...base.lines[1]!,
+      name,
+      vatCategory,
+      vatRate: new Decimal('0'),
+      exemptionReason: null,
+    });
+    const exempt = viewOf(
+      germanInput({
+        allowances: [],
+        charges: [],
+        lines: [zero('AE', 'Wartung'), zero('K', 'Ersatzteile'), zero('G', 'Export'), base.lines[2]!],
+      }),
+    );
+    const outside = viewOf(
+      germanInput({
+        allowances: [],
+        charges: [],
+        lines: [{ ...base.lines[1]!, vatCategory: 'O', vatRate: new Decimal('0'), exemptionReason: null }],
+      }),
+    );
+    const text = async (view: typeof exempt, lang: 'en' | 'de' | 'fr') =>
+      pdfPlainText(await renderPdf(view, { lang })).replace(/\s+/g, ' ');
     const ENGLISH = ['Reverse charge', 'Intra-Community supply', 'Export outside the EU', 'Not subject to VAT'];
     const expected = {
       en: ENGLISH,
-      de: ['Steuerschuldnerschaft des Leistungsempfängers', 'Steuerfreie innergemeinschaftliche Lieferung', 'Steuerfreie Ausfuhrlieferung in ein Land außerhalb der EU', 'Nicht steuerbar'],
-      fr: ['Autoliquidation', 'Livraison intracommunautaire exonérée de TVA', 'Exportation hors de l’Union européenne exonérée de TVA', 'Hors du champ d’application de la TVA'],
+      de: [
+        'Steuerschuldnerschaft des Leistungsempfängers',
+        'Steuerfreie innergemeinschaftliche Lieferung',
+        'Steuerfreie Ausfuhrlieferung in ein Land außerhalb der EU',
+        'Nicht steuerbar',
+      ],
+      fr: [
+        'Autoliquidation',
+        'Livraison intracommunautaire exonérée de TVA',
+        'Exportation hors de l’Union européenne exonérée de TVA',
+        'Hors du champ d’application de la TVA',
+      ],
     } as const;
     for (const lang of ['en', 'de', 'fr'] as const) {
       const page = `${await text(exempt, lang)} ${await text(outside, lang)}`;
@@ -195,7 +290,9 @@ describe.skipIf(!canInspectPdf)('each language', () => {
   });
 
   it('names countries in its words and leaves out the country of a domestic document', async () => {
-    const abroad = viewOf(germanInput({ buyer: { ...base.buyer, address: { ...base.buyer.address, countryCode: 'FR' } } }));
+    const abroad = viewOf(
+      germanInput({ buyer: { ...base.buyer, address: { ...base.buyer.address, countryCode: 'FR' } } }),
+    );
     expect(pdfPlainText(await renderPdf(abroad, { lang: 'de' }))).toContain('Frankreich');
     expect(pdfPlainText(await renderPdf(abroad, { lang: 'fr' }))).toMatch(/France[^]*Allemagne|Allemagne[^]*France/);
     const domestic = pdfPlainText(await renderPdf(issued, { lang: 'de' }));

@@ -34,34 +34,39 @@ function documentWith(lines: number, variant: Variant) {
       pricesIncludeTax: variant.gross,
       allowances,
       charges,
-      lines: Array.from({ length: lines }, (_, i) => ({ ...base.lines[i % 2]!, name: `Item ${i + 1}`, description: i % 3 === 0 ? 'A description that takes a second line under the item' : null })),
+      lines: Array.from({ length: lines }, (_, i) => ({
+        ...base.lines[i % 2]!,
+        name: `Item ${i + 1}`,
+        description: i % 3 === 0 ? 'A description that takes a second line under the item' : null,
+      })),
     }),
   );
 }
 
 describe.skipIf(!canInspectPdf)('the totals of a PDF', () => {
   for (const variant of VARIANTS) {
-    it(
-      `stand on a page with the last line above them for every count of lines from 1 to 80 (${variant.name})`,
-      async () => {
-        const problems: string[] = [];
-        for (let count = 1; count <= 80; count++) {
-          const pages = pdfPageTexts(await renderPdf(documentWith(count, variant), { lang: 'en' }));
-          const withTotals = pages.map((text, index) => ({ text, index })).filter(({ text }) => text.includes('Total excluding VAT'));
-          if (withTotals.length !== 1) {
-            problems.push(`${count} lines: the totals begin on ${withTotals.length} pages`);
-            continue;
-          }
-          const { text, index } = withTotals[0]!;
-          const last = new RegExp(`\\bItem ${count}\\b`);
-          // The last line and every part of the totals are on that page, the line above them.
-          if (!last.test(text)) problems.push(`${count} lines: page ${index + 1} of ${pages.length} holds the totals without the last line`);
-          else if (text.search(last) > text.indexOf('Total excluding VAT')) problems.push(`${count} lines: the last line is below the totals`);
-          for (const part of ['Total including VAT', 'Amount due']) if (!text.includes(part)) problems.push(`${count} lines: "${part}" is not on the totals' page`);
+    it(`stand on a page with the last line above them for every count of lines from 1 to 80 (${variant.name})`, async () => {
+      const problems: string[] = [];
+      for (let count = 1; count <= 80; count++) {
+        const pages = pdfPageTexts(await renderPdf(documentWith(count, variant), { lang: 'en' }));
+        const withTotals = pages
+          .map((text, index) => ({ text, index }))
+          .filter(({ text }) => text.includes('Total excluding VAT'));
+        if (withTotals.length !== 1) {
+          problems.push(`${count} lines: the totals begin on ${withTotals.length} pages`);
+          continue;
         }
-        expect(problems).toEqual([]);
-      },
-      600_000,
-    );
+        const { text, index } = withTotals[0]!;
+        const last = new RegExp(`\\bItem ${count}\\b`);
+        // The last line and every part of the totals are on that page, the line above them.
+        if (!last.test(text))
+          problems.push(`${count} lines: page ${index + 1} of ${pages.length} holds the totals without the last line`);
+        else if (text.search(last) > text.indexOf('Total excluding VAT'))
+          problems.push(`${count} lines: the last line is below the totals`);
+        for (const part of ['Total including VAT', 'Amount due'])
+          if (!text.includes(part)) problems.push(`${count} lines: "${part}" is not on the totals' page`);
+      }
+      expect(problems).toEqual([]);
+    }, 600_000);
   }
 });

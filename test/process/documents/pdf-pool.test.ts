@@ -16,13 +16,20 @@ afterEach(async () => pool?.close());
 describe('the PDF render pool', () => {
   it('renders in a worker the very bytes the renderer makes in the main thread', async () => {
     pool = new PdfRenderPool(SETTINGS);
-    const [inWorker, inThread] = await Promise.all([pool.render(view, { lang: 'de', now: NOW }), renderPdf(view, { lang: 'de', now: NOW })]);
+    const [inWorker, inThread] = await Promise.all([
+      pool.render(view, { lang: 'de', now: NOW }),
+      renderPdf(view, { lang: 'de', now: NOW }),
+    ]);
     expect(inWorker.equals(inThread)).toBe(true);
   });
 
   it('refuses at once when as many documents wait as the queue holds, and renders those it took', async () => {
     pool = new PdfRenderPool({ ...SETTINGS, maxQueued: 2 });
-    const taken = [pool.render(view, { lang: 'en' }), pool.render(view, { lang: 'en' }), pool.render(view, { lang: 'en' })];
+    const taken = [
+      pool.render(view, { lang: 'en' }),
+      pool.render(view, { lang: 'en' }),
+      pool.render(view, { lang: 'en' }),
+    ];
     await expect(pool.render(view, { lang: 'en' })).rejects.toMatchObject({ reason: 'busy' });
     for (const pdf of await Promise.all(taken)) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
   });

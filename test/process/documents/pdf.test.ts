@@ -5,7 +5,15 @@ import { PDF_LANGUAGES, problemsFor, renderCii, renderPdf } from '../../../src/d
 import { epcPayload } from '../../../src/documents/pdf/girocode.js';
 import { Decimal } from '../../../src/money/decimal.js';
 import { canValidate, validateAgainstXsd, XSD } from '../../helpers/einvoice-files.js';
-import { canInspectPdf, hasPoppler, pdfAttachments, pdfFonts, pdfPagePng, pdfText, xmpOf } from '../../helpers/pdf-tools.js';
+import {
+  canInspectPdf,
+  hasPoppler,
+  pdfAttachments,
+  pdfFonts,
+  pdfPagePng,
+  pdfText,
+  xmpOf,
+} from '../../helpers/pdf-tools.js';
 import { documentInputArbitrary } from '../../helpers/document-arbitraries.js';
 import { germanInput, viewOf } from '../../helpers/sample-document.js';
 
@@ -46,17 +54,27 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
     expect(raw).toContain('/AFRelationship /Alternative');
     expect(raw).toContain('/Subtype /text#2Fxml');
     expect(raw).toMatch(/\/AF \[\d+ 0 R\]/);
-    if (canValidate) expect(validateAgainstXsd([{ name: 'factur-x.xml', xml: first! }], XSD.cii)).toEqual([expect.objectContaining({ valid: true })]);
+    if (canValidate)
+      expect(validateAgainstXsd([{ name: 'factur-x.xml', xml: first! }], XSD.cii)).toEqual([
+        expect.objectContaining({ valid: true }),
+      ]);
   });
 
   it('describes the document and its Factur-X XML in well-formed XMP', async () => {
-    const xmp = xmpOf(await renderPdf({ ...issued, seller: { ...issued.seller, name: 'Müller & Söhne <GmbH>' } }, { lang: 'de', now: NOW }));
+    const xmp = xmpOf(
+      await renderPdf(
+        { ...issued, seller: { ...issued.seller, name: 'Müller & Söhne <GmbH>' } },
+        { lang: 'de', now: NOW },
+      ),
+    );
     expect(() => create(xmp)).not.toThrow();
     expect(xmp).toContain('<fx:DocumentType>INVOICE</fx:DocumentType>');
     expect(xmp).toContain('<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>');
     expect(xmp).toContain('<fx:Version>1.0</fx:Version>');
     expect(xmp).toContain('<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>');
-    expect(xmp).toContain('<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>');
+    expect(xmp).toContain(
+      '<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>',
+    );
     expect(xmp).toContain('Rechnung 2026-00042');
     expect(xmp).toContain('Müller &amp; Söhne &lt;GmbH&gt;');
   });
@@ -91,14 +109,19 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
   });
 
   it('shows a credit note as such and carries a credit note in its XML', async () => {
-    const note = viewOf(germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' } }));
+    const note = viewOf(
+      germanInput({ typeCode: '381', precedingInvoice: { number: '2026-00041', issueDate: '2026-02-01' } }),
+    );
     const pdf = await renderPdf(note, { lang: 'en', now: NOW });
     expect(pdfText(pdf)).toContain('Credit note');
     expect(pdfAttachments(pdf).first).toContain('<ram:TypeCode>381</ram:TypeCode>');
   });
 
   it('renders random documents of every kind, three-digit currencies and drafts included, and each opens', async () => {
-    const inputs = fc.sample(fc.tuple(documentInputArbitrary({ digits: [0, 2, 3] }), fc.boolean(), fc.constantFrom(...PDF_LANGUAGES)), { numRuns: 24, seed: 3 });
+    const inputs = fc.sample(
+      fc.tuple(documentInputArbitrary({ digits: [0, 2, 3] }), fc.boolean(), fc.constantFrom(...PDF_LANGUAGES)),
+      { numRuns: 24, seed: 3 },
+    );
     for (const [input, draft, lang] of inputs) {
       const view = viewOf({ ...input, draft });
       const pdf = await renderPdf(view, { lang, now: NOW });
@@ -111,7 +134,9 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
   });
 
   it('breaks a long invoice over pages and numbers them', async () => {
-    const many = germanInput({ lines: Array.from({ length: 60 }, (_, i) => ({ ...germanInput().lines[1]!, name: `Item ${i + 1}` })) });
+    const many = germanInput({
+      lines: Array.from({ length: 60 }, (_, i) => ({ ...germanInput().lines[1]!, name: `Item ${i + 1}` })),
+    });
     const text = pdfText(await renderPdf(viewOf(many), { lang: 'en', now: NOW }));
     expect(text).toContain('Page 1 of 3');
     expect(text).toContain('Item 60');
@@ -120,13 +145,37 @@ describe.skipIf(!canInspectPdf)('the PDF', () => {
 
 describe('the EPC GiroCode', () => {
   it('carries the EPC069-12 fields of a euro credit transfer', () => {
-    expect(epcPayload(issued)?.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'BYLADEM1001', 'Muster Software GmbH', 'DE02120300000000202051', 'EUR1276.98', '', '', '2026-00042']);
+    expect(epcPayload(issued)?.split('\n')).toEqual([
+      'BCD',
+      '002',
+      '1',
+      'SCT',
+      'BYLADEM1001',
+      'Muster Software GmbH',
+      'DE02120300000000202051',
+      'EUR1276.98',
+      '',
+      '',
+      '2026-00042',
+    ]);
   });
 
   it('is left out for other currencies, other payment means and credit notes', () => {
     expect(epcPayload({ ...issued, currency: { code: 'USD', minorDigits: 2 } })).toBeNull();
-    expect(epcPayload({ ...issued, paymentMeans: { ...issued.paymentMeans!, code: '59', creditTransfer: null } })).toBeNull();
+    expect(
+      epcPayload({ ...issued, paymentMeans: { ...issued.paymentMeans!, code: '59', creditTransfer: null } }),
+    ).toBeNull();
     expect(epcPayload({ ...issued, typeCode: '381' })).toBeNull();
-    expect(epcPayload(viewOf(germanInput({ lines: [{ ...germanInput().lines[1]!, quantity: new Decimal('-3') }], allowances: [], charges: [] })))).toBeNull();
+    expect(
+      epcPayload(
+        viewOf(
+          germanInput({
+            lines: [{ ...germanInput().lines[1]!, quantity: new Decimal('-3') }],
+            allowances: [],
+            charges: [],
+          }),
+        ),
+      ),
+    ).toBeNull();
   });
 });

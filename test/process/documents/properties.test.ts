@@ -42,8 +42,10 @@ describe('random e-invoices', () => {
       const view = viewOf(input);
       const name = `${view.number} ${view.typeCode}`;
       const ubl = view.typeCode === '381' ? ublCreditNotes : ublInvoices;
-      for (const profile of ['peppol', 'xrechnung'] as const) ubl.push({ name: `${name} ${profile}`, xml: renderUbl(view, { profile }) });
-      for (const profile of ['en16931', 'xrechnung'] as const) cii.push({ name: `${name} ${profile}`, xml: renderCii(view, { profile }) });
+      for (const profile of ['peppol', 'xrechnung'] as const)
+        ubl.push({ name: `${name} ${profile}`, xml: renderUbl(view, { profile }) });
+      for (const profile of ['en16931', 'xrechnung'] as const)
+        cii.push({ name: `${name} ${profile}`, xml: renderCii(view, { profile }) });
     }
     const invalid = [
       ...validateAgainstXsd(ublInvoices, XSD.ublInvoice),

@@ -15,9 +15,11 @@ const example = (name: string) => readFileSync(join(EINVOICE_DIR, 'examples', na
 
 /** Bytes as base64, whatever view holds them (a worker's answer has Uint8Arrays where the reader made Buffers). */
 function plain(value: unknown): unknown {
-  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (ArrayBuffer.isView(value))
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 
@@ -47,7 +49,10 @@ describe('the reading pool', () => {
 
   it('ends a reading that passes its deadline, and the next document is read by a fresh worker', async () => {
     pool = new DocumentReadPool({ ...SETTINGS, timeoutMs: 1 });
-    await expect(pool.read(example('cen-ubl/ubl-tc434-example1.xml'), null)).rejects.toMatchObject({ reason: 'timeout', message: 'The document took longer than 1 ms to read.' });
+    await expect(pool.read(example('cen-ubl/ubl-tc434-example1.xml'), null)).rejects.toMatchObject({
+      reason: 'timeout',
+      message: 'The document took longer than 1 ms to read.',
+    });
     await pool.close();
     pool = new DocumentReadPool(SETTINGS);
     expect((await pool.read(example('cen-ubl/ubl-tc434-example1.xml'), null)).ok).toBe(true);

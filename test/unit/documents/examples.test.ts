@@ -28,9 +28,14 @@ const NOT_IN_EXAMPLES = new Set([
   '/CrossIndustryInvoice/SupplyChainTradeTransaction/ApplicableHeaderTradeSettlement/SpecifiedTradeSettlementHeaderMonetarySummation/RoundingAmount', // BT-114
 ]);
 
-const examples = (folder: string) => readdirSync(join(EINVOICE_DIR, 'examples', folder)).map((f) => readFileSync(join(EINVOICE_DIR, 'examples', folder, f), 'utf8'));
-const sameValue = (a: string, b: string) => a === b || (/^-?\d+(\.\d+)?$/.test(a) && /^-?\d+(\.\d+)?$/.test(b) && new Decimal(a).equals(b));
-const pathsOf = (docs: string[]) => new Set([...NOT_IN_EXAMPLES, ...docs.flatMap((xml) => [...leafValues(xml).keys()].map(neutralPath))]);
+const examples = (folder: string) =>
+  readdirSync(join(EINVOICE_DIR, 'examples', folder)).map((f) =>
+    readFileSync(join(EINVOICE_DIR, 'examples', folder, f), 'utf8'),
+  );
+const sameValue = (a: string, b: string) =>
+  a === b || (/^-?\d+(\.\d+)?$/.test(a) && /^-?\d+(\.\d+)?$/.test(b) && new Decimal(a).equals(b));
+const pathsOf = (docs: string[]) =>
+  new Set([...NOT_IN_EXAMPLES, ...docs.flatMap((xml) => [...leafValues(xml).keys()].map(neutralPath))]);
 
 describe('mapping compared with the official examples', () => {
   it('writes the hand-made copy of Peppol’s base example with the example’s values in every field we fill', () => {
@@ -40,20 +45,29 @@ describe('mapping compared with the official examples', () => {
     for (const [path, values] of ours) {
       const expected = official.get(path);
       if (!expected) differences.push(`${path}: not in the example`);
-      else if (values.length !== expected.length || values.some((v, i) => !sameValue(v, expected[i]!))) differences.push(`${path}: ${JSON.stringify(values)} ≠ ${JSON.stringify(expected)}`);
+      else if (values.length !== expected.length || values.some((v, i) => !sameValue(v, expected[i]!)))
+        differences.push(`${path}: ${JSON.stringify(values)} ≠ ${JSON.stringify(expected)}`);
     }
     expect(differences).toEqual([]);
     // And the example's amounts are all ours.
-    for (const path of ['/Invoice/LegalMonetaryTotal/PayableAmount', '/Invoice/TaxTotal/TaxAmount', '/Invoice/InvoiceLine/LineExtensionAmount']) expect(ours.has(path)).toBe(true);
+    for (const path of [
+      '/Invoice/LegalMonetaryTotal/PayableAmount',
+      '/Invoice/TaxTotal/TaxAmount',
+      '/Invoice/InvoiceLine/LineExtensionAmount',
+    ])
+      expect(ours.has(path)).toBe(true);
   });
 
   it('writes only element paths that the official UBL examples use, or bindings they do not show', () => {
     const known = pathsOf([...examples('cen-ubl'), ...examples('peppol')]);
-    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(viewOf);
+    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(
+      viewOf,
+    );
     const unknown = new Set<string>();
     for (const view of views) {
       for (const profile of ['peppol', 'xrechnung'] as const) {
-        for (const path of leafValues(renderUbl(view, { profile })).keys()) if (!known.has(neutralPath(path))) unknown.add(neutralPath(path));
+        for (const path of leafValues(renderUbl(view, { profile })).keys())
+          if (!known.has(neutralPath(path))) unknown.add(neutralPath(path));
       }
     }
     expect([...unknown]).toEqual([]);
@@ -61,7 +75,9 @@ describe('mapping compared with the official examples', () => {
 
   it('writes only element paths that the official CII examples use, or bindings they do not show', () => {
     const known = pathsOf(examples('cen-cii'));
-    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(viewOf);
+    const views = [sampleInput(), germanInput(), ...fc.sample(documentInputArbitrary(), { numRuns: 40, seed: 7 })].map(
+      viewOf,
+    );
     const unknown = new Set<string>();
     for (const view of views) {
       for (const profile of ['en16931', 'xrechnung'] as const) {
@@ -75,10 +91,16 @@ describe('mapping compared with the official examples', () => {
     const input = germanInput({ buyer: { ...germanInput().buyer, taxRegistrationId: '98/765/43210' } });
     const view = viewOf(input);
     const ubl = leafValues(renderUbl(view, { profile: 'xrechnung' }));
-    expect(ubl.get('/Invoice/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID')).toEqual(['DE123456789', '12/345/67890']);
+    expect(ubl.get('/Invoice/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID')).toEqual([
+      'DE123456789',
+      '12/345/67890',
+    ]);
     expect(ubl.get('/Invoice/AccountingCustomerParty/Party/PartyTaxScheme/CompanyID')).toEqual(['DE811907980']);
     const cii = leafValues(renderCii(view, { profile: 'xrechnung' }));
-    const registrations = (party: string) => cii.get(`/CrossIndustryInvoice/SupplyChainTradeTransaction/ApplicableHeaderTradeAgreement/${party}/SpecifiedTaxRegistration/ID`);
+    const registrations = (party: string) =>
+      cii.get(
+        `/CrossIndustryInvoice/SupplyChainTradeTransaction/ApplicableHeaderTradeAgreement/${party}/SpecifiedTaxRegistration/ID`,
+      );
     expect(registrations('SellerTradeParty')).toEqual(['DE123456789', '12/345/67890']);
     expect(registrations('BuyerTradeParty')).toEqual(['DE811907980']);
   });
@@ -97,7 +119,15 @@ describe('mapping compared with the official examples', () => {
       payable: view.totals.payable,
     });
     // 7.5 h × 95.00 = 712.50, less 10 % (71.25) = 641.25: the discount is a line allowance.
-    expect(cii.lines[0]).toMatchObject({ quantity: '7.5', price: '95', baseQuantity: null, allowances: ['71.25'], net: '641.25', category: 'S', rate: '19' });
+    expect(cii.lines[0]).toMatchObject({
+      quantity: '7.5',
+      price: '95',
+      baseQuantity: null,
+      allowances: ['71.25'],
+      net: '641.25',
+      category: 'S',
+      rate: '19',
+    });
     expect(cii.breakdown.map((g) => [g.category, g.rate, g.taxable, g.tax])).toEqual([
       ['S', '19', '636.15', '120.87'],
       ['S', '7', '37.35', '2.61'],

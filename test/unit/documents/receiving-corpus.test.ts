@@ -26,13 +26,26 @@ describe('the shared e-invoice corpus', () => {
     const xml = Buffer.from(read.xml).toString('utf8');
     const expected = stated(xml, read.syntax);
     const t = read.model.totals;
-    expect({ lineNet: t.lineNetTotal, allowances: t.allowanceTotal, charges: t.chargeTotal, taxExclusive: t.taxExclusive, taxInclusive: t.taxInclusive, prepaid: t.prepaid ?? null, rounding: t.roundingAmount, payable: t.payable }).toEqual(expected.totals);
+    expect({
+      lineNet: t.lineNetTotal,
+      allowances: t.allowanceTotal,
+      charges: t.chargeTotal,
+      taxExclusive: t.taxExclusive,
+      taxInclusive: t.taxInclusive,
+      prepaid: t.prepaid ?? null,
+      rounding: t.roundingAmount,
+      payable: t.payable,
+    }).toEqual(expected.totals);
     if (t.taxTotal === null) expect(expected.taxTotals).toEqual([]);
     else expect(expected.taxTotals).toContain(t.taxTotal);
     expect(read.model.lines.map((l) => l.quantity)).toEqual(expected.quantities);
     expect(read.model.lines.map((l) => l.netAmount)).toEqual(expected.lineNets);
     const judged = judgeDocument(read);
-    const fatal = [...new Set([...judged.structure.findings, ...judged.findings].filter((f) => f.severity === 'fatal').map((f) => f.rule))].sort();
+    const fatal = [
+      ...new Set(
+        [...judged.structure.findings, ...judged.findings].filter((f) => f.severity === 'fatal').map((f) => f.rule),
+      ),
+    ].sort();
     if (INVALID[name]) {
       expect(judged.verdict).toBe('invalid');
       expect(fatal).toEqual(expect.arrayContaining(INVALID[name]));

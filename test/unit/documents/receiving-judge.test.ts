@@ -24,11 +24,23 @@ describe('judging a received document', () => {
   });
 
   it('names a changed total by its rule, term and the element it sits in', async () => {
-    const doc = await read(example('peppol/base-example.xml').replace('<cbc:PayableAmount currencyID="EUR">1656.25</cbc:PayableAmount>', '<cbc:PayableAmount currencyID="EUR">1656.26</cbc:PayableAmount>'));
+    const doc = await read(
+      example('peppol/base-example.xml').replace(
+        '<cbc:PayableAmount currencyID="EUR">1656.25</cbc:PayableAmount>',
+        '<cbc:PayableAmount currencyID="EUR">1656.26</cbc:PayableAmount>',
+      ),
+    );
     const judged = judgeDocument(doc);
     expect(judged.verdict).toBe('invalid');
     expect(judged.findings).toEqual([
-      expect.objectContaining({ rule: 'BR-CO-16', severity: 'fatal', term: 'BT-115', field: 'totals.payable', location: '/Invoice[1]/cac:LegalMonetaryTotal[1]', message: expect.stringMatching(/1656\.25/) }),
+      expect.objectContaining({
+        rule: 'BR-CO-16',
+        severity: 'fatal',
+        term: 'BT-115',
+        field: 'totals.payable',
+        location: '/Invoice[1]/cac:LegalMonetaryTotal[1]',
+        message: expect.stringMatching(/1656\.25/),
+      }),
     ]);
   });
 
@@ -37,11 +49,20 @@ describe('judging a received document', () => {
     const second = xml.indexOf('<cac:InvoiceLine>', xml.indexOf('<cac:InvoiceLine>') + 1);
     const broken = xml.slice(0, second) + xml.slice(second).replace(/<cbc:Name>[^<]*<\/cbc:Name>/, '');
     const judged = judgeDocument(await read(broken));
-    expect(judged.findings).toContainEqual(expect.objectContaining({ rule: 'BR-25', term: 'BT-153', field: 'lines[1].name', location: '/Invoice[1]/cac:InvoiceLine[2]' }));
+    expect(judged.findings).toContainEqual(
+      expect.objectContaining({
+        rule: 'BR-25',
+        term: 'BT-153',
+        field: 'lines[1].name',
+        location: '/Invoice[1]/cac:InvoiceLine[2]',
+      }),
+    );
   });
 
   it('holds an XRechnung to the German rules it claims, and only then', async () => {
-    const doc = await read(example('xrechnung/01.01a-INVOICE_ubl.xml').replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, ''));
+    const doc = await read(
+      example('xrechnung/01.01a-INVOICE_ubl.xml').replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, ''),
+    );
     expect(doc.claims).toEqual(['en16931', 'xrechnung']);
     expect(judgeDocument(doc).findings.map((f) => f.rule)).toContain('BR-DE-15');
     expect(judgeDocument(doc, ['en16931']).verdict).toBe('valid');
@@ -49,7 +70,9 @@ describe('judging a received document', () => {
 
   it('judges a Factur-X MINIMUM by EN 16931 all the same, which it is not: it has no lines', async () => {
     const cii = example('cen-cii/CII_example4.xml');
-    const minimum = cii.replace(/(<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>)[^<]*/, '$1urn:factur-x.eu:1p0:minimum').replace(/<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g, '');
+    const minimum = cii
+      .replace(/(<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>)[^<]*/, '$1urn:factur-x.eu:1p0:minimum')
+      .replace(/<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g, '');
     const doc = await read(minimum);
     expect(doc).toMatchObject({ syntax: 'cii', profile: 'factur-x-minimum', claims: ['en16931'] });
     const judged = judgeDocument(doc);
@@ -59,7 +82,12 @@ describe('judging a received document', () => {
 
   it('accepts a VAT amount within the official tolerance of one unit, with a warning that it is not exact', async () => {
     const xml = example('peppol/base-example.xml');
-    const doc = await read(xml.replace('<cbc:TaxAmount currencyID="EUR">331.25</cbc:TaxAmount>\n            <cac:TaxCategory>', '<cbc:TaxAmount currencyID="EUR">331.26</cbc:TaxAmount>\n            <cac:TaxCategory>'));
+    const doc = await read(
+      xml.replace(
+        '<cbc:TaxAmount currencyID="EUR">331.25</cbc:TaxAmount>\n            <cac:TaxCategory>',
+        '<cbc:TaxAmount currencyID="EUR">331.26</cbc:TaxAmount>\n            <cac:TaxCategory>',
+      ),
+    );
     const subtotal = doc.model.vatBreakdown.find((b) => b.taxAmount === '331.26');
     if (!subtotal) return expect.fail('the example changed: no VAT subtotal of 331.25');
     const judged = judge(doc.model, ['en16931'], { syntax: 'ubl' });
@@ -73,6 +101,8 @@ describe('the same engine before issuing', () => {
     const view = viewOf(germanInput());
     expect(problemsFor(view, ['en16931'])).toEqual([]);
     const tampered = { ...view, totals: { ...view.totals, payable: '1.00' } };
-    expect(problemsFor(tampered, ['en16931'])).toContainEqual(expect.objectContaining({ field: 'totals.payable', code: 'BR-CO-16' }));
+    expect(problemsFor(tampered, ['en16931'])).toContainEqual(
+      expect.objectContaining({ field: 'totals.payable', code: 'BR-CO-16' }),
+    );
   });
 });

@@ -21,9 +21,17 @@ function expectParty(read: EinvoiceParty, issued: Party): void {
   expect(read.electronicAddress).toEqual(issued.electronicAddress);
   expect(read.identifier).toEqual(issued.identifier);
   const address = issued.address;
-  const empty = ![address.line1, address.line2, address.city, address.postalCode, address.countryCode].some((v) => v && v.trim() !== '');
+  const empty = ![address.line1, address.line2, address.city, address.postalCode, address.countryCode].some(
+    (v) => v && v.trim() !== '',
+  );
   if (!empty) {
-    expect({ line1: read.address?.line1 ?? null, line2: read.address?.line2 ?? null, city: read.address?.city ?? null, postalCode: read.address?.postalCode ?? null, countryCode: read.address?.countryCode ?? null }).toEqual({
+    expect({
+      line1: read.address?.line1 ?? null,
+      line2: read.address?.line2 ?? null,
+      city: read.address?.city ?? null,
+      postalCode: read.address?.postalCode ?? null,
+      countryCode: read.address?.countryCode ?? null,
+    }).toEqual({
       line1: address.line1,
       line2: address.line2,
       city: address.city,
@@ -43,7 +51,13 @@ function expectSame(model: Einvoice, view: DocumentView): void {
   expect(model.issueDate).toBe(view.issueDate);
   expect(model.currency.code).toBe(view.currency.code);
   const t = model.totals;
-  expect({ lineNet: t.lineNetTotal, taxExclusive: t.taxExclusive, taxTotal: t.taxTotal, taxInclusive: t.taxInclusive, payable: t.payable }).toEqual({
+  expect({
+    lineNet: t.lineNetTotal,
+    taxExclusive: t.taxExclusive,
+    taxTotal: t.taxTotal,
+    taxInclusive: t.taxInclusive,
+    payable: t.payable,
+  }).toEqual({
     lineNet: view.totals.lineNetTotal,
     taxExclusive: view.totals.taxExclusive,
     taxTotal: view.totals.taxTotal,
@@ -54,12 +68,42 @@ function expectSame(model: Einvoice, view: DocumentView): void {
   expect(t.chargeTotal ?? '0').toBe(view.charges.length > 0 ? view.totals.chargeTotal : '0');
   if (zero(view.totals.roundingAmount)) expect(zero(t.roundingAmount)).toBe(true);
   else expect(t.roundingAmount).toBe(view.totals.roundingAmount);
-  expect(model.lines.map((l) => ({ id: l.id, name: l.name, quantity: l.quantity, unitCode: l.unitCode, net: l.netAmount, category: l.vatCategory, rate: l.vatRate, price: l.price?.amount, base: l.price?.baseQuantity ?? null, allowances: l.allowances.map((a) => a.amount) }))).toEqual(
-    view.lines.map((l) => ({ id: l.id, name: asXmlText(l.name), quantity: l.quantity, unitCode: l.unitCode, net: l.netAmount, category: l.vatCategory, rate: l.vatCategory === 'O' ? null : l.vatRate, price: l.price.amount, base: l.price.baseQuantity, allowances: l.allowances.map((a) => a.amount) })),
+  expect(
+    model.lines.map((l) => ({
+      id: l.id,
+      name: l.name,
+      quantity: l.quantity,
+      unitCode: l.unitCode,
+      net: l.netAmount,
+      category: l.vatCategory,
+      rate: l.vatRate,
+      price: l.price?.amount,
+      base: l.price?.baseQuantity ?? null,
+      allowances: l.allowances.map((a) => a.amount),
+    })),
+  ).toEqual(
+    view.lines.map((l) => ({
+      id: l.id,
+      name: asXmlText(l.name),
+      quantity: l.quantity,
+      unitCode: l.unitCode,
+      net: l.netAmount,
+      category: l.vatCategory,
+      rate: l.vatCategory === 'O' ? null : l.vatRate,
+      price: l.price.amount,
+      base: l.price.baseQuantity,
+      allowances: l.allowances.map((a) => a.amount),
+    })),
   );
-  expect(model.vatBreakdown.map((b) => [b.vatCategory, b.taxableAmount, b.taxAmount])).toEqual(view.vatBreakdown.map((b) => [b.vatCategory, b.taxableAmount, b.taxAmount]));
-  expect(model.allowances.map((a) => [a.amount, a.vatCategory])).toEqual(view.allowances.map((a) => [a.amount, a.vatCategory]));
-  expect(model.charges.map((c) => [c.amount, c.vatCategory])).toEqual(view.charges.map((c) => [c.amount, c.vatCategory]));
+  expect(model.vatBreakdown.map((b) => [b.vatCategory, b.taxableAmount, b.taxAmount])).toEqual(
+    view.vatBreakdown.map((b) => [b.vatCategory, b.taxableAmount, b.taxAmount]),
+  );
+  expect(model.allowances.map((a) => [a.amount, a.vatCategory])).toEqual(
+    view.allowances.map((a) => [a.amount, a.vatCategory]),
+  );
+  expect(model.charges.map((c) => [c.amount, c.vatCategory])).toEqual(
+    view.charges.map((c) => [c.amount, c.vatCategory]),
+  );
   expectParty(model.seller, view.seller);
   expectParty(model.buyer, view.buyer);
 }
