@@ -33,7 +33,7 @@ import { systemResolve, type Resolve } from './webhooks/url-safety.js';
 import { inThreadReader, type DocumentReader } from './documents/read/read-pool.js';
 import { PurchaseInvoiceService } from './receiving/purchase-invoice-service.js';
 import { EmailDeliveryRepository } from './delivery/email-delivery-repository.js';
-import { EmailDeliveryService } from './delivery/email-delivery-service.js';
+import { EmailDeliveryService, emailDeliveryOf } from './delivery/email-delivery-service.js';
 import { EmailTemplateRepository } from './delivery/email-template-repository.js';
 import { EmailWorker } from './delivery/email-worker.js';
 import { smtpMailer } from './delivery/mailer.js';
@@ -148,7 +148,16 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     ...(webhooks.onDisabled ? { onDisabled: webhooks.onDisabled } : {}),
   });
   events.onOutbox(() => deliveryWorker.dispatchSoon());
-  const invoices = new InvoiceService(storage.db, invoiceRepository, organizationRepository, companyRepository, events);
+  const emailDeliveryRepository = new EmailDeliveryRepository(storage.db, storage.dialect);
+  const invoices = new InvoiceService(
+    storage.db,
+    invoiceRepository,
+    organizationRepository,
+    companyRepository,
+    events,
+    async (owner, id, trx) =>
+      (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(emailDeliveryOf),
+  );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
   const documents = new DocumentService(
@@ -158,7 +167,6 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     organizationRepository,
     pdf,
   );
-  const emailDeliveryRepository = new EmailDeliveryRepository(storage.db, storage.dialect);
   const emailWorker = options.email
     ? new EmailWorker(storage.db, emailDeliveryRepository, documents, events, smtpMailer(options.email.config), {
         maxConcurrent: options.email.config.maxConcurrent,

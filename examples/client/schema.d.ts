@@ -1339,7 +1339,7 @@ export interface components {
             totals: components["schemas"]["Totals"];
             pdfSha256: components["schemas"]["PdfDigests"];
             einvoice: components["schemas"]["EinvoiceReadiness"];
-            /** @description Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send). */
+            /** @description In the answers about one credit note (GET /credit-note/{id}, its create) and its events, not in lists: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send). */
             deliveries?: components["schemas"]["EmailDelivery"][];
             /** Format: date-time */
             createdAt: string;
@@ -2129,7 +2129,7 @@ export interface components {
             einvoice: components["schemas"]["EinvoiceReadiness"] | null;
             statusTransitions: components["schemas"]["StatusTransitions"];
             pdfSha256: components["schemas"]["PdfDigests"];
-            /** @description Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send). */
+            /** @description In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send). */
             deliveries?: components["schemas"]["EmailDelivery"][];
             /** Format: date-time */
             createdAt: string;

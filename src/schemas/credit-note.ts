@@ -84,7 +84,7 @@ export const CreditNoteSchema = Type.Object(
     deliveries: Type.Optional(
       Type.Array(EmailDeliverySchema, {
         description:
-          'Only in GET /credit-note/{id}: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send).',
+          'In the answers about one credit note (GET /credit-note/{id}, its create) and its events, not in lists: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send).',
       }),
     ),
     createdAt: Type.String({ format: 'date-time' }),

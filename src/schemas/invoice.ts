@@ -478,7 +478,7 @@ export const InvoiceSchema = Type.Object(
     deliveries: Type.Optional(
       Type.Array(EmailDeliverySchema, {
         description:
-          'Only in GET /invoice/{id}: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).',
+          'In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).',
       }),
     ),
     createdAt: Type.String({ format: 'date-time' }),

@@ -1,3 +1,4 @@
+import type { EmailDelivery } from '../schemas/email-delivery.js';
 import type { CreditNoteLineRow, CreditNoteRow } from '../repositories/credit-note-repository.js';
 import type { CreditNote } from '../schemas/credit-note.js';
 import { minorUnitDigits } from '../money/currency.js';
@@ -8,7 +9,12 @@ import { buyerFromSnapshot, sellerFromSnapshot } from './parties.js';
 import { linesFromRows, pdfDigestsOf, totalsFromRow, type StoredVatBreakdown } from './invoice-mapping.js';
 
 /** Stored rows to the credit note the API shows: what was stored, always. */
-export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[]): CreditNote {
+/** `deliveries`: the messages it was sent with, in a single credit note's answers and events, not in lists. */
+export function creditNoteFromRows(
+  row: CreditNoteRow,
+  lines: CreditNoteLineRow[],
+  deliveries?: EmailDelivery[],
+): CreditNote {
   return {
     id: row.id,
     livemode: row.livemode === 1,
@@ -30,6 +36,7 @@ export function creditNoteFromRows(row: CreditNoteRow, lines: CreditNoteLineRow[
     totals: totalsFromRow(row, minorUnitDigits(row.currency)),
     pdfSha256: pdfDigestsOf(row),
     einvoice: einvoiceReadinessOf(row.id, () => creditNoteSource(row, lines)),
+    ...(deliveries ? { deliveries } : {}),
     createdAt: row.created_at,
   };
 }

@@ -1,3 +1,4 @@
+import type { EmailDelivery } from '../schemas/email-delivery.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
 import { minorUnitDigits } from '../money/currency.js';
@@ -25,6 +26,8 @@ export interface InvoiceExtras {
   current?: { buyer: Invoice['buyer']; seller: Invoice['seller'] };
   /** YYYY-MM-DD, UTC: for isOverdue. */
   today: string;
+  /** The messages it was sent with: in a single invoice's answers and events, not in lists. */
+  deliveries?: EmailDelivery[];
 }
 
 export function linesFromRows(lines: LineColumns[]): StoredLine[] {
@@ -123,6 +126,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     einvoice: draft ? null : einvoiceReadinessOf(row.id, () => issuedInvoiceSource(row, lines)),
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     pdfSha256: pdfDigestsOf(row),
+    ...(extras.deliveries ? { deliveries: extras.deliveries } : {}),
     createdAt: row.created_at,
   };
 }

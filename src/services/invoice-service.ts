@@ -1,3 +1,4 @@
+import type { EmailDelivery } from '../schemas/email-delivery.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
@@ -68,6 +69,9 @@ function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceConten
   };
 }
 
+/** A document's messages, newest first, read in `trx`. */
+export type DeliveriesOf = (owner: Owner, documentId: string, trx: Kysely<Database>) => Promise<EmailDelivery[]>;
+
 export class InvoiceService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -75,6 +79,8 @@ export class InvoiceService {
     private readonly organizations: OrganizationRepository,
     private readonly companies: CompanyRepository,
     private readonly events: EventRecorder,
+    /** The messages an invoice was sent with (delivery/, which sits above the services, fills it in). */
+    private readonly deliveriesOf: DeliveriesOf,
   ) {}
 
   /** The invoice as the API shows it, read in `trx` when given. */
@@ -86,9 +92,10 @@ export class InvoiceService {
   ): Promise<Invoice | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
-    const [payments, creditNotes] = await Promise.all([
+    const [payments, creditNotes, deliveries] = await Promise.all([
       this.invoices.paymentsOf(owner, [id], trx),
       this.invoices.creditNoteIdsOf(owner, [id], trx),
+      this.deliveriesOf(owner, id, trx),
     ]);
     const current =
       found.invoice.status === 'draft'
@@ -99,6 +106,7 @@ export class InvoiceService {
       creditNoteIds: creditNotes.get(id) ?? [],
       ...(current ? { current } : {}),
       today: todayUtc(now),
+      deliveries,
     });
   }
 
@@ -211,6 +219,7 @@ export class InvoiceService {
         creditNoteIds: [],
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
         today: todayUtc(now),
+        deliveries: [],
       });
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       // Issued at once is issued all the same: whoever listens for issued invoices hears of it.

@@ -252,7 +252,8 @@ export class SettlementService {
       };
       const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
       await this.creditNotes.insert(t, row, lines);
-      const creditNote = creditNoteFromRows(row, lines);
+      // A new credit note has been sent nowhere yet.
+      const creditNote = creditNoteFromRows(row, lines, []);
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
       if (change.next.status !== invoice.status) {
         await recordStatusChange(

@@ -53,6 +53,7 @@ interface InvoiceAnswer extends DocumentAnswer {
   payments: { amount: string }[];
   refunds: { amount: string }[];
   creditNoteIds: string[];
+  deliveries?: unknown[];
 }
 
 interface CreditNoteAnswer extends DocumentAnswer {
@@ -331,7 +332,10 @@ async function expectListAndNumbers(model: LifecycleModel, real: Real): Promise<
   );
   for (const invoice of model.invoices) {
     const read = await observe(model, real, invoice);
-    if (read) expect(listed.find((i) => i.id === invoice.id)).toEqual(read);
+    if (!read) continue;
+    // A list shows each invoice as a read does, but for the messages it was sent with.
+    const { deliveries: _sent, ...listedAs } = read;
+    expect(listed.find((i) => i.id === invoice.id)).toEqual(listedAs);
   }
   expectGapless(
     listed.filter((i) => i.status !== 'draft').map((i) => i.number!),
