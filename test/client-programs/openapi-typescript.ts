@@ -6,10 +6,7 @@ import type { components, paths } from './openapi-typescript/schema.js';
 type InvoiceLineInput = components['schemas']['InvoiceLineInput'];
 type Invoice = components['schemas']['Invoice'];
 
-const api = createClient<paths>({
-  baseUrl: 'http://127.0.0.1:3000/api/v1.0.0/public',
-  headers: { 'X-API-Key': 'inv_live_AbCdEfGh_0123456789abcdefghijklmn' },
-});
+const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:3000/api/v1.0.0/public', headers: { 'X-API-Key': 'inv_live_AbCdEfGh_0123456789abcdefghijklmn' } });
 
 export async function issueDiscountedInvoice(): Promise<Invoice | undefined> {
   const organization = await api.POST('/organization', {
@@ -33,10 +30,4 @@ export async function issueDiscountedInvoice(): Promise<Invoice | undefined> {
 }
 
 // @ts-expect-error a discount is a decimal, not a boolean
-export const booleanDiscount: InvoiceLineInput = {
-  name: 'x',
-  quantity: 1,
-  unitPrice: 1,
-  vatRate: 19,
-  discountPercent: true,
-};
+export const booleanDiscount: InvoiceLineInput = { name: 'x', quantity: 1, unitPrice: 1, vatRate: 19, discountPercent: true };
