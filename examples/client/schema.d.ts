@@ -5467,11 +5467,13 @@ export interface operations {
                     "application/json": components["schemas"]["EmailTemplateEnvelope"];
                 };
             };
-            400: components["responses"]["ValidationError"];
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -172,7 +172,7 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
         summary: "Drop the company's own template of one document kind and language: the default applies again",
         tags: ['Company'],
         params: EmailTemplateParams,
-        response: { 200: SuccessEnvelope(EmailTemplateSchema), ...errorResponses([...KEY_ERRORS, 'VALIDATION_ERROR']) },
+        response: { 200: SuccessEnvelope(EmailTemplateSchema), ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS]) },
       },
     },
     async (request) => {
