@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { withJitter } from '../lib/jitter.js';
+import { PollingLoop } from '../lib/polling-loop.js';
 import type { DocumentKind, DocumentService } from '../services/document-service.js';
 import type {
   Attachment,
@@ -40,11 +41,7 @@ export class EmailWorker {
   private readonly inFlight = new Set<string>();
   private readonly settled = new Set<Promise<void>>();
   private readonly clock: () => Date;
-  private interval: NodeJS.Timeout | undefined;
-  private nudgeTimer: NodeJS.Timeout | undefined;
-  private running = false;
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -55,69 +52,47 @@ export class EmailWorker {
     private readonly options: EmailWorkerOptions,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    this.loop = new PollingLoop({
+      intervalMs: POLL_INTERVAL_MS,
+      nudgeDelayMs: NUDGE_DELAY_MS,
+      look: () => this.leaseAndSend(),
+      onError: (error) => this.options.onError(error, 'leasing email deliveries'),
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.interval = setInterval(() => this.poll(), POLL_INTERVAL_MS);
-    this.interval.unref();
-    this.nudge();
+    this.loop.start();
   }
 
   /** A message was queued (or a slot freed): look soon. */
   nudge(): void {
-    if (!this.running || this.nudgeTimer) return;
-    this.nudgeTimer = setTimeout(() => {
-      this.nudgeTimer = undefined;
-      this.poll();
-    }, NUDGE_DELAY_MS);
-    this.nudgeTimer.unref();
+    this.loop.nudge();
   }
 
   /** Stops leasing, lets attempts in flight end (each is bounded by the SMTP timeouts) and closes the transport. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    clearInterval(this.interval);
-    clearTimeout(this.nudgeTimer);
-    await this.polling;
+    if (!this.loop.isRunning) return;
+    await this.loop.stop();
     await Promise.allSettled([...this.settled]);
     this.mailer.close();
   }
 
-  private poll(): void {
-    if (!this.running) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = this.leaseAndSend()
-      .catch((error: unknown) => this.options.onError(error, 'leasing email deliveries'))
-      .finally(() => {
-        this.polling = null;
-        if (this.pollAgain) {
-          this.pollAgain = false;
-          this.nudge();
-        }
-      });
-  }
-
-  private async leaseAndSend(): Promise<void> {
+  /** Leases as many due messages as there are free slots; true when it filled them all (there may be more). */
+  private async leaseAndSend(): Promise<boolean> {
     const free = this.options.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0) return false;
     const rows = await this.deliveries.lease({
       owner: this.owner,
       now: this.clock(),
       leaseMs: EMAIL_LEASE_MS,
       limit: free,
     });
-    if (!this.running) {
+    if (!this.loop.isRunning) {
       await this.deliveries.release(
         rows.map((row) => row.id),
         this.owner,
       );
-      return;
+      return false;
     }
     for (const row of rows) {
       this.inFlight.add(row.id);
@@ -130,7 +105,7 @@ export class EmailWorker {
         });
       this.settled.add(done);
     }
-    if (rows.length === free) this.pollAgain = true;
+    return rows.length === free;
   }
 
   /** The PDF (the CII inside) and the XML, the same bytes as GET …/pdf?lang= and the XML download. */
