@@ -136,17 +136,15 @@ export class RecurringRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  /** The ids of active templates (any company) whose next run is due at `at`, oldest due first. */
-  async dueIds(at: string, limit: number): Promise<string[]> {
-    const rows = await this.db
+  /** The ids of active templates (of every company, or of one) whose next run is due at `at`, oldest due first. */
+  async dueIds(at: string, limit: number, companyId?: string): Promise<string[]> {
+    let query = this.db
       .selectFrom('recurring_invoices')
       .select('id')
       .where('status', '=', 'active')
-      .where('next_run_at', '<=', at)
-      .orderBy('next_run_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+      .where('next_run_at', '<=', at);
+    if (companyId !== undefined) query = query.where('company_id', '=', companyId);
+    const rows = await query.orderBy('next_run_at').orderBy('id').limit(limit).execute();
     return rows.map((row) => row.id);
   }
 
@@ -184,10 +182,10 @@ export class RecurringRepository {
   }
 
   /** Runs whose invoice is to be sent and whose message is not queued yet (one killed between the two). */
-  async unsentRuns(limit: number): Promise<RunRow[]> {
-    return this.db
-      .selectFrom('recurring_invoice_runs')
-      .selectAll()
+  async unsentRuns(limit: number, companyId?: string): Promise<RunRow[]> {
+    let query = this.db.selectFrom('recurring_invoice_runs').selectAll();
+    if (companyId !== undefined) query = query.where('company_id', '=', companyId);
+    return query
       .where('send', 'is not', null)
       .where('delivery_id', 'is', null)
       .where('send_error', 'is', null)

@@ -18,7 +18,13 @@ import type {
 import { dayOf, readInvoiceContent } from '../services/invoice-input.js';
 import type { InvoiceService } from '../services/invoice-service.js';
 import { cadenceOf, limitsOf, recurringFromRows } from './recurring-mapping.js';
-import { RUNS_SHOWN, type RecurringPageCursor, type RecurringRepository, type RecurringRow, type RunRow } from './recurring-repository.js';
+import {
+  RUNS_SHOWN,
+  type RecurringPageCursor,
+  type RecurringRepository,
+  type RecurringRow,
+  type RunRow,
+} from './recurring-repository.js';
 import {
   addDays,
   isTimeZone,
@@ -166,10 +172,18 @@ export class RecurringService {
     const { schedule } = input;
     const problems: ErrorDetail[] = [];
     if (dayOf(schedule.anchorDate) === null)
-      problems.push({ field: 'schedule.anchorDate', code: 'invalid_date', message: 'Must be a real date from 1900 to 9999.' });
+      problems.push({
+        field: 'schedule.anchorDate',
+        code: 'invalid_date',
+        message: 'Must be a real date from 1900 to 9999.',
+      });
     const endDate = schedule.endDate ?? null;
     if (endDate !== null && dayOf(endDate) === null)
-      problems.push({ field: 'schedule.endDate', code: 'invalid_date', message: 'Must be a real date from 1900 to 9999.' });
+      problems.push({
+        field: 'schedule.endDate',
+        code: 'invalid_date',
+        message: 'Must be a real date from 1900 to 9999.',
+      });
     else if (endDate !== null && endDate < schedule.anchorDate)
       problems.push({
         field: 'schedule.endDate',
@@ -261,7 +275,9 @@ export class RecurringService {
       return {
         ok: false,
         code: 'VALIDATION_ERROR',
-        details: [{ field: 'schedule.endDate', code: 'invalid_date', message: 'Must be a real date from 1900 to 9999.' }],
+        details: [
+          { field: 'schedule.endDate', code: 'invalid_date', message: 'Must be a real date from 1900 to 9999.' },
+        ],
       };
     const at = now.toISOString();
     const row: RecurringRow = {
@@ -331,11 +347,17 @@ export class RecurringService {
    * send are queued. A template whose run throws (the database gone) is left for the next pass
    * and does not stop the others.
    */
-  async runDue(asOf: Date, onError: (error: unknown, id: string) => void = () => {}): Promise<PassSummary> {
+  async runDue(
+    asOf: Date,
+    onError: (error: unknown, id: string) => void = () => {},
+    only: { companyId?: string } = {},
+  ): Promise<PassSummary> {
     const summary: PassSummary = { asOf: asOf.toISOString(), made: 0, failed: 0, ended: 0, sent: 0 };
     const tried = new Set<string>();
     for (;;) {
-      const ids = (await this.recurring.dueIds(summary.asOf, DUE_PER_LOOK + tried.size)).filter((id) => !tried.has(id));
+      const ids = (await this.recurring.dueIds(summary.asOf, DUE_PER_LOOK + tried.size, only.companyId)).filter(
+        (id) => !tried.has(id),
+      );
       if (ids.length === 0) break;
       for (const id of ids) {
         tried.add(id);
@@ -349,7 +371,7 @@ export class RecurringService {
         }
       }
     }
-    summary.sent = await this.sendPending(asOf, onError);
+    summary.sent = await this.sendPending(asOf, onError, only.companyId);
     return summary;
   }
 
@@ -385,7 +407,10 @@ export class RecurringService {
         const runDate = occurrence(cadence, index);
         if (await this.recurring.hasRun(t, id, period.start)) {
           // Only a template whose row was moved back could get here; the period is done already.
-          await this.recurring.update(t, scope, id, { ...this.placed(row, index + 1, '0000-00-00', at), updated_at: at });
+          await this.recurring.update(t, scope, id, {
+            ...this.placed(row, index + 1, '0000-00-00', at),
+            updated_at: at,
+          });
           return 'made';
         }
         const { dueDays, ...template } = JSON.parse(row.template) as RecurringTemplate;
@@ -423,7 +448,13 @@ export class RecurringService {
         const moved = { ...this.placed(row, index + 1, '0000-00-00', at), updated_at: at };
         await this.recurring.update(t, scope, id, moved);
         const value = recurringFromRows({ ...row, ...moved }, [run]);
-        await this.events.record(t, scope, created.ok ? 'recurring_invoice.run' : 'recurring_invoice.failed', value, asOf);
+        await this.events.record(
+          t,
+          scope,
+          created.ok ? 'recurring_invoice.run' : 'recurring_invoice.failed',
+          value,
+          asOf,
+        );
         if (moved.status === 'ended') {
           await this.events.record(t, scope, 'recurring_invoice.ended', value, asOf);
           summary.ended += 1;
@@ -440,9 +471,13 @@ export class RecurringService {
   }
 
   /** Queues the messages of runs that send, each with the run's mark in one transaction. */
-  private async sendPending(now: Date, onError: (error: unknown, id: string) => void): Promise<number> {
+  private async sendPending(
+    now: Date,
+    onError: (error: unknown, id: string) => void,
+    companyId: string | undefined,
+  ): Promise<number> {
     let sent = 0;
-    for (const run of await this.recurring.unsentRuns(SENDS_PER_PASS)) {
+    for (const run of await this.recurring.unsentRuns(SENDS_PER_PASS, companyId)) {
       try {
         const scope = scopeFor(run.company_id, { livemode: run.livemode === 1 });
         await this.db.transaction().execute(async (t) => {
@@ -450,7 +485,9 @@ export class RecurringService {
           const marked = await this.recurring.markSent(
             t,
             run.id,
-            queued.ok ? { delivery_id: queued.deliveryId, send_error: null } : { delivery_id: null, send_error: queued.reason },
+            queued.ok
+              ? { delivery_id: queued.deliveryId, send_error: null }
+              : { delivery_id: null, send_error: queued.reason },
           );
           // Another instance queued it first: roll this one's message back.
           if (!marked) throw new SentElsewhere();

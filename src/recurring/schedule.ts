@@ -56,7 +56,11 @@ export function occurrence(cadence: Cadence, index: number): string {
 }
 
 /** The invoice period (BG-14) of the run `index`: the period it starts (current) or the one it ends (previous). */
-export function periodOf(cadence: Cadence, index: number, which: 'current' | 'previous'): { start: string; end: string } {
+export function periodOf(
+  cadence: Cadence,
+  index: number,
+  which: 'current' | 'previous',
+): { start: string; end: string } {
   const first = which === 'current' ? index : index - 1;
   return { start: occurrence(cadence, first), end: addDays(occurrence(cadence, first + 1), -1) };
 }
@@ -91,7 +95,11 @@ export function isTimeZone(timeZone: string): boolean {
 
 /** The calendar date (YYYY-MM-DD) at `instant` in `timeZone`. */
 export function localDate(instant: Date | number, timeZone: string): string {
-  const values = Object.fromEntries(formatterOf(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  const values = Object.fromEntries(
+    formatterOf(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
   return `${values.year}-${values.month}-${values.day}`;
 }
 
