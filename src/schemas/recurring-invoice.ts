@@ -49,7 +49,11 @@ const scheduleFields = {
     { description: 'week, month, quarter or year.' },
   ),
   every: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 52, description: 'Every N intervals (every 2 weeks, every 6 months); default 1.' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 52,
+      description: 'Every N intervals (every 2 weeks, every 6 months); default 1.',
+    }),
   ),
   anchorDate: DateInput(
     'YYYY-MM-DD: the first run. Every later run is counted from it: monthly from the 31st runs on the last day of shorter months and on the 31st again in longer ones.',
@@ -90,9 +94,13 @@ export const RecurringScheduleInput = Type.Object(scheduleFields, {
   additionalProperties: false,
 });
 
-const SendInput = Nullable(SendDocumentBody, 'Send each issued invoice by email (POST /invoice/{id}/send with this body); null or absent: do not send.');
+const SendInput = Nullable(
+  SendDocumentBody,
+  'Send each issued invoice by email (POST /invoice/{id}/send with this body); null or absent: do not send.',
+);
 const InvoiceStatusInput = Type.Union([Type.Literal('issued'), Type.Literal('draft')], {
-  description: 'issued (default): each run issues (finalizes) its invoice. draft: each run makes a draft to check and finalize.',
+  description:
+    'issued (default): each run issues (finalizes) its invoice. draft: each run makes a draft to check and finalize.',
 });
 
 export const CreateRecurringInvoiceBody = Type.Object(
@@ -149,7 +157,9 @@ export const RecurringRunSchema = Type.Object(
         { title: 'RecurringRunFailure' },
       ),
     ),
-    deliveryId: Nullable(Type.String({ description: 'The message the invoice was sent with, when the template sends.' })),
+    deliveryId: Nullable(
+      Type.String({ description: 'The message the invoice was sent with, when the template sends.' }),
+    ),
     sendError: Nullable(Type.String({ description: 'Why the message could not be queued, when it could not.' })),
     createdAt: Type.String({ format: 'date-time' }),
   },
@@ -166,7 +176,8 @@ export const RecurringInvoiceSchema = Type.Object(
       RECURRING_STATUSES.map((s) => Type.Literal(s)),
       {
         title: 'RecurringInvoiceStatus',
-        description: 'active: runs when due. paused: does not run (periods passed meanwhile are skipped). ended: runs no more.',
+        description:
+          'active: runs when due. paused: does not run (periods passed meanwhile are skipped). ended: runs no more.',
       },
     ),
     organizationId: Type.String(),
