@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
+import { runCli } from '../../src/cli/main.js';
 
 // Recurring invoices through the API, with the scheduler's passes run as of chosen instants
 // (container.recurring.runDue, what `invoicing schedules run --as-of` calls): month ends from the
@@ -262,6 +263,60 @@ for (const dialect of DIALECTS) {
       await c.send('POST', `/recurring-invoice/${made[0].id}/pause`);
       const paused = (await t.get('/recurring-invoice?status=paused', c.key)).json().data;
       expect(paused.items.map((r: Body) => r.id)).toEqual([made[0].id]);
+    });
+
+    it('runs one pass with invoicing schedules run --as-of, as text or one JSON object', async () => {
+      const c = await company();
+      const r = await c.create({ anchorDate: '2027-10-01', timeZone: 'Europe/Berlin' });
+      const cli = async (args: string[]) => {
+        const stdout: string[] = [];
+        const stderr: string[] = [];
+        const code = await runCli(args, {
+          stdout: (text) => stdout.push(text),
+          stderr: (text) => stderr.push(text),
+          env: {
+            DATABASE_URL: t.database.url,
+            ...(dialect === 'postgres' ? { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY } : {}),
+          },
+        });
+        return { code, stdout: stdout.join(''), stderr: stderr.join('') };
+      };
+      const early = await cli(['schedules', 'run', '--as-of', '2027-09-30T21:59:00Z', '--company', c.companyId]);
+      expect([early.code, early.stdout]).toEqual([
+        0,
+        'Pass as of 2027-09-30T21:59:00.000Z: 0 invoices made, 0 runs failed, 0 recurring invoices ended, 0 messages queued.\n',
+      ]);
+      const due = await cli([
+        'schedules',
+        'run',
+        '--as-of',
+        '2027-10-01T00:00+02:00',
+        '--company',
+        c.companyId,
+        '--json',
+      ]);
+      expect(due.code, due.stderr).toBe(0);
+      expect(JSON.parse(due.stdout)).toEqual({
+        asOf: '2027-09-30T22:00:00.000Z',
+        made: 1,
+        failed: 0,
+        ended: 0,
+        sent: 0,
+      });
+      expect((await c.read(r.id)).runs).toHaveLength(1);
+      const again = await cli([
+        'schedules',
+        'run',
+        '--as-of',
+        '2027-10-01T00:00+02:00',
+        '--company',
+        c.companyId,
+        '--json',
+      ]);
+      expect(JSON.parse(again.stdout).made).toBe(0);
+      const wrong = await cli(['schedules', 'run', '--as-of', 'tomorrow']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('--as-of must be an ISO 8601 date-time');
     });
 
     it('refuses bad input with 4xx and the field, and other companies with 404', async () => {
