@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { runCli } from '../../src/cli/main.js';
+import { resetTestData } from '../../src/services/test-data.js';
 
 // Recurring invoices through the API, with the scheduler's passes run as of chosen instants
 // (container.recurring.runDue, what `invoicing schedules run --as-of` calls): month ends from the
@@ -26,8 +27,8 @@ for (const dialect of DIALECTS) {
     let current = '';
     const pass = (at: string) => t.container.recurring.runDue(new Date(at), undefined, { companyId: current });
 
-    async function company() {
-      const { companyId, key } = await t.tenant();
+    async function company(options: { mode?: 'live' | 'test' } = {}) {
+      const { companyId, key } = await t.tenant(undefined, options);
       current = companyId;
       const buyer = (await t.post('/organization', { name: 'Subscriber AG', isCustomer: true }, key)).json().data;
       const send = (method: 'POST' | 'PATCH', path: string, body?: Body) =>
@@ -249,6 +250,17 @@ for (const dialect of DIALECTS) {
       const run = (await c.read(r.id)).runs[0];
       expect(run).toMatchObject({ status: 'made', deliveryId: null });
       expect(run.sendError).toMatch(/EMAIL_NOT_CONFIGURED/);
+    });
+
+    it('runs test-mode templates into test invoices, and deletes them with the test data', async () => {
+      const c = await company({ mode: 'test' });
+      const r = await c.create({ anchorDate: '2027-09-15', timeZone: 'UTC' });
+      expect(r.livemode).toBe(false);
+      await pass('2027-09-15T00:00:00Z');
+      const run = (await c.read(r.id)).runs[0];
+      expect((await c.invoice(run.invoiceId)).number).toMatch(/^TEST-/);
+      await resetTestData(t.container.repositories.testData, c.companyId);
+      expect((await t.get('/recurring-invoice', c.key)).json().data.items).toEqual([]);
     });
 
     it('lists recurring invoices newest first with cursor paging', async () => {
