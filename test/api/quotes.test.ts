@@ -276,11 +276,52 @@ for (const dialect of DIALECTS) {
           payload: { bankAccount: { iban: 'DE89370400440532013000' }, paymentTerms: 'Payable within 14 days.' },
         });
         expect(profile.statusCode, profile.body).toBe(200);
-        const q = await c.quote({ issueDate: '2026-03-02', validUntil: '2026-04-15' });
+        const q = await c.quote({
+          issueDate: '2026-03-02',
+          validUntil: '2026-04-15',
+          purchaseOrderReference: 'RFQ-12',
+        });
+        // Every label the page prints is a quote's: its title, number and date, the parties as the
+        // one it is made to and the one who offers, the sum offered; nothing an invoice alone says.
         const expected = {
-          en: ['Quote', 'Valid until', q.number],
-          de: ['Angebot', 'Gültig bis', q.number],
-          fr: ['Devis', "Valable jusqu'au", q.number],
+          en: [
+            'Quote',
+            'Quote number',
+            'Quote date',
+            'Valid until',
+            'QUOTE FOR',
+            'OFFERED BY',
+            'Total',
+            'Your request',
+            q.number,
+          ],
+          de: [
+            'Angebot',
+            'Angebotsnummer',
+            'Angebotsdatum',
+            'Gültig bis',
+            'ANGEBOTSEMPFÄNGER',
+            'ANBIETER',
+            'Angebotssumme',
+            'Ihre Anfrage',
+            q.number,
+          ],
+          fr: [
+            'Devis',
+            'N° de devis',
+            'Date du devis',
+            "Valable jusqu'au",
+            'CLIENT',
+            'ÉMETTEUR',
+            'Total TTC',
+            'Votre demande',
+            q.number,
+          ],
+        };
+        const invoiceWords = {
+          en: [/invoice/i, /bill to/i, /due/i, /payment/i, /your order/i],
+          de: [/rechnung/i, /zahlbetrag/i, /fällig/i, /zahlung/i, /bestellung/i],
+          fr: [/factur/i, /net à payer/i, /échéance/i, /paiement/i, /commande/i],
         };
         for (const [lang, words] of Object.entries(expected)) {
           const res = await t.request({
@@ -293,7 +334,7 @@ for (const dialect of DIALECTS) {
           const pdf = res.rawPayload;
           const text = pdfPlainText(pdf);
           for (const word of words) expect(text, lang).toContain(word);
-          expect(text).not.toMatch(/Invoice|Rechnung|Facture/);
+          for (const word of invoiceWords[lang as keyof typeof invoiceWords]) expect(text, lang).not.toMatch(word);
           expect(text).not.toContain('DE89');
           expect(text).not.toContain('14 days');
           expect(pdfQrPayloads(pdf)).toEqual([]);
