@@ -17,6 +17,7 @@ import { companyRoutes } from './routes/company.js';
 import { documentRoutes } from './routes/documents.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
+import { quoteRoutes } from './routes/quotes.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { testModeRoutes } from './routes/test-mode.js';
@@ -277,6 +278,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(userRoutes(deps));
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(recordRoutes(deps));
+    await signedIn.register(quoteRoutes(deps));
     await signedIn.register(documentRoutes(deps));
     await signedIn.register(webhookRoutes(deps));
     await signedIn.register(testModeRoutes(deps));

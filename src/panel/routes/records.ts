@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PAGE_SIZE, pageNumber } from '../records.js';
+import { pageNumber } from '../records.js';
 import { creditNotePage, creditNotesPage } from '../views/credit-notes.js';
 import { invoicePage } from '../views/invoice.js';
 import { invoicesPage } from '../views/invoices.js';
 import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
-import { quotePage, quotesPage } from '../views/quotes.js';
 import { chromeFor, notFound, openAccess, sendPage, type PanelDeps } from '../context.js';
 import { panelOwner } from '../mode.js';
 
@@ -63,18 +62,6 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (!invoice) throw notFound();
       const creditNotes = await deps.records.creditNotesOf(owner, invoice.id);
       return sendPage(reply, invoicePage(await chromeFor(request, reply, deps), invoice, creditNotes));
-    });
-
-    app.get('/quotes', { config: openAccess(), schema: { querystring: PageQuery } }, async (request, reply) => {
-      const found = await deps.container.quotes.page(panelOwner(request), pageNumber(request.query.page), PAGE_SIZE);
-      const page = { items: found.quotes, total: found.total, page: found.page, pages: found.pages };
-      return sendPage(reply, quotesPage(await chromeFor(request, reply, deps), page));
-    });
-
-    app.get('/quotes/:id', one, async (request, reply) => {
-      const quote = await deps.container.quotes.get(panelOwner(request), request.params.id);
-      if (!quote) throw notFound();
-      return sendPage(reply, quotePage(await chromeFor(request, reply, deps), quote));
     });
 
     app.get('/credit-notes', list, async (request, reply) => {
