@@ -11,7 +11,7 @@ import type { Invoice } from '../schemas/invoice.js';
 import type { CreateQuoteInput, Quote, QuoteToInvoiceInput, UpdateQuoteInput } from '../schemas/quote.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf } from '../services/document-extras.js';
 import { computeContent, oversizedAmounts } from '../services/invoice-content.js';
-import { datesAtIssue, readInvoiceContent, todayUtc } from '../services/invoice-input.js';
+import { datesAtIssue, todayUtc } from '../services/invoice-input.js';
 import { yearOf } from '../services/invoice-numbering.js';
 import { type InvoiceFailure, type InvoiceService } from '../services/invoice-service.js';
 import { lineFieldsOf } from '../services/stored-line.js';
@@ -20,8 +20,15 @@ import { PdfRenderError, type PdfLanguage } from '../documents/index.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import { documentViewOf } from '../services/document-view.js';
 import { draftLineOf } from '../services/invoice-content.js';
+import {
+  asQuoteDetails,
+  contentInputOf,
+  readQuoteContent,
+  withoutUndefined,
+  type QuoteContentInput,
+} from './quote-content.js';
 import { formatQuoteNumber, formatTestQuoteNumber, quoteFromRows } from './quote-mapping.js';
-import type { QuoteFilter, QuotePageCursor, QuoteLineRow, QuoteRepository, QuoteRow } from './quote-repository.js';
+import type { QuoteFilter, QuotePageCursor, QuoteRepository, QuoteRow } from './quote-repository.js';
 
 // Quotes from creation to invoice. The content is read, checked and computed by the invoice's
 // own code (readInvoiceContent, computeContent), so a quote and the invoice made from it have the
@@ -48,57 +55,6 @@ export type QuoteResult = { ok: true; value: Quote } | QuoteFailure;
 
 /** How often an edit or a send retries after another edit of the same draft slipped in between. */
 const MAX_ATTEMPTS = 8;
-
-/** The content of a quote's body: the create body without its status. */
-type QuoteContentInput = Omit<CreateQuoteInput, 'status'>;
-
-/** A stored draft as its create body would be: what a PATCH is merged into. */
-function contentInputOf(row: QuoteRow, lines: QuoteLineRow[]): QuoteContentInput {
-  const { paymentTerms, deliveryDate, invoicePeriod, allowances, charges } = apiExtras(
-    extrasOf({ ...row, payment_means: null }),
-  );
-  return {
-    organizationId: row.organization_id,
-    issueDate: row.issue_date,
-    validUntil: row.valid_until,
-    currency: row.currency,
-    pricesIncludeTax: row.prices_include_tax === 1,
-    buyerReference: row.buyer_reference,
-    purchaseOrderReference: row.purchase_order_reference,
-    note: row.note,
-    paymentTerms,
-    deliveryDate,
-    invoicePeriod,
-    allowances,
-    charges,
-    // A stored line as the create body had it: what a PATCH without `lines` keeps.
-    lines: lines.map(lineFieldsOf),
-  };
-}
-
-/** The fields of a PATCH body that were sent (undefined ones are not). */
-function withoutUndefined<T extends object>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-/** The invoice body's field names where a quote names them otherwise. */
-function asQuoteDetails(details: ErrorDetail[]): ErrorDetail[] {
-  return details.map((d) =>
-    d.field === 'dueDate' ? { ...d, field: 'validUntil', message: d.message.replace('due date', 'validity date') } : d,
-  );
-}
-
-/** A quote's body read and checked by the invoice's own rules; its validUntil is the invoice's dueDate there. */
-function readQuoteContent(body: QuoteContentInput, currency: string) {
-  const { validUntil, ...rest } = body;
-  const read = readInvoiceContent(
-    { ...rest, number: null, dueDate: validUntil ?? null, paymentMeans: null },
-    { currency },
-  );
-  return read.ok
-    ? read
-    : { ok: false as const, code: 'VALIDATION_ERROR' as const, details: asQuoteDetails(read.details) };
-}
 
 export class QuoteService {
   constructor(
