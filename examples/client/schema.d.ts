@@ -668,14 +668,22 @@ export interface paths {
         get: operations["getQuote"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a draft quote
+         * @description Only drafts can be deleted: 409 QUOTE_NOT_DRAFT otherwise (a sent quote keeps its number; it is declined or expires).
+         */
+        delete: operations["deleteDraftQuote"];
         options?: never;
         /**
          * Read one quote (headers only)
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
         head: operations["headGetQuote"];
-        patch?: never;
+        /**
+         * Edit a draft quote
+         * @description Any field of the create body but status, with the same checks; `lines`, when sent, replace all lines. Only drafts can be edited: 409 QUOTE_NOT_DRAFT otherwise (a sent quote is an offer made; make a new one).
+         */
+        patch: operations["updateDraftQuote"];
         trace?: never;
     };
     "/quote/{id}/pdf": {
@@ -770,7 +778,7 @@ export interface paths {
         put?: never;
         /**
          * Make an accepted quote into an invoice, exactly once
-         * @description Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice's purchaseOrderReference (BT-13) is the buyer's order number when given, else the quote's number. Of any number of calls, also racing ones, one makes the invoice; the others get 409 QUOTE_ALREADY_INVOICED naming it.
+         * @description Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice names the quote (quoteId) and carries its number as tenderReference (BT-17) in its e-invoices and on its PDF; its purchaseOrderReference (BT-13) is the buyer's order number, when given here or on the quote. Of any number of calls, also racing ones, one makes the invoice; the others get 409 QUOTE_ALREADY_INVOICED naming it.
          */
         post: operations["invoiceQuote"];
         delete?: never;
@@ -1408,7 +1416,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
         };
         /**
@@ -1509,6 +1517,23 @@ export interface components {
             success: true;
             message: string;
             data: components["schemas"]["DeletedInvoice"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /**
+         * DeletedQuote
+         * @description The draft is gone; drafts never had a number, so no number is lost.
+         */
+        DeletedQuote: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** DeletedQuoteEnvelope */
+        DeletedQuoteEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["DeletedQuote"];
             meta: components["schemas"]["SuccessMeta"];
         };
         /** DeletedWebhookEndpoint */
@@ -2089,7 +2114,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -2122,7 +2147,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update" | "recurring-invoice.manage")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update" | "quote.delete" | "recurring-invoice.manage")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -2227,6 +2252,8 @@ export interface components {
             pricesIncludeTax: boolean;
             buyerReference: string | null;
             purchaseOrderReference: string | null;
+            tenderReference: string | null;
+            quoteId: string | null;
             note: string | null;
             paymentMeans: components["schemas"]["PaymentMeans"] | null;
             paymentTerms: string | null;
@@ -3653,6 +3680,24 @@ export interface components {
             /** @description true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it. */
             archived?: boolean;
         };
+        /** UpdateQuoteInput */
+        UpdateQuoteInput: {
+            /** @description The buyer: an organization of the caller's company, not archived. */
+            organizationId?: string;
+            issueDate?: string | null;
+            validUntil?: string | null;
+            currency?: string | null;
+            pricesIncludeTax?: boolean | null;
+            buyerReference?: string | null;
+            purchaseOrderReference?: string | null;
+            note?: string | null;
+            lines?: components["schemas"]["InvoiceLineInput"][];
+            paymentTerms?: string | null;
+            deliveryDate?: string | null;
+            invoicePeriod?: components["schemas"]["InvoicePeriodInput"] | null;
+            allowances?: components["schemas"]["AllowanceChargeInput"][] | null;
+            charges?: components["schemas"]["AllowanceChargeInput"][] | null;
+        };
         /** UpdateRecurringInvoiceInput */
         UpdateRecurringInvoiceInput: {
             template?: components["schemas"]["RecurringInvoiceTemplate"];
@@ -3676,7 +3721,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -4127,6 +4172,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["EinvoiceIncompleteError"];
+            };
+        };
+        /** @description Error codes: `QUOTE_NOT_DRAFT` (The quote is not a draft: it was sent already.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+        QuoteNotDraftOrIdempotencyConflictReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["QuoteNotDraftError"] | components["schemas"]["IdempotencyConflictError"];
             };
         };
         /** @description Error codes: `QUOTE_NOT_OPEN` (The quote is not open: it is a draft, or the buyer answered it already.); `QUOTE_EXPIRED` (The quote has expired: its validUntil date has passed.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
@@ -7079,6 +7140,58 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteDraftQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedQuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["QuoteNotDraftOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     headGetQuote: {
         parameters: {
             query?: never;
@@ -7115,6 +7228,62 @@ export interface operations {
             429: components["responses"]["RateLimitedWithoutBody"];
             500: components["responses"]["InternalServerErrorWithoutBody"];
             503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    updateDraftQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuoteInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["QuoteNotDraftOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getQuotePdf: {
@@ -7273,22 +7442,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Error codes: `QUOTE_NOT_DRAFT` (The quote is not a draft: it was sent already.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["QuoteNotDraftError"] | components["schemas"]["IdempotencyConflictError"];
-                };
-            };
+            409: components["responses"]["QuoteNotDraftOrIdempotencyConflictReplayable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

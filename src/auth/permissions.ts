@@ -22,7 +22,9 @@ export const PERMISSIONS = {
   'purchase-invoice.update': 'Approve or dispute received purchase invoices',
   'quote.create': 'Create quotes and drafts of quotes',
   'quote.read': 'Read quotes (one by id, or lists)',
-  'quote.update': 'Send, accept and decline quotes, and make invoices of accepted ones (without invoice.create)',
+  'quote.update':
+    'Edit drafts of quotes, send, accept and decline quotes, and make invoices of accepted ones (without invoice.create)',
+  'quote.delete': 'Delete drafts of quotes',
   'recurring-invoice.manage':
     'Create, read, change, pause, resume and end recurring invoices (their runs make invoices without invoice.create)',
 } as const;

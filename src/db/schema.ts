@@ -165,6 +165,10 @@ export interface InvoicesTable extends DocumentExtrasColumns, PdfDigestColumns {
   livemode: number;
   created_at: string;
   updated_at: string;
+  /** The quote the invoice was made from (POST /quote/{id}/invoice); null for others. Migration 0023. */
+  quote_id: string | null;
+  /** BT-17 (tender or lot reference): the number of the quote it was made from. Migration 0023. */
+  tender_reference: string | null;
 }
 
 export interface InvoiceLinesTable {
@@ -573,6 +577,8 @@ export interface QuotesTable extends Omit<DocumentExtrasColumns, 'payment_means'
   /** Set by the one conversion that made an invoice of the quote. */
   invoiced_at: string | null;
   invoice_id: string | null;
+  /** A draft's edit count: an edit or send checks it did not change since it was read. Migration 0023. */
+  version: number;
   created_at: string;
   updated_at: string;
 }

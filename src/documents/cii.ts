@@ -200,6 +200,11 @@ export function renderCiiDocument(view: DocumentView, profile: CiiProfile): stri
         group(a, 'ram:BuyerOrderReferencedDocument', (o) =>
           leaf(o, 'ram:IssuerAssignedID', view.purchaseOrderReference),
         );
+      // BT-17 is an additional referenced document of type 50 (a call for tender or lot).
+      if (view.tenderReference)
+        group(a, 'ram:AdditionalReferencedDocument', (r) =>
+          leaf(leaf(r, 'ram:IssuerAssignedID', view.tenderReference), 'ram:TypeCode', '50'),
+        );
     });
     group(t, 'ram:ApplicableHeaderTradeDelivery', (d) => {
       if (view.deliverTo) {

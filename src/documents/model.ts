@@ -222,6 +222,8 @@ export interface DocumentView {
   buyerReference: string | null;
   /** BT-13 */
   purchaseOrderReference: string | null;
+  /** BT-17: the tender or lot reference; our invoices carry the number of the quote they were made from. */
+  tenderReference: string | null;
   /** BT-22 */
   note: string | null;
   /** BT-20 */

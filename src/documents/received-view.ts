@@ -98,6 +98,7 @@ export function receivedView(doc: Einvoice, options: { test: boolean; creditNote
     currency: { code: /^[A-Z]{3}$/.test(currencyCode) ? currencyCode : 'XXX', minorDigits: doc.currency.minorDigits },
     buyerReference: textOf(doc.buyerReference),
     purchaseOrderReference: textOf(doc.purchaseOrderReference),
+    tenderReference: textOf(doc.tenderReference),
     note: notes.length > 0 ? notes.join('\n') : null,
     paymentTerms: textOf(doc.paymentTerms),
     deliveryDate: textOf(doc.deliveryDate),

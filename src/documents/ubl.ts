@@ -207,6 +207,8 @@ export function renderUblDocument(view: DocumentView, profile: UblProfile): stri
       ),
     );
   }
+  if (view.tenderReference)
+    group(root, 'cac:OriginatorDocumentReference', (o) => leaf(o, 'cbc:ID', view.tenderReference));
   party(root, 'cac:AccountingSupplierParty', view.seller, view.paymentMeans?.directDebit?.creditorId ?? null);
   party(root, 'cac:AccountingCustomerParty', view.buyer, null);
   if (view.deliveryDate || view.deliverTo) {

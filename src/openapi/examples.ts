@@ -142,6 +142,8 @@ export const invoice = {
   pricesIncludeTax: false,
   buyerReference: null,
   purchaseOrderReference: 'PO-7781',
+  tenderReference: null,
+  quoteId: null,
   note: null,
   ...documentExtras,
   lines: [line],

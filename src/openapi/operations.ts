@@ -28,7 +28,16 @@ import {
   recurringInvoice,
   recurringRequest,
 } from './recurring-examples.js';
-import { acceptedQuote, declinedQuote, draftQuote, invoicedQuote, openQuote, quoteRequest } from './quote-examples.js';
+import {
+  QUOTE_ID,
+  acceptedQuote,
+  declinedQuote,
+  draftQuote,
+  invoiceFromQuote,
+  invoicedQuote,
+  openQuote,
+  quoteRequest,
+} from './quote-examples.js';
 import {
   approvedPurchaseInvoice,
   disputedPurchaseInvoice,
@@ -374,6 +383,20 @@ const EXTRAS: Record<string, OperationExtras> = {
     operationId: 'getQuote',
     response: { success: true, message: 'Quote found.', data: openQuote, meta },
   },
+  'PATCH /quote/{id}': {
+    operationId: 'updateDraftQuote',
+    requestBody: { validUntil: '2026-03-31', note: 'Prices as discussed on the phone.' },
+    response: {
+      success: true,
+      message: 'Draft quote updated.',
+      data: { ...draftQuote, validUntil: '2026-03-31', note: 'Prices as discussed on the phone.' },
+      meta,
+    },
+  },
+  'DELETE /quote/{id}': {
+    operationId: 'deleteDraftQuote',
+    response: { success: true, message: 'Draft quote deleted.', data: { id: QUOTE_ID, deleted: true }, meta },
+  },
   'GET /quote/{id}/pdf': { operationId: 'getQuotePdf' },
   'POST /quote/{id}/send': {
     operationId: 'sendQuote',
@@ -393,7 +416,7 @@ const EXTRAS: Record<string, OperationExtras> = {
     response: {
       success: true,
       message: `Invoice 2026-00042 made from quote Q-2026-00017.`,
-      data: { quote: invoicedQuote, invoice },
+      data: { quote: invoicedQuote, invoice: invoiceFromQuote },
       meta,
     },
   },

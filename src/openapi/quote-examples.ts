@@ -76,6 +76,9 @@ export const invoicedQuote = {
   statusTransitions: { ...acceptedQuote.statusTransitions, invoicedAt: '2026-03-02T09:15:04.150Z' },
 };
 
+/** The invoice made from the accepted quote: it names the quote, and carries its number as BT-17. */
+export const invoiceFromQuote = { ...invoice, quoteId: QUOTE_ID, tenderReference: 'Q-2026-00017' };
+
 export const quoteRequest = {
   organizationId: ORGANIZATION_ID,
   issueDate: '2026-02-16',

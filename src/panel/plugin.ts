@@ -18,6 +18,7 @@ import { emailTemplateRoutes } from './routes/email-templates.js';
 import { documentRoutes } from './routes/documents.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
+import { quoteRoutes } from './routes/quotes.js';
 import { sendingRoutes } from './routes/sending.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -280,6 +281,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(emailTemplateRoutes(deps));
     await signedIn.register(recordRoutes(deps));
+    await signedIn.register(quoteRoutes(deps));
     await signedIn.register(sendingRoutes(deps));
     await signedIn.register(documentRoutes(deps));
     await signedIn.register(webhookRoutes(deps));

@@ -164,11 +164,12 @@ export class QuoteRepository {
       .execute();
   }
 
-  /** draft → open with its number, dates and snapshots; false when it is no longer a draft. */
+  /** draft → open with its dates and snapshots; false when it is no longer the draft of `expectedVersion`. */
   async send(
     t: Kysely<Database>,
     owner: Owner,
     id: string,
+    expectedVersion: number,
     fields: Pick<
       QuoteRow,
       'issue_date' | 'valid_until' | 'buyer_snapshot' | 'seller_snapshot' | 'sent_at' | 'updated_at'
@@ -176,13 +177,63 @@ export class QuoteRepository {
   ): Promise<boolean> {
     const result = await t
       .updateTable('quotes')
-      .set({ ...fields, status: 'open' })
+      .set({ ...fields, status: 'open', version: expectedVersion + 1 })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Replaces a draft's content and lines, if it is still the draft of `expectedVersion`; false
+   * when it was edited, sent or deleted meanwhile.
+   */
+  async replaceDraft(
+    t: Kysely<Database>,
+    owner: Owner,
+    id: string,
+    expectedVersion: number,
+    fields: Omit<Partial<QuoteRow>, 'id' | 'company_id' | 'livemode' | 'status' | 'version' | 'number'>,
+    lines: QuoteLineRow[],
+  ): Promise<boolean> {
+    const result = await t
+      .updateTable('quotes')
+      .set({ ...fields, version: expectedVersion + 1 })
+      .where('company_id', '=', owner.companyId)
+      .where('livemode', '=', modeColumn(owner))
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) return false;
+    await t.deleteFrom('quote_lines').where('company_id', '=', owner.companyId).where('quote_id', '=', id).execute();
+    for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT)
+      await t
+        .insertInto('quote_lines')
+        .values(lines.slice(i, i + LINES_PER_STATEMENT))
+        .execute();
+    return true;
+  }
+
+  /** Deletes a draft and its lines; false when it is no draft (any more). */
+  async deleteDraft(t: Kysely<Database>, owner: Owner, id: string): Promise<boolean> {
+    // Claim the draft first: the update locks its row (PostgreSQL) and checks its status in one
+    // statement, so a send racing this delete either waits for it or has already won.
+    const claimed = await t
+      .updateTable('quotes')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
       .where('company_id', '=', owner.companyId)
       .where('livemode', '=', modeColumn(owner))
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    if (claimed.numUpdatedRows !== 1n) return false;
+    await t.deleteFrom('quote_lines').where('company_id', '=', owner.companyId).where('quote_id', '=', id).execute();
+    await t.deleteFrom('quotes').where('company_id', '=', owner.companyId).where('id', '=', id).execute();
+    return true;
   }
 
   /** open → accepted or declined, while it is valid on `today`; false when it was not. */

@@ -8,10 +8,10 @@ import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { OrganizationRepository } from '../repositories/organization-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
-import type { CreateQuoteInput, Quote, QuoteToInvoiceInput } from '../schemas/quote.js';
+import type { CreateQuoteInput, Quote, QuoteToInvoiceInput, UpdateQuoteInput } from '../schemas/quote.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf } from '../services/document-extras.js';
 import { computeContent, oversizedAmounts } from '../services/invoice-content.js';
-import { datesAtIssue, readInvoiceContent, todayUtc } from '../services/invoice-input.js';
+import { datesAtIssue, todayUtc } from '../services/invoice-input.js';
 import { yearOf } from '../services/invoice-numbering.js';
 import { type InvoiceFailure, type InvoiceService } from '../services/invoice-service.js';
 import { lineFieldsOf } from '../services/stored-line.js';
@@ -20,6 +20,13 @@ import { PdfRenderError, type PdfLanguage } from '../documents/index.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import { documentViewOf } from '../services/document-view.js';
 import { draftLineOf } from '../services/invoice-content.js';
+import {
+  asQuoteDetails,
+  contentInputOf,
+  readQuoteContent,
+  withoutUndefined,
+  type QuoteContentInput,
+} from './quote-content.js';
 import { formatQuoteNumber, formatTestQuoteNumber, quoteFromRows } from './quote-mapping.js';
 import type { QuoteFilter, QuotePageCursor, QuoteRepository, QuoteRow } from './quote-repository.js';
 
@@ -46,12 +53,8 @@ export type QuoteFailure =
 
 export type QuoteResult = { ok: true; value: Quote } | QuoteFailure;
 
-/** The invoice body's field names where a quote names them otherwise. */
-function asQuoteDetails(details: ErrorDetail[]): ErrorDetail[] {
-  return details.map((d) =>
-    d.field === 'dueDate' ? { ...d, field: 'validUntil', message: d.message.replace('due date', 'validity date') } : d,
-  );
-}
+/** How often an edit or a send retries after another edit of the same draft slipped in between. */
+const MAX_ATTEMPTS = 8;
 
 export class QuoteService {
   constructor(
@@ -199,12 +202,9 @@ export class QuoteService {
     trx?: Kysely<Database>,
   ): Promise<QuoteResult> {
     const company = await this.company(scope.companyId, trx);
-    const { status, validUntil, ...body } = input;
-    const read = readInvoiceContent(
-      { ...body, number: null, dueDate: validUntil ?? null, paymentMeans: null },
-      { currency: company.currency },
-    );
-    if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(read.details) };
+    const { status, ...body } = input;
+    const read = readQuoteContent(body, company.currency);
+    if (!read.ok) return read;
     const content = read.value;
     const organization = await this.organizations.findById(scope, content.organizationId, trx);
     if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
@@ -245,6 +245,7 @@ export class QuoteService {
       declined_at: null,
       invoiced_at: null,
       invoice_id: null,
+      version: 1,
       created_at: at,
       updated_at: at,
     };
@@ -278,35 +279,122 @@ export class QuoteService {
    */
   async send(scope: Scope, id: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<QuoteResult> {
     const company = await this.company(scope.companyId, trx);
-    const found = await this.quotes.findById(scope, id, trx);
-    if (!found) return { ok: false, code: 'NOT_FOUND' };
-    const draft = found.quote;
-    if (draft.status !== 'draft') return { ok: false, code: 'QUOTE_NOT_DRAFT' };
-    const organization = await this.organizations.findById(scope, draft.organization_id, trx);
-    if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
-    if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
-    const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.valid_until }, now);
-    if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(dates.details) };
-    const at = now.toISOString();
-    return inTransaction(this.db, trx, async (t): Promise<QuoteResult> => {
-      const sent = await this.quotes.send(t, scope, id, {
-        issue_date: dates.issueDate,
-        valid_until: dates.dueDate,
-        buyer_snapshot: JSON.stringify(buyerOf(organization)),
-        seller_snapshot: JSON.stringify(sellerOf(company)),
-        sent_at: at,
-        updated_at: at,
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.quotes.findById(scope, id, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      const draft = found.quote;
+      if (draft.status !== 'draft') return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+      const organization = await this.organizations.findById(scope, draft.organization_id, trx);
+      if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
+      if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
+      const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.valid_until }, now);
+      if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: asQuoteDetails(dates.details) };
+      const at = now.toISOString();
+      const sent = await inTransaction(this.db, trx, async (t): Promise<QuoteResult | null> => {
+        // Sent only as it was read: an edit that slipped in between is read again.
+        const claimed = await this.quotes.send(t, scope, id, draft.version, {
+          issue_date: dates.issueDate,
+          valid_until: dates.dueDate,
+          buyer_snapshot: JSON.stringify(buyerOf(organization)),
+          seller_snapshot: JSON.stringify(sellerOf(company)),
+          sent_at: at,
+          updated_at: at,
+        });
+        if (!claimed) return null;
+        await this.quotes.setNumber(
+          t,
+          scope,
+          id,
+          await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope)),
+        );
+        const quote = (await this.get(scope, id, now, t))!;
+        await this.events.record(t, scope, 'quote.sent', quote, now);
+        return { ok: true, value: quote };
       });
-      if (!sent) return { ok: false, code: 'QUOTE_NOT_DRAFT' };
-      await this.quotes.setNumber(
-        t,
-        scope,
-        id,
-        await this.quotes.nextNumber(t, this.sequenceOf(scope, dates.issueDate), this.formatOf(scope)),
-      );
-      const quote = (await this.get(scope, id, now, t))!;
-      await this.events.record(t, scope, 'quote.sent', quote, now);
-      return { ok: true, value: quote };
+      if (sent) return sent;
+    }
+    return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+  }
+
+  /**
+   * PATCH /quote/{id}: a draft's content, merged with what is sent (`lines`, when sent, replace
+   * all lines), checked as a create body is. The edit is written only if the draft is still the
+   * one read (its version): racing edits each apply to the other's result, and a send that won
+   * the race leaves the edit refused with 409 QUOTE_NOT_DRAFT.
+   */
+  async update(
+    scope: Scope,
+    id: string,
+    patch: UpdateQuoteInput,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<QuoteResult> {
+    const company = await this.company(scope.companyId, trx);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const found = await this.quotes.findById(scope, id, trx);
+      if (!found) return { ok: false, code: 'NOT_FOUND' };
+      if (found.quote.status !== 'draft') return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+      const merged: QuoteContentInput = { ...contentInputOf(found.quote, found.lines), ...withoutUndefined(patch) };
+      // A field sent as null falls back to its default, as in a create body.
+      if (patch.currency === null) merged.currency = company.currency;
+      const read = readQuoteContent(merged, company.currency);
+      if (!read.ok) return read;
+      const content = read.value;
+      if (patch.organizationId !== undefined) {
+        const organization = await this.organizations.findById(scope, content.organizationId, trx);
+        if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
+        if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
+      }
+      const computed = computeContent(content.lines, content, adjustmentsOf(content));
+      const oversized = oversizedAmounts(computed, content.digits, 'quote');
+      if (oversized.length > 0) return { ok: false, code: 'VALIDATION_ERROR', details: oversized };
+      const { payment_means: _none, ...extras } = extrasColumns(content);
+      const updated = await inTransaction(this.db, trx, async (t) => {
+        const done = await this.quotes.replaceDraft(
+          t,
+          scope,
+          id,
+          found.quote.version,
+          {
+            organization_id: content.organizationId,
+            issue_date: content.issueDate,
+            valid_until: content.dueDate,
+            currency: content.currency,
+            prices_include_tax: content.pricesIncludeTax ? 1 : 0,
+            buyer_reference: content.buyerReference,
+            purchase_order_reference: content.purchaseOrderReference,
+            note: content.note,
+            ...extras,
+            ...computed.totals,
+            updated_at: now.toISOString(),
+          },
+          computed.lines.map((line) => ({ ...line, quote_id: id, company_id: scope.companyId })),
+        );
+        if (!done) return null;
+        const quote = (await this.get(scope, id, now, t))!;
+        await this.events.record(t, scope, 'quote.updated', quote, now);
+        return quote;
+      });
+      if (updated) return { ok: true, value: updated };
+    }
+    return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+  }
+
+  /** DELETE /quote/{id}: drafts only (a sent quote has a number, which is never given back). */
+  async delete(
+    scope: Scope,
+    id: string,
+    now: Date = new Date(),
+    trx?: Kysely<Database>,
+  ): Promise<{ ok: true } | { ok: false; code: 'NOT_FOUND' | 'QUOTE_NOT_DRAFT' }> {
+    return inTransaction(this.db, trx, async (t) => {
+      // The draft as it was is the deleted event's object.
+      const draft = await this.get(scope, id, now, t);
+      if (!draft) return { ok: false, code: 'NOT_FOUND' };
+      if (draft.status !== 'draft' || !(await this.quotes.deleteDraft(t, scope, id)))
+        return { ok: false, code: 'QUOTE_NOT_DRAFT' };
+      await this.events.record(t, scope, 'quote.deleted', draft, now);
+      return { ok: true };
     });
   }
 
@@ -383,13 +471,15 @@ export class QuoteService {
           currency: quote.currency,
           pricesIncludeTax: quote.prices_include_tax === 1,
           buyerReference: quote.buyer_reference,
-          purchaseOrderReference: input.purchaseOrderReference ?? quote.purchase_order_reference ?? quote.number,
+          // BT-13 is the buyer's order number, if there is one; the quote's number is BT-17.
+          purchaseOrderReference: input.purchaseOrderReference ?? quote.purchase_order_reference,
           note: quote.note,
           lines: found.lines.map(lineFieldsOf),
           status: input.status ?? 'issued',
         },
         now,
         t,
+        { quoteId: quote.id, tenderReference: quote.number },
       );
       if (!created.ok) {
         await this.quotes.releaseClaim(t, scope, id);

@@ -13,6 +13,7 @@ import {
   QUOTE_STATUSES,
   QuoteSchema,
   QuoteToInvoiceBody,
+  UpdateQuoteBody,
   type QuoteToInvoiceInput,
 } from '../schemas/quote.js';
 import { QuoteIdParams, refusal, type RefusalMessages } from './ids.js';
@@ -39,6 +40,11 @@ export interface QuoteRoutesOptions {
 
 const NO_QUOTE = 'No quote with this id.';
 const MESSAGES: RefusalMessages = { NOT_FOUND: NO_QUOTE };
+
+const DeletedQuoteSchema = Type.Object(
+  { id: Type.String(), deleted: Type.Literal(true) },
+  { title: 'DeletedQuote', description: 'The draft is gone; drafts never had a number, so no number is lost.' },
+);
 
 const ListQuotesQuery = Type.Object(
   {
@@ -185,6 +191,67 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
     },
   );
 
+  app.patch(
+    '/quote/:id',
+    {
+      config: { access: { kind: 'key', permission: 'quote.update' } },
+      schema: {
+        summary: 'Edit a draft quote',
+        description:
+          'Any field of the create body but status, with the same checks; `lines`, when sent, replace all lines. Only drafts can be edited: 409 QUOTE_NOT_DRAFT otherwise (a sent quote is an offer made; make a new one).',
+        tags: ['Quotes'],
+        params: QuoteIdParams,
+        body: UpdateQuoteBody,
+        headers: IdempotencyHeaders,
+        response: {
+          200: SuccessEnvelope(QuoteSchema),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            ...BODY_ERRORS,
+            'ORGANIZATION_NOT_FOUND',
+            'ORGANIZATION_ARCHIVED',
+            'QUOTE_NOT_DRAFT',
+            ...IDEMPOTENCY_ERRORS,
+          ]),
+        },
+      },
+    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const result = await quotes.update(scopeOf(request), request.params.id, request.body, new Date(), trx);
+        if (!result.ok) throw refusal(result, MESSAGES);
+        return { status: 200, body: successBody(request, 'Draft quote updated.', result.value) };
+      }),
+  );
+
+  app.delete(
+    '/quote/:id',
+    {
+      config: { access: { kind: 'key', permission: 'quote.delete' } },
+      schema: {
+        summary: 'Delete a draft quote',
+        description:
+          'Only drafts can be deleted: 409 QUOTE_NOT_DRAFT otherwise (a sent quote keeps its number; it is declined or expires).',
+        tags: ['Quotes'],
+        params: QuoteIdParams,
+        headers: IdempotencyHeaders,
+        response: {
+          200: SuccessEnvelope(DeletedQuoteSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'QUOTE_NOT_DRAFT', ...IDEMPOTENCY_ERRORS]),
+        },
+      },
+    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const result = await quotes.delete(scopeOf(request), request.params.id, new Date(), trx);
+        if (!result.ok) throw refusal(result, MESSAGES);
+        return {
+          status: 200,
+          body: successBody(request, 'Draft quote deleted.', { id: request.params.id, deleted: true as const }),
+        };
+      }),
+  );
+
   app.get(
     '/quote/:id/pdf',
     {
@@ -304,7 +371,7 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<QuoteRoutesOptions> = async 
       schema: {
         summary: 'Make an accepted quote into an invoice, exactly once',
         description:
-          "Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice's purchaseOrderReference (BT-13) is the buyer's order number when given, else the quote's number. " +
+          "Issued (default) or a draft, with the quote's lines, terms and buyer; the invoice names the quote (quoteId) and carries its number as tenderReference (BT-17) in its e-invoices and on its PDF; its purchaseOrderReference (BT-13) is the buyer's order number, when given here or on the quote. " +
           'Of any number of calls, also racing ones, one makes the invoice; the others get 409 QUOTE_ALREADY_INVOICED naming it.',
         tags: ['Quotes'],
         params: QuoteIdParams,

@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   'purchase_invoice.disputed',
   'purchase_invoice.paid',
   'quote.created',
+  'quote.updated',
+  'quote.deleted',
   'quote.sent',
   'quote.accepted',
   'quote.declined',

@@ -447,6 +447,15 @@ export const InvoiceSchema = Type.Object(
     pricesIncludeTax: Type.Boolean(),
     buyerReference: NullableString,
     purchaseOrderReference: NullableString,
+    tenderReference: Nullable(
+      Type.String({
+        description:
+          'BT-17 (tender or lot reference): the number of the quote the invoice was made from (POST /quote/{id}/invoice); null for others. Set by the API, never by a body.',
+      }),
+    ),
+    quoteId: Nullable(
+      Type.String({ description: 'The quote the invoice was made from (POST /quote/{id}/invoice); null for others.' }),
+    ),
     note: NullableString,
     paymentMeans: Nullable(PaymentMeansSchema),
     paymentTerms: NullableString,

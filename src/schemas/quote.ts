@@ -44,7 +44,7 @@ export const CreateQuoteBody = Type.Object(
     buyerReference: OptionalText(500),
     purchaseOrderReference: OptionalText(
       500,
-      "The buyer's request or order reference, if any: carried to the invoice made from the quote (BT-13).",
+      "The buyer's request or order reference, if any: carried to the invoice made from the quote as its BT-13.",
     ),
     note: OptionalText(500),
     lines: Type.Array(InvoiceLineInput, { minItems: 1, maxItems: 500 }),
@@ -67,6 +67,16 @@ export const CreateQuoteBody = Type.Object(
 );
 
 export type CreateQuoteInput = Static<typeof CreateQuoteBody>;
+
+const { status: _status, ...quoteContent } = CreateQuoteBody.properties;
+
+/** PATCH /quote/{id} (drafts only): any field of the create body but its status; `lines`, when sent, replace all lines. */
+export const UpdateQuoteBody = Type.Object(Type.Partial(Type.Object(quoteContent)).properties, {
+  title: 'UpdateQuoteInput',
+  additionalProperties: false,
+});
+
+export type UpdateQuoteInput = Static<typeof UpdateQuoteBody>;
 
 export const QUOTE_STATUSES = ['draft', 'open', 'accepted', 'declined', 'expired'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
@@ -132,7 +142,7 @@ export const QuoteToInvoiceBody = Type.Object(
     dueDate: Type.Optional(Nullable(DateInput('YYYY-MM-DD, not before issueDate; default issueDate + 30 days.'))),
     purchaseOrderReference: OptionalText(
       500,
-      "BT-13 of the invoice: the buyer's order number; default the quote's purchaseOrderReference, else the quote's number.",
+      "BT-13 of the invoice: the buyer's order number; default the quote's purchaseOrderReference (the quote's own number is the invoice's BT-17, tenderReference).",
     ),
   },
   { title: 'QuoteToInvoiceInput', additionalProperties: false },

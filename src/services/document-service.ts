@@ -131,6 +131,7 @@ export class DocumentService {
       pricesIncludeTax: row.prices_include_tax === 1,
       buyerReference: row.buyer_reference,
       purchaseOrderReference: row.purchase_order_reference,
+      tenderReference: row.tender_reference,
       note: row.note,
       extras: withCompanyDefaults(extrasOf(row), company, row.currency),
       seller: sellerOf(company),

@@ -40,6 +40,7 @@ export function issuedInvoiceSource(row: InvoiceRow, lines: InvoiceLineRow[]): D
     pricesIncludeTax: row.prices_include_tax === 1,
     buyerReference: row.buyer_reference,
     purchaseOrderReference: row.purchase_order_reference,
+    tenderReference: row.tender_reference,
     note: row.note,
     extras: extrasOf(row),
     seller: sellerFromSnapshot(row.seller_snapshot!),

@@ -29,6 +29,8 @@ export interface DocumentSource {
   pricesIncludeTax: boolean;
   buyerReference: string | null;
   purchaseOrderReference: string | null;
+  /** BT-17: the number of the quote an invoice was made from. */
+  tenderReference?: string | null;
   note: string | null;
   extras: DocumentExtras;
   seller: Seller;
@@ -165,6 +167,7 @@ export function documentViewOf(source: DocumentSource): DocumentView {
     currency: { code: source.currency, minorDigits: digits },
     buyerReference: source.buyerReference,
     purchaseOrderReference: source.purchaseOrderReference,
+    tenderReference: source.tenderReference ?? null,
     // A test document says so where every reader of an e-invoice looks, its note (BT-22), besides
     // its TEST-… number; the PDF also carries a TEST mark on every page.
     note: source.test ? [TEST_NOTE, source.note].filter(Boolean).join('\n') : source.note,

@@ -109,6 +109,8 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     pricesIncludeTax: row.prices_include_tax === 1,
     buyerReference: row.buyer_reference,
     purchaseOrderReference: row.purchase_order_reference,
+    tenderReference: row.tender_reference,
+    quoteId: row.quote_id,
     note: row.note,
     ...apiExtras(extrasOf(row)),
     lines: linesFromRows(lines),

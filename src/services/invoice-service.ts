@@ -44,6 +44,12 @@ export type InvoiceFailure =
 
 export type InvoiceResult = { ok: true; value: Invoice } | InvoiceFailure;
 
+/** Where an invoice came from when it was made of a quote: the quote, and its number (BT-17). */
+export interface InvoiceOrigin {
+  quoteId: string;
+  tenderReference: string | null;
+}
+
 /** Thrown inside a finalize's transaction to roll it back when the draft's own number is taken. */
 class NumberTaken extends Error {}
 
@@ -148,6 +154,7 @@ export class InvoiceService {
     input: CreateInvoiceInput,
     now: Date = new Date(),
     trx?: Kysely<Database>,
+    origin: InvoiceOrigin | null = null,
   ): Promise<InvoiceResult> {
     const { companyId } = scope;
     const company = await this.company(companyId, trx);
@@ -206,6 +213,8 @@ export class InvoiceService {
       livemode: modeColumn(scope),
       created_at: at,
       updated_at: at,
+      quote_id: origin?.quoteId ?? null,
+      tender_reference: origin?.tenderReference ?? null,
     };
     const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(scope, content.number, dates.issueDate!);
     const lines = computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId }));

@@ -224,6 +224,60 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('carries the number of the quote an invoice was made from as BT-17 in UBL and CII of both profiles, valid against the XSDs, and on its PDF', async () => {
+      const s = await seller();
+      const quote = (
+        await s.send('POST', '/quote', {
+          organizationId: s.buyer.id,
+          buyerReference: '04011000-12345-34',
+          lines: LINES,
+        })
+      ).json().data;
+      expect((await s.send('POST', `/quote/${quote.id}/accept`)).statusCode).toBe(200);
+      const made = await s.send('POST', `/quote/${quote.id}/invoice`, { purchaseOrderReference: 'PO-4711' });
+      expect(made.statusCode, made.body).toBe(201);
+      const invoice = made.json().data.invoice;
+      const number = quote.number as string;
+      const documents = [];
+      for (const [path, xsd, reference] of [
+        [
+          'ubl',
+          XSD.ublInvoice,
+          `<cac:OriginatorDocumentReference><cbc:ID>${number}</cbc:ID></cac:OriginatorDocumentReference>`,
+        ],
+        [
+          'ubl?profile=xrechnung',
+          XSD.ublInvoice,
+          `<cac:OriginatorDocumentReference><cbc:ID>${number}</cbc:ID></cac:OriginatorDocumentReference>`,
+        ],
+        [
+          'cii',
+          XSD.cii,
+          `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${number}</ram:IssuerAssignedID><ram:TypeCode>50</ram:TypeCode></ram:AdditionalReferencedDocument>`,
+        ],
+        [
+          'cii?profile=xrechnung',
+          XSD.cii,
+          `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${number}</ram:IssuerAssignedID><ram:TypeCode>50</ram:TypeCode></ram:AdditionalReferencedDocument>`,
+        ],
+      ] as const) {
+        const res = await s.send('GET', `/invoice/${invoice.id}/${path}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const xml = res.body.replace(/>\s+</g, '><');
+        expect(xml, path).toContain(reference);
+        // BT-13 stays the buyer's own order number.
+        expect(xml, path).toContain('PO-4711');
+        documents.push({ name: path, xml: res.body, xsd });
+      }
+      for (const doc of documents) {
+        const [result] = validateAgainstXsd([doc], doc.xsd);
+        expect(result!.valid, `${doc.name}: ${result!.errors}`).toBe(true);
+      }
+      const pdf = (await s.send('GET', `/invoice/${invoice.id}/pdf?lang=de`)).rawPayload;
+      expect(pdfText(pdf)).toMatch(new RegExp(`Unser Angebot\\s+${number}`));
+      expect(readCii(pdfAttachments(pdf).first!).totals.payable).toBe(invoice.totals.payable);
+    });
+
     it('answers a PDF with the Factur-X CII embedded, in the language asked for', async () => {
       const s = await seller();
       const invoice = await s.issue();

@@ -139,7 +139,7 @@ for (const dialect of DIALECTS) {
       expect((await t.get(`/quote/${open.id}`, other.key)).statusCode).toBe(404);
     });
 
-    it('makes an accepted quote into an issued invoice with its lines, totals and the quote number as BT-13', async () => {
+    it('makes an accepted quote into an issued invoice with its lines and totals, naming the quote and its number (BT-17)', async () => {
       const c = await company();
       const q = await c.accepted({ note: 'As agreed' });
       const res = await c.post(`/quote/${q.id}/invoice`);
@@ -147,7 +147,10 @@ for (const dialect of DIALECTS) {
       const { quote, invoice } = res.json().data;
       expect(invoice).toMatchObject({
         status: 'issued',
-        purchaseOrderReference: q.number,
+        quoteId: q.id,
+        tenderReference: q.number,
+        // BT-13 is the buyer's order number: the buyer gave none.
+        purchaseOrderReference: null,
         note: 'As agreed',
         organizationId: c.buyer.id,
       });
@@ -161,11 +164,125 @@ for (const dialect of DIALECTS) {
       expect(await c.get(`/invoice/${invoice.id}`)).toEqual(invoice);
     });
 
-    it("makes a draft invoice when asked, with the buyer's order number as BT-13 when given", async () => {
+    it("makes a draft invoice when asked, with the buyer's order number as BT-13 when given, and keeps the quote through finalizing", async () => {
       const c = await company();
       const q = await c.accepted({ purchaseOrderReference: 'PO-4711' });
       const { invoice } = (await c.post(`/quote/${q.id}/invoice`, { status: 'draft' })).json().data;
-      expect(invoice).toMatchObject({ status: 'draft', number: null, purchaseOrderReference: 'PO-4711' });
+      expect(invoice).toMatchObject({
+        status: 'draft',
+        number: null,
+        purchaseOrderReference: 'PO-4711',
+        quoteId: q.id,
+        tenderReference: q.number,
+      });
+      const edited = await t.request({
+        method: 'PATCH',
+        url: `${BASE_PATH}/invoice/${invoice.id}`,
+        headers: { 'x-api-key': c.key },
+        payload: { note: 'Edited' },
+      });
+      expect(edited.json().data).toMatchObject({ note: 'Edited', quoteId: q.id, tenderReference: q.number });
+      const issued = (await c.post(`/invoice/${invoice.id}/finalize`)).json().data;
+      expect(issued).toMatchObject({ status: 'issued', quoteId: q.id, tenderReference: q.number });
+      const plain = (await t.post('/invoice', { organizationId: c.buyer.id, lines: LINES }, c.key)).json().data;
+      expect(plain).toMatchObject({ quoteId: null, tenderReference: null });
+    });
+
+    it('edits a draft quote with the checks of a create body, recomputing its totals; lines sent replace all lines', async () => {
+      const c = await company();
+      const draft = await c.quote({ status: 'draft', note: 'First' });
+      const patch = (id: string, body: Body, headers: Record<string, string> = {}) =>
+        t.request({
+          method: 'PATCH',
+          url: `${BASE_PATH}/quote/${id}`,
+          headers: { 'x-api-key': c.key, ...headers },
+          payload: body,
+        });
+      const edited = await patch(draft.id, { lines: [LINES[0]], validUntil: '2099-12-31' });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json().data).toMatchObject({
+        id: draft.id,
+        status: 'draft',
+        number: null,
+        note: 'First',
+        validUntil: '2099-12-31',
+        lines: [expect.objectContaining({ name: 'Consulting' })],
+        totals: expect.objectContaining({ taxExclusive: '99.99', payable: '118.99' }),
+      });
+      expect(await c.get(`/quote/${draft.id}`)).toEqual(edited.json().data);
+
+      const early = await patch(draft.id, { issueDate: '2026-05-02', validUntil: '2026-05-01' });
+      expect(early.statusCode).toBe(400);
+      expect(early.json().error.details).toEqual([expect.objectContaining({ field: 'validUntil' })]);
+      const unknown = await patch(draft.id, { paymentMeans: { code: '58' } });
+      expect(unknown.statusCode).toBe(400);
+      const noBuyer = await patch(draft.id, { organizationId: 'org_nope' });
+      expect(noBuyer.json().error.code).toBe('ORGANIZATION_NOT_FOUND');
+      expect((await c.get(`/quote/${draft.id}`)).validUntil).toBe('2099-12-31');
+
+      // The edited content is what is sent, numbered.
+      const sent = (await c.post(`/quote/${draft.id}/send`)).json().data;
+      expect(sent).toMatchObject({ status: 'open', lines: [expect.objectContaining({ name: 'Consulting' })] });
+      const refused = await patch(draft.id, { note: 'Too late' });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('QUOTE_NOT_DRAFT');
+      expect((await patch('quo_nope', { note: 'x' })).statusCode).toBe(404);
+
+      // A repeat with the same Idempotency-Key replays the first answer.
+      const other = await c.quote({ status: 'draft' });
+      const first = await patch(other.id, { note: 'Once' }, { 'idempotency-key': `edit-${other.id}` });
+      const again = await patch(other.id, { note: 'Once' }, { 'idempotency-key': `edit-${other.id}` });
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json().data).toEqual(first.json().data);
+    });
+
+    it('applies racing edits of a draft quote one after the other, and refuses those that come after its send', async () => {
+      const c = await company();
+      const draft = await c.quote({ status: 'draft' });
+      const answers = await Promise.all([
+        ...Array.from({ length: 8 }, (_, i) =>
+          t.request({
+            method: 'PATCH',
+            url: `${BASE_PATH}/quote/${draft.id}`,
+            headers: { 'x-api-key': c.key },
+            payload: { note: `Edit ${i}` },
+          }),
+        ),
+        c.post(`/quote/${draft.id}/send`),
+      ]);
+      const send = answers.pop()!;
+      expect(send.statusCode, send.body).toBe(200);
+      for (const answer of answers) {
+        expect([200, 409]).toContain(answer.statusCode);
+        if (answer.statusCode === 409) expect(answer.json().error.code).toBe('QUOTE_NOT_DRAFT');
+      }
+      // What was sent is the draft as the last edit before the send left it, and it stays so.
+      const quote = await c.get(`/quote/${draft.id}`);
+      expect(quote.note).toBe(send.json().data.note);
+      expect(quote.number).toMatch(/^Q-\d{4}-\d{5}$/);
+    });
+
+    it('deletes a draft quote, and refuses to delete a sent one', async () => {
+      const c = await company();
+      const draft = await c.quote({ status: 'draft' });
+      const remove = (id: string, headers: Record<string, string> = {}) =>
+        t.request({ method: 'DELETE', url: `${BASE_PATH}/quote/${id}`, headers: { 'x-api-key': c.key, ...headers } });
+      const deleted = await remove(draft.id, { 'idempotency-key': `delete-${draft.id}` });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(deleted.json().data).toEqual({ id: draft.id, deleted: true });
+      const replayed = await remove(draft.id, { 'idempotency-key': `delete-${draft.id}` });
+      expect(replayed.statusCode).toBe(200);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect((await t.get(`/quote/${draft.id}`, c.key)).statusCode).toBe(404);
+      expect((await remove(draft.id)).statusCode).toBe(404);
+
+      const open = await c.quote();
+      const refused = await remove(open.id);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('QUOTE_NOT_DRAFT');
+      expect((await c.get(`/quote/${open.id}`)).status).toBe('open');
+      // A deleted draft took no number: the next quote sent has the first.
+      expect(open.number).toMatch(/-00001$/);
     });
 
     it('refuses to invoice a quote that is not accepted, or twice, naming the invoice made', async () => {
@@ -276,11 +393,52 @@ for (const dialect of DIALECTS) {
           payload: { bankAccount: { iban: 'DE89370400440532013000' }, paymentTerms: 'Payable within 14 days.' },
         });
         expect(profile.statusCode, profile.body).toBe(200);
-        const q = await c.quote({ issueDate: '2026-03-02', validUntil: '2026-04-15' });
+        const q = await c.quote({
+          issueDate: '2026-03-02',
+          validUntil: '2026-04-15',
+          purchaseOrderReference: 'RFQ-12',
+        });
+        // Every label the page prints is a quote's: its title, number and date, the parties as the
+        // one it is made to and the one who offers, the sum offered; nothing an invoice alone says.
         const expected = {
-          en: ['Quote', 'Valid until', q.number],
-          de: ['Angebot', 'Gültig bis', q.number],
-          fr: ['Devis', "Valable jusqu'au", q.number],
+          en: [
+            'Quote',
+            'Quote number',
+            'Quote date',
+            'Valid until',
+            'QUOTE FOR',
+            'OFFERED BY',
+            'Total',
+            'Your request',
+            q.number,
+          ],
+          de: [
+            'Angebot',
+            'Angebotsnummer',
+            'Angebotsdatum',
+            'Gültig bis',
+            'ANGEBOTSEMPFÄNGER',
+            'ANBIETER',
+            'Angebotssumme',
+            'Ihre Anfrage',
+            q.number,
+          ],
+          fr: [
+            'Devis',
+            'N° de devis',
+            'Date du devis',
+            "Valable jusqu'au",
+            'CLIENT',
+            'ÉMETTEUR',
+            'Total TTC',
+            'Votre demande',
+            q.number,
+          ],
+        };
+        const invoiceWords = {
+          en: [/invoice/i, /bill to/i, /due/i, /payment/i, /your order/i],
+          de: [/rechnung/i, /zahlbetrag/i, /fällig/i, /zahlung/i, /bestellung/i],
+          fr: [/factur/i, /net à payer/i, /échéance/i, /paiement/i, /commande/i],
         };
         for (const [lang, words] of Object.entries(expected)) {
           const res = await t.request({
@@ -293,7 +451,7 @@ for (const dialect of DIALECTS) {
           const pdf = res.rawPayload;
           const text = pdfPlainText(pdf);
           for (const word of words) expect(text, lang).toContain(word);
-          expect(text).not.toMatch(/Invoice|Rechnung|Facture/);
+          for (const word of invoiceWords[lang as keyof typeof invoiceWords]) expect(text, lang).not.toMatch(word);
           expect(text).not.toContain('DE89');
           expect(text).not.toContain('14 days');
           expect(pdfQrPayloads(pdf)).toEqual([]);
@@ -309,6 +467,24 @@ for (const dialect of DIALECTS) {
         expect(refused.json().error.code).toBe('QUOTE_NOT_SENT');
       },
     );
+
+    it('records quote.updated and quote.deleted with the draft as answered, and as it was when deleted', async () => {
+      const c = await company();
+      const draft = await c.quote({ status: 'draft' });
+      const edited = (
+        await t.request({
+          method: 'PATCH',
+          url: `${BASE_PATH}/quote/${draft.id}`,
+          headers: { 'x-api-key': c.key },
+          payload: { note: 'Edited' },
+        })
+      ).json().data;
+      await t.request({ method: 'DELETE', url: `${BASE_PATH}/quote/${draft.id}`, headers: { 'x-api-key': c.key } });
+      const of = async (type: string) =>
+        (await c.get(`/event?type=${type}`)).items.map((e: { data: { object: unknown } }) => e.data.object);
+      expect(await of('quote.updated')).toEqual([edited]);
+      expect(await of('quote.deleted')).toEqual([edited]);
+    });
 
     it('records quote.created, .sent, .accepted, .declined and .invoiced with the quote as answered', async () => {
       const c = await company();

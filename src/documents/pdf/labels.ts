@@ -87,7 +87,12 @@ export interface Labels {
   owedToBuyer: string;
   nothingDue: string;
   invoiceBalance: (invoice: string) => string;
+  /** BT-17 on an invoice made from a quote: the quote's number. */
+  quoteReference: string;
 }
+
+/** What a quote's page calls otherwise than an invoice's: its facts, its parties and its total. */
+export type QuoteLabels = Pick<Labels, 'number' | 'issueDate' | 'orderReference' | 'billTo' | 'from' | 'amountDue'>;
 
 const colon = (label: string, value: string) => (label ? `${label}: ${value}` : value);
 
@@ -169,6 +174,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     owedToBuyer: 'Owed to you',
     nothingDue: 'Nothing is due.',
     invoiceBalance: (invoice) => `Balance of invoice ${invoice}`,
+    quoteReference: 'Our quote',
   },
   de: {
     invoice: 'Rechnung',
@@ -249,6 +255,7 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     owedToBuyer: 'Guthaben zu Ihren Gunsten',
     nothingDue: 'Es ist nichts mehr offen.',
     invoiceBalance: (invoice) => `Saldo der Rechnung ${invoice}`,
+    quoteReference: 'Unser Angebot',
   },
   fr: {
     invoice: 'Facture',
@@ -329,5 +336,38 @@ export const LABELS: Record<PdfLanguage, Labels> = {
     owedToBuyer: 'Solde en votre faveur',
     nothingDue: 'Plus rien n’est dû.',
     invoiceBalance: (invoice) => `Solde de la facture ${invoice}`,
+    quoteReference: 'Notre devis',
+  },
+};
+
+/**
+ * A quote is an offer, not a bill: it names its number and date as a quote's, its parties as the
+ * one it is made to and the one who offers, its buyer's reference as a request (an order comes
+ * after acceptance), and its total as the sum offered, not an amount due.
+ */
+export const QUOTE_LABELS: Record<PdfLanguage, QuoteLabels> = {
+  en: {
+    number: 'Quote number',
+    issueDate: 'Quote date',
+    orderReference: 'Your request',
+    billTo: 'Quote for',
+    from: 'Offered by',
+    amountDue: 'Total',
+  },
+  de: {
+    number: 'Angebotsnummer',
+    issueDate: 'Angebotsdatum',
+    orderReference: 'Ihre Anfrage',
+    billTo: 'Angebotsempfänger',
+    from: 'Anbieter',
+    amountDue: 'Angebotssumme',
+  },
+  fr: {
+    number: 'N° de devis',
+    issueDate: 'Date du devis',
+    orderReference: 'Votre demande',
+    billTo: 'Client',
+    from: 'Émetteur',
+    amountDue: 'Total TTC',
   },
 };

@@ -6,7 +6,7 @@ import { renderCiiDocument } from '../cii.js';
 import type { DocumentView } from '../model.js';
 import type { CreditFacts, QuoteFacts, ReceivedFacts, StatusFacts } from './facts.js';
 import { formattersFor } from './format.js';
-import { LABELS, type PdfLanguage } from './labels.js';
+import { LABELS, QUOTE_LABELS, type PdfLanguage } from './labels.js';
 import { COLORS, LEFT, PAGE, RIGHT, WIDTH, rule, write, type Pdf } from './page.js';
 import { addressLines, header, lines, parties, titleOf, totals, totalsHeight, type Context } from './sections.js';
 import { creditSettlement, notes, payment, statusSection } from './settlement.js';
@@ -151,12 +151,13 @@ function embed(doc: Pdf, xml: Buffer, created: Date): void {
 }
 
 export async function renderPdfDocument(view: DocumentView, options: PdfOptions): Promise<Buffer> {
-  const t = LABELS[options.lang];
+  const quote = options.quote ?? null;
+  // A quote's page speaks of an offer wherever an invoice's speaks of a bill.
+  const t = quote ? { ...LABELS[options.lang], ...QUOTE_LABELS[options.lang] } : LABELS[options.lang];
   const f = formattersFor(options.lang, view.currency);
   const created = options.now ?? new Date(`${view.issueDate}T00:00:00Z`);
   const status = options.status ?? null;
   const received = options.received ?? null;
-  const quote = options.quote ?? null;
   const title = cleanText(`${titleOf(view, t, quote)} ${view.number}`);
   // Only an issued document whose CII is a valid EN 16931 invoice becomes Factur-X; a status copy is a copy, not the invoice,
   // and a received document's rendering is not the supplier's e-invoice (its original is).

@@ -91,6 +91,7 @@ export function header(context: Context): number {
     ],
     [t.buyerReference, view.buyerReference],
     [t.orderReference, view.purchaseOrderReference],
+    [t.quoteReference, view.tenderReference],
     [
       t.precedingInvoice,
       view.precedingInvoice

@@ -6,7 +6,6 @@ import { creditNotesPage } from '../views/credit-notes.js';
 import { invoicesPage } from '../views/invoices.js';
 import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
-import { quotePage, quotesPage } from '../views/quotes.js';
 import { recurringListPage, recurringPage, type RecurringShown } from '../views/recurring.js';
 import type { RecurringInvoice } from '../../schemas/recurring-invoice.js';
 import { chromeFor, notFound, openAccess, sendPage, type PanelDeps } from '../context.js';
@@ -60,12 +59,6 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
 
     // One invoice and one credit note: routes/sending.ts, with their messages and the Send form.
 
-    app.get('/quotes', { config: openAccess(), schema: { querystring: PageQuery } }, async (request, reply) => {
-      const found = await deps.container.quotes.page(panelOwner(request), pageNumber(request.query.page), PAGE_SIZE);
-      const page = { items: found.quotes, total: found.total, page: found.page, pages: found.pages };
-      return sendPage(reply, quotesPage(await chromeFor(request, reply, deps), page));
-    });
-
     /** Recurring invoices with their buyers' names, looked up once per buyer. */
     const withBuyers = async (owner: ReturnType<typeof panelOwner>, items: RecurringInvoice[]) => {
       const names = new Map<string, string>();
@@ -92,12 +85,6 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       if (!found) throw notFound();
       const [shown] = await withBuyers(owner, [found]);
       return sendPage(reply, recurringPage(await chromeFor(request, reply, deps), shown!));
-    });
-
-    app.get('/quotes/:id', one, async (request, reply) => {
-      const quote = await deps.container.quotes.get(panelOwner(request), request.params.id);
-      if (!quote) throw notFound();
-      return sendPage(reply, quotePage(await chromeFor(request, reply, deps), quote));
     });
 
     app.get('/credit-notes', list, async (request, reply) => {
