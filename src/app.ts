@@ -42,6 +42,9 @@ import { DocumentReadPool, type DocumentReader } from './documents/read/read-poo
 import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { hostedLinkRoutes } from './routes/hosted-links.js';
+import { hostedPageRoutes } from './hosted/page-routes.js';
+import { HOSTED_PATH } from './hosted/hosted-links.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -180,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reader: options.reader ?? readPool!,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
     dataKeys,
+    publicBaseUrl: config.publicBaseUrl,
     webhooks: {
       allowPrivateUrls: config.webhookAllowPrivateUrls,
       retryScheduleMs: config.webhookRetryScheduleMs,
@@ -270,12 +274,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         emailDeliveries: container.emailDeliveries,
         idempotency: container.idempotency,
       });
+      await api.register(hostedLinkRoutes, {
+        links: container.hostedLinks,
+        invoices: container.invoices,
+        repositories: container.repositories,
+        emailDeliveries: container.emailDeliveries,
+        idempotency: container.idempotency,
+      });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, {
         repositories: container.repositories,
         invoices: container.invoices,
         emailDeliveries: container.emailDeliveries,
+        hostedLinkOf: (owner, kind, id) => container.hostedLinks.linkOf(owner, kind, id),
         responseMaxBytes: config.responseMaxBytes,
       });
       await api.register(quoteRoutes, {
@@ -309,5 +321,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => container.emailWorker?.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
+  await app.register(hostedPageRoutes, {
+    prefix: HOSTED_PATH,
+    links: container.hostedLinks,
+    documents: container.documents,
+    store: rateLimitStore,
+    limit: config.hostedRateLimitMax,
+    windowMs: config.hostedRateLimitWindowMs,
+  });
   return app;
 }
