@@ -85,12 +85,17 @@ export function errorPage(lang: PdfLanguage, kind: 'not-found' | 'limited' | 'er
   return frame(lang, title, `<h1>${escape(title)}</h1>\n<p>${escape(text)}</p>`);
 }
 
-/** What the page says the invoice stands at: open, partly paid, paid, credited (in full) or void. */
+/**
+ * What the page says the invoice stands at: void (voided, or credited in full with nothing paid,
+ * as the API's status says); with nothing open, credited when more of it was credited than paid,
+ * else paid; partly paid, or open.
+ */
 export function pageStatusOf(status: StatusFacts): PageStatus {
-  const balance = new Decimal(status.balance);
-  if (status.status === 'void') return status.credits.length > 0 ? 'credited' : 'void';
-  if (status.status === 'paid') return 'paid';
-  if (!balance.greaterThan(0)) return status.credits.length > 0 && status.payments.length === 0 ? 'credited' : 'paid';
+  if (status.status === 'void') return 'void';
+  if (!new Decimal(status.balance).greaterThan(0)) {
+    const sum = (items: { amount: string }[]) => items.reduce((total, item) => total.plus(item.amount), new Decimal(0));
+    return sum(status.credits).greaterThan(sum(status.payments)) ? 'credited' : 'paid';
+  }
   return status.payments.length > 0 ? 'partly-paid' : 'open';
 }
 

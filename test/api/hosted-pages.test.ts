@@ -143,7 +143,7 @@ for (const dialect of DIALECTS) {
       expect(res.body).toContain('Käufer AG');
       expect(res.body).toContain('Consulting');
       expect(res.body).toContain('357,00');
-      expect(res.body).toContain('status-open');
+      expect(res.body).toContain('class="status status-open"');
       expect(res.body).toContain('DE89 3704 0044 0532 0130 00');
 
       const facts = (await t.container.documents.pageFacts(
@@ -165,7 +165,7 @@ for (const dialect of DIALECTS) {
 
       expect((await s.send('POST', `/invoice/${invoice.id}/payment`, { amount: '157.00' })).statusCode).toBe(201);
       let html = (await page(path)).body;
-      expect(html).toContain('status-partly-paid');
+      expect(html).toContain('class="status status-partly-paid"');
       expect(html).toContain('Offener Betrag: 200,00');
       expect(svgOf(html)).toBe(girocodeSvg(view, '200.00', WORDS.de.scanToPay));
       expect(svgOf(html)).not.toBe(girocodeSvg(view, '357.00', WORDS.de.scanToPay));
@@ -190,17 +190,30 @@ for (const dialect of DIALECTS) {
 
       expect((await s.send('POST', `/invoice/${invoice.id}/payment`, { amount: '81.00' })).statusCode).toBe(201);
       html = (await page(path)).body;
-      expect(html).toContain('status-paid');
+      expect(html).toContain('class="status status-paid"');
       expect(html).toContain('Es ist nichts zu zahlen.');
       expect(svgOf(html), 'no code when nothing is owed').toBeNull();
     });
 
-    it('shows an invoice credited in full as credited, asking for nothing', async () => {
+    it('shows a void invoice as void, and one settled by a payment and a credit note as credited, asking for nothing', async () => {
       const s = await seller();
-      const invoice = await s.issue();
-      expect((await s.send('POST', `/invoice/${invoice.id}/void`)).statusCode).toBe(200);
-      const html = (await page(pathOf(invoice.hostedUrl))).body;
-      expect(html).toContain('status-credited');
+      const voided = await s.issue();
+      expect((await s.send('POST', `/invoice/${voided.id}/void`)).statusCode).toBe(200);
+      let html = (await page(pathOf(voided.hostedUrl))).body;
+      expect(html).toContain('class="status status-void"');
+      expect(svgOf(html)).toBeNull();
+
+      const credited = await s.issue();
+      expect((await s.send('POST', `/invoice/${credited.id}/payment`, { amount: '157.00' })).statusCode).toBe(201);
+      const credit = await s.send('POST', '/credit-note', {
+        invoiceId: credited.id,
+        reason: 'Two hours less',
+        lines: [{ name: 'Consulting', quantity: '1', unitCode: 'HUR', unitPrice: '168.07', vatRate: '19' }],
+      });
+      expect(credit.statusCode, credit.body).toBe(201);
+      html = (await page(pathOf(credited.hostedUrl))).body;
+      expect(html).toContain('class="status status-credited"');
+      expect(html).toContain('Es ist nichts zu zahlen.');
       expect(svgOf(html)).toBeNull();
     });
 
