@@ -43,6 +43,9 @@ import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { recurringInvoiceRoutes } from './routes/recurring-invoices.js';
+import { hostedLinkRoutes } from './routes/hosted-links.js';
+import { hostedPageRoutes } from './hosted/page-routes.js';
+import { HOSTED_PATH } from './hosted/hosted-links.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -181,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reader: options.reader ?? readPool!,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'recording key use failed'),
     dataKeys,
+    publicBaseUrl: config.publicBaseUrl,
     webhooks: {
       allowPrivateUrls: config.webhookAllowPrivateUrls,
       retryScheduleMs: config.webhookRetryScheduleMs,
@@ -275,12 +279,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         emailDeliveries: container.emailDeliveries,
         idempotency: container.idempotency,
       });
+      await api.register(hostedLinkRoutes, {
+        links: container.hostedLinks,
+        invoices: container.invoices,
+        repositories: container.repositories,
+        emailDeliveries: container.emailDeliveries,
+        idempotency: container.idempotency,
+      });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, {
         repositories: container.repositories,
         invoices: container.invoices,
         emailDeliveries: container.emailDeliveries,
+        hostedLinkOf: (owner, kind, id) => container.hostedLinks.linkOf(owner, kind, id),
         responseMaxBytes: config.responseMaxBytes,
       });
       await api.register(quoteRoutes, {
@@ -322,5 +334,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => container.recurringScheduler.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
+  await app.register(hostedPageRoutes, {
+    prefix: HOSTED_PATH,
+    links: container.hostedLinks,
+    documents: container.documents,
+    store: rateLimitStore,
+    limit: config.hostedRateLimitMax,
+    windowMs: config.hostedRateLimitWindowMs,
+  });
   return app;
 }

@@ -65,6 +65,11 @@ export interface Config {
   receiveTimeoutMs: number;
   /** RECEIVE_WORKER_MEMORY_MB: the heap one reading thread (one document at a time) may use (422 past it). */
   receiveWorkerMemoryMb: number;
+  /** PUBLIC_BASE_URL: where customers reach this service (https://invoices.example.com); hosted page links are built from it, none without it. */
+  publicBaseUrl: string | null;
+  /** HOSTED_RATE_LIMIT_MAX: views (page and downloads) of one hosted page link per HOSTED_RATE_LIMIT_WINDOW_MS. */
+  hostedRateLimitMax: number;
+  hostedRateLimitWindowMs: number;
   /** Sending documents by email (docs/delivery.md); absent without SMTP_URL: POST …/send then answers 503. */
   email?: EmailConfig;
 }
@@ -231,6 +236,24 @@ function emailConfig(env: Env): EmailConfig | undefined {
   };
 }
 
+function publicBaseUrl(env: Env): string | null {
+  const raw = env.PUBLIC_BASE_URL?.trim() ?? '';
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      `PUBLIC_BASE_URL must be the URL customers reach this service at, such as https://invoices.example.com, got "${raw}"`,
+    );
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password)
+    throw new ConfigError(
+      `PUBLIC_BASE_URL must be an http(s) URL without query, fragment or credentials, got "${raw}"`,
+    );
+  return url.href.replace(/\/+$/, '');
+}
+
 /**
  * Several processes of one machine must count rate limits in one place (Redis) and write through
  * a database built for several writers (PostgreSQL): SQLite's group-commit writer and WAL
@@ -296,6 +319,9 @@ export function loadConfig(env: Env = process.env): Config {
     receiveQueueMax: integer(env, 'RECEIVE_QUEUE_MAX', 32, 0, 10_000),
     receiveTimeoutMs: integer(env, 'RECEIVE_TIMEOUT_MS', 20_000, 100, 600_000),
     receiveWorkerMemoryMb: integer(env, 'RECEIVE_WORKER_MEMORY_MB', 512, 64, 16_384),
+    publicBaseUrl: publicBaseUrl(env),
+    hostedRateLimitMax: integer(env, 'HOSTED_RATE_LIMIT_MAX', 60, 1, 1_000_000),
+    hostedRateLimitWindowMs: integer(env, 'HOSTED_RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
   };
   const email = emailConfig(env);
   if (email) config.email = email;

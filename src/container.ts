@@ -43,6 +43,10 @@ import { QuoteService } from './quotes/quote-service.js';
 import { RecurringRepository } from './recurring/recurring-repository.js';
 import { RecurringService } from './recurring/recurring-service.js';
 import { RecurringScheduler } from './recurring/recurring-scheduler.js';
+import { HostedLinkRepository } from './hosted/hosted-link-repository.js';
+import { HostedLinks } from './hosted/hosted-links.js';
+import { creditNoteFromRows } from './services/credit-note-mapping.js';
+import type { HostedLinkOf } from './services/hosted-link-port.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -97,6 +101,8 @@ export interface Container {
   verifier: ApiKeyVerifier;
   /** Sending invoices and credit notes by email (src/delivery). */
   emailDeliveries: EmailDeliveryService;
+  /** The links to hosted pages of issued documents (src/hosted). */
+  hostedLinks: HostedLinks;
   /** Sends queued messages; absent without SMTP settings. Started by the app when it is ready, stopped at close. */
   emailWorker?: EmailWorker;
 }
@@ -122,6 +128,8 @@ export interface ContainerOptions {
   };
   /** The recurring invoice scheduler's interval (RECURRING_INTERVAL_SECONDS) and where its errors go. */
   recurring?: { intervalMs: number; onError: (error: unknown, what: string) => void };
+  /** PUBLIC_BASE_URL: hosted page links are built from it; none (null hostedUrl) without it. */
+  publicBaseUrl?: string | null;
   /** Sending by email; absent where nothing is sent (no SMTP_URL, the CLI). */
   email?: {
     config: EmailConfig;
@@ -158,6 +166,24 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   });
   events.onOutbox(() => deliveryWorker.dispatchSoon());
   const emailDeliveryRepository = new EmailDeliveryRepository(storage.db, storage.dialect);
+  // A viewed event's object is the document as its answer shows it (the invoices are made below).
+  const hostedLinks: HostedLinks = new HostedLinks(
+    storage.db,
+    new HostedLinkRepository(storage.db),
+    sealer,
+    events,
+    async (owner, kind, id, trx) => {
+      if (kind === 'invoice') return invoices.get(owner, id, new Date(), trx);
+      const found = await creditNoteRepository.findById(owner, id, trx);
+      if (!found) return undefined;
+      const deliveries = (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(
+        emailDeliveryOf,
+      );
+      return creditNoteFromRows(found.creditNote, found.lines, deliveries, await hostedLinkOf(owner, kind, id, trx));
+    },
+    { publicBaseUrl: options.publicBaseUrl ?? null },
+  );
+  const hostedLinkOf: HostedLinkOf = (owner, kind, id, trx) => hostedLinks.linkOf(owner, kind, id, trx);
   const invoices = new InvoiceService(
     storage.db,
     invoiceRepository,
@@ -166,6 +192,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     events,
     async (owner, id, trx) =>
       (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(emailDeliveryOf),
+    hostedLinkOf,
   );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
@@ -181,6 +208,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
         maxConcurrent: options.email.config.maxConcurrent,
         retryScheduleMs: options.email.config.retryScheduleMs,
         onError: options.email.onError,
+        hostedUrlOf: async (owner, kind, id) => (await hostedLinks.linkOf(owner, kind, id)).hostedUrl,
       })
     : undefined;
   const emailDeliveries = new EmailDeliveryService(
@@ -254,7 +282,14 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
       events,
       pdf,
     ),
-    settlement: new SettlementService(storage.db, invoiceRepository, creditNoteRepository, invoices, events),
+    settlement: new SettlementService(
+      storage.db,
+      invoiceRepository,
+      creditNoteRepository,
+      invoices,
+      events,
+      hostedLinkOf,
+    ),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,
     webhookEndpoints: new EndpointService(
@@ -276,6 +311,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     deliveryWorker,
     idempotency: new IdempotencyService(storage.db, { sealer }),
     emailDeliveries,
+    hostedLinks,
     ...(emailWorker ? { emailWorker } : {}),
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,

@@ -337,6 +337,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoice/{id}/hosted-link/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an invoice's hosted page link and make a new one
+         * @description Revokes the invoice's hosted page link and makes a new one: the old URL answers 404 from now on, the new one is in hostedUrl (null where the operator set no PUBLIC_BASE_URL). The first view time (viewedAt) stays. Use it when a link reached someone it should not have. With an Idempotency-Key a retried request rotates once. GET /invoice/{id} shows the link.
+         */
+        post: operations["rotateInvoiceHostedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-note/{id}/hosted-link/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a credit note's hosted page link and make a new one
+         * @description Revokes the credit note's hosted page link and makes a new one: the old URL answers 404 from now on, the new one is in hostedUrl (null where the operator set no PUBLIC_BASE_URL). The first view time (viewedAt) stays. Use it when a link reached someone it should not have. With an Idempotency-Key a retried request rotates once. GET /credit-note/{id} shows the link.
+         */
+        post: operations["rotateCreditNoteHostedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/company": {
         parameters: {
             query?: never;
@@ -1416,7 +1456,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
         };
         /**
@@ -1471,6 +1511,10 @@ export interface components {
             einvoice: components["schemas"]["EinvoiceReadiness"];
             /** @description In the answers about one credit note (GET /credit-note/{id}, its create) and its events, not in lists: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send). */
             deliveries?: components["schemas"]["EmailDelivery"][];
+            /** @description In the answers about one credit note and its events, not in lists: the address of its public page (for the buyer: the document, its status and balance, how to pay, the PDF and XML), unguessable and revocable (POST /credit-note/{id}/hosted-link/rotate). Null for a draft, and where the operator set no PUBLIC_BASE_URL. */
+            hostedUrl?: string | null;
+            /** @description In the answers about one credit note and its events, not in lists: when its public page was first opened (by any of its links); null until then. */
+            viewedAt?: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2114,7 +2158,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -2280,6 +2324,10 @@ export interface components {
             pdfSha256: components["schemas"]["PdfDigests"];
             /** @description In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send). */
             deliveries?: components["schemas"]["EmailDelivery"][];
+            /** @description In the answers about one invoice and its events, not in lists: the address of its public page (for the buyer: the document, its status and balance, how to pay, the PDF and XML), unguessable and revocable (POST /invoice/{id}/hosted-link/rotate). Null for a draft, and where the operator set no PUBLIC_BASE_URL. */
+            hostedUrl?: string | null;
+            /** @description In the answers about one invoice and its events, not in lists: when its public page was first opened (by any of its links); null until then. */
+            viewedAt?: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3721,7 +3769,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -5856,6 +5904,110 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateInvoiceHostedLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateCreditNoteHostedLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The credit note id (cn_…).
+                 * @example cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

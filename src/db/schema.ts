@@ -533,6 +533,20 @@ export interface EmailDeliveriesTable {
   sent_at: string | null;
 }
 
+/** The link to an issued document's hosted page (migration 0020); the token only as its hash and sealed. */
+export interface HostedLinksTable {
+  document_id: string;
+  company_id: string;
+  livemode: number;
+  document_kind: 'invoice' | 'credit-note';
+  token_hash: string;
+  sealed_token: string;
+  version: number;
+  created_at: string;
+  rotated_at: string | null;
+  viewed_at: string | null;
+}
+
 /** A company's own subject and body of one document kind and language (migration 0018). */
 export interface EmailTemplatesTable {
   company_id: string;
@@ -671,6 +685,7 @@ export interface Database {
   purchase_payments: PurchasePaymentsTable;
   email_deliveries: EmailDeliveriesTable;
   email_templates: EmailTemplatesTable;
+  hosted_links: HostedLinksTable;
   quotes: QuotesTable;
   quote_lines: QuoteLinesTable;
   recurring_invoices: RecurringInvoicesTable;

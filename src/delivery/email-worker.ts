@@ -15,6 +15,7 @@ import type {
 import { emailDeliveryOf, xmlRequestOf } from './email-delivery-service.js';
 import { ATTEMPT_MAX_MS, type Mailer } from './mailer.js';
 import type { EmailLanguage, XmlFormat } from '../schemas/email-delivery.js';
+import { withHostedUrl, type HostedUrlOf } from './templates.js';
 
 // The email worker of one instance: it leases due queued messages (as webhook deliveries are
 // leased, Dialect.leaseDeliveries), builds each message's attachments from the same renderings
@@ -34,6 +35,8 @@ export interface EmailWorkerOptions {
   retryScheduleMs: readonly number[];
   onError: (error: unknown, what: string) => void;
   clock?: () => Date;
+  /** The document's hosted page URL (src/hosted, through the container), put in for {{hostedUrl}} as the message is sent. */
+  hostedUrlOf?: HostedUrlOf;
 }
 
 export class EmailWorker {
@@ -140,7 +143,14 @@ export class EmailWorker {
         to: JSON.parse(row.recipients_to) as string[],
         cc: JSON.parse(row.recipients_cc) as string[],
         subject: row.subject,
-        text: row.body_text,
+        text: withHostedUrl(
+          row.body_text,
+          (await this.options.hostedUrlOf?.(
+            { companyId: row.company_id, livemode: row.livemode === 1 },
+            row.document_kind,
+            row.document_id,
+          )) ?? null,
+        ),
         messageId: row.message_id,
         attachments: built.files,
       });

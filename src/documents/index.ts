@@ -18,6 +18,8 @@ export { cleanText } from './clean-text.js';
 export { PDF_LANGUAGES, type PdfLanguage } from './pdf/labels.js';
 export { problemsFor } from './completeness.js';
 export { documentViewFrom } from './build-view.js';
+export { epcPayload, girocodeSvg } from './pdf/girocode.js';
+export { formattersFor } from './pdf/format.js';
 
 /** UBL 2.1 Invoice (BT-3 380) or CreditNote (381), Peppol BIS Billing 3.0 or XRechnung 3.0. */
 export function renderUbl(view: DocumentView, options: { profile: UblProfile } = { profile: 'peppol' }): string {

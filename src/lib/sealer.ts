@@ -26,6 +26,11 @@ export class Sealer {
     this.current = keys.length > 0 ? { id: keyIdOf(keys[0]!), key: keys[0]! } : null;
   }
 
+  /** Whether a data key is configured to seal with. */
+  get canSeal(): boolean {
+    return this.current !== null;
+  }
+
   static isSealed(text: string): boolean {
     return text.startsWith(`${PREFIX}.`);
   }

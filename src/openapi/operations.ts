@@ -194,6 +194,32 @@ const EXTRAS: Record<string, OperationExtras> = {
       meta,
     },
   },
+  'POST /invoice/{id}/hosted-link/rotate': {
+    operationId: 'rotateInvoiceHostedLink',
+    response: {
+      success: true,
+      message: 'Hosted page link of invoice 2026-00042 rotated.',
+      data: {
+        ...invoice,
+        hostedUrl: 'https://invoices.example.com/hosted/q3Zr8vN2c0Lx7WbT5yKpA1dE9fGhJ4sU6iOmR0tVwXe',
+        viewedAt: '2026-03-04T08:12:40.201Z',
+      },
+      meta,
+    },
+  },
+  'POST /credit-note/{id}/hosted-link/rotate': {
+    operationId: 'rotateCreditNoteHostedLink',
+    response: {
+      success: true,
+      message: 'Hosted page link of credit note CN-2026-00007 rotated.',
+      data: {
+        ...creditNote,
+        hostedUrl: 'https://invoices.example.com/hosted/Yh7Kp2Qw9Ez4Rt6Uy1Io3Pa5Sd8Fg0Hj2Kl4Zx6Cv8B',
+        viewedAt: null,
+      },
+      meta,
+    },
+  },
   'POST /invoice/{id}/void': {
     operationId: 'voidInvoice',
     response: { success: true, message: 'Invoice 2026-00042 voided.', data: voidedInvoice, meta },

@@ -56,6 +56,7 @@ export class TestDataRepository {
         .where((eb) => eb.or([eb('endpoint_id', 'in', testEndpoints), eb('event_id', 'in', testEvents)]))
         .execute();
       await t.deleteFrom('webhook_outbox').where('event_id', 'in', testEvents).execute();
+      await t.deleteFrom('hosted_links').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
       const events = await t
         .deleteFrom('events')
         .where('company_id', '=', companyId)

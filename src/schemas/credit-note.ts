@@ -1,3 +1,4 @@
+import { hostedLinkFields } from './hosted-link.js';
 import { EmailDeliverySchema } from './email-delivery.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
@@ -87,6 +88,7 @@ export const CreditNoteSchema = Type.Object(
           'In the answers about one credit note (GET /credit-note/{id}, its create) and its events, not in lists: the messages sent (or queued) with this credit note, newest first (POST /credit-note/{id}/send).',
       }),
     ),
+    ...hostedLinkFields('credit note', '/credit-note/{id}'),
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

@@ -1,4 +1,5 @@
 import { EmailDeliverySchema } from './email-delivery.js';
+import { hostedLinkFields } from './hosted-link.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
@@ -490,6 +491,7 @@ export const InvoiceSchema = Type.Object(
           'In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).',
       }),
     ),
+    ...hostedLinkFields('invoice', '/invoice/{id}'),
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

@@ -1,3 +1,4 @@
+import type { HostedLinkFacts } from './hosted-link-port.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import type { CreditNoteLineRow, CreditNoteRow } from '../repositories/credit-note-repository.js';
 import type { CreditNote } from '../schemas/credit-note.js';
@@ -14,6 +15,7 @@ export function creditNoteFromRows(
   row: CreditNoteRow,
   lines: CreditNoteLineRow[],
   deliveries?: EmailDelivery[],
+  hosted?: HostedLinkFacts,
 ): CreditNote {
   return {
     id: row.id,
@@ -37,6 +39,7 @@ export function creditNoteFromRows(
     pdfSha256: pdfDigestsOf(row),
     einvoice: einvoiceReadinessOf(row.id, () => creditNoteSource(row, lines)),
     ...(deliveries ? { deliveries } : {}),
+    ...(hosted ? { hostedUrl: hosted.hostedUrl, viewedAt: hosted.viewedAt } : {}),
     createdAt: row.created_at,
   };
 }

@@ -7,6 +7,7 @@ import {
   renderCii,
   renderUbl,
   type CiiProfile,
+  type CreditFacts,
   type DocumentView,
   type PdfLanguage,
   type PdfOptions,
@@ -169,6 +170,26 @@ export class DocumentService {
       buyerEmail: source.buyer.email ?? null,
       buyerCountry: view.buyer.address.countryCode,
     };
+  }
+
+  /**
+   * What a hosted page shows of an issued document: its view (what the PDF is made of), the
+   * status now (as a status copy tells it) and whether its CII can be made; undefined for no such
+   * document or a draft.
+   */
+  async pageFacts(
+    kind: DocumentKind,
+    owner: Owner,
+    id: string,
+    now: Date,
+  ): Promise<{ view: DocumentView; status: StatusFacts; xmlReady: boolean; credit?: CreditFacts } | undefined> {
+    const source =
+      kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+    if (!source || source.draft) return undefined;
+    const view = documentViewOf(source);
+    const status = await this.statusOf(kind, owner, id, now);
+    const xmlReady = einvoiceProblems(view, ['en16931']).length === 0;
+    return { view, status, xmlReady, ...(source.credit ? { credit: source.credit } : {}) };
   }
 
   private async company(companyId: string, trx?: Kysely<Database>): Promise<CompanyRow> {

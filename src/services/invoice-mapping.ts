@@ -1,3 +1,4 @@
+import type { HostedLinkFacts } from './hosted-link-port.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
@@ -28,6 +29,8 @@ export interface InvoiceExtras {
   today: string;
   /** The messages it was sent with: in a single invoice's answers and events, not in lists. */
   deliveries?: EmailDelivery[];
+  /** Its hosted page's link and first view: in a single invoice's answers and events, not in lists. */
+  hosted?: HostedLinkFacts;
 }
 
 export function linesFromRows(lines: LineColumns[]): StoredLine[] {
@@ -129,6 +132,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     pdfSha256: pdfDigestsOf(row),
     ...(extras.deliveries ? { deliveries: extras.deliveries } : {}),
+    ...(extras.hosted ? { hostedUrl: extras.hosted.hostedUrl, viewedAt: extras.hosted.viewedAt } : {}),
     createdAt: row.created_at,
   };
 }

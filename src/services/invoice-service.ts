@@ -1,4 +1,5 @@
 import type { EmailDelivery } from '../schemas/email-delivery.js';
+import { NO_HOSTED_LINK, type HostedLinkFacts, type HostedLinkOf } from './hosted-link-port.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
@@ -87,7 +88,14 @@ export class InvoiceService {
     private readonly events: EventRecorder,
     /** The messages an invoice was sent with (delivery/, which sits above the services, fills it in). */
     private readonly deliveriesOf: DeliveriesOf,
+    /** An issued invoice's hosted page link (hosted/, above the services, fills it in). */
+    private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
   ) {}
+
+  /** The hosted link facts of an invoice in `status`: none for a draft. */
+  private async hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
+    return status === 'draft' ? { hostedUrl: null, viewedAt: null } : this.hostedLinkOf(owner, 'invoice', id, trx);
+  }
 
   /** The invoice as the API shows it, read in `trx` when given. */
   async get(
@@ -98,10 +106,11 @@ export class InvoiceService {
   ): Promise<Invoice | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
-    const [payments, creditNotes, deliveries] = await Promise.all([
+    const [payments, creditNotes, deliveries, hosted] = await Promise.all([
       this.invoices.paymentsOf(owner, [id], trx),
       this.invoices.creditNoteIdsOf(owner, [id], trx),
       this.deliveriesOf(owner, id, trx),
+      this.hostedOf(owner, id, found.invoice.status, trx),
     ]);
     const current =
       found.invoice.status === 'draft'
@@ -113,6 +122,7 @@ export class InvoiceService {
       ...(current ? { current } : {}),
       today: todayUtc(now),
       deliveries,
+      hosted,
     });
   }
 
@@ -229,6 +239,7 @@ export class InvoiceService {
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
         today: todayUtc(now),
         deliveries: [],
+        hosted: await this.hostedOf(scope, id, row.status, t),
       });
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       // Issued at once is issued all the same: whoever listens for issued invoices hears of it.

@@ -13,6 +13,7 @@ import { NumberSequences } from '../repositories/number-sequences.js';
 import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { creditNoteFromRows } from './credit-note-mapping.js';
+import { NO_HOSTED_LINK, type HostedLinkOf } from './hosted-link-port.js';
 import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
 import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
@@ -62,6 +63,8 @@ export class SettlementService {
     private readonly creditNotes: CreditNoteRepository,
     private readonly invoiceService: InvoiceService,
     private readonly events: EventRecorder,
+    /** An issued credit note's hosted page link (hosted/, above the services, fills it in). */
+    private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
   ) {}
 
   private async invoiceRow(
@@ -253,7 +256,7 @@ export class SettlementService {
       const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
       await this.creditNotes.insert(t, row, lines);
       // A new credit note has been sent nowhere yet.
-      const creditNote = creditNoteFromRows(row, lines, []);
+      const creditNote = creditNoteFromRows(row, lines, [], await this.hostedLinkOf(scope, 'credit-note', id, t));
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
       if (change.next.status !== invoice.status) {
         await recordStatusChange(

@@ -29,7 +29,7 @@ for (const dialect of DIALECTS) {
       expect(result.readOrganization).toEqual(result.organization);
       expect(result.readInvoice).toEqual(result.invoice);
       // A list shows each invoice as a read does, but for the messages it was sent with.
-      const { deliveries: _sent, ...listedAs } = result.invoice;
+      const { deliveries: _sent, hostedUrl: _page, viewedAt: _viewed, ...listedAs } = result.invoice;
       expect(result.listedInvoices).toEqual([listedAs]);
     });
   });

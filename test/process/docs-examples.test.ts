@@ -137,6 +137,8 @@ async function mailEnv(): Promise<Record<string, string>> {
     SMTP_URL: `smtp://127.0.0.1:${mail.smtp.port}`,
     SMTP_FROM: 'invoices@service.example',
     SMTP_TLS_CA_FILE: mail.certificate.certFile,
+    // Hosted page links are built from it (docs/hosted-pages.md); the examples open them on the server itself.
+    PUBLIC_BASE_URL: 'https://invoices.example.com',
   };
 }
 afterAll(async () => {

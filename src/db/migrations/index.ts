@@ -17,6 +17,7 @@ import * as passwordChange from './0015-password-change.js';
 import * as purchaseInvoices from './0016-purchase-invoices.js';
 import * as emailDeliveries from './0018-email-deliveries.js';
 import * as quotes from './0019-quotes.js';
+import * as hostedLinks from './0020-hosted-links.js';
 import * as recurringInvoices from './0022-recurring-invoices.js';
 import * as quoteDraftsAndOrigins from './0023-quote-drafts-and-origins.js';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-purchase-invoices': purchaseInvoices,
   '0018-email-deliveries': emailDeliveries,
   '0019-quotes': quotes,
+  '0020-hosted-links': hostedLinks,
   '0022-recurring-invoices': recurringInvoices,
   '0023-quote-drafts-and-origins': quoteDraftsAndOrigins,
 };

@@ -47,3 +47,29 @@ export function qrModules(payload: string): { size: number; dark: (x: number, y:
   const { size, data } = qr.modules;
   return { size, dark: (x, y) => data[y * size + x] === 1 };
 }
+
+/**
+ * The GiroCode as an SVG for a web page (a quiet zone of four modules, one path, no styles), or
+ * null when the document cannot be paid by it: the payload and the modules are the PDF's.
+ */
+export function girocodeSvg(view: DocumentView, amount: string, label: string): string | null {
+  const payload = epcPayload(view, amount);
+  if (payload === null) return null;
+  const qr = qrModules(payload);
+  const quiet = 4;
+  const side = qr.size + 2 * quiet;
+  let path = '';
+  for (let row = 0; row < qr.size; row++) {
+    for (let col = 0; col < qr.size;) {
+      if (!qr.dark(col, row)) {
+        col++;
+        continue;
+      }
+      const start = col;
+      while (col < qr.size && qr.dark(col, row)) col++;
+      path += `M${start + quiet} ${row + quiet}h${col - start}v1h${start - col}z`;
+    }
+  }
+  const title = label.replace(/[<>&"]/g, '');
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" width="200" height="200" role="img" aria-label="${title}" shape-rendering="crispEdges"><title>${title}</title><rect width="${side}" height="${side}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
+}

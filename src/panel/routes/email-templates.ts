@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { fillTemplate, type EmailTemplate, type TemplateValues } from '../../delivery/templates.js';
+import { fillTemplate, withHostedUrl, type EmailTemplate, type TemplateValues } from '../../delivery/templates.js';
+
+/** A sample's message as it would be sent: {{hostedUrl}} (filled in at send time) as a sample page address. */
+const previewOf = (filled: EmailTemplate): EmailTemplate => ({
+  subject: filled.subject,
+  body: withHostedUrl(filled.body, 'https://invoices.example.com/hosted/…'),
+});
 import { DOCUMENT_KINDS, EMAIL_LANGUAGES, type EmailTemplateView } from '../../schemas/email-delivery.js';
 import { chromeFor, forbidden, notFound, openAccess, sendPage, signedInUser, type PanelDeps } from '../context.js';
 import { roleAllows } from '../users.js';
@@ -100,7 +106,7 @@ export function emailTemplateRoutes(deps: PanelDeps): FastifyPluginAsync {
         template,
         values,
         mayEdit: roleAllows(user.role, 'company.update'),
-        preview: fillTemplate(values, sample.values),
+        preview: previewOf(fillTemplate(values, sample.values)),
         sample: sample.words,
         previewIsDraft: extra.values !== undefined,
         ...(extra.errors ? { errors: extra.errors } : {}),

@@ -1,3 +1,4 @@
+import type { HostedLinkOf } from '../../services/hosted-link-port.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
@@ -27,7 +28,8 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
   emailDeliveries: EmailDeliveryService;
-}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries }) => {
+  hostedLinkOf: HostedLinkOf;
+}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, hostedLinkOf }) => {
   app.get(
     '/credit-note',
     {
@@ -78,6 +80,7 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
       return successBody(request, 'Credit note found.', {
         ...creditNote,
         deliveries: await emailDeliveries.listForDocument(scopeOf(request), creditNote.id),
+        ...(await hostedLinkOf(scopeOf(request), 'credit-note', creditNote.id)),
       });
     },
   );

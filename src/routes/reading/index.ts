@@ -1,3 +1,4 @@
+import type { HostedLinkOf } from '../../services/hosted-link-port.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors/app-error.js';
 import { ConcurrencyGate } from '../../lib/concurrency-gate.js';
@@ -33,6 +34,8 @@ export interface ReadingRoutesOptions {
   invoices: InvoiceService;
   /** The messages a document was sent with, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
   emailDeliveries: EmailDeliveryService;
+  /** A document's hosted page link, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
+  hostedLinkOf: HostedLinkOf;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -48,7 +51,7 @@ const LARGE_READS_WAITING = 1000;
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
   app,
-  { repositories, invoices, emailDeliveries, responseMaxBytes },
+  { repositories, invoices, emailDeliveries, hostedLinkOf, responseMaxBytes },
 ) => {
   const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
@@ -63,12 +66,14 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
   await app.register(invoiceReadingRoutes, {
     queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices),
     emailDeliveries,
+    hostedLinkOf,
     responseMaxBytes,
     largeReads,
   });
   await app.register(creditNoteReadingRoutes, {
     queries: new CreditNoteQueries(creditNotes),
     emailDeliveries,
+    hostedLinkOf,
     responseMaxBytes,
     largeReads,
   });

@@ -1,3 +1,4 @@
+import type { HostedLinkOf } from '../../services/hosted-link-port.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
@@ -45,7 +46,8 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
   emailDeliveries: EmailDeliveryService;
-}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries }) => {
+  hostedLinkOf: HostedLinkOf;
+}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, hostedLinkOf }) => {
   app.get(
     '/invoice',
     {
@@ -102,6 +104,9 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       return successBody(request, 'Invoice found.', {
         ...invoice,
         deliveries: await emailDeliveries.listForDocument(scopeOf(request), invoice.id),
+        ...(invoice.status === 'draft'
+          ? { hostedUrl: null, viewedAt: null }
+          : await hostedLinkOf(scopeOf(request), 'invoice', invoice.id)),
       });
     },
   );

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Owner } from '../db/scope.js';
+
+/** What a single document's answer shows of its hosted page (src/hosted fills it in). */
+export interface HostedLinkFacts {
+  /** The page's address; null for a draft, or where the operator set no PUBLIC_BASE_URL. */
+  hostedUrl: string | null;
+  /** When the page was first opened; null until then. */
+  viewedAt: string | null;
+}
+
+/** The hosted link of an issued document, made on first ask; read and made in `trx` when given. */
+export type HostedLinkOf = (
+  owner: Owner,
+  kind: 'invoice' | 'credit-note',
+  documentId: string,
+  trx?: Kysely<Database>,
+) => Promise<HostedLinkFacts>;
+
+/** Where no hosted pages are made (the CLI without a data key, scripts): no link. */
+export const NO_HOSTED_LINK: HostedLinkOf = async () => ({ hostedUrl: null, viewedAt: null });
