@@ -245,10 +245,10 @@ describe.runIf(REDIS_AVAILABLE)('Redis stopped and started again under load', ()
   it('answers no 5xx while Redis is away and resumes shared counting when it returns', async () => {
     const redis = await ThrowawayRedis.start();
     const t = await buildTestApp('sqlite', { redisUrl: redis.url, redisKeyPrefix: 'faults:', rateLimitMax: 100_000 });
+    let stop = false;
     try {
       const { key } = await t.tenant(['organization.create']);
       const statuses: number[] = [];
-      let stop = false;
       let n = 0;
       const load = async () => {
         while (!stop)
@@ -256,7 +256,7 @@ describe.runIf(REDIS_AVAILABLE)('Redis stopped and started again under load', ()
       };
       const loaders = Array.from({ length: 4 }, load);
       const degraded = async () =>
-        /rate_limit_store_degraded 1/.test((await t.request({ method: 'GET', url: '/metrics' })).body);
+        /^rate_limit_store_degraded 1$/m.test((await t.request({ method: 'GET', url: '/metrics' })).body);
       /** Until `more` further requests are answered after now, and `also` holds. */
       const answeredMore = (more: number, what: string, also: () => Promise<boolean> = async () => true) => {
         const from = statuses.length;
@@ -282,6 +282,7 @@ describe.runIf(REDIS_AVAILABLE)('Redis stopped and started again under load', ()
       const metrics = await t.request({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/rate_limit_store_degraded 0/);
     } finally {
+      stop = true;
       await t.close();
       await redis.stop();
     }
