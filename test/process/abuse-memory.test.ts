@@ -185,8 +185,8 @@ for (const dialect of DIALECTS) {
           }),
           failed,
         ]);
-      // Health is asked back to back while the abusers run: every ask answered 200 (how fast is
-      // the bench's to measure, not a test's).
+      // Health is asked all the while the abusers run: every ask answered 200, and the asks keep
+      // coming back (how fast is the bench's to measure, not a test's).
       const watcher = (async () => {
         while (Date.now() < stopAt) {
           const res = await fetch(server.baseUrl);
@@ -194,6 +194,9 @@ for (const dialect of DIALECTS) {
           expect(res.status).toBe(200);
           healthAnswered += 1;
           maxRss = Math.max(maxRss, rssMb(pid));
+          // A probe's pace, not a wait for anything: back to back, the probe itself is load enough
+          // to hold a reader's socket idle past SOCKET_TIMEOUT_MS on a loaded machine.
+          await new Promise((r) => setTimeout(r, 100));
         }
       })();
       await watcher;
@@ -218,7 +221,7 @@ for (const dialect of DIALECTS) {
       expect(pagesRead).toBeGreaterThan(24);
       expect(largestPage).toBeLessThanOrEqual(1024 * 1024);
       expect(maxRss, `max RSS ${maxRss.toFixed(0)} MB`).toBeLessThan(400);
-      expect(healthAnswered).toBeGreaterThanOrEqual(10);
+      expect(healthAnswered).toBeGreaterThanOrEqual(5);
       // Whether a stalled socket was dropped depends on when the kernel's buffers filled under this
       // load: the dedicated test below checks the timeout itself. What matters here is memory.
       expect(dropped + mostReceived).toBeGreaterThan(0);

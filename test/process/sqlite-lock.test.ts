@@ -77,7 +77,7 @@ describe('sqlite under another process write lock', () => {
       // From the moment the driver says the write waits until the write is answered, reads and
       // health keep being answered: the wait is on timers, not a blocked event loop (a busy handler
       // inside SQLite would hold the loop, and no round would finish before the write's answer).
-      // How fast they answer meanwhile is a figure for `npm run bench:sqlite-lock`, not a test.
+      // How fast they answer meanwhile is a figure for a benchmark, not a test's to assert.
       await waiting;
       let roundsWhileWaiting = 0;
       while (!settled) {
