@@ -63,7 +63,9 @@ Promise.all(Array.from({ length: readers }, async () => { while (Date.now() < st
 
 const INVOICES = 24;
 const LINES = 500;
-const SOCKET_TIMEOUT_MS = 3000;
+// Long enough that a reader waiting its turn behind 23 others on a loaded machine is not taken
+// for a stalled client (at 3 s, readers' sockets were dropped mid-answer: "socket hang up").
+const SOCKET_TIMEOUT_MS = 10_000;
 
 /**
  * Whether the server still holds its end of each loopback connection from these client ports
@@ -194,8 +196,7 @@ for (const dialect of DIALECTS) {
           expect(res.status).toBe(200);
           healthAnswered += 1;
           maxRss = Math.max(maxRss, rssMb(pid));
-          // A probe's pace, not a wait for anything: back to back, the probe itself is load enough
-          // to hold a reader's socket idle past SOCKET_TIMEOUT_MS on a loaded machine.
+          // A probe's pace, not a wait for anything: health is one client among the readers, not a flood.
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -254,6 +255,6 @@ for (const dialect of DIALECTS) {
       expect(closed).toBe(true);
       // It got what the kernel had buffered before the server gave up, not the forty pages.
       expect(bytes).toBeLessThan(40 * 600_000);
-    }, 60_000);
+    }, 90_000);
   });
 }
