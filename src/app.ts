@@ -42,6 +42,7 @@ import { DocumentReadPool, type DocumentReader } from './documents/read/read-poo
 import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { recurringInvoiceRoutes } from './routes/recurring-invoices.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -189,6 +190,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onDisabled: (endpointId) =>
         app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
     },
+    recurring: {
+      intervalMs: config.recurringIntervalMs,
+      onError: (error, what) => app.log.error({ err: error }, `recurring invoices: ${what} failed`),
+    },
     ...(config.email
       ? {
           email: {
@@ -283,6 +288,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         idempotency: container.idempotency,
         responseMaxBytes: config.responseMaxBytes,
       });
+      await api.register(recurringInvoiceRoutes, {
+        recurring: container.recurring,
+        idempotency: container.idempotency,
+        responseMaxBytes: config.responseMaxBytes,
+      });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,
@@ -307,6 +317,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => container.deliveryWorker.stop());
   app.addHook('onReady', async () => container.emailWorker?.start());
   app.addHook('preClose', async () => container.emailWorker?.stop());
+  // The scheduler passes at start and every RECURRING_INTERVAL_SECONDS; 0 turns it off.
+  if (config.recurringIntervalMs > 0) app.addHook('onReady', async () => container.recurringScheduler.start());
+  app.addHook('preClose', async () => container.recurringScheduler.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
   return app;

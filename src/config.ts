@@ -45,6 +45,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** WEBHOOK_MAX_CONCURRENT: deliveries in flight at once per instance. */
   webhookMaxConcurrent: number;
+  /** RECURRING_INTERVAL_SECONDS, as ms: how often the recurring invoice scheduler passes (and once at start); 0 turns it off. */
+  recurringIntervalMs: number;
   /** PDF_WORKERS: threads rendering PDFs per process; default the machine's cores. */
   pdfWorkers: number;
   /** PDF_QUEUE_MAX: PDFs that may wait for a thread per process; past it, 503 with Retry-After. */
@@ -284,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookRetryScheduleMs: retrySchedule(env),
     webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
+    recurringIntervalMs: integer(env, 'RECURRING_INTERVAL_SECONDS', 60, 0, 86_400) * 1000,
     pdfWorkers: integer(env, 'PDF_WORKERS', availableParallelism(), 1, 64),
     pdfQueueMax: integer(env, 'PDF_QUEUE_MAX', 256, 0, 100_000),
     pdfTimeoutMs: integer(env, 'PDF_TIMEOUT_MS', 30_000, 100, 600_000),

@@ -21,6 +21,7 @@ import {
 } from './errors.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { GROUPS, groupUsage, mainUsage, version } from './usage.js';
+import { SCHEDULE_COMMANDS } from './schedule-commands.js';
 import { USER_COMMANDS } from './user-commands.js';
 import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
@@ -40,6 +41,7 @@ const COMMANDS: CliCommand[] = [
   ...KEY_COMMANDS,
   ...USER_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...SCHEDULE_COMMANDS,
   ...ADMIN_COMMANDS,
 ];
 const ALWAYS_ALLOWED: OptionName[] = ['json', 'help', 'version'];
@@ -175,7 +177,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       values,
       args: resolved.args,
       io,
-      container: createContainer(storage, { apiKeyCacheTtlMs: 0 }),
+      // With SMTP settings, what a command queues (a recurring run's message) is sent by the servers' workers.
+      container: createContainer(storage, {
+        apiKeyCacheTtlMs: 0,
+        ...(config.email ? { email: { config: config.email, onError: () => {} } } : {}),
+      }),
       storage,
       config,
       applied,

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { withJitter } from '../lib/jitter.js';
+import { LeasingWorker } from '../lib/leasing.js';
 import type { DocumentKind, DocumentService } from '../services/document-service.js';
 import type {
   Attachment,
@@ -37,14 +38,8 @@ export interface EmailWorkerOptions {
 
 export class EmailWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly inFlight = new Set<string>();
-  private readonly settled = new Set<Promise<void>>();
   private readonly clock: () => Date;
-  private interval: NodeJS.Timeout | undefined;
-  private nudgeTimer: NodeJS.Timeout | undefined;
-  private running = false;
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
+  private readonly leasing: LeasingWorker<EmailDeliveryRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -55,82 +50,41 @@ export class EmailWorker {
     private readonly options: EmailWorkerOptions,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    this.leasing = new LeasingWorker<EmailDeliveryRow>({
+      intervalMs: POLL_INTERVAL_MS,
+      nudgeDelayMs: NUDGE_DELAY_MS,
+      maxConcurrent: options.maxConcurrent,
+      lease: (limit) => this.deliveries.lease({ owner: this.owner, now: this.clock(), leaseMs: EMAIL_LEASE_MS, limit }),
+      release: (ids) => this.deliveries.release(ids, this.owner),
+      idOf: (row) => row.id,
+      attempt: (row) => this.attempt(row),
+      // A message handed to the relay is not taken back: stop lets it end (bounded by the SMTP timeouts).
+      abortAtStop: false,
+      onError: (error, what) => this.options.onError(error, what),
+      lookWhat: 'leasing email deliveries',
+      jobWhat: (row) => `sending ${row.id}`,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.interval = setInterval(() => this.poll(), POLL_INTERVAL_MS);
-    this.interval.unref();
-    this.nudge();
+    this.leasing.start();
   }
 
   /** A message was queued (or a slot freed): look soon. */
   nudge(): void {
-    if (!this.running || this.nudgeTimer) return;
-    this.nudgeTimer = setTimeout(() => {
-      this.nudgeTimer = undefined;
-      this.poll();
-    }, NUDGE_DELAY_MS);
-    this.nudgeTimer.unref();
+    this.leasing.nudge();
+  }
+
+  /** Works until every message due now is sent or its attempt recorded (tests prove "nothing more" with it). */
+  drain(): Promise<void> {
+    return this.leasing.drain();
   }
 
   /** Stops leasing, lets attempts in flight end (each is bounded by the SMTP timeouts) and closes the transport. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    clearInterval(this.interval);
-    clearTimeout(this.nudgeTimer);
-    await this.polling;
-    await Promise.allSettled([...this.settled]);
+    if (!this.leasing.isRunning) return;
+    await this.leasing.stop();
     this.mailer.close();
-  }
-
-  private poll(): void {
-    if (!this.running) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = this.leaseAndSend()
-      .catch((error: unknown) => this.options.onError(error, 'leasing email deliveries'))
-      .finally(() => {
-        this.polling = null;
-        if (this.pollAgain) {
-          this.pollAgain = false;
-          this.nudge();
-        }
-      });
-  }
-
-  private async leaseAndSend(): Promise<void> {
-    const free = this.options.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return;
-    const rows = await this.deliveries.lease({
-      owner: this.owner,
-      now: this.clock(),
-      leaseMs: EMAIL_LEASE_MS,
-      limit: free,
-    });
-    if (!this.running) {
-      await this.deliveries.release(
-        rows.map((row) => row.id),
-        this.owner,
-      );
-      return;
-    }
-    for (const row of rows) {
-      this.inFlight.add(row.id);
-      const done: Promise<void> = this.attempt(row)
-        .catch((error: unknown) => this.options.onError(error, `sending ${row.id}`))
-        .finally(() => {
-          this.inFlight.delete(row.id);
-          this.settled.delete(done);
-          this.nudge();
-        });
-      this.settled.add(done);
-    }
-    if (rows.length === free) this.pollAgain = true;
   }
 
   /** The PDF (the CII inside) and the XML, the same bytes as GET …/pdf?lang= and the XML download. */

@@ -70,6 +70,8 @@ export type IdPrefix =
   | 'pin'
   | 'ppay'
   | 'quo'
+  | 'rin'
+  | 'rir'
   | 'eml';
 
 export function newId(prefix: IdPrefix): string {

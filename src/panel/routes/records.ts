@@ -2,12 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PAGE_SIZE, pageNumber } from '../records.js';
-import { creditNotePage, creditNotesPage } from '../views/credit-notes.js';
-import { invoicePage } from '../views/invoice.js';
+import { creditNotesPage } from '../views/credit-notes.js';
 import { invoicesPage } from '../views/invoices.js';
 import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
 import { quotePage, quotesPage } from '../views/quotes.js';
+import { recurringListPage, recurringPage, type RecurringShown } from '../views/recurring.js';
+import type { RecurringInvoice } from '../../schemas/recurring-invoice.js';
 import { chromeFor, notFound, openAccess, sendPage, type PanelDeps } from '../context.js';
 import { panelOwner } from '../mode.js';
 
@@ -57,18 +58,40 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       return sendPage(reply, invoicesPage(await chromeFor(request, reply, deps), search, page));
     });
 
-    app.get('/invoices/:id', one, async (request, reply) => {
-      const owner = panelOwner(request);
-      const invoice = await deps.records.invoice(owner, request.params.id);
-      if (!invoice) throw notFound();
-      const creditNotes = await deps.records.creditNotesOf(owner, invoice.id);
-      return sendPage(reply, invoicePage(await chromeFor(request, reply, deps), invoice, creditNotes));
-    });
+    // One invoice and one credit note: routes/sending.ts, with their messages and the Send form.
 
     app.get('/quotes', { config: openAccess(), schema: { querystring: PageQuery } }, async (request, reply) => {
       const found = await deps.container.quotes.page(panelOwner(request), pageNumber(request.query.page), PAGE_SIZE);
       const page = { items: found.quotes, total: found.total, page: found.page, pages: found.pages };
       return sendPage(reply, quotesPage(await chromeFor(request, reply, deps), page));
+    });
+
+    /** Recurring invoices with their buyers' names, looked up once per buyer. */
+    const withBuyers = async (owner: ReturnType<typeof panelOwner>, items: RecurringInvoice[]) => {
+      const names = new Map<string, string>();
+      for (const id of new Set(items.map((r) => r.organizationId)))
+        names.set(id, (await deps.container.organizationRepository.findById(owner, id))?.name ?? id);
+      return items.map((r): RecurringShown => ({ ...r, buyerName: names.get(r.organizationId)! }));
+    };
+
+    app.get('/recurring', { config: openAccess(), schema: { querystring: PageQuery } }, async (request, reply) => {
+      const owner = panelOwner(request);
+      const found = await deps.container.recurring.page(owner, pageNumber(request.query.page), PAGE_SIZE);
+      const page = {
+        items: await withBuyers(owner, found.items),
+        total: found.total,
+        page: found.page,
+        pages: found.pages,
+      };
+      return sendPage(reply, recurringListPage(await chromeFor(request, reply, deps), page));
+    });
+
+    app.get('/recurring/:id', one, async (request, reply) => {
+      const owner = panelOwner(request);
+      const found = await deps.container.recurring.get(owner, request.params.id);
+      if (!found) throw notFound();
+      const [shown] = await withBuyers(owner, [found]);
+      return sendPage(reply, recurringPage(await chromeFor(request, reply, deps), shown!));
     });
 
     app.get('/quotes/:id', one, async (request, reply) => {
@@ -81,12 +104,6 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       const search = (request.query.q ?? '').trim();
       const page = await deps.records.creditNotes(panelOwner(request), search, pageNumber(request.query.page));
       return sendPage(reply, creditNotesPage(await chromeFor(request, reply, deps), search, page));
-    });
-
-    app.get('/credit-notes/:id', one, async (request, reply) => {
-      const creditNote = await deps.records.creditNote(panelOwner(request), request.params.id);
-      if (!creditNote) throw notFound();
-      return sendPage(reply, creditNotePage(await chromeFor(request, reply, deps), creditNote));
     });
   };
 }
