@@ -111,16 +111,31 @@ function sendHotStatementsNamed(client: pg.PoolClient): void {
   };
 }
 
+/** How long opening a PostgreSQL connection may take before the request answers 503. */
+const CONNECT_TIMEOUT_MS = 2000;
+/** How long a statement may run, and how long a request waits for a free pooled connection. */
+const STATEMENT_TIMEOUT_MS = 10_000;
+
 function openPostgres(url: string, options: StorageOptions): Storage {
   // Loaded only for PostgreSQL: an instance on SQLite does not carry the driver's memory.
-  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const { Pool, Client } = createRequire(import.meta.url)('pg') as typeof pg;
+  // Two waits that node-postgres's pool knows as one (connectionTimeoutMillis): opening a new
+  // connection fails fast while the database is down (2 s, set on each client), but waiting for
+  // a free connection of a busy, healthy pool is a turn in a queue, as long as a statement may run
+  // (many requests of one company taking its numbering lock in turn wait there; they must not
+  // answer 503 because the machine is slow).
+  class FailFastClient extends Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    }
+  }
   const pool = new Pool({
     connectionString: url,
     max: options.poolMax ?? 10,
-    // Fail fast while the database is down instead of queueing requests behind it.
-    connectionTimeoutMillis: 2000,
+    Client: FailFastClient,
+    connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    statement_timeout: 10_000,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -214,9 +214,9 @@ export function isUnavailable(error: unknown): boolean {
   const errcode = sqliteErrcode(error);
   if (errcode !== undefined && SQLITE_UNAVAILABLE.has(errcode & 0xff)) return true;
   if (error instanceof Error) {
-    // node-postgres reports pool and connection failures as plain Errors without a code.
-    // node:sqlite says "database is not open" on a closed handle.
-    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|The database connection is not open|database is not open|driver has already been destroyed/i.test(
+    // node-postgres reports pool and connection failures as plain Errors without a code ("timeout
+    // expired": a client's own connect timeout). node:sqlite says "database is not open" on a closed handle.
+    return /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|Client has encountered a connection error|The database connection is not open|database is not open|driver has already been destroyed/i.test(
       error.message,
     );
   }

@@ -31,6 +31,8 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this resource.' },
   NAME_CONFLICT: { status: 409, message: 'An organization with this name already exists.' },
+  EMAIL_CONFLICT: { status: 409, message: 'An account with this email already exists.' },
+  LAST_OWNER: { status: 409, message: 'The last owner cannot be demoted or deactivated.' },
   INVOICE_NUMBER_CONFLICT: { status: 409, message: 'An invoice with this number already exists.' },
   INVOICE_NOT_DRAFT: {
     status: 409,

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRole, UsersTable } from '../db/schema.js';
 import type { Permission } from '../auth/permissions.js';
+import { AppError, validationError } from '../errors/app-error.js';
+import type { ErrorCode } from '../errors/codes.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { SessionRepository } from '../repositories/session-repository.js';
@@ -78,9 +80,13 @@ export interface UserProblem {
   field: UserField;
   detail: string;
 }
-/** On failure `field` and `detail` name the first problem; `problems` holds every one, for a form to show at once. */
+/**
+ * On failure `field` and `detail` name the first problem; `problems` holds every one, for a form to
+ * show at once; `error` is the refusal as an AppError, whose code gives the status from the one table.
+ */
 export type CreateUserResult =
-  { ok: true; value: PanelUser } | { ok: false; field: UserField; detail: string; problems: UserProblem[] };
+  | { ok: true; value: PanelUser }
+  | { ok: false; field: UserField; detail: string; problems: UserProblem[]; error: AppError };
 
 /** Every problem of a new account's fields that can be seen without the database. */
 export function userInputProblems(input: { email: string; role: unknown; password: string }): UserProblem[] {
@@ -93,8 +99,17 @@ export function userInputProblems(input: { email: string; role: unknown; passwor
   return problems;
 }
 
-function refused(problems: UserProblem[]): CreateUserResult {
-  return { ok: false, field: problems[0]!.field, detail: problems[0]!.detail, problems };
+function refused(problems: UserProblem[], code: ErrorCode = 'VALIDATION_ERROR'): CreateUserResult {
+  const details = problems.map((p) => ({ field: p.field, code, message: p.detail }));
+  const error =
+    code === 'VALIDATION_ERROR' ? validationError(details) : new AppError(code, problems[0]!.detail, { details });
+  return { ok: false, field: problems[0]!.field, detail: problems[0]!.detail, problems, error };
+}
+
+/** A refused role or activity change, with the code that gives its status. */
+function changeRefused(reason: ChangeRefusal, detail: string): ChangeUserResult {
+  const code: ErrorCode = reason === 'not_found' ? 'NOT_FOUND' : reason === 'last_owner' ? 'LAST_OWNER' : 'FORBIDDEN';
+  return { ok: false, reason, detail, error: new AppError(code, detail) };
 }
 
 export type PasswordField = 'currentPassword' | 'newPassword' | 'newPasswordConfirm';
@@ -102,9 +117,9 @@ export type ChangePasswordResult =
   | { ok: true; sessionsEnded: number }
   | { ok: false; currentWrong: boolean; problems: { field: PasswordField; detail: string }[] };
 
+type ChangeRefusal = 'not_found' | 'forbidden' | 'last_owner' | 'self';
 export type ChangeUserResult =
-  | { ok: true; value: PanelUser }
-  | { ok: false; reason: 'not_found' | 'forbidden' | 'last_owner' | 'self'; detail: string };
+  { ok: true; value: PanelUser } | { ok: false; reason: ChangeRefusal; detail: string; error: AppError };
 
 /** The repositories the account rules read and write. */
 export interface UserStores {
@@ -154,7 +169,7 @@ export class UserService {
       created_at: now.toISOString(),
     };
     if (!(await this.users.insert(row, trx)))
-      return refused([{ field: 'email', detail: 'An account with this email already exists.' }]);
+      return refused([{ field: 'email', detail: 'An account with this email already exists.' }], 'EMAIL_CONFLICT');
     return { ok: true, value: toUser(row) };
   }
 
@@ -199,7 +214,7 @@ export class UserService {
   /** The operator deactivates an account (`invoicing user deactivate`), under the same last-owner rule as the panel. */
   async deactivateAsOperator(userId: string): Promise<ChangeUserResult> {
     const row = await this.users.findById(userId);
-    if (!row) return { ok: false, reason: 'not_found', detail: `No user with id ${userId}.` };
+    if (!row) return changeRefused('not_found', `No user with id ${userId}.`);
     return this.change('operator', row.company_id, userId, { active: 0 });
   }
 
@@ -294,31 +309,26 @@ export class UserService {
     patch: { role?: UserRole; active?: number },
   ): Promise<ChangeUserResult> {
     if (actor !== 'operator' && !isPrivileged(actor.role))
-      return { ok: false, reason: 'forbidden', detail: 'Only owners and admins manage users.' };
+      return changeRefused('forbidden', 'Only owners and admins manage users.');
     return this.db.transaction().execute(async (trx): Promise<ChangeUserResult> => {
       // A transaction alone does not serialize the owner count on PostgreSQL (READ COMMITTED):
       // two owners demoting each other would both count two owners. Locking the company row
       // first makes changes of one company's users take turns.
       await this.companies.lock(companyId, trx);
       const target = await this.users.findInCompany(companyId, userId, trx);
-      if (!target) return { ok: false, reason: 'not_found', detail: 'No such user in your company.' };
+      if (!target) return changeRefused('not_found', 'No such user in your company.');
       if (actor !== 'operator') {
         // Nobody changes their own role or deactivates themselves: another owner or admin does,
         // so a role change always has a second person behind it and nobody locks themselves out.
         if (target.id === actor.id && patch.active === 0)
-          return { ok: false, reason: 'self', detail: 'You cannot deactivate your own account.' };
+          return changeRefused('self', 'You cannot deactivate your own account.');
         if (target.id === actor.id && patch.role !== undefined)
-          return {
-            ok: false,
-            reason: 'self',
-            detail: `You cannot change your own role; another ${actor.role === 'owner' ? 'owner' : 'owner or admin'} can.`,
-          };
+          return changeRefused(
+            'self',
+            `You cannot change your own role; another ${actor.role === 'owner' ? 'owner' : 'owner or admin'} can.`,
+          );
         if (actor.role !== 'owner' && (target.role === 'owner' || patch.role === 'owner')) {
-          return {
-            ok: false,
-            reason: 'forbidden',
-            detail: 'Only an owner can grant the owner role or change an owner.',
-          };
+          return changeRefused('forbidden', 'Only an owner can grant the owner role or change an owner.');
         }
       }
       const losesOwner =
@@ -327,7 +337,7 @@ export class UserService {
         ((patch.role !== undefined && patch.role !== 'owner') || patch.active === 0);
       if (losesOwner) {
         if ((await this.users.countActiveOwners(companyId, trx)) <= 1)
-          return { ok: false, reason: 'last_owner', detail: 'The last owner cannot be demoted or deactivated.' };
+          return changeRefused('last_owner', 'The last owner cannot be demoted or deactivated.');
       }
       await this.users.update(target.id, patch, trx);
       // A deactivated account is signed out everywhere at once.

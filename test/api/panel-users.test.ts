@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
+import { ERRORS } from '../../src/errors/codes.js';
 import { UserService } from '../../src/panel/users.js';
 import { claimInstance, PanelClient, PASSWORD, signedInAs } from '../helpers/panel-client.js';
 
@@ -124,6 +125,22 @@ for (const dialect of DIALECTS) {
       const short = await owner.post('/panel/users', { email: 'short@example.com', role: 'member', password: 'short' });
       expect(short.statusCode).toBe(400);
       expect(short.body).toContain('id="password-error"');
+    });
+
+    it('takes the status of a refused account from the one error table, by the code the service returns', async () => {
+      const users = new UserService(t.storage.db, t.container.repositories);
+      const dup = await users.create({ companyId, email: 'm1@example.com', role: 'member', password: PASSWORD });
+      const short = await users.create({ companyId, email: 'new@example.com', role: 'member', password: 'short' });
+      expect(dup.ok ? null : { code: dup.error.code, field: dup.field }).toEqual({
+        code: 'EMAIL_CONFLICT',
+        field: 'email',
+      });
+      expect(short.ok ? null : short.error.code).toBe('VALIDATION_ERROR');
+      expect(ERRORS.EMAIL_CONFLICT.status).toBe(409);
+      // The operator may change anyone, but not take the company's only owner away: a state, 409.
+      const lastOwner = await users.deactivateAsOperator(await idOf('owner@example.com'));
+      expect(lastOwner.ok ? null : lastOwner.error.code).toBe('LAST_OWNER');
+      expect(ERRORS.LAST_OWNER.status).toBe(409);
     });
 
     it('refuses user management to members with 403 and shows them no controls', async () => {

@@ -145,8 +145,33 @@ for (const dialect of DIALECTS) {
         .orderBy('event_id')
         .orderBy('endpoint_id')
         .execute();
-    /** Dispatches until no endpoint has more to read, then cleans up; answers the deliveries made. */
-    async function drain(outbox: Outbox): Promise<number> {
+    /**
+     * On PostgreSQL a round passes only outbox rows older than every transaction still running on
+     * the whole cluster (pg_snapshot_xmin): on a busy machine another test's transaction holds that
+     * horizon back for a while. Waits until every transaction that had begun by now has ended.
+     */
+    async function pastOlderTransactions(): Promise<void> {
+      if (dialect !== 'postgres') return;
+      const [{ now }] = (await sql<{ now: string }>`select pg_current_xact_id()::text as now`.execute(t.storage.db))
+        .rows as [{ now: string }];
+      await eventually(
+        async () => {
+          const { rows } = await sql<{
+            xmin: string;
+          }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(t.storage.db);
+          return BigInt(rows[0]!.xmin) > BigInt(now);
+        },
+        { timeoutMs: 20_000, what: 'the transactions running on the PostgreSQL cluster to end' },
+      );
+    }
+
+    /**
+     * Dispatches until no endpoint has more to read, then cleans up; answers the deliveries made.
+     * First waits for the transactions running elsewhere to end, unless `holding` says a
+     * transaction of the test itself is open.
+     */
+    async function drain(outbox: Outbox, options: { holding?: boolean } = {}): Promise<number> {
+      if (!options.holding) await pastOlderTransactions();
       let made = 0;
       for (;;) {
         const round = await outbox.dispatch();
@@ -414,7 +439,7 @@ for (const dialect of DIALECTS) {
         await open;
         await c.organization('Quick To Commit');
         const [quickEvent] = await c.eventIds();
-        await drain(t.container.outbox);
+        await drain(t.container.outbox, { holding: true });
         expect((await deliveriesOf(c.companyId)).map((d) => d.event_id)).toEqual([]);
         expect(await outboxOf([quickEvent!])).toEqual([quickEvent]);
         release();

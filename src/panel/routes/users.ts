@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { toAppError } from '../../http/error-handler.js';
 import { isRole, userInputProblems, type ChangeUserResult } from '../users.js';
 import { restoredValues, RESTORED_NOTICE } from '../return-to.js';
 import type { FieldErrors } from '../views/forms.js';
@@ -62,8 +63,9 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
     async function afterChange(request: FastifyRequest, reply: FastifyReply, result: ChangeUserResult, done: string) {
       if (result.ok) return reply.redirect(`${PANEL_PATH}/users?done=${done}`, 303);
       if (result.reason === 'not_found') throw notFound();
-      // One's own role and activity are not one's own to change (403); the last owner is a state of the company (409).
-      const status = result.reason === 'forbidden' || result.reason === 'self' ? 403 : 409;
+      // The service's code gives the status from the one table: one's own role and activity are
+      // not one's own to change (FORBIDDEN), the last owner is a state of the company (LAST_OWNER).
+      const { status } = toAppError(result.error);
       return render(request, reply, { notice: { kind: 'error', text: result.detail } }, status);
     }
 
@@ -101,7 +103,9 @@ export function userRoutes(deps: PanelDeps): FastifyPluginAsync {
         });
         if (!result.ok) {
           for (const p of result.problems) errors[p.field] = p.detail;
-          return render(request, reply, { values, errors }, result.detail.includes('already exists') ? 409 : 400);
+          // The form again with every problem under its field, at the status the error table gives
+          // the service's code (EMAIL_CONFLICT is a 409, VALIDATION_ERROR a 400).
+          return render(request, reply, { values, errors }, toAppError(result.error).status);
         }
         request.log.info({ userId: result.value.id, role: result.value.role }, 'panel user created');
         return reply.redirect(`${PANEL_PATH}/users?done=created`, 303);
