@@ -25,6 +25,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { companyRoutes } from './routes/company.js';
 import { documentRoutes } from './routes/documents.js';
 import { creditNoteRoutes } from './routes/credit-notes.js';
+import { reminderRoutes } from './routes/reminders.js';
 import { documentSendingRoutes } from './routes/document-sending.js';
 import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -189,6 +190,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onDisabled: (endpointId) =>
         app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
     },
+    reminders: {
+      intervalMs: config.reminderIntervalSeconds * 1000,
+      onError: (error, what) => app.log.error({ err: error }, `reminders: ${what} failed`),
+    },
     ...(config.email
       ? {
           email: {
@@ -268,14 +273,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
       await api.register(documentSendingRoutes, {
         emailDeliveries: container.emailDeliveries,
+        reminders: container.reminders,
         idempotency: container.idempotency,
       });
+      await api.register(reminderRoutes, { reminders: container.reminders, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, {
         repositories: container.repositories,
         invoices: container.invoices,
         emailDeliveries: container.emailDeliveries,
+        reminders: container.reminders,
         responseMaxBytes: config.responseMaxBytes,
       });
       await api.register(quoteRoutes, {
@@ -307,6 +315,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => container.deliveryWorker.stop());
   app.addHook('onReady', async () => container.emailWorker?.start());
   app.addHook('preClose', async () => container.emailWorker?.stop());
+  app.addHook('onReady', async () => container.reminderScheduler.start());
+  app.addHook('preClose', async () => container.reminderScheduler.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
   return app;

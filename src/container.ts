@@ -40,6 +40,9 @@ import { smtpMailer } from './delivery/mailer.js';
 import type { EmailConfig } from './config.js';
 import { QuoteRepository } from './quotes/quote-repository.js';
 import { QuoteService } from './quotes/quote-service.js';
+import { ReminderRepository } from './delivery/reminder-repository.js';
+import { ReminderService, reminderOf } from './delivery/reminder-service.js';
+import { ReminderScheduler } from './delivery/reminder-scheduler.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -92,6 +95,10 @@ export interface Container {
   emailDeliveries: EmailDeliveryService;
   /** Sends queued messages; absent without SMTP settings. Started by the app when it is ready, stopped at close. */
   emailWorker?: EmailWorker;
+  /** Reminder policies, invoices' reminders and pauses (src/delivery). */
+  reminders: ReminderService;
+  /** Runs reminder passes: the in-service loop (started by the app when it is ready) and `invoicing reminders run`. */
+  reminderScheduler: ReminderScheduler;
 }
 
 export interface ContainerOptions {
@@ -113,6 +120,10 @@ export interface ContainerOptions {
     onError: (error: unknown, what: string) => void;
     onDisabled?: (endpointId: string) => void;
   };
+  /** Reminder passes: how often the in-service loop runs one (0: never), and where its errors go. */
+  reminders?: { intervalMs: number; onError: (error: unknown, what: string) => void };
+  /** The sending address (SMTP_FROM) where messages are queued but not sent here (the CLI's reminder pass). */
+  emailFrom?: string;
   /** Sending by email; absent where nothing is sent (no SMTP_URL, the CLI). */
   email?: {
     config: EmailConfig;
@@ -149,6 +160,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   });
   events.onOutbox(() => deliveryWorker.dispatchSoon());
   const emailDeliveryRepository = new EmailDeliveryRepository(storage.db, storage.dialect);
+  const reminderRepository = new ReminderRepository(storage.db, storage.dialect);
+  const emailTemplateRepository = new EmailTemplateRepository(storage.db);
   const invoices = new InvoiceService(
     storage.db,
     invoiceRepository,
@@ -157,6 +170,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     events,
     async (owner, id, trx) =>
       (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(emailDeliveryOf),
+    async (owner, id, trx) => (await reminderRepository.listForInvoice(owner, id, trx)).map(reminderOf),
   );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
@@ -178,9 +192,30 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     storage.db,
     emailDeliveryRepository,
     documents,
-    new EmailTemplateRepository(storage.db),
-    options.email ? { from: options.email.config.from } : undefined,
+    emailTemplateRepository,
+    options.email
+      ? { from: options.email.config.from }
+      : options.emailFrom !== undefined
+        ? { from: options.emailFrom }
+        : undefined,
     () => emailWorker?.nudge(),
+  );
+  const reminders = new ReminderService(
+    storage.db,
+    reminderRepository,
+    companyRepository,
+    invoiceRepository,
+    emailTemplateRepository,
+  );
+  const reminderScheduler = new ReminderScheduler(
+    storage.db,
+    reminderRepository,
+    reminders,
+    emailDeliveries,
+    documents,
+    invoices,
+    events,
+    options.reminders ?? { intervalMs: 0, onError: (error: unknown) => options.onBackgroundError?.(error) },
   );
   return {
     storage,
@@ -247,6 +282,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     idempotency: new IdempotencyService(storage.db, { sealer }),
     emailDeliveries,
     ...(emailWorker ? { emailWorker } : {}),
+    reminders,
+    reminderScheduler,
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,
       ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),

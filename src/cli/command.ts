@@ -39,6 +39,7 @@ export const OPTIONS = {
   'account-name': { type: 'string' },
   'payment-terms': { type: 'string' },
   'creditor-id': { type: 'string' },
+  'as-of': { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -21,6 +21,7 @@ import {
 } from './errors.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { GROUPS, groupUsage, mainUsage, version } from './usage.js';
+import { REMINDER_COMMANDS } from './reminder-commands.js';
 import { USER_COMMANDS } from './user-commands.js';
 import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
@@ -40,6 +41,7 @@ const COMMANDS: CliCommand[] = [
   ...KEY_COMMANDS,
   ...USER_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...REMINDER_COMMANDS,
   ...ADMIN_COMMANDS,
 ];
 const ALWAYS_ALLOWED: OptionName[] = ['json', 'help', 'version'];
@@ -175,7 +177,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       values,
       args: resolved.args,
       io,
-      container: createContainer(storage, { apiKeyCacheTtlMs: 0 }),
+      container: createContainer(storage, {
+        apiKeyCacheTtlMs: 0,
+        // A reminder pass queues messages (a server's worker sends them): it needs the sending address.
+        ...(config.email ? { emailFrom: config.email.from } : {}),
+      }),
       storage,
       config,
       applied,

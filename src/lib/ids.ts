@@ -70,7 +70,8 @@ export type IdPrefix =
   | 'pin'
   | 'ppay'
   | 'quo'
-  | 'eml';
+  | 'eml'
+  | 'rem';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${uuidv7()}`;

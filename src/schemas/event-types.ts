@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'invoice.refunded',
   'invoice.sent',
   'invoice.send_failed',
+  'invoice.reminder_sent',
+  'invoice.overdue',
   'payment.created',
   'credit-note.created',
   'credit-note.sent',

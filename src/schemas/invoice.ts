@@ -1,4 +1,5 @@
 import { EmailDeliverySchema } from './email-delivery.js';
+import { ReminderSchema } from './reminder.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
@@ -479,6 +480,12 @@ export const InvoiceSchema = Type.Object(
       Type.Array(EmailDeliverySchema, {
         description:
           'In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: the messages sent (or queued) with this invoice, newest first (POST /invoice/{id}/send).',
+      }),
+    ),
+    reminders: Type.Optional(
+      Type.Array(ReminderSchema, {
+        description:
+          'In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: its reminders, newest level first, each sent (with the message, in deliveries) or skipped (docs/reminders.md).',
       }),
     ),
     createdAt: Type.String({ format: 'date-time' }),

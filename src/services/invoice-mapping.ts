@@ -1,3 +1,4 @@
+import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
@@ -28,6 +29,8 @@ export interface InvoiceExtras {
   today: string;
   /** The messages it was sent with: in a single invoice's answers and events, not in lists. */
   deliveries?: EmailDelivery[];
+  /** Its reminders (sent and skipped levels): in a single invoice's answers and events, not in lists. */
+  reminders?: Reminder[];
 }
 
 export function linesFromRows(lines: LineColumns[]): StoredLine[] {
@@ -127,6 +130,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     statusTransitions: { finalizedAt: row.finalized_at, paidAt: row.paid_at, voidedAt: row.voided_at },
     pdfSha256: pdfDigestsOf(row),
     ...(extras.deliveries ? { deliveries: extras.deliveries } : {}),
+    ...(extras.reminders ? { reminders: extras.reminders } : {}),
     createdAt: row.created_at,
   };
 }

@@ -1,3 +1,4 @@
+import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -72,6 +73,9 @@ function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceConten
 /** A document's messages, newest first, read in `trx`. */
 export type DeliveriesOf = (owner: Owner, documentId: string, trx: Kysely<Database>) => Promise<EmailDelivery[]>;
 
+/** An invoice's reminders, newest level first, read in `trx`. */
+export type RemindersOf = (owner: Owner, invoiceId: string, trx: Kysely<Database>) => Promise<Reminder[]>;
+
 export class InvoiceService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -81,6 +85,8 @@ export class InvoiceService {
     private readonly events: EventRecorder,
     /** The messages an invoice was sent with (delivery/, which sits above the services, fills it in). */
     private readonly deliveriesOf: DeliveriesOf,
+    /** Its reminders (delivery/ fills it in too). */
+    private readonly remindersOf: RemindersOf = async () => [],
   ) {}
 
   /** The invoice as the API shows it, read in `trx` when given. */
@@ -92,10 +98,11 @@ export class InvoiceService {
   ): Promise<Invoice | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
-    const [payments, creditNotes, deliveries] = await Promise.all([
+    const [payments, creditNotes, deliveries, reminders] = await Promise.all([
       this.invoices.paymentsOf(owner, [id], trx),
       this.invoices.creditNoteIdsOf(owner, [id], trx),
       this.deliveriesOf(owner, id, trx),
+      this.remindersOf(owner, id, trx),
     ]);
     const current =
       found.invoice.status === 'draft'
@@ -107,6 +114,7 @@ export class InvoiceService {
       ...(current ? { current } : {}),
       today: todayUtc(now),
       deliveries,
+      reminders,
     });
   }
 
@@ -220,6 +228,7 @@ export class InvoiceService {
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
         today: todayUtc(now),
         deliveries: [],
+        reminders: [],
       });
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       // Issued at once is issued all the same: whoever listens for issued invoices hears of it.

@@ -54,6 +54,7 @@ interface InvoiceAnswer extends DocumentAnswer {
   refunds: { amount: string }[];
   creditNoteIds: string[];
   deliveries?: unknown[];
+  reminders?: unknown[];
 }
 
 interface CreditNoteAnswer extends DocumentAnswer {
@@ -333,8 +334,8 @@ async function expectListAndNumbers(model: LifecycleModel, real: Real): Promise<
   for (const invoice of model.invoices) {
     const read = await observe(model, real, invoice);
     if (!read) continue;
-    // A list shows each invoice as a read does, but for the messages it was sent with.
-    const { deliveries: _sent, ...listedAs } = read;
+    // A list shows each invoice as a read does, but for the messages it was sent with and its reminders.
+    const { deliveries: _sent, reminders: _reminded, ...listedAs } = read;
     expect(listed.find((i) => i.id === invoice.id)).toEqual(listedAs);
   }
   expectGapless(

@@ -17,6 +17,7 @@ import * as passwordChange from './0015-password-change.js';
 import * as purchaseInvoices from './0016-purchase-invoices.js';
 import * as emailDeliveries from './0018-email-deliveries.js';
 import * as quotes from './0019-quotes.js';
+import * as reminders from './0021-reminders.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-purchase-invoices': purchaseInvoices,
   '0018-email-deliveries': emailDeliveries,
   '0019-quotes': quotes,
+  '0021-reminders': reminders,
 };

@@ -8,6 +8,7 @@ import { InvoiceIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
+import type { ReminderService } from '../../delivery/reminder-service.js';
 import type { InvoiceQueries } from './invoice-queries.js';
 import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
@@ -45,7 +46,8 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
   emailDeliveries: EmailDeliveryService;
-}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries }) => {
+  reminders: ReminderService;
+}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, reminders }) => {
   app.get(
     '/invoice',
     {
@@ -102,6 +104,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       return successBody(request, 'Invoice found.', {
         ...invoice,
         deliveries: await emailDeliveries.listForDocument(scopeOf(request), invoice.id),
+        reminders: await reminders.remindersOf(scopeOf(request), invoice.id),
       });
     },
   );
