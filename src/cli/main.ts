@@ -179,8 +179,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io,
       container: createContainer(storage, {
         apiKeyCacheTtlMs: 0,
-        // A reminder pass queues messages (a server's worker sends them): it needs the sending address.
-        ...(config.email ? { emailFrom: config.email.from } : {}),
+        // A reminder pass queues messages (a server's worker sends them): it needs the sending address,
+        // SMTP_FROM, which is all of the SMTP settings it reads.
+        ...(config.email
+          ? { emailFrom: config.email.from }
+          : io.env.SMTP_FROM?.trim()
+            ? { emailFrom: io.env.SMTP_FROM.trim() }
+            : {}),
       }),
       storage,
       config,
