@@ -348,12 +348,12 @@ export interface paths {
          * Read your company's reminder policy
          * @description The levels at which open invoices with a billing email are reminded (days from the due date), each with its optional fee and interest and its template kind; the default (3 days before, on the due date, 7 and 14 days after) until the company sets its own.
          */
-        get: operations["getCompanyReminderPolicy"];
+        get: operations["getReminderPolicy"];
         /**
          * Set your company's reminder policy
          * @description Replaces the policy as a whole, with an entry in the company's audit list (as PATCH /company); the same policy again changes nothing. A fee or interest only on a level after the due date; the fees of all levels together at most 40.00; interest at most 20 % a year. Levels already reminded of an invoice are not reminded again. Only live keys change it (the policy is shared by live and test mode): a test key gets 403.
          */
-        put: operations["putCompanyReminderPolicy"];
+        put: operations["setReminderPolicy"];
         post?: never;
         delete?: never;
         options?: never;
@@ -361,7 +361,7 @@ export interface paths {
          * Read your company's reminder policy (headers only)
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
-        head: operations["headGetCompanyReminderPolicy"];
+        head: operations["headGetReminderPolicy"];
         patch?: never;
         trace?: never;
     };
@@ -376,7 +376,7 @@ export interface paths {
          * Preview each reminder level's message for a sample invoice
          * @description The subject and body each level would send for a sample invoice of 1190.00 due on 2026-03-31, with the company's own templates (reminder-<n>) where it set them.
          */
-        get: operations["getCompanyReminderPolicyPreview"];
+        get: operations["previewReminders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -385,7 +385,7 @@ export interface paths {
          * Preview each reminder level's message for a sample invoice (headers only)
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
-        head: operations["headGetCompanyReminderPolicyPreview"];
+        head: operations["headPreviewReminders"];
         patch?: never;
         trace?: never;
     };
@@ -397,7 +397,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read an invoice's reminders and whether they are paused */
-        get: operations["getInvoiceIdReminders"];
+        get: operations["getInvoiceReminders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -406,7 +406,7 @@ export interface paths {
          * Read an invoice's reminders and whether they are paused (headers only)
          * @description Answers as GET does, with the same status and headers, but without a body.
          */
-        head: operations["headGetInvoiceIdReminders"];
+        head: operations["headGetInvoiceReminders"];
         patch?: never;
         trace?: never;
     };
@@ -423,7 +423,7 @@ export interface paths {
          * Pause an invoice's reminders (reason paused, or dispute)
          * @description No reminder is sent while paused; the overdue event still is. Pausing again changes the reason or note. 409 for a draft.
          */
-        post: operations["postInvoiceIdRemindersPause"];
+        post: operations["pauseInvoiceReminders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,7 +443,7 @@ export interface paths {
          * Resume an invoice's reminders
          * @description Reminders go on from the next pass: a level that came due while paused is sent then (only the latest of several). Resuming an invoice that is not paused changes nothing.
          */
-        post: operations["postInvoiceIdRemindersResume"];
+        post: operations["resumeInvoiceReminders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5713,7 +5713,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getCompanyReminderPolicy: {
+    getReminderPolicy: {
         parameters: {
             query?: never;
             header?: {
@@ -5748,7 +5748,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    putCompanyReminderPolicy: {
+    setReminderPolicy: {
         parameters: {
             query?: never;
             header?: {
@@ -5790,7 +5790,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    headGetCompanyReminderPolicy: {
+    headGetReminderPolicy: {
         parameters: {
             query?: never;
             header?: {
@@ -5822,7 +5822,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
-    getCompanyReminderPolicyPreview: {
+    previewReminders: {
         parameters: {
             query?: {
                 /** @description de, en (default) or fr. */
@@ -5867,7 +5867,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    headGetCompanyReminderPolicyPreview: {
+    headPreviewReminders: {
         parameters: {
             query?: {
                 /** @description de, en (default) or fr. */
@@ -5903,7 +5903,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
-    getInvoiceIdReminders: {
+    getInvoiceReminders: {
         parameters: {
             query?: never;
             header?: {
@@ -5944,7 +5944,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    headGetInvoiceIdReminders: {
+    headGetInvoiceReminders: {
         parameters: {
             query?: never;
             header?: {
@@ -5982,7 +5982,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableWithoutBody"];
         };
     };
-    postInvoiceIdRemindersPause: {
+    pauseInvoiceReminders: {
         parameters: {
             query?: never;
             header?: {
@@ -6038,7 +6038,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postInvoiceIdRemindersResume: {
+    resumeInvoiceReminders: {
         parameters: {
             query?: never;
             header?: {
@@ -6076,11 +6076,14 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceRemindersEnvelope"];
                 };
             };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalServerError"];

@@ -130,7 +130,10 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{
     app.post(
       `/invoice/:id/reminders/${action}`,
       {
-        config: { access: { kind: 'key', permission: 'invoice.update' } },
+        config: {
+          access: { kind: 'key', permission: 'invoice.update' },
+          ...(action === 'pause' ? { optionalBody: true } : {}),
+        },
         schema: {
           summary:
             action === 'pause'
@@ -142,16 +145,11 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{
               : 'Reminders go on from the next pass: a level that came due while paused is sent then (only the latest of several). Resuming an invoice that is not paused changes nothing.',
           tags: ['Invoices'],
           params: InvoiceIdParams,
-          ...(action === 'pause' ? { body: Type.Optional(PauseRemindersBody) } : {}),
+          ...(action === 'pause' ? { body: PauseRemindersBody } : {}),
           headers: IdempotencyHeaders,
           response: {
             200: SuccessEnvelope(InvoiceRemindersSchema),
-            ...errorResponses([
-              ...KEY_ERRORS,
-              ...(action === 'pause' ? BODY_ERRORS : []),
-              'INVOICE_NOT_ISSUED',
-              ...IDEMPOTENCY_ERRORS,
-            ]),
+            ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'INVOICE_NOT_ISSUED', ...IDEMPOTENCY_ERRORS]),
           },
         },
       },
