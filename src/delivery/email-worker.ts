@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { withJitter } from '../lib/jitter.js';
-import { PollingLoop } from '../lib/polling-loop.js';
+import { LeasingWorker } from '../lib/leasing.js';
 import type { DocumentKind, DocumentService } from '../services/document-service.js';
 import type {
   Attachment,
@@ -38,10 +38,8 @@ export interface EmailWorkerOptions {
 
 export class EmailWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly inFlight = new Set<string>();
-  private readonly settled = new Set<Promise<void>>();
   private readonly clock: () => Date;
-  private readonly loop: PollingLoop;
+  private readonly leasing: LeasingWorker<EmailDeliveryRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -52,60 +50,41 @@ export class EmailWorker {
     private readonly options: EmailWorkerOptions,
   ) {
     this.clock = options.clock ?? (() => new Date());
-    this.loop = new PollingLoop({
+    this.leasing = new LeasingWorker<EmailDeliveryRow>({
       intervalMs: POLL_INTERVAL_MS,
       nudgeDelayMs: NUDGE_DELAY_MS,
-      look: () => this.leaseAndSend(),
-      onError: (error) => this.options.onError(error, 'leasing email deliveries'),
+      maxConcurrent: options.maxConcurrent,
+      lease: (limit) => this.deliveries.lease({ owner: this.owner, now: this.clock(), leaseMs: EMAIL_LEASE_MS, limit }),
+      release: (ids) => this.deliveries.release(ids, this.owner),
+      idOf: (row) => row.id,
+      attempt: (row) => this.attempt(row),
+      // A message handed to the relay is not taken back: stop lets it end (bounded by the SMTP timeouts).
+      abortAtStop: false,
+      onError: (error, what) => this.options.onError(error, what),
+      lookWhat: 'leasing email deliveries',
+      jobWhat: (row) => `sending ${row.id}`,
     });
   }
 
   start(): void {
-    this.loop.start();
+    this.leasing.start();
   }
 
   /** A message was queued (or a slot freed): look soon. */
   nudge(): void {
-    this.loop.nudge();
+    this.leasing.nudge();
+  }
+
+  /** Works until every message due now is sent or its attempt recorded (tests prove "nothing more" with it). */
+  drain(): Promise<void> {
+    return this.leasing.drain();
   }
 
   /** Stops leasing, lets attempts in flight end (each is bounded by the SMTP timeouts) and closes the transport. */
   async stop(): Promise<void> {
-    if (!this.loop.isRunning) return;
-    await this.loop.stop();
-    await Promise.allSettled([...this.settled]);
+    if (!this.leasing.isRunning) return;
+    await this.leasing.stop();
     this.mailer.close();
-  }
-
-  /** Leases as many due messages as there are free slots; true when it filled them all (there may be more). */
-  private async leaseAndSend(): Promise<boolean> {
-    const free = this.options.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return false;
-    const rows = await this.deliveries.lease({
-      owner: this.owner,
-      now: this.clock(),
-      leaseMs: EMAIL_LEASE_MS,
-      limit: free,
-    });
-    if (!this.loop.isRunning) {
-      await this.deliveries.release(
-        rows.map((row) => row.id),
-        this.owner,
-      );
-      return false;
-    }
-    for (const row of rows) {
-      this.inFlight.add(row.id);
-      const done: Promise<void> = this.attempt(row)
-        .catch((error: unknown) => this.options.onError(error, `sending ${row.id}`))
-        .finally(() => {
-          this.inFlight.delete(row.id);
-          this.settled.delete(done);
-          this.nudge();
-        });
-      this.settled.add(done);
-    }
-    return rows.length === free;
   }
 
   /** The PDF (the CII inside) and the XML, the same bytes as GET …/pdf?lang= and the XML download. */

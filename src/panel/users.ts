@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRole, UsersTable } from '../db/schema.js';
+import type { Permission } from '../auth/permissions.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { SessionRepository } from '../repositories/session-repository.js';
@@ -30,6 +31,14 @@ export function isRole(value: unknown): value is UserRole {
 /** Owners and admins create and revoke keys, manage webhooks and users and edit the company; members only look. */
 export function isPrivileged(role: UserRole): boolean {
   return role === 'owner' || role === 'admin';
+}
+
+/**
+ * Whether a role may do what an API key with `permission` may: owners and admins may do
+ * everything the API offers (send documents, change the company's templates), members only read.
+ */
+export function roleAllows(role: UserRole, permission: Permission): boolean {
+  return isPrivileged(role) || permission.endsWith('.read');
 }
 
 export function normalizeEmail(email: string): string {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { eventJson } from '../events/event-json.js';
 import { withJitter } from '../lib/jitter.js';
+import { LeasingWorker } from '../lib/leasing.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { DeliveryJob, DeliveryRepository } from './delivery-repository.js';
 import type { Outbox } from './outbox-repository.js';
@@ -54,21 +55,14 @@ export function signatureHeader(secrets: readonly string[], id: string, timestam
 
 export class DeliveryWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly inFlight = new Map<string, { endpointId: string; abort: AbortController }>();
   private readonly perEndpoint = new Map<string, number>();
   private readonly clock: () => Date;
-  private interval: NodeJS.Timeout | undefined;
-  private nudgeTimer: NodeJS.Timeout | undefined;
-  private running = false;
-  /** The look under way; it resolves to whether it found work (dispatched or leased anything). */
-  private polling: Promise<boolean> | null = null;
-  private pollAgain = false;
+  private readonly leasing: LeasingWorker<DeliveryJob>;
   // Whether the outbox may hold rows: set by this process's changes (dispatchSoon), at start and
   // on every regular look (other processes, the CLI among them, write outbox rows too).
   private outboxPending = true;
   private lastDispatchAt = 0;
   private lastCleanUpAt = 0;
-  private readonly settled = new Set<Promise<void>>();
   /** Every connection's lookup: resolves the host then, and refuses an address that is not public. */
   private readonly lookup;
 
@@ -80,22 +74,52 @@ export class DeliveryWorker {
   ) {
     this.clock = options.clock ?? (() => new Date());
     this.lookup = checkedLookup({ allowPrivate: options.allowPrivateUrls, resolve: options.resolve });
+    this.leasing = new LeasingWorker<DeliveryJob>({
+      intervalMs: POLL_INTERVAL_MS,
+      nudgeDelayMs: () =>
+        this.outboxPending
+          ? Math.max(NUDGE_DELAY_MS, this.lastDispatchAt + DISPATCH_INTERVAL_MS - Date.now())
+          : NUDGE_DELAY_MS,
+      maxConcurrent: options.maxConcurrent,
+      beforeLease: () => this.dispatch(),
+      lease: (limit) =>
+        this.deliveries.lease({
+          owner: this.owner,
+          now: this.clock(),
+          leaseMs: LEASE_MS,
+          limit,
+          perEndpoint: PER_ENDPOINT_CONCURRENT,
+          busyEndpoints: [...this.perEndpoint]
+            .filter(([, count]) => count >= PER_ENDPOINT_CONCURRENT)
+            .map(([id]) => id),
+        }),
+      release: (ids) => this.deliveries.release(ids, this.owner),
+      idOf: (job) => job.id,
+      // A slow endpoint keeps the rest moving: a lease beyond its share is given back.
+      admit: (job) => (this.perEndpoint.get(job.endpointId) ?? 0) < PER_ENDPOINT_CONCURRENT,
+      onStart: (job) => this.perEndpoint.set(job.endpointId, (this.perEndpoint.get(job.endpointId) ?? 0) + 1),
+      onEnd: (job) => {
+        const left = (this.perEndpoint.get(job.endpointId) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(job.endpointId, left);
+        else this.perEndpoint.delete(job.endpointId);
+      },
+      attempt: (job, signal) => this.attempt(job, signal),
+      // An attempt cut short records nothing; its lease is given back and the delivery is due again.
+      abortAtStop: true,
+      onError: (error, what) => this.options.onError(error, what),
+      lookWhat: 'dispatching or leasing deliveries',
+      jobWhat: (job) => `delivering ${job.eventId}`,
+    });
   }
 
   get activeCount(): number {
-    return this.inFlight.size;
+    return this.leasing.activeCount;
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.leasing.isRunning) return;
     this.outboxPending = true;
-    this.interval = setInterval(() => {
-      this.outboxPending = true;
-      this.poll();
-    }, POLL_INTERVAL_MS);
-    this.interval.unref();
-    this.nudge();
+    this.leasing.start();
   }
 
   /** An event went into the outbox (its change is committing): dispatch it soon. */
@@ -109,31 +133,13 @@ export class DeliveryWorker {
    * every slot taken, the next look is the one a finished attempt or the regular timer makes.
    */
   nudge(): void {
-    if (!this.running || this.nudgeTimer) return;
-    if (!this.outboxPending && this.inFlight.size >= this.options.maxConcurrent) return;
-    const delay = this.outboxPending
-      ? Math.max(NUDGE_DELAY_MS, this.lastDispatchAt + DISPATCH_INTERVAL_MS - Date.now())
-      : NUDGE_DELAY_MS;
-    this.nudgeTimer = setTimeout(() => {
-      this.nudgeTimer = undefined;
-      this.poll();
-    }, delay);
-    this.nudgeTimer.unref();
+    if (!this.outboxPending && this.leasing.activeCount >= this.options.maxConcurrent) return;
+    this.leasing.nudge();
   }
 
   /** Stops leasing, aborts attempts in flight and gives their leases back (they are due again). */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    clearInterval(this.interval);
-    clearTimeout(this.nudgeTimer);
-    await this.polling;
-    const leased = [...this.inFlight.keys()];
-    for (const { abort } of this.inFlight.values()) abort.abort();
-    await Promise.allSettled([...this.settled]);
-    await this.deliveries
-      .release(leased, this.owner)
-      .catch((error: unknown) => this.options.onError(error, 'releasing leases at shutdown'));
+    await this.leasing.stop();
   }
 
   /**
@@ -143,96 +149,34 @@ export class DeliveryWorker {
    * returns at once when the worker is stopped.
    */
   async drain(): Promise<void> {
-    while (this.running) {
-      if (this.polling) {
-        await this.polling;
-        continue;
-      }
-      if (this.settled.size > 0) {
-        await Promise.allSettled([...this.settled]);
-        continue;
-      }
+    await this.leasing.drain(() => {
       this.outboxPending = true;
-      this.poll();
-      const foundWork = await this.polling;
-      if (!foundWork && this.settled.size === 0 && !this.polling) return;
-    }
-  }
-
-  private poll(): void {
-    if (!this.running) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = this.dispatchLeaseAndSend()
-      .catch((error: unknown) => {
-        this.options.onError(error, 'dispatching or leasing deliveries');
-        return false;
-      })
-      .finally(() => {
-        this.polling = null;
-        if (this.pollAgain) {
-          this.pollAgain = false;
-          this.nudge();
-        }
-      });
-  }
-
-  /** One look; true when it dispatched outbox rows or leased deliveries. */
-  private async dispatchLeaseAndSend(): Promise<boolean> {
-    let moved = false;
-    if (this.outboxPending) {
-      // Cleared first: a change that commits meanwhile sets it again, and is not missed.
-      this.outboxPending = false;
-      this.lastDispatchAt = Date.now();
-      for (let more = true; this.running && more;) {
-        const round = await this.outbox.dispatch();
-        more = round.more;
-        moved ||= round.moved > 0;
-      }
-      if (moved || Date.now() - this.lastCleanUpAt >= CLEAN_UP_INTERVAL_MS) {
-        this.lastCleanUpAt = Date.now();
-        await this.outbox.cleanUp();
-      }
-    }
-    const free = this.options.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return moved;
-    const busy = [...this.perEndpoint].filter(([, count]) => count >= PER_ENDPOINT_CONCURRENT).map(([id]) => id);
-    const jobs = await this.deliveries.lease({
-      owner: this.owner,
-      now: this.clock(),
-      leaseMs: LEASE_MS,
-      limit: free,
-      perEndpoint: PER_ENDPOINT_CONCURRENT,
-      busyEndpoints: busy,
     });
-    const excess: string[] = [];
-    for (const job of jobs) {
-      const count = this.perEndpoint.get(job.endpointId) ?? 0;
-      if (!this.running || count >= PER_ENDPOINT_CONCURRENT) {
-        excess.push(job.id);
-        continue;
-      }
-      this.perEndpoint.set(job.endpointId, count + 1);
-      const abort = new AbortController();
-      this.inFlight.set(job.id, { endpointId: job.endpointId, abort });
-      const done: Promise<void> = this.attempt(job, abort.signal)
-        .catch((error: unknown) => this.options.onError(error, `delivering ${job.eventId}`))
-        .finally(() => {
-          this.inFlight.delete(job.id);
-          const left = (this.perEndpoint.get(job.endpointId) ?? 1) - 1;
-          if (left > 0) this.perEndpoint.set(job.endpointId, left);
-          else this.perEndpoint.delete(job.endpointId);
-          this.settled.delete(done);
-          this.nudge();
-        });
-      this.settled.add(done);
+  }
+
+  /**
+   * The outbox part of a look: when it may hold rows (a change of this process, or a regular look,
+   * as other processes write rows too), each endpoint is given the events it takes. True when it
+   * moved a cursor.
+   */
+  private async dispatch(): Promise<boolean> {
+    // A regular look comes POLL_INTERVAL_MS after the last one; the margin absorbs timer drift.
+    const regular = Date.now() - this.lastDispatchAt >= POLL_INTERVAL_MS - DISPATCH_INTERVAL_MS;
+    if (!this.outboxPending && !regular) return false;
+    let moved = false;
+    // Cleared first: a change that commits meanwhile sets it again, and is not missed.
+    this.outboxPending = false;
+    this.lastDispatchAt = Date.now();
+    for (let more = true; this.leasing.isRunning && more;) {
+      const round = await this.outbox.dispatch();
+      more = round.more;
+      moved ||= round.moved > 0;
     }
-    await this.deliveries.release(excess, this.owner);
-    // A full batch suggests more is due.
-    if (jobs.length === free) this.pollAgain = true;
-    return moved || jobs.length > 0;
+    if (moved || Date.now() - this.lastCleanUpAt >= CLEAN_UP_INTERVAL_MS) {
+      this.lastCleanUpAt = Date.now();
+      await this.outbox.cleanUp();
+    }
+    return moved;
   }
 
   private secretsOf(job: DeliveryJob, now: Date): string[] {

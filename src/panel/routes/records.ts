@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PAGE_SIZE, pageNumber } from '../records.js';
-import { creditNotePage, creditNotesPage } from '../views/credit-notes.js';
-import { invoicePage } from '../views/invoice.js';
+import { creditNotesPage } from '../views/credit-notes.js';
 import { invoicesPage } from '../views/invoices.js';
 import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
@@ -57,13 +56,7 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       return sendPage(reply, invoicesPage(await chromeFor(request, reply, deps), search, page));
     });
 
-    app.get('/invoices/:id', one, async (request, reply) => {
-      const owner = panelOwner(request);
-      const invoice = await deps.records.invoice(owner, request.params.id);
-      if (!invoice) throw notFound();
-      const creditNotes = await deps.records.creditNotesOf(owner, invoice.id);
-      return sendPage(reply, invoicePage(await chromeFor(request, reply, deps), invoice, creditNotes));
-    });
+    // One invoice and one credit note: routes/sending.ts, with their messages and the Send form.
 
     app.get('/quotes', { config: openAccess(), schema: { querystring: PageQuery } }, async (request, reply) => {
       const found = await deps.container.quotes.page(panelOwner(request), pageNumber(request.query.page), PAGE_SIZE);
@@ -81,12 +74,6 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       const search = (request.query.q ?? '').trim();
       const page = await deps.records.creditNotes(panelOwner(request), search, pageNumber(request.query.page));
       return sendPage(reply, creditNotesPage(await chromeFor(request, reply, deps), search, page));
-    });
-
-    app.get('/credit-notes/:id', one, async (request, reply) => {
-      const creditNote = await deps.records.creditNote(panelOwner(request), request.params.id);
-      if (!creditNote) throw notFound();
-      return sendPage(reply, creditNotePage(await chromeFor(request, reply, deps), creditNote));
     });
   };
 }

@@ -6,6 +6,7 @@ import type { CreditNoteListItem, Page } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
 import { documentDownloads } from './document-downloads.js';
+import { sendingSection, type SendingModel } from './deliveries.js';
 import { time } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 import { emptyState, pager, searchForm } from './records.js';
@@ -50,7 +51,7 @@ ${pager(base, search, page)}`
   );
 }
 
-export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: CreditNote): string {
+export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: CreditNote, sending: SendingModel): string {
   const invoiceHref = `${PANEL_PATH}/invoices/${note.invoiceId}`;
   return layout(
     `Credit note ${note.number}`,
@@ -59,6 +60,7 @@ export function creditNotePage(chrome: Chrome & { user: PanelUser }, note: Credi
 <hgroup><h1>Credit note <span class="doc-number">${note.number}</span></h1>
 <p>Credits invoice <a href="${invoiceHref}" class="credited-invoice doc-number">${note.invoiceNumber}</a> · <span class="nowrap">issued ${note.issueDate}</span> · ${note.currency}${note.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
 ${documentDownloads('credit-note', note.id, { draft: false, einvoice: note.einvoice })}
+${sendingSection(chrome.csrf, sending)}
 ${facts([
   ['Reason', note.reason],
   ['Note', note.note],

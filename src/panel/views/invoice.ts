@@ -6,6 +6,7 @@ import type { CreditNoteListItem } from '../records.js';
 import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
 import { documentDownloads } from './document-downloads.js';
+import { sendingSection, type SendingModel } from './deliveries.js';
 import { time } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 import { statusBadges } from './status.js';
@@ -100,6 +101,7 @@ export function invoicePage(
   chrome: Chrome & { user: PanelUser },
   invoice: Invoice,
   notes: CreditNoteListItem[],
+  sending: SendingModel,
 ): string {
   const draft = invoice.status === 'draft';
   const label = draft ? 'Draft' : (invoice.number ?? '');
@@ -109,6 +111,7 @@ export function invoicePage(
     html`<nav aria-label="Breadcrumb"><ul><li><a href="${PANEL_PATH}/invoices">Invoices</a></li><li>${label}</li></ul></nav>
 ${heading(invoice)}
 ${documentDownloads('invoice', invoice.id, { draft, einvoice: invoice.einvoice })}
+${sendingSection(chrome.csrf, sending)}
 <div class="grid">
   ${amounts(invoice)}
   ${history(invoice)}
