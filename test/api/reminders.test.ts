@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { ALL_PERMISSIONS, BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
+import { claimInstance } from '../helpers/panel-client.js';
 import {
   filenameOf,
   makeTestCertificate,
@@ -294,6 +295,30 @@ for (const dialect of DIALECTS) {
       const after = (await s.send('GET', `/invoice/${invoice.id}`)).json().data;
       expect(after.amountDue, 'the reminder never changes the invoice').toBe('200.00');
       expect(await s.events('invoice.sent'), 'a reminder is not an invoice.sent').toEqual([]);
+    });
+
+    it("shows the panel's invoice page with the reminders sent and skipped", async () => {
+      const { owner, companyId } = await claimInstance(t.app);
+      const { key } = await t.createKey(companyId, ALL_PERMISSIONS);
+      const send = (method: InjectOptions['method'], path: string, body: Json) =>
+        t.request({ method, url: `${BASE_PATH}${path}`, headers: { 'x-api-key': key }, payload: body });
+      expect((await send('PATCH', '/company', SELLER)).statusCode).toBe(200);
+      const buyer = (await send('POST', '/organization', BUYER)).json().data as Json;
+      const invoice = (
+        await send('POST', '/invoice', {
+          organizationId: buyer.id,
+          buyerReference: '04011000-12345-34',
+          issueDate: '2026-01-02',
+          dueDate: DUE,
+          lines: LINES,
+        })
+      ).json().data as { id: string };
+      expect(mine(await pass('2026-02-08'), invoice.id).sent).toEqual([7]);
+      const page = await owner.get(`/panel/invoices/${invoice.id}`);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<h2>Reminders</h2>');
+      expect(page.body).toContain('3 (+7 days)</td><td>sent</td>');
+      expect(page.body).toContain('skipped (superseded)');
     });
 
     it('runs one pass for a given day from the CLI and prints what it did', async () => {
