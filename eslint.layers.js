@@ -13,7 +13,7 @@ export const LAYERS = [
   ['openapi'], // documents the routes
   ['panel', 'routes'], // the web panel and the API's routes
   ['container.ts'], // builds the services and repositories from a storage
-  ['webhooks', 'idempotency', 'receiving', 'quotes', 'delivery'], // capabilities with their own services, repositories and route glue
+  ['webhooks', 'idempotency', 'receiving', 'quotes', 'delivery', 'recurring'], // capabilities with their own services, repositories and route glue
   ['services', 'http'], // the rules; what every request goes through
   ['events', 'auth'], // what happened, as rows; keys and the verifier
   ['repositories'], // the queries

@@ -43,6 +43,7 @@ import { DocumentReadPool, type DocumentReader } from './documents/read/read-poo
 import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { recurringInvoiceRoutes } from './routes/recurring-invoices.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -194,6 +195,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       intervalMs: config.reminderIntervalSeconds * 1000,
       onError: (error, what) => app.log.error({ err: error }, `reminders: ${what} failed`),
     },
+    recurring: {
+      intervalMs: config.recurringIntervalMs,
+      onError: (error, what) => app.log.error({ err: error }, `recurring invoices: ${what} failed`),
+    },
     ...(config.email
       ? {
           email: {
@@ -291,6 +296,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         idempotency: container.idempotency,
         responseMaxBytes: config.responseMaxBytes,
       });
+      await api.register(recurringInvoiceRoutes, {
+        recurring: container.recurring,
+        idempotency: container.idempotency,
+        responseMaxBytes: config.responseMaxBytes,
+      });
       await api.register(purchaseInvoiceRoutes, {
         purchaseInvoices: container.purchaseInvoices,
         idempotency: container.idempotency,
@@ -317,6 +327,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => container.emailWorker?.stop());
   app.addHook('onReady', async () => container.reminderScheduler.start());
   app.addHook('preClose', async () => container.reminderScheduler.stop());
+  // The scheduler passes at start and every RECURRING_INTERVAL_SECONDS; 0 turns it off.
+  if (config.recurringIntervalMs > 0) app.addHook('onReady', async () => container.recurringScheduler.start());
+  app.addHook('preClose', async () => container.recurringScheduler.stop());
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(panelPlugin, { rateLimitStore, receiveMaxBytes: config.receiveMaxBytes });
   return app;

@@ -47,6 +47,8 @@ export interface Config {
   webhookMaxConcurrent: number;
   /** REMINDER_INTERVAL_SECONDS: how often each instance runs a reminder pass for today (and once at start); 0: never (docs/reminders.md). */
   reminderIntervalSeconds: number;
+  /** RECURRING_INTERVAL_SECONDS, as ms: how often the recurring invoice scheduler passes (and once at start); 0 turns it off. */
+  recurringIntervalMs: number;
   /** PDF_WORKERS: threads rendering PDFs per process; default the machine's cores. */
   pdfWorkers: number;
   /** PDF_QUEUE_MAX: PDFs that may wait for a thread per process; past it, 503 with Retry-After. */
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleMs: retrySchedule(env),
     webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
     reminderIntervalSeconds: integer(env, 'REMINDER_INTERVAL_SECONDS', 60, 0, 86_400),
+    recurringIntervalMs: integer(env, 'RECURRING_INTERVAL_SECONDS', 60, 0, 86_400) * 1000,
     pdfWorkers: integer(env, 'PDF_WORKERS', availableParallelism(), 1, 64),
     pdfQueueMax: integer(env, 'PDF_QUEUE_MAX', 256, 0, 100_000),
     pdfTimeoutMs: integer(env, 'PDF_TIMEOUT_MS', 30_000, 100, 600_000),

@@ -43,6 +43,9 @@ import { QuoteService } from './quotes/quote-service.js';
 import { ReminderRepository } from './delivery/reminder-repository.js';
 import { ReminderService, reminderOf } from './delivery/reminder-service.js';
 import { ReminderScheduler } from './delivery/reminder-scheduler.js';
+import { RecurringRepository } from './recurring/recurring-repository.js';
+import { RecurringService } from './recurring/recurring-service.js';
+import { RecurringScheduler } from './recurring/recurring-scheduler.js';
 
 /** The composition root: repositories over one storage, and the services built on them. */
 export interface Container {
@@ -81,6 +84,10 @@ export interface Container {
   purchaseInvoices: PurchaseInvoiceService;
   /** Quotes and the invoices made of them (src/quotes). */
   quotes: QuoteService;
+  /** Recurring invoices and their runs (src/recurring). */
+  recurring: RecurringService;
+  /** Runs due recurring invoices; started by the app when it is ready (unless turned off), stopped at close. */
+  recurringScheduler: RecurringScheduler;
   /** Seals secrets the service reads back (webhook signing secrets). */
   sealer: Sealer;
   webhookEndpoints: EndpointService;
@@ -124,6 +131,8 @@ export interface ContainerOptions {
   reminders?: { intervalMs: number; onError: (error: unknown, what: string) => void };
   /** The sending address (SMTP_FROM) where messages are queued but not sent here (the CLI's reminder pass). */
   emailFrom?: string;
+  /** The recurring invoice scheduler's interval (RECURRING_INTERVAL_SECONDS) and where its errors go. */
+  recurring?: { intervalMs: number; onError: (error: unknown, what: string) => void };
   /** Sending by email; absent where nothing is sent (no SMTP_URL, the CLI). */
   email?: {
     config: EmailConfig;
@@ -217,8 +226,29 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     events,
     options.reminders ?? { intervalMs: 0, onError: (error: unknown) => options.onBackgroundError?.(error) },
   );
+  // Recurring runs send through delivery/, a capability of its own: the port is built here.
+  const recurring = new RecurringService(
+    storage.db,
+    new RecurringRepository(storage.db, storage.dialect),
+    organizationRepository,
+    companyRepository,
+    invoices,
+    events,
+    async (scope, invoiceId, body, now, trx) => {
+      const queued = await emailDeliveries.queue(scope, 'invoice', invoiceId, body, now, trx);
+      if (queued.ok) return { ok: true, deliveryId: queued.value.id };
+      const details = queued.details?.map((d) => d.message).join(' ');
+      return { ok: false, reason: `${queued.code}: ${queued.message ?? details ?? 'the message was refused.'}` };
+    },
+  );
+  const recurringScheduler = new RecurringScheduler(recurring, {
+    intervalMs: options.recurring?.intervalMs ?? 60_000,
+    onError: options.recurring?.onError ?? ((error: unknown) => options.onBackgroundError?.(error)),
+  });
   return {
     storage,
+    recurring,
+    recurringScheduler,
     companies: new CompanyService(companyRepository),
     apiKeys: new ApiKeyService(storage.db, apiKeyRepository, companyRepository),
     organizations,

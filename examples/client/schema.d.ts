@@ -892,6 +892,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/recurring-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List recurring invoices, newest first, each with its last run */
+        get: operations["listRecurringInvoices"];
+        put?: never;
+        /**
+         * Create a recurring invoice: a template and a schedule
+         * @description The template is what POST /invoice takes, checked the same way; the schedule says when each run makes an invoice (issued or a draft, sent by email or not) and which invoice period (BG-14) it covers. The first run is the first occurrence on or after today in the schedule's time zone.
+         */
+        post: operations["createRecurringInvoice"];
+        delete?: never;
+        options?: never;
+        /**
+         * List recurring invoices, newest first, each with its last run (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headListRecurringInvoices"];
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-invoice/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one recurring invoice with its runs and the invoice each made
+         * @description An id of another company gets the same 404 as an id that does not exist.
+         */
+        get: operations["getRecurringInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read one recurring invoice with its runs and the invoice each made (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetRecurringInvoice"];
+        /**
+         * Change a recurring invoice from its next run on
+         * @description A new template (whole), the end date or count, missed periods, invoice period, invoice status or sending. The cadence (interval, every, anchor, time zone) stays. An end date or count already reached ends it. 409 RECURRING_INVOICE_ENDED once ended.
+         */
+        patch: operations["updateRecurringInvoice"];
+        trace?: never;
+    };
+    "/recurring-invoice/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a recurring invoice: no run until it is resumed
+         * @description Pausing a paused one or resuming an active one changes nothing; 409 RECURRING_INVOICE_ENDED once ended.
+         */
+        post: operations["pauseRecurringInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-invoice/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused recurring invoice: periods that passed while paused are not invoiced
+         * @description Pausing a paused one or resuming an active one changes nothing; 409 RECURRING_INVOICE_ENDED once ended.
+         */
+        post: operations["resumeRecurringInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-invoice/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a recurring invoice: it runs no more (the invoices it made stay)
+         * @description Pausing a paused one or resuming an active one changes nothing; 409 RECURRING_INVOICE_ENDED once ended.
+         */
+        post: operations["endRecurringInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase-invoice": {
         parameters: {
             query?: never;
@@ -1378,6 +1491,15 @@ export interface components {
             /** @description open (default): numbered and sent at once. draft: no number yet; POST /quote/{id}/send numbers and sends it. */
             status?: "open" | "draft";
         };
+        /** CreateRecurringInvoiceInput */
+        CreateRecurringInvoiceInput: {
+            template: components["schemas"]["RecurringInvoiceTemplate"];
+            schedule: components["schemas"]["RecurringScheduleInput"];
+            /** @description issued (default): each run issues (finalizes) its invoice. draft: each run makes a draft to check and finalize. */
+            invoiceStatus?: "issued" | "draft";
+            /** @description Send each issued invoice by email (POST /invoice/{id}/send with this body); null or absent: do not send. */
+            send?: components["schemas"]["SendDocumentInput"] | null;
+        };
         /** CreateRefundInput */
         CreateRefundInput: {
             amount: components["schemas"]["AmountInput"];
@@ -1399,7 +1521,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
         };
         /**
@@ -2053,8 +2175,8 @@ export interface components {
             createdAt: string;
             requestId: string | null;
             data: {
-                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended), a Reminder (invoice.reminder_sent: the level reminded and the figures its message states; invoice.overdue carries the Invoice) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*). */
-                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"] | components["schemas"]["EmailDelivery"] | components["schemas"]["Reminder"];
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended), a Reminder (invoice.reminder_sent: the level reminded and the figures its message states; invoice.overdue carries the Invoice) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*) or a RecurringInvoice (recurring_invoice.*: with the run it is about as its one run, for .run and .failed). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"] | components["schemas"]["RecurringInvoice"] | components["schemas"]["EmailDelivery"] | components["schemas"]["Reminder"];
             };
         };
         /** EventEnvelope */
@@ -2080,7 +2202,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -2113,7 +2235,7 @@ export interface components {
             keyPrefix?: string;
             /** @description When a valid key was sent: true for a live key, false for a test key (inv_test_), which works on the test sandbox. */
             livemode?: boolean;
-            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update")[];
+            permissions?: ("invoice.create" | "invoice.read" | "invoice.update" | "invoice.delete" | "invoice.send" | "payment.create" | "payment.read" | "credit-note.create" | "credit-note.read" | "credit-note.send" | "organization.create" | "organization.read" | "organization.update" | "company.read" | "company.update" | "event.read" | "webhook.manage" | "purchase-invoice.create" | "purchase-invoice.read" | "purchase-invoice.update" | "quote.create" | "quote.read" | "quote.update" | "recurring-invoice.manage")[];
         };
         /** HealthEnvelope */
         HealthEnvelope: {
@@ -3229,6 +3351,180 @@ export interface components {
             };
             meta: components["schemas"]["ErrorMeta"];
         };
+        /** RecurringInvoice */
+        RecurringInvoice: {
+            /** @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57 */
+            id: string;
+            /** @description true: live data; false: the test sandbox that inv_test_ keys work in. */
+            livemode: boolean;
+            status: components["schemas"]["RecurringInvoiceStatus"];
+            organizationId: string;
+            template: components["schemas"]["RecurringInvoiceTemplate"];
+            schedule: components["schemas"]["RecurringSchedule"];
+            invoiceStatus: "issued" | "draft";
+            send: components["schemas"]["SendDocumentInput"] | null;
+            /** @description null when paused or ended. */
+            nextRun: components["schemas"]["RecurringNextRun"] | null;
+            /** @description The runs, newest first (at most the last 100; lists and events carry the last one only). */
+            runs: components["schemas"]["RecurringInvoiceRun"][];
+            pausedAt: string | null;
+            endedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * RecurringInvoiceEndedError
+         * @description The recurring invoice has ended: it runs no more and cannot be changed; create a new one.
+         */
+        RecurringInvoiceEndedError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "RECURRING_INVOICE_ENDED";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+            meta: components["schemas"]["ErrorMeta"];
+        };
+        /** RecurringInvoiceEnvelope */
+        RecurringInvoiceEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["RecurringInvoice"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** RecurringInvoicePage */
+        RecurringInvoicePage: {
+            /** @description Newest first. */
+            items: components["schemas"]["RecurringInvoice"][];
+            nextCursor: string | null;
+        };
+        /** RecurringInvoicePageEnvelope */
+        RecurringInvoicePageEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["RecurringInvoicePage"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** RecurringInvoiceRun */
+        RecurringInvoiceRun: {
+            /** @example rir_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57 */
+            id: string;
+            period: components["schemas"]["InvoicePeriod"];
+            /**
+             * Format: date
+             * @description The date the run was for, in the time zone: the issue date of its invoice.
+             */
+            runDate: string;
+            /** @description made: the invoice was made. failed: it was refused (failure says why); the period is not retried. */
+            status: "made" | "failed";
+            invoiceId: string | null;
+            failure: components["schemas"]["RecurringRunFailure"] | null;
+            deliveryId: string | null;
+            sendError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * RecurringInvoiceStatus
+         * @description active: runs when due. paused: does not run (periods passed meanwhile are skipped). ended: runs no more.
+         */
+        RecurringInvoiceStatus: "active" | "paused" | "ended";
+        /**
+         * RecurringInvoiceTemplate
+         * @description What POST /invoice takes, checked the same way, without number, issueDate, dueDate, status and invoicePeriod: each run takes the next number and fills in the run date as issue date, the due date (dueDays later) and the invoice period (BG-14).
+         */
+        RecurringInvoiceTemplate: {
+            /** @description The buyer: an organization of the caller's company, not archived. */
+            organizationId: string;
+            currency?: string | null;
+            pricesIncludeTax?: boolean | null;
+            buyerReference?: string | null;
+            purchaseOrderReference?: string | null;
+            note?: string | null;
+            lines: components["schemas"]["InvoiceLineInput"][];
+            paymentMeans?: components["schemas"]["PaymentMeansInput"] | null;
+            paymentTerms?: string | null;
+            deliveryDate?: string | null;
+            allowances?: components["schemas"]["AllowanceChargeInput"][] | null;
+            charges?: components["schemas"]["AllowanceChargeInput"][] | null;
+            /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
+            validateFor?: ("en16931" | "peppol" | "xrechnung")[];
+            dueDays?: number | null;
+        };
+        /** RecurringNextRun */
+        RecurringNextRun: {
+            /**
+             * Format: date
+             * @description The next run date in the time zone.
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description The instant that date starts there (UTC).
+             */
+            at: string;
+            period: components["schemas"]["InvoicePeriod"];
+        };
+        /** RecurringRunFailure */
+        RecurringRunFailure: {
+            /** @example ORGANIZATION_ARCHIVED */
+            code: string;
+            message: string;
+        };
+        /** RecurringSchedule */
+        RecurringSchedule: {
+            /** @description week, month, quarter or year. */
+            interval: "week" | "month" | "quarter" | "year";
+            every: number;
+            /** Format: date */
+            anchorDate: string;
+            endDate: string | null;
+            count: number | null;
+            timeZone: string;
+            missedPeriods: "catch-up" | "skip";
+            invoicePeriod: "current" | "previous";
+        };
+        /** RecurringScheduleInput */
+        RecurringScheduleInput: {
+            /** @description week, month, quarter or year. */
+            interval: "week" | "month" | "quarter" | "year";
+            /** @description Every N intervals (every 2 weeks, every 6 months); default 1. */
+            every?: number;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD: the first run. Every later run is counted from it: monthly from the 31st runs on the last day of shorter months and on the 31st again in longer ones.
+             */
+            anchorDate: string;
+            endDate?: string | null;
+            count?: number | null;
+            /**
+             * @description IANA time zone (Europe/Berlin): a run is due from the start of its date there, so daylight-saving changes never skip or double one.
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+            /** @description After downtime: catch-up (default) makes the missed periods one by one, in order; skip makes only the latest due period. */
+            missedPeriods?: "catch-up" | "skip";
+            /** @description The invoice period (BG-14) each run's invoice covers: current (default, billed in advance) runs from the run date to the day before the next; previous (in arrears) the period that ends the day before. */
+            invoicePeriod?: "current" | "previous";
+        };
+        /**
+         * RecurringScheduleUpdate
+         * @description The cadence (interval, every, anchorDate, timeZone) stays: a different one is a new recurring invoice.
+         */
+        RecurringScheduleUpdate: {
+            endDate?: string | null;
+            count?: number | null;
+            /** @description After downtime: catch-up (default) makes the missed periods one by one, in order; skip makes only the latest due period. */
+            missedPeriods?: "catch-up" | "skip";
+            /** @description The invoice period (BG-14) each run's invoice covers: current (default, billed in advance) runs from the run date to the day before the next; previous (in arrears) the period that ends the day before. */
+            invoicePeriod?: "current" | "previous";
+        };
         /**
          * Refund
          * @description Money paid back to the buyer of the invoice (its amount is positive).
@@ -3591,6 +3887,15 @@ export interface components {
             /** @description true archives the organization (it leaves the default list and can no longer be the buyer of a new invoice); false restores it. */
             archived?: boolean;
         };
+        /** UpdateRecurringInvoiceInput */
+        UpdateRecurringInvoiceInput: {
+            template?: components["schemas"]["RecurringInvoiceTemplate"];
+            schedule?: components["schemas"]["RecurringScheduleUpdate"];
+            /** @description issued (default): each run issues (finalizes) its invoice. draft: each run makes a draft to check and finalize. */
+            invoiceStatus?: "issued" | "draft";
+            /** @description Send each issued invoice by email (POST /invoice/{id}/send with this body); null or absent: do not send. */
+            send?: components["schemas"]["SendDocumentInput"] | null;
+        };
         /** UpdateWebhookEndpointInput */
         UpdateWebhookEndpointInput: {
             /**
@@ -3605,7 +3910,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -4072,6 +4377,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["QuoteNotOpenError"] | components["schemas"]["QuoteExpiredError"] | components["schemas"]["IdempotencyConflictError"];
+            };
+        };
+        /** @description Error codes: `RECURRING_INVOICE_ENDED` (The recurring invoice has ended: it runs no more and cannot be changed; create a new one.); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+        RecurringInvoiceEndedOrIdempotencyConflictReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RecurringInvoiceEndedError"] | components["schemas"]["IdempotencyConflictError"];
             };
         };
         /** @description Error codes: `NOT_FOUND` (The requested resource does not exist.) */
@@ -7014,7 +7335,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; absent for the first page. */
                 cursor?: string;
-                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*). */
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*, recurring_invoice.*). */
                 type?: string;
                 /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
                 createdAfter?: string;
@@ -7059,7 +7380,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page; absent for the first page. */
                 cursor?: string;
-                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*). */
+                /** @description Only events of this type, or of every type of a resource with `<resource>.*` (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*, recurring_invoice.*). */
                 type?: string;
                 /** @description Only events created strictly after this instant (ISO 8601 with an offset, e.g. 2026-11-22T08:00:00Z). */
                 createdAfter?: string;
@@ -7754,6 +8075,434 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteNotAcceptedError"] | components["schemas"]["QuoteAlreadyInvoicedError"] | components["schemas"]["InvoiceNumberConflictError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRecurringInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only recurring invoices to this buyer. */
+                organizationId?: string;
+                /** @description Only recurring invoices in this status. */
+                status?: "active" | "paused" | "ended";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoicePageEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurringInvoiceInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListRecurringInvoices: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description Only recurring invoices to this buyer. */
+                organizationId?: string;
+                /** @description Only recurring invoices in this status. */
+                status?: "active" | "paused" | "ended";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The recurring invoice id (rin_…).
+                 * @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoiceEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The recurring invoice id (rin_…).
+                 * @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    updateRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The recurring invoice id (rin_…).
+                 * @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRecurringInvoiceInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJsonOrOrganizationNotFoundOrOrganizationArchived"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["RecurringInvoiceEndedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The recurring invoice id (rin_…).
+                 * @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["RecurringInvoiceEndedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The recurring invoice id (rin_…).
+                 * @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["RecurringInvoiceEndedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The recurring invoice id (rin_…).
+                 * @example rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringInvoiceEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["RecurringInvoiceEndedOrIdempotencyConflictReplayable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

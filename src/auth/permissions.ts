@@ -23,6 +23,8 @@ export const PERMISSIONS = {
   'quote.create': 'Create quotes and drafts of quotes',
   'quote.read': 'Read quotes (one by id, or lists)',
   'quote.update': 'Send, accept and decline quotes, and make invoices of accepted ones (without invoice.create)',
+  'recurring-invoice.manage':
+    'Create, read, change, pause, resume and end recurring invoices (their runs make invoices without invoice.create)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -99,6 +99,17 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
     footer:
       'The server runs a pass for today every REMINDER_INTERVAL_SECONDS (default 60; 0: never). docs/reminders.md.',
   },
+  schedules: {
+    summary: 'Recurring invoices',
+    commands: [
+      [
+        'schedules run [--as-of <datetime>] [--company <companyId>] [--json]',
+        'Runs one pass of the recurring invoice scheduler as of now or the given instant: every due period, once.',
+      ],
+    ],
+    footer:
+      'Safe beside running servers: each period is made once, whoever runs it. The servers pass every RECURRING_INTERVAL_SECONDS.',
+  },
   'setup-link': {
     summary: 'A one-time link to claim the panel',
     commands: [

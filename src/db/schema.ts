@@ -583,6 +583,63 @@ export interface QuoteLinesTable extends Omit<InvoiceLinesTable, 'invoice_id'> {
   quote_id: string;
 }
 
+export type RecurringInterval = 'week' | 'month' | 'quarter' | 'year';
+
+export interface RecurringInvoicesTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  organization_id: string;
+  status: 'active' | 'paused' | 'ended';
+  /** JSON: the body each run's POST /invoice is made of (without dates, number, status, period). */
+  template: string;
+  interval: RecurringInterval;
+  every: number;
+  /** YYYY-MM-DD, the first occurrence; every other is counted from it, never from the run before. */
+  anchor_date: string;
+  end_date: string | null;
+  /** The number of periods from the anchor (count), or null for no limit. */
+  max_runs: number | null;
+  time_zone: string;
+  invoice_status: 'issued' | 'draft';
+  /** JSON: the send body (recipients, language, XML format) when each run sends its invoice; null when not. */
+  send: string | null;
+  missed_periods: 'catch-up' | 'skip';
+  invoice_period: 'current' | 'previous';
+  /** The index (from the anchor, 0 first) of the next occurrence to run. */
+  next_index: number;
+  /** The next occurrence's local date, and the instant its local day starts; null once ended. */
+  next_run_date: string | null;
+  next_run_at: string | null;
+  paused_at: string | null;
+  ended_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecurringInvoiceRunsTable {
+  id: string;
+  recurring_invoice_id: string;
+  company_id: string;
+  livemode: number;
+  period_index: number;
+  period_start: string;
+  period_end: string;
+  /** The local date the run was for (the invoice's issue date). */
+  run_date: string;
+  status: 'made' | 'failed';
+  invoice_id: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  /** JSON: the send body when the run's invoice is to be sent; null when not. */
+  send: string | null;
+  /** The message the invoice was sent with, when it was. */
+  delivery_id: string | null;
+  /** Why the message could not be queued, when it could not. */
+  send_error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
@@ -612,6 +669,8 @@ export interface Database {
   email_templates: EmailTemplatesTable;
   quotes: QuotesTable;
   quote_lines: QuoteLinesTable;
+  recurring_invoices: RecurringInvoicesTable;
+  recurring_invoice_runs: RecurringInvoiceRunsTable;
   reminder_policies: ReminderPoliciesTable;
   invoice_reminders: InvoiceRemindersTable;
   invoice_reminder_states: InvoiceReminderStatesTable;

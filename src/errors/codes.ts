@@ -124,6 +124,10 @@ export const ERRORS = {
   QUOTE_EXPIRED: { status: 409, message: 'The quote has expired: its validUntil date has passed.' },
   QUOTE_NOT_ACCEPTED: { status: 409, message: 'Only an accepted quote can be made into an invoice.' },
   QUOTE_ALREADY_INVOICED: { status: 409, message: 'An invoice was made from this quote already; the detail names it.' },
+  RECURRING_INVOICE_ENDED: {
+    status: 409,
+    message: 'The recurring invoice has ended: it runs no more and cannot be changed; create a new one.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, retry: 'fix', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

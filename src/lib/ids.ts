@@ -70,6 +70,8 @@ export type IdPrefix =
   | 'pin'
   | 'ppay'
   | 'quo'
+  | 'rin'
+  | 'rir'
   | 'eml'
   | 'rem';
 

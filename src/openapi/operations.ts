@@ -28,6 +28,13 @@ import {
   reminderPolicyRequest,
   reminderPreview,
 } from './reminder-examples.js';
+import {
+  endedRecurringInvoice,
+  newRecurringInvoice,
+  pausedRecurringInvoice,
+  recurringInvoice,
+  recurringRequest,
+} from './recurring-examples.js';
 import { acceptedQuote, declinedQuote, draftQuote, invoicedQuote, openQuote, quoteRequest } from './quote-examples.js';
 import {
   approvedPurchaseInvoice,
@@ -422,6 +429,46 @@ const EXTRAS: Record<string, OperationExtras> = {
       data: { quote: invoicedQuote, invoice },
       meta,
     },
+  },
+  'POST /recurring-invoice': {
+    operationId: 'createRecurringInvoice',
+    requestBody: recurringRequest,
+    response: { success: true, message: 'Recurring invoice created.', data: newRecurringInvoice, meta },
+  },
+  'GET /recurring-invoice': {
+    operationId: 'listRecurringInvoices',
+    response: {
+      success: true,
+      message: 'Recurring invoices listed.',
+      data: { items: [recurringInvoice], nextCursor: null },
+      meta,
+    },
+  },
+  'GET /recurring-invoice/{id}': {
+    operationId: 'getRecurringInvoice',
+    response: { success: true, message: 'Recurring invoice found.', data: recurringInvoice, meta },
+  },
+  'PATCH /recurring-invoice/{id}': {
+    operationId: 'updateRecurringInvoice',
+    requestBody: { schedule: { endDate: '2026-12-31' } },
+    response: {
+      success: true,
+      message: 'Recurring invoice changed.',
+      data: { ...recurringInvoice, schedule: { ...recurringInvoice.schedule, endDate: '2026-12-31' } },
+      meta,
+    },
+  },
+  'POST /recurring-invoice/{id}/pause': {
+    operationId: 'pauseRecurringInvoice',
+    response: { success: true, message: 'Recurring invoice paused.', data: pausedRecurringInvoice, meta },
+  },
+  'POST /recurring-invoice/{id}/resume': {
+    operationId: 'resumeRecurringInvoice',
+    response: { success: true, message: 'Recurring invoice resumed.', data: recurringInvoice, meta },
+  },
+  'POST /recurring-invoice/{id}/end': {
+    operationId: 'endRecurringInvoice',
+    response: { success: true, message: 'Recurring invoice ended.', data: endedRecurringInvoice, meta },
   },
   'PATCH /organization/{id}': {
     operationId: 'updateOrganization',

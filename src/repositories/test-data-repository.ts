@@ -16,7 +16,7 @@ export class TestDataRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Deletes every piece of a company's test data (organizations, quotes and invoices with their lines,
+   * Deletes every piece of a company's test data (organizations, quotes, recurring invoices with their runs, and invoices with their lines,
    * payments, credit notes, received purchase invoices with their files and payments, events with their deliveries and outbox rows, idempotency records)
    * and resets its test number counters, in one transaction. Live data is not touched: every
    * statement names livemode 0, or rows reached only through test rows. Test keys and test webhook
@@ -88,6 +88,13 @@ export class TestDataRepository {
         .where('quote_id', 'in', testQuotes)
         .execute();
       await t.deleteFrom('quotes').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
+      // Recurring invoices and their runs point at invoices and organizations too.
+      await t
+        .deleteFrom('recurring_invoice_runs')
+        .where('company_id', '=', companyId)
+        .where('livemode', '=', 0)
+        .execute();
+      await t.deleteFrom('recurring_invoices').where('company_id', '=', companyId).where('livemode', '=', 0).execute();
       await t
         .deleteFrom('invoice_lines')
         .where('company_id', '=', companyId)

@@ -16,6 +16,7 @@ export const InvoiceIdParams = idOf('invoice', 'inv_01956a3d-0a42-7d11-8e3a-6b1f
 export const OrganizationIdParams = idOf('organization', 'org_01956a3c-7f10-7c2e-9b4d-2c5e8a1b3d4f');
 export const CreditNoteIdParams = idOf('credit note', 'cn_01956a41-2b7d-7e21-9c3f-8a1b2c3d4e5f');
 export const QuoteIdParams = idOf('quote', 'quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57');
+export const RecurringInvoiceIdParams = idOf('recurring invoice', 'rin_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57');
 export const PaymentIdParams = idOf('payment or refund', 'pay_01956a44-5e6f-7a81-9b2c-3d4e5f6a7b8c');
 export const EventIdParams = idOf('event', 'evt_01956b02-6c1f-7b44-9a2c-3d4e5f6a7b8c');
 export const WebhookEndpointIdParams = idOf('webhook endpoint', 'we_01956b10-2a3b-7c4d-8e5f-6a7b8c9d0e1f');

@@ -29,6 +29,10 @@ export const EVENT_TYPES = [
   'quote.accepted',
   'quote.declined',
   'quote.invoiced',
+  'recurring_invoice.created',
+  'recurring_invoice.run',
+  'recurring_invoice.failed',
+  'recurring_invoice.ended',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

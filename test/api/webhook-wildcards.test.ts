@@ -17,11 +17,14 @@ describe('event selectors', () => {
       'credit-note.*',
       'purchase_invoice.*',
       'quote.*',
+      'recurring_invoice.*',
     ]);
     expect(EVENT_SELECTORS).toEqual(['*', ...EVENT_WILDCARDS, ...EVENT_TYPES]);
   });
 
   it('take the types of their resource only', () => {
+    expect(subscribes(['recurring_invoice.*'], 'recurring_invoice.failed')).toBe(true);
+    expect(subscribes(['recurring_invoice.*'], 'invoice.created')).toBe(false);
     expect(subscribes(['invoice.*'], 'invoice.refunded')).toBe(true);
     expect(subscribes(['invoice.*'], 'organization.created')).toBe(false);
     expect(subscribes(['credit-note.*'], 'credit-note.created')).toBe(true);
@@ -65,7 +68,7 @@ for (const dialect of DIALECTS) {
       const detail = res.json().error.details[0];
       expect(detail).toMatchObject({ field: 'events[1]', code: 'unknown_event_type' });
       expect(detail.message).toBe(
-        `"invoice.payed" is not an event type. Send types (${EVENT_TYPES.join(', ')}), wildcards (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*), or "*" alone.`,
+        `"invoice.payed" is not an event type. Send types (${EVENT_TYPES.join(', ')}), wildcards (organization.*, invoice.*, payment.*, credit-note.*, purchase_invoice.*, quote.*, recurring_invoice.*), or "*" alone.`,
       );
       expect(detail.message).not.toContain('constant');
       const patched = await c.send('POST', '/webhook-endpoint', { url: 'https://127.0.0.1:9/h', events: ['invoice'] });

@@ -241,6 +241,16 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
         ],
       })
     ).id;
+    ids.recurring = (
+      await post('/recurring-invoice', {
+        template: {
+          organizationId: org.id,
+          lines: [{ name: 'Maintenance retainer', quantity: '1', unitPrice: '450', vatRate: '19' }],
+        },
+        schedule: { interval: 'month', anchorDate: '2027-01-31', timeZone: 'Europe/Berlin' },
+      })
+    ).id;
+    await t.container.recurring.runDue(new Date('2027-03-31T12:00:00Z'), undefined, { companyId });
   });
 
   afterAll(async () => {
@@ -281,6 +291,8 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     ['/panel/invoices/:id', () => `/panel/invoices/${ids.invoice}`],
     ['/panel/credit-notes', () => '/panel/credit-notes'],
     ['/panel/credit-notes/:id', () => `/panel/credit-notes/${ids.creditNote}`],
+    ['/panel/recurring', () => '/panel/recurring'],
+    ['/panel/recurring/:id', () => `/panel/recurring/${ids.recurring}`],
     ['/panel/test-data', () => '/panel/test-data'],
     ['/panel/account', () => '/panel/account'],
     ['/panel/no-such-page', () => '/panel/no-such-page'],
@@ -328,6 +340,18 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
         const problems = await pageProblems(tour.page, label);
         if (label === '/panel/invoices/:id')
           await tour.page.screenshot({ path: `${ARTIFACTS}/panel-layout-invoice-${width}.png`, fullPage: true });
+        expect(problems).toEqual([]);
+      });
+
+      it('the Sales menu, opened, and the recurring invoices page it leads to', async () => {
+        const { page } = tour;
+        await page.goto(`${origin}/panel/invoices`);
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        await nav.getByText('Sales', { exact: true }).click();
+        const problems = await pageProblems(page, 'Sales menu open');
+        await nav.getByRole('link', { name: 'Recurring' }).click();
+        await page.waitForURL('**/panel/recurring');
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Recurring invoices');
         expect(problems).toEqual([]);
       });
 

@@ -189,6 +189,19 @@ export function cliJson<T = Record<string, unknown>>(
   });
 }
 
+/** Starts the admin CLI with piped output, for a test that races it or kills it; the caller waits for its exit. */
+export function spawnCli(args: string[], env: Record<string, string>): ChildProcess & { stdoutText(): string } {
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  return Object.assign(child, { stdoutText: () => stdout });
+}
+
 type ProxyMode = 'forward' | 'refuse' | 'blackhole';
 
 /**

@@ -18,6 +18,7 @@ import * as purchaseInvoices from './0016-purchase-invoices.js';
 import * as emailDeliveries from './0018-email-deliveries.js';
 import * as quotes from './0019-quotes.js';
 import * as reminders from './0021-reminders.js';
+import * as recurringInvoices from './0022-recurring-invoices.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -41,4 +42,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-email-deliveries': emailDeliveries,
   '0019-quotes': quotes,
   '0021-reminders': reminders,
+  '0022-recurring-invoices': recurringInvoices,
 };

@@ -7,6 +7,8 @@ import { invoicesPage } from '../views/invoices.js';
 import { organizationPage } from '../views/organization.js';
 import { organizationsPage } from '../views/records.js';
 import { quotePage, quotesPage } from '../views/quotes.js';
+import { recurringListPage, recurringPage, type RecurringShown } from '../views/recurring.js';
+import type { RecurringInvoice } from '../../schemas/recurring-invoice.js';
 import { chromeFor, notFound, openAccess, sendPage, type PanelDeps } from '../context.js';
 import { panelOwner } from '../mode.js';
 
@@ -62,6 +64,34 @@ export function recordRoutes(deps: PanelDeps): FastifyPluginAsync {
       const found = await deps.container.quotes.page(panelOwner(request), pageNumber(request.query.page), PAGE_SIZE);
       const page = { items: found.quotes, total: found.total, page: found.page, pages: found.pages };
       return sendPage(reply, quotesPage(await chromeFor(request, reply, deps), page));
+    });
+
+    /** Recurring invoices with their buyers' names, looked up once per buyer. */
+    const withBuyers = async (owner: ReturnType<typeof panelOwner>, items: RecurringInvoice[]) => {
+      const names = new Map<string, string>();
+      for (const id of new Set(items.map((r) => r.organizationId)))
+        names.set(id, (await deps.container.organizationRepository.findById(owner, id))?.name ?? id);
+      return items.map((r): RecurringShown => ({ ...r, buyerName: names.get(r.organizationId)! }));
+    };
+
+    app.get('/recurring', { config: openAccess(), schema: { querystring: PageQuery } }, async (request, reply) => {
+      const owner = panelOwner(request);
+      const found = await deps.container.recurring.page(owner, pageNumber(request.query.page), PAGE_SIZE);
+      const page = {
+        items: await withBuyers(owner, found.items),
+        total: found.total,
+        page: found.page,
+        pages: found.pages,
+      };
+      return sendPage(reply, recurringListPage(await chromeFor(request, reply, deps), page));
+    });
+
+    app.get('/recurring/:id', one, async (request, reply) => {
+      const owner = panelOwner(request);
+      const found = await deps.container.recurring.get(owner, request.params.id);
+      if (!found) throw notFound();
+      const [shown] = await withBuyers(owner, [found]);
+      return sendPage(reply, recurringPage(await chromeFor(request, reply, deps), shown!));
     });
 
     app.get('/quotes/:id', one, async (request, reply) => {

@@ -16,6 +16,7 @@ export interface Chrome {
     | 'organizations'
     | 'invoices'
     | 'quotes'
+    | 'recurring'
     | 'credit-notes'
     | 'purchase-invoices'
     | 'webhooks'
@@ -29,8 +30,20 @@ export interface Chrome {
 export type Notice = { kind: 'success' | 'error' | 'info'; text: string };
 
 // The sections, the docs link, the switch and the account fit one row on a 1200 px laptop (a browser
-// test checks): the purchase-invoice inbox is named "Inbox" there, its page says the rest.
-const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string; label: string; title?: string }[] = [
+// test checks): the purchase-invoice inbox is named "Inbox" there, its page says the rest. Nine
+// sections fill that row, so what comes before and after an invoice (quotes, recurring invoices)
+// shares one "Sales" menu: a <details> that opens without JavaScript.
+type NavItem = { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string; label: string; title?: string };
+const SALES: NavItem[] = [
+  { id: 'quotes', href: `${PANEL_PATH}/quotes`, label: 'Quotes' },
+  {
+    id: 'recurring',
+    href: `${PANEL_PATH}/recurring`,
+    label: 'Recurring',
+    title: 'Recurring invoices: templates the scheduler invoices on their dates',
+  },
+];
+const NAV: (NavItem | { menu: 'Sales'; items: NavItem[] })[] = [
   { id: 'keys', href: `${PANEL_PATH}/keys`, label: 'API keys' },
   { id: 'webhooks', href: `${PANEL_PATH}/webhooks`, label: 'Webhooks' },
   { id: 'users', href: `${PANEL_PATH}/users`, label: 'Users' },
@@ -38,7 +51,7 @@ const NAV: { id: Exclude<NonNullable<Chrome['active']>, 'account'>; href: string
   { id: 'organizations', href: `${PANEL_PATH}/organizations`, label: 'Organizations' },
   { id: 'invoices', href: `${PANEL_PATH}/invoices`, label: 'Invoices' },
   { id: 'credit-notes', href: `${PANEL_PATH}/credit-notes`, label: 'Credit notes' },
-  { id: 'quotes', href: `${PANEL_PATH}/quotes`, label: 'Quotes' },
+  { menu: 'Sales', items: SALES },
   {
     id: 'purchase-invoices',
     href: `${PANEL_PATH}/purchase-invoices`,
@@ -68,6 +81,10 @@ function modeSwitch(chrome: Chrome): SafeHtml {
       </form>`;
 }
 
+function navLink(item: NavItem, chrome: Chrome): SafeHtml {
+  return html`<a href="${item.href}"${item.title ? html` title="${item.title}"` : ''}${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a>`;
+}
+
 function header(chrome: Chrome): SafeHtml {
   const user = chrome.user;
   return html`<header class="container panel-header">
@@ -76,7 +93,11 @@ function header(chrome: Chrome): SafeHtml {
     ${
       user
         ? html`<ul>
-      ${NAV.map((item) => html`<li><a href="${item.href}"${item.title ? html` title="${item.title}"` : ''}${item.id === chrome.active ? html` aria-current="page"` : ''}>${item.label}</a></li>`)}
+      ${NAV.map((item) =>
+        'menu' in item
+          ? html`<li><details class="dropdown nav-menu"><summary${item.items.some((i) => i.id === chrome.active) ? html` class="current"` : ''}>${item.menu}</summary><ul>${item.items.map((i) => html`<li>${navLink(i, chrome)}</li>`)}</ul></details></li>`
+          : html`<li>${navLink(item, chrome)}</li>`,
+      )}
       <li><a href="${DOCS_PATH}" title="The API reference: every operation, its permission and its answers">API docs</a></li>
     </ul>
     <ul>
