@@ -25,6 +25,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { companyRoutes } from './routes/company.js';
 import { documentRoutes } from './routes/documents.js';
 import { creditNoteRoutes } from './routes/credit-notes.js';
+import { reminderRoutes } from './routes/reminders.js';
 import { documentSendingRoutes } from './routes/document-sending.js';
 import { invoiceSettlementRoutes } from './routes/invoice-settlement.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -194,6 +195,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onDisabled: (endpointId) =>
         app.log.warn({ endpointId }, 'webhook endpoint disabled: every delivery failed for 5 days'),
     },
+    reminders: {
+      intervalMs: config.reminderIntervalSeconds * 1000,
+      onError: (error, what) => app.log.error({ err: error }, `reminders: ${what} failed`),
+    },
     recurring: {
       intervalMs: config.recurringIntervalMs,
       onError: (error, what) => app.log.error({ err: error }, `recurring invoices: ${what} failed`),
@@ -277,6 +282,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(creditNoteRoutes, { settlement: container.settlement, idempotency: container.idempotency });
       await api.register(documentSendingRoutes, {
         emailDeliveries: container.emailDeliveries,
+        reminders: container.reminders,
         idempotency: container.idempotency,
       });
       await api.register(hostedLinkRoutes, {
@@ -286,6 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         emailDeliveries: container.emailDeliveries,
         idempotency: container.idempotency,
       });
+      await api.register(reminderRoutes, { reminders: container.reminders, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
       await api.register(documentRoutes, { documents: container.documents });
       await api.register(readingRoutes, {
@@ -293,6 +300,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         invoices: container.invoices,
         emailDeliveries: container.emailDeliveries,
         hostedLinkOf: (owner, kind, id) => container.hostedLinks.linkOf(owner, kind, id),
+        reminders: container.reminders,
         responseMaxBytes: config.responseMaxBytes,
       });
       await api.register(quoteRoutes, {
@@ -329,6 +337,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => container.deliveryWorker.stop());
   app.addHook('onReady', async () => container.emailWorker?.start());
   app.addHook('preClose', async () => container.emailWorker?.stop());
+  app.addHook('onReady', async () => container.reminderScheduler.start());
+  app.addHook('preClose', async () => container.reminderScheduler.stop());
   // The scheduler passes at start and every RECURRING_INTERVAL_SECONDS; 0 turns it off.
   if (config.recurringIntervalMs > 0) app.addHook('onReady', async () => container.recurringScheduler.start());
   app.addHook('preClose', async () => container.recurringScheduler.stop());

@@ -45,6 +45,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** WEBHOOK_MAX_CONCURRENT: deliveries in flight at once per instance. */
   webhookMaxConcurrent: number;
+  /** REMINDER_INTERVAL_SECONDS: how often each instance runs a reminder pass for today (and once at start); 0: never (docs/reminders.md). */
+  reminderIntervalSeconds: number;
   /** RECURRING_INTERVAL_SECONDS, as ms: how often the recurring invoice scheduler passes (and once at start); 0 turns it off. */
   recurringIntervalMs: number;
   /** PDF_WORKERS: threads rendering PDFs per process; default the machine's cores. */
@@ -309,6 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookRetryScheduleMs: retrySchedule(env),
     webhookMaxConcurrent: integer(env, 'WEBHOOK_MAX_CONCURRENT', 20, 1, 1000),
+    reminderIntervalSeconds: integer(env, 'REMINDER_INTERVAL_SECONDS', 60, 0, 86_400),
     recurringIntervalMs: integer(env, 'RECURRING_INTERVAL_SECONDS', 60, 0, 86_400) * 1000,
     pdfWorkers: integer(env, 'PDF_WORKERS', availableParallelism(), 1, 64),
     pdfQueueMax: integer(env, 'PDF_QUEUE_MAX', 256, 0, 100_000),

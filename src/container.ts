@@ -40,6 +40,9 @@ import { smtpMailer } from './delivery/mailer.js';
 import type { EmailConfig } from './config.js';
 import { QuoteRepository } from './quotes/quote-repository.js';
 import { QuoteService } from './quotes/quote-service.js';
+import { ReminderRepository } from './delivery/reminder-repository.js';
+import { ReminderService, reminderOf } from './delivery/reminder-service.js';
+import { ReminderScheduler } from './delivery/reminder-scheduler.js';
 import { RecurringRepository } from './recurring/recurring-repository.js';
 import { RecurringService } from './recurring/recurring-service.js';
 import { RecurringScheduler } from './recurring/recurring-scheduler.js';
@@ -105,6 +108,10 @@ export interface Container {
   hostedLinks: HostedLinks;
   /** Sends queued messages; absent without SMTP settings. Started by the app when it is ready, stopped at close. */
   emailWorker?: EmailWorker;
+  /** Reminder policies, invoices' reminders and pauses (src/delivery). */
+  reminders: ReminderService;
+  /** Runs reminder passes: the in-service loop (started by the app when it is ready) and `invoicing reminders run`. */
+  reminderScheduler: ReminderScheduler;
 }
 
 export interface ContainerOptions {
@@ -126,6 +133,10 @@ export interface ContainerOptions {
     onError: (error: unknown, what: string) => void;
     onDisabled?: (endpointId: string) => void;
   };
+  /** Reminder passes: how often the in-service loop runs one (0: never), and where its errors go. */
+  reminders?: { intervalMs: number; onError: (error: unknown, what: string) => void };
+  /** The sending address (SMTP_FROM) where messages are queued but not sent here (the CLI's reminder pass). */
+  emailFrom?: string;
   /** The recurring invoice scheduler's interval (RECURRING_INTERVAL_SECONDS) and where its errors go. */
   recurring?: { intervalMs: number; onError: (error: unknown, what: string) => void };
   /** PUBLIC_BASE_URL: hosted page links are built from it; none (null hostedUrl) without it. */
@@ -184,6 +195,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     { publicBaseUrl: options.publicBaseUrl ?? null },
   );
   const hostedLinkOf: HostedLinkOf = (owner, kind, id, trx) => hostedLinks.linkOf(owner, kind, id, trx);
+  const reminderRepository = new ReminderRepository(storage.db, storage.dialect);
+  const emailTemplateRepository = new EmailTemplateRepository(storage.db);
   const invoices = new InvoiceService(
     storage.db,
     invoiceRepository,
@@ -193,6 +206,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     async (owner, id, trx) =>
       (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(emailDeliveryOf),
     hostedLinkOf,
+    async (owner, id, trx) => (await reminderRepository.listForInvoice(owner, id, trx)).map(reminderOf),
   );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
@@ -215,9 +229,30 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     storage.db,
     emailDeliveryRepository,
     documents,
-    new EmailTemplateRepository(storage.db),
-    options.email ? { from: options.email.config.from } : undefined,
+    emailTemplateRepository,
+    options.email
+      ? { from: options.email.config.from }
+      : options.emailFrom !== undefined
+        ? { from: options.emailFrom }
+        : undefined,
     () => emailWorker?.nudge(),
+  );
+  const reminders = new ReminderService(
+    storage.db,
+    reminderRepository,
+    companyRepository,
+    invoiceRepository,
+    emailTemplateRepository,
+  );
+  const reminderScheduler = new ReminderScheduler(
+    storage.db,
+    reminderRepository,
+    reminders,
+    emailDeliveries,
+    documents,
+    invoices,
+    events,
+    options.reminders ?? { intervalMs: 0, onError: (error: unknown) => options.onBackgroundError?.(error) },
   );
   // Recurring runs send through delivery/, a capability of its own: the port is built here.
   const recurring = new RecurringService(
@@ -313,6 +348,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     emailDeliveries,
     hostedLinks,
     ...(emailWorker ? { emailWorker } : {}),
+    reminders,
+    reminderScheduler,
     verifier: new ApiKeyVerifier(apiKeyRepository, {
       cacheTtlMs: options.apiKeyCacheTtlMs,
       ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),

@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * Read the subject and body of the messages that send documents, per kind and language
-         * @description Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default.
+         * @description Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default. The reminder levels' templates (reminder-<n>) are set and reset with PUT and DELETE; GET /company/reminder-policy/preview shows them filled in.
          */
         get: operations["listEmailTemplates"];
         put?: never;
@@ -371,6 +371,119 @@ export interface paths {
          * @description Revokes the credit note's hosted page link and makes a new one: the old URL answers 404 from now on, the new one is in hostedUrl (null where the operator set no PUBLIC_BASE_URL). The first view time (viewedAt) stays. Use it when a link reached someone it should not have. With an Idempotency-Key a retried request rotates once. GET /credit-note/{id} shows the link.
          */
         post: operations["rotateCreditNoteHostedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/company/reminder-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your company's reminder policy
+         * @description The levels at which open invoices with a billing email are reminded (days from the due date), each with its optional fee and interest and its template kind; the default (3 days before, on the due date, 7 and 14 days after) until the company sets its own.
+         */
+        get: operations["getReminderPolicy"];
+        /**
+         * Set your company's reminder policy
+         * @description Replaces the policy as a whole, with an entry in the company's audit list (as PATCH /company); the same policy again changes nothing. A fee or interest only on a level after the due date; the fees of all levels together at most 40.00; interest at most 20 % a year. Levels already reminded of an invoice are not reminded again. Only live keys change it (the policy is shared by live and test mode): a test key gets 403.
+         */
+        put: operations["setReminderPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read your company's reminder policy (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetReminderPolicy"];
+        patch?: never;
+        trace?: never;
+    };
+    "/company/reminder-policy/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview each reminder level's message for a sample invoice
+         * @description The subject and body each level would send for a sample invoice of 1190.00 due on 2026-03-31, with the company's own templates (reminder-<n>) where it set them.
+         */
+        get: operations["previewReminders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Preview each reminder level's message for a sample invoice (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headPreviewReminders"];
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an invoice's reminders and whether they are paused */
+        get: operations["getInvoiceReminders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read an invoice's reminders and whether they are paused (headers only)
+         * @description Answers as GET does, with the same status and headers, but without a body.
+         */
+        head: operations["headGetInvoiceReminders"];
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/reminders/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an invoice's reminders (reason paused, or dispute)
+         * @description No reminder is sent while paused; the overdue event still is. Pausing again changes the reason or note. 409 for a draft.
+         */
+        post: operations["pauseInvoiceReminders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice/{id}/reminders/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an invoice's reminders
+         * @description Reminders go on from the next pass: a level that came due while paused is sent then (only the latest of several). Resuming an invoice that is not paused changes nothing.
+         */
+        post: operations["resumeInvoiceReminders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1456,7 +1569,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
         };
         /**
@@ -2046,7 +2159,7 @@ export interface components {
         };
         /** EmailTemplate */
         EmailTemplate: {
-            documentKind: "invoice" | "credit-note";
+            documentKind: "invoice" | "credit-note" | "reminder-1" | "reminder-2" | "reminder-3" | "reminder-4" | "reminder-5" | "reminder-6";
             language: "de" | "en" | "fr";
             subject: string;
             body: string;
@@ -2131,8 +2244,8 @@ export interface components {
             createdAt: string;
             requestId: string | null;
             data: {
-                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*) or a RecurringInvoice (recurring_invoice.*: with the run it is about as its one run, for .run and .failed). */
-                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"] | components["schemas"]["RecurringInvoice"] | components["schemas"]["EmailDelivery"];
+                /** @description The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended), a Reminder (invoice.reminder_sent: the level reminded and the figures its message states; invoice.overdue carries the Invoice) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*) or a RecurringInvoice (recurring_invoice.*: with the run it is about as its one run, for .run and .failed). */
+                object: components["schemas"]["Organization"] | components["schemas"]["Invoice"] | components["schemas"]["PaymentWithInvoice"] | components["schemas"]["CreditNote"] | components["schemas"]["PurchaseInvoiceSummary"] | components["schemas"]["Quote"] | components["schemas"]["RecurringInvoice"] | components["schemas"]["EmailDelivery"] | components["schemas"]["Reminder"];
             };
         };
         /** EventEnvelope */
@@ -2158,7 +2271,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -2328,6 +2441,8 @@ export interface components {
             hostedUrl?: string | null;
             /** @description In the answers about one invoice and its events, not in lists: when its public page was first opened (by any of its links); null until then. */
             viewedAt?: string | null;
+            /** @description In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: its reminders, newest level first, each sent (with the message, in deliveries) or skipped (docs/reminders.md). */
+            reminders?: components["schemas"]["Reminder"][];
             /** Format: date-time */
             createdAt: string;
         };
@@ -2537,6 +2652,25 @@ export interface components {
              */
             end: string;
         };
+        /** InvoiceReminders */
+        InvoiceReminders: {
+            invoiceId: string;
+            paused: boolean;
+            pauseReason: ("paused" | "dispute") | null;
+            pauseNote: string | null;
+            pausedAt: string | null;
+            /** @description When the invoice.overdue event was written. */
+            overdueAt: string | null;
+            reminders: components["schemas"]["Reminder"][];
+        };
+        /** InvoiceRemindersEnvelope */
+        InvoiceRemindersEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["InvoiceReminders"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
         /**
          * InvoiceStatus
          * @description draft: editable, no number yet. issued: numbered and immutable. paid: payments reached the amount due. void: voided, or credited in full with nothing paid.
@@ -2707,6 +2841,12 @@ export interface components {
             message: string;
             data: components["schemas"]["OrganizationPage"];
             meta: components["schemas"]["SuccessMeta"];
+        };
+        /** PauseRemindersInput */
+        PauseRemindersInput: {
+            /** @description paused (default) or dispute: the buyer disputes the invoice. */
+            reason?: "paused" | "dispute";
+            note?: string;
         };
         /**
          * PayloadTooLargeError
@@ -3492,6 +3632,100 @@ export interface components {
             };
             meta: components["schemas"]["ErrorMeta"];
         };
+        /** Reminder */
+        Reminder: {
+            /** @example rem_01936f0e-8a3c-7b2e-9f4d-2c5e8a1b3d4f */
+            id: string;
+            invoiceId: string;
+            /** @description The level's position in the policy when it came due. */
+            level: number;
+            /** @description Days from the due date. */
+            days: number;
+            /** @description sent: a message was queued (emailDeliveryId; deliveries tells how it ended). skipped: passed over because a later level was due on the same pass (after downtime) or had been sent already, or the level fell before the issue date. */
+            status: "sent" | "skipped";
+            /** @description Why a level was skipped. */
+            skipReason: ("superseded" | "before_issue") | null;
+            /**
+             * Format: date
+             * @description The day of the pass.
+             */
+            asOf: string;
+            currency: string;
+            /** @description The amount due the message stated, exactly the invoice’s amountDue then. */
+            openBalance: string;
+            /** @description The reminder fee stated beside the balance. */
+            fee: string | null;
+            interestRatePercent: string | null;
+            /** @description The default interest stated beside the balance. */
+            interest: string | null;
+            emailDeliveryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** ReminderLevel */
+        ReminderLevel: {
+            /** @description The position by days, from 1. */
+            level: number;
+            /**
+             * @description Days from the due date: negative before it (-3: three days before), 0 on it, positive after it.
+             * @example 7
+             */
+            days: number;
+            fee: string | null;
+            interestRatePercent: string | null;
+            /**
+             * @description The email template of this level (PUT /company/email-templates/{templateKind}/{language}): reminder-<level>.
+             * @example reminder-1
+             */
+            templateKind: string;
+        };
+        /** ReminderLevelInput */
+        ReminderLevelInput: {
+            /**
+             * @description Days from the due date: negative before it (-3: three days before), 0 on it, positive after it.
+             * @example 7
+             */
+            days: number;
+            fee?: string | null;
+            interestRatePercent?: string | null;
+        };
+        /** ReminderPolicy */
+        ReminderPolicy: {
+            enabled: boolean;
+            levels: components["schemas"]["ReminderLevel"][];
+            /** @description true: the company's own; false: the default, until the company sets one. */
+            custom: boolean;
+            updatedAt: string | null;
+        };
+        /** ReminderPolicyEnvelope */
+        ReminderPolicyEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            data: components["schemas"]["ReminderPolicy"];
+            meta: components["schemas"]["SuccessMeta"];
+        };
+        /** ReminderPolicyInput */
+        ReminderPolicyInput: {
+            /** @description false: no reminder is sent (overdue events still are). */
+            enabled: boolean;
+            /** @description Each level once (distinct days); they are kept ordered by days. */
+            levels: components["schemas"]["ReminderLevelInput"][];
+        };
+        /** ReminderPreview */
+        ReminderPreview: {
+            level: number;
+            days: number;
+            /**
+             * Format: date
+             * @description The day the sample reminder of this level is sent.
+             */
+            asOf: string;
+            /** @description true: the company's own template of the level in this language. */
+            custom: boolean;
+            subject: string;
+            body: string;
+        };
         /** RuleFinding */
         RuleFinding: {
             /**
@@ -3769,7 +4003,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -5827,8 +6061,8 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description invoice or credit-note. */
-                kind: "invoice" | "credit-note";
+                /** @description invoice or credit-note, or reminder-<n>: the reminders of the n-th level of the company's reminder policy (which also fill in {{level}}, {{daysOverdue}}, {{charges}} and {{total}}). */
+                kind: "invoice" | "credit-note" | "reminder-1" | "reminder-2" | "reminder-3" | "reminder-4" | "reminder-5" | "reminder-6";
                 /** @description de, en or fr. */
                 language: "de" | "en" | "fr";
             };
@@ -5874,8 +6108,8 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description invoice or credit-note. */
-                kind: "invoice" | "credit-note";
+                /** @description invoice or credit-note, or reminder-<n>: the reminders of the n-th level of the company's reminder policy (which also fill in {{level}}, {{daysOverdue}}, {{charges}} and {{total}}). */
+                kind: "invoice" | "credit-note" | "reminder-1" | "reminder-2" | "reminder-3" | "reminder-4" | "reminder-5" | "reminder-6";
                 /** @description de, en or fr. */
                 language: "de" | "en" | "fr";
             };
@@ -6005,6 +6239,383 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReminderPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPolicyEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setReminderPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderPolicyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPolicyEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetReminderPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    previewReminders: {
+        parameters: {
+            query?: {
+                /** @description de, en (default) or fr. */
+                language?: "de" | "en" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["ReminderPreview"][];
+                        meta: components["schemas"]["SuccessMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headPreviewReminders: {
+        parameters: {
+            query?: {
+                /** @description de, en (default) or fr. */
+                language?: "de" | "en" | "fr";
+            };
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationErrorWithoutBody"];
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    getInvoiceReminders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRemindersEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetInvoiceReminders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidApiKeyWithoutBody"];
+            403: components["responses"]["ForbiddenWithoutBody"];
+            404: components["responses"]["NotFoundWithoutBody"];
+            429: components["responses"]["RateLimitedWithoutBody"];
+            500: components["responses"]["InternalServerErrorWithoutBody"];
+            503: components["responses"]["ServiceUnavailableWithoutBody"];
+        };
+    };
+    pauseInvoiceReminders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseRemindersInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRemindersEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeInvoiceReminders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRemindersEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["InvoiceNotIssuedOrIdempotencyConflictReplayable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

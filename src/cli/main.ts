@@ -21,6 +21,7 @@ import {
 } from './errors.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { GROUPS, groupUsage, mainUsage, version } from './usage.js';
+import { REMINDER_COMMANDS } from './reminder-commands.js';
 import { SCHEDULE_COMMANDS } from './schedule-commands.js';
 import { USER_COMMANDS } from './user-commands.js';
 import { WEBHOOK_COMMANDS } from './webhook-commands.js';
@@ -41,6 +42,7 @@ const COMMANDS: CliCommand[] = [
   ...KEY_COMMANDS,
   ...USER_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...REMINDER_COMMANDS,
   ...SCHEDULE_COMMANDS,
   ...ADMIN_COMMANDS,
 ];
@@ -177,10 +179,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       values,
       args: resolved.args,
       io,
-      // With SMTP settings, what a command queues (a recurring run's message) is sent by the servers' workers.
+      // With SMTP settings, what a command queues (a recurring run's message, a reminder) is sent by the servers' workers;
+      // without them a reminder pass still queues, with only SMTP_FROM (the address the messages are sent from).
       container: createContainer(storage, {
         apiKeyCacheTtlMs: 0,
         ...(config.email ? { email: { config: config.email, onError: () => {} } } : {}),
+        ...(!config.email && io.env.SMTP_FROM?.trim() ? { emailFrom: io.env.SMTP_FROM.trim() } : {}),
       }),
       storage,
       config,

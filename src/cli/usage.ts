@@ -88,6 +88,17 @@ export const GROUP_HELP: Record<string, GroupHelp> = {
     ],
     footer: 'Endpoint ids look like we_…; "invoicing webhook list" shows them.',
   },
+  reminders: {
+    summary: 'Reminders of open invoices (dunning)',
+    commands: [
+      [
+        'reminders run [--as-of <YYYY-MM-DD>] [--json]',
+        "Runs one reminder pass for the day (default today, UTC): queues each reminder due, once, and marks invoices overdue; a server's email worker sends the messages.",
+      ],
+    ],
+    footer:
+      'The server runs a pass for today every REMINDER_INTERVAL_SECONDS (default 60; 0: never). docs/reminders.md.',
+  },
   schedules: {
     summary: 'Recurring invoices',
     commands: [

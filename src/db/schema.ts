@@ -531,6 +531,8 @@ export interface EmailDeliveriesTable {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
+  /** 'document' (POST …/send) or 'reminder' (a reminder pass); migration 0021. */
+  purpose: 'document' | 'reminder';
 }
 
 /** The link to an issued document's hosted page (migration 0020); the token only as its hash and sealed. */
@@ -547,10 +549,10 @@ export interface HostedLinksTable {
   viewed_at: string | null;
 }
 
-/** A company's own subject and body of one document kind and language (migration 0018). */
+/** A company's own subject and body of one document kind and language (migration 0018; reminder-<n> kinds 0021). */
 export interface EmailTemplatesTable {
   company_id: string;
-  document_kind: 'invoice' | 'credit-note';
+  document_kind: string;
   language: string;
   subject: string;
   body: string;
@@ -690,4 +692,48 @@ export interface Database {
   quote_lines: QuoteLinesTable;
   recurring_invoices: RecurringInvoicesTable;
   recurring_invoice_runs: RecurringInvoiceRunsTable;
+  reminder_policies: ReminderPoliciesTable;
+  invoice_reminders: InvoiceRemindersTable;
+  invoice_reminder_states: InvoiceReminderStatesTable;
+}
+
+/** A company's reminder policy; without a row the default applies (migration 0021). */
+export interface ReminderPoliciesTable {
+  company_id: string;
+  enabled: number;
+  /** JSON array of { days, fee, interestRatePercent }, ordered by days. */
+  levels: string;
+  updated_at: string;
+}
+
+/** One reminder level of one invoice: sent or skipped; the row is the claim (migration 0021). */
+export interface InvoiceRemindersTable {
+  id: string;
+  company_id: string;
+  livemode: number;
+  invoice_id: string;
+  days: number;
+  level: number;
+  status: 'sent' | 'skipped';
+  skip_reason: string | null;
+  email_delivery_id: string | null;
+  as_of: string;
+  currency: string;
+  open_balance: string;
+  fee: string | null;
+  interest_rate_percent: string | null;
+  interest: string | null;
+  created_at: string;
+}
+
+/** An invoice's reminder pause and its overdue mark (migration 0021). */
+export interface InvoiceReminderStatesTable {
+  invoice_id: string;
+  company_id: string;
+  livemode: number;
+  pause_reason: 'paused' | 'dispute' | null;
+  pause_note: string | null;
+  paused_at: string | null;
+  overdue_at: string | null;
+  updated_at: string;
 }

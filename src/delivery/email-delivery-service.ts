@@ -14,6 +14,7 @@ import {
   type EmailTemplateInput,
   type EmailTemplateView,
   type SendDocumentInput,
+  type TemplateKind,
   type XmlFormat,
 } from '../schemas/email-delivery.js';
 import type { EmailTemplateRepository } from './email-template-repository.js';
@@ -201,10 +202,83 @@ export class EmailDeliveryService {
       created_at: at,
       updated_at: at,
       sent_at: null,
+      purpose: 'document' as const,
     };
     await this.repository.insert(row, trx ?? this.db);
     this.onQueued();
     return { ok: true, value: emailDeliveryOf(row) };
+  }
+
+  /**
+   * Queues a reminder's message about an invoice in `t` (the pass's transaction, with the
+   * reminder's claim and event): to the buyer's email, the invoice's PDF and CII attached as on a
+   * send. Undefined when the operator has not set up sending.
+   */
+  async queueReminder(
+    t: Kysely<Database>,
+    scope: Scope,
+    invoiceId: string,
+    message: {
+      id: string;
+      to: string;
+      language: EmailLanguage;
+      subject: string;
+      body: string;
+      sellerName: string;
+      sellerEmail: string | null;
+    },
+    now: Date,
+  ): Promise<EmailDelivery | undefined> {
+    if (!this.sender) return undefined;
+    const deliveryId = message.id;
+    const at = now.toISOString();
+    const row = {
+      id: deliveryId,
+      company_id: scope.companyId,
+      livemode: modeColumn(scope),
+      document_kind: 'invoice' as const,
+      document_id: invoiceId,
+      status: 'queued' as const,
+      recipients_to: JSON.stringify([message.to]),
+      recipients_cc: JSON.stringify([]),
+      language: message.language,
+      xml_format: 'cii',
+      from_address: fromHeader(message.sellerName, this.sender.from),
+      reply_to: message.sellerEmail,
+      subject: message.subject,
+      body_text: message.body,
+      attachments: null,
+      message_id: `<${deliveryId}@${this.sender.from.slice(this.sender.from.lastIndexOf('@') + 1)}>`,
+      smtp_response: null,
+      failure_reason: null,
+      attempts: 0,
+      next_attempt_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      request_id: scope.requestId,
+      created_at: at,
+      updated_at: at,
+      sent_at: null,
+      purpose: 'reminder' as const,
+    };
+    await this.repository.insert(row, t);
+    return emailDeliveryOf(row);
+  }
+
+  /** The worker should look soon (after a pass committed the messages it queued). */
+  nudge(): void {
+    this.onQueued();
+  }
+
+  /** The company's own template of a kind (reminder-<n> included) and language, if it set one. */
+  async ownTemplate(
+    companyId: string,
+    kind: string,
+    language: EmailLanguage,
+    trx?: Kysely<Database>,
+  ): Promise<{ subject: string; body: string } | undefined> {
+    const row = await this.templates.find(companyId, kind, language, trx ?? this.db);
+    return row ? { subject: row.subject, body: row.body } : undefined;
   }
 
   /** Every kind and language's template: the company's own where it set one, else the default. */
@@ -229,7 +303,7 @@ export class EmailDeliveryService {
   /** Sets the company's own template of a kind and language (a subject is one line). */
   async setTemplate(
     companyId: string,
-    kind: DocumentKind,
+    kind: TemplateKind,
     language: EmailLanguage,
     input: EmailTemplateInput,
     now: Date,
@@ -262,12 +336,15 @@ export class EmailDeliveryService {
   /** Drops the company's own template: the default applies again. */
   async resetTemplate(
     companyId: string,
-    kind: DocumentKind,
+    kind: TemplateKind,
     language: EmailLanguage,
+    /** The default of a reminder kind (it depends on the level's day in the company's policy). */
+    reminderDefault?: { subject: string; body: string },
     trx?: Kysely<Database>,
   ): Promise<EmailTemplateView> {
     await this.templates.remove(companyId, kind, language, trx ?? this.db);
-    const template = DEFAULT_TEMPLATES[kind][language];
+    const template =
+      kind === 'invoice' || kind === 'credit-note' ? DEFAULT_TEMPLATES[kind][language] : reminderDefault!;
     return {
       documentKind: kind,
       language,

@@ -13,7 +13,7 @@ export class EmailTemplateRepository {
 
   async find(
     companyId: string,
-    kind: 'invoice' | 'credit-note',
+    kind: string,
     language: string,
     trx: Kysely<Database> = this.db,
   ): Promise<EmailTemplateRow | undefined> {
@@ -34,12 +34,7 @@ export class EmailTemplateRepository {
     );
   }
 
-  async remove(
-    companyId: string,
-    kind: 'invoice' | 'credit-note',
-    language: string,
-    trx: Kysely<Database> = this.db,
-  ): Promise<void> {
+  async remove(companyId: string, kind: string, language: string, trx: Kysely<Database> = this.db): Promise<void> {
     await trx
       .deleteFrom('email_templates')
       .where('company_id', '=', companyId)

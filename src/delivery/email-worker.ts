@@ -198,6 +198,8 @@ export class EmailWorker {
     await this.db.transaction().execute(async (t) => {
       if (!(await this.deliveries.recordAttempt(t, row.id, this.owner, result))) return;
       if (result.kind === 'retry') return;
+      // A reminder's message had its event (invoice.reminder_sent) when it was queued; a failure still tells.
+      if (row.purpose === 'reminder' && result.kind === 'sent') return;
       const after = (await this.deliveries.findRecorded(t, row.id))!;
       const scope = { companyId: row.company_id, livemode: row.livemode === 1, requestId: row.request_id };
       const type =

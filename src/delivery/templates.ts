@@ -55,11 +55,10 @@ export const DEFAULT_TEMPLATES: Record<Kind, Record<EmailLanguage, EmailTemplate
 };
 
 /** Fills a template's {{name}}s; a subject stays one line whatever a value holds. */
-export function fillTemplate(template: EmailTemplate, values: TemplateValues): EmailTemplate {
+export function fillTemplate<V extends TemplateValues>(template: EmailTemplate, values: V): EmailTemplate {
+  const named = values as unknown as Record<string, string>;
   const fill = (text: string) =>
-    text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-      Object.hasOwn(values, name) ? values[name as keyof TemplateValues] : whole,
-    );
+    text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (Object.hasOwn(named, name) ? named[name]! : whole));
   return {
     subject: fill(template.subject)
       .replace(/[\r\n]+/g, ' ')

@@ -9,6 +9,7 @@ import { RecurringInvoiceSchema } from '../schemas/recurring-invoice.js';
 import { Livemode } from '../schemas/values.js';
 import { EVENT_TYPES } from '../schemas/event-types.js';
 import { EmailDeliverySchema } from '../schemas/email-delivery.js';
+import { ReminderSchema } from '../schemas/reminder.js';
 
 /** payment.created's object: the payment as the invoice lists it, and which invoice it pays. */
 export const PaymentEventObject = Type.Composite(
@@ -42,10 +43,11 @@ export const EventSchema = Type.Object(
           QuoteSchema,
           RecurringInvoiceSchema,
           EmailDeliverySchema,
+          ReminderSchema,
         ],
         {
           description:
-            'The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*) or a RecurringInvoice (recurring_invoice.*: with the run it is about as its one run, for .run and .failed).',
+            'The resource as the API answered it at that moment: an Organization (organization.*), an Invoice (invoice.*; the draft as it was for invoice.deleted), a PaymentWithInvoice (payment.created), a CreditNote (credit-note.created), an EmailDelivery (invoice.sent, invoice.send_failed, credit-note.sent, credit-note.send_failed: the message as it ended), a Reminder (invoice.reminder_sent: the level reminded and the figures its message states; invoice.overdue carries the Invoice) or a PurchaseInvoiceSummary (purchase_invoice.*: the received document without its model, findings and unmapped list, which GET /purchase-invoice/{id} answers) or a Quote (quote.*) or a RecurringInvoice (recurring_invoice.*: with the run it is about as its one run, for .run and .failed).',
         },
       ),
     }),

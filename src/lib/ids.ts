@@ -72,7 +72,8 @@ export type IdPrefix =
   | 'quo'
   | 'rin'
   | 'rir'
-  | 'eml';
+  | 'eml'
+  | 'rem';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${uuidv7()}`;

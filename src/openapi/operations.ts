@@ -22,6 +22,13 @@ import {
   webhookEndpointWithSecret,
 } from './examples.js';
 import {
+  invoiceReminders,
+  pausedInvoiceReminders,
+  reminderPolicy,
+  reminderPolicyRequest,
+  reminderPreview,
+} from './reminder-examples.js';
+import {
   endedRecurringInvoice,
   newRecurringInvoice,
   pausedRecurringInvoice,
@@ -262,6 +269,32 @@ const EXTRAS: Record<string, OperationExtras> = {
   'DELETE /company/email-templates/{kind}/{language}': {
     operationId: 'resetEmailTemplate',
     response: { success: true, message: 'Email template reset to the default.', data: defaultInvoiceTemplate, meta },
+  },
+  'GET /company/reminder-policy': {
+    operationId: 'getReminderPolicy',
+    response: { success: true, message: 'Reminder policy found.', data: reminderPolicy, meta },
+  },
+  'PUT /company/reminder-policy': {
+    operationId: 'setReminderPolicy',
+    requestBody: reminderPolicyRequest,
+    response: { success: true, message: 'Reminder policy set.', data: reminderPolicy, meta },
+  },
+  'GET /company/reminder-policy/preview': {
+    operationId: 'previewReminders',
+    response: { success: true, message: 'Reminder messages previewed.', data: reminderPreview, meta },
+  },
+  'GET /invoice/{id}/reminders': {
+    operationId: 'getInvoiceReminders',
+    response: { success: true, message: 'Reminders found.', data: invoiceReminders, meta },
+  },
+  'POST /invoice/{id}/reminders/pause': {
+    operationId: 'pauseInvoiceReminders',
+    requestBody: { reason: 'dispute', note: 'The buyer says 2 hours too many.' },
+    response: { success: true, message: 'Reminders of the invoice are paused.', data: pausedInvoiceReminders, meta },
+  },
+  'POST /invoice/{id}/reminders/resume': {
+    operationId: 'resumeInvoiceReminders',
+    response: { success: true, message: 'Reminders of the invoice run.', data: invoiceReminders, meta },
   },
   'PATCH /company': {
     operationId: 'updateCompany',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Permission } from '../auth/permissions.js';
 import type { EmailDeliveryService } from '../delivery/email-delivery-service.js';
+import type { ReminderService } from '../delivery/reminder-service.js';
 import { AppError } from '../errors/app-error.js';
 import { SuccessEnvelope, successBody } from '../http/envelope.js';
 import { scopeOf } from '../http/scope.js';
@@ -24,6 +25,7 @@ import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
 export interface SendingRoutesOptions {
   emailDeliveries: EmailDeliveryService;
+  reminders: ReminderService;
   idempotency: IdempotencyService;
 }
 
@@ -55,7 +57,7 @@ const TARGETS: {
 
 export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptions> = async (
   app,
-  { emailDeliveries, idempotency },
+  { emailDeliveries, reminders, idempotency },
 ) => {
   for (const target of TARGETS) {
     app.post(
@@ -127,7 +129,7 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
       schema: {
         summary: 'Read the subject and body of the messages that send documents, per kind and language',
         description:
-          "Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default.",
+          "Six templates (invoice and credit-note, each in de, en and fr): the company's own where it set one (custom: true), else the default. The reminder levels' templates (reminder-<n>) are set and reset with PUT and DELETE; GET /company/reminder-policy/preview shows them filled in.",
         tags: ['Company'],
         response: { 200: SuccessEnvelope(Type.Array(EmailTemplateSchema)), ...errorResponses(KEY_ERRORS) },
       },
@@ -177,10 +179,15 @@ export const documentSendingRoutes: FastifyPluginAsyncTypebox<SendingRoutesOptio
     },
     async (request) => {
       liveOnly(request);
+      const { kind, language } = request.params;
+      const companyId = request.auth!.companyId;
+      const reminderDefault = kind.startsWith('reminder-')
+        ? await reminders.defaultTemplateOf(companyId, kind, language)
+        : undefined;
       return successBody(
         request,
         'Email template reset to the default.',
-        await emailDeliveries.resetTemplate(request.auth!.companyId, request.params.kind, request.params.language),
+        await emailDeliveries.resetTemplate(companyId, kind, language, reminderDefault),
       );
     },
   );

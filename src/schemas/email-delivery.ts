@@ -93,6 +93,17 @@ export const EmailDeliverySchema = Type.Object(
 export type EmailDelivery = Static<typeof EmailDeliverySchema>;
 
 export const DOCUMENT_KINDS = ['invoice', 'credit-note'] as const;
+/** The templates of reminder levels, by position in the company's reminder policy (docs/reminders.md). */
+export const REMINDER_KINDS = [
+  'reminder-1',
+  'reminder-2',
+  'reminder-3',
+  'reminder-4',
+  'reminder-5',
+  'reminder-6',
+] as const;
+export const TEMPLATE_KINDS = [...DOCUMENT_KINDS, ...REMINDER_KINDS] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
 export const EmailTemplateBody = Type.Object(
   {
@@ -110,7 +121,7 @@ export type EmailTemplateInput = Static<typeof EmailTemplateBody>;
 
 export const EmailTemplateSchema = Type.Object(
   {
-    documentKind: Type.Union(DOCUMENT_KINDS.map((kind) => Type.Literal(kind))),
+    documentKind: Type.Union(TEMPLATE_KINDS.map((kind) => Type.Literal(kind))),
     language: Type.Union(EMAIL_LANGUAGES.map((language) => Type.Literal(language))),
     subject: Type.String(),
     body: Type.String(),
@@ -125,8 +136,11 @@ export type EmailTemplateView = Static<typeof EmailTemplateSchema>;
 
 export const EmailTemplateParams = Type.Object({
   kind: Type.Union(
-    DOCUMENT_KINDS.map((kind) => Type.Literal(kind)),
-    { description: 'invoice or credit-note.' },
+    TEMPLATE_KINDS.map((kind) => Type.Literal(kind)),
+    {
+      description:
+        "invoice or credit-note, or reminder-<n>: the reminders of the n-th level of the company's reminder policy (which also fill in {{level}}, {{daysOverdue}}, {{charges}} and {{total}}).",
+    },
   ),
   language: Type.Union(
     EMAIL_LANGUAGES.map((language) => Type.Literal(language)),

@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'invoice.sent',
   'invoice.send_failed',
   'invoice.viewed',
+  'invoice.reminder_sent',
+  'invoice.overdue',
   'payment.created',
   'credit-note.created',
   'credit-note.sent',

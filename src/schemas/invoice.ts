@@ -1,5 +1,6 @@
 import { EmailDeliverySchema } from './email-delivery.js';
 import { hostedLinkFields } from './hosted-link.js';
+import { ReminderSchema } from './reminder.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { VAT_CATEGORIES } from '../money/invoice-calculation.js';
 import { OrganizationTypeCode } from './organization.js';
@@ -492,6 +493,12 @@ export const InvoiceSchema = Type.Object(
       }),
     ),
     ...hostedLinkFields('invoice', '/invoice/{id}'),
+    reminders: Type.Optional(
+      Type.Array(ReminderSchema, {
+        description:
+          'In the answers about one invoice (GET /invoice/{id} and every write on it) and its events, not in lists: its reminders, newest level first, each sent (with the message, in deliveries) or skipped (docs/reminders.md).',
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
   },
   {

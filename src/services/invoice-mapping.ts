@@ -1,4 +1,5 @@
 import type { HostedLinkFacts } from './hosted-link-port.js';
+import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
@@ -31,6 +32,8 @@ export interface InvoiceExtras {
   deliveries?: EmailDelivery[];
   /** Its hosted page's link and first view: in a single invoice's answers and events, not in lists. */
   hosted?: HostedLinkFacts;
+  /** Its reminders (sent and skipped levels): in a single invoice's answers and events, not in lists. */
+  reminders?: Reminder[];
 }
 
 export function linesFromRows(lines: LineColumns[]): StoredLine[] {
@@ -133,6 +136,7 @@ export function invoiceFromRows(row: InvoiceRow, lines: InvoiceLineRow[], extras
     pdfSha256: pdfDigestsOf(row),
     ...(extras.deliveries ? { deliveries: extras.deliveries } : {}),
     ...(extras.hosted ? { hostedUrl: extras.hosted.hostedUrl, viewedAt: extras.hosted.viewedAt } : {}),
+    ...(extras.reminders ? { reminders: extras.reminders } : {}),
     createdAt: row.created_at,
   };
 }

@@ -1,3 +1,4 @@
+import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import { NO_HOSTED_LINK, type HostedLinkFacts, type HostedLinkOf } from './hosted-link-port.js';
 import type { Kysely } from 'kysely';
@@ -79,6 +80,9 @@ function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceConten
 /** A document's messages, newest first, read in `trx`. */
 export type DeliveriesOf = (owner: Owner, documentId: string, trx: Kysely<Database>) => Promise<EmailDelivery[]>;
 
+/** An invoice's reminders, newest level first, read in `trx`. */
+export type RemindersOf = (owner: Owner, invoiceId: string, trx: Kysely<Database>) => Promise<Reminder[]>;
+
 export class InvoiceService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -90,6 +94,8 @@ export class InvoiceService {
     private readonly deliveriesOf: DeliveriesOf,
     /** An issued invoice's hosted page link (hosted/, above the services, fills it in). */
     private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
+    /** Its reminders (delivery/ fills it in too). */
+    private readonly remindersOf: RemindersOf = async () => [],
   ) {}
 
   /** The hosted link facts of an invoice in `status`: none for a draft. */
@@ -106,11 +112,12 @@ export class InvoiceService {
   ): Promise<Invoice | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
-    const [payments, creditNotes, deliveries, hosted] = await Promise.all([
+    const [payments, creditNotes, deliveries, hosted, reminders] = await Promise.all([
       this.invoices.paymentsOf(owner, [id], trx),
       this.invoices.creditNoteIdsOf(owner, [id], trx),
       this.deliveriesOf(owner, id, trx),
       this.hostedOf(owner, id, found.invoice.status, trx),
+      this.remindersOf(owner, id, trx),
     ]);
     const current =
       found.invoice.status === 'draft'
@@ -123,6 +130,7 @@ export class InvoiceService {
       today: todayUtc(now),
       deliveries,
       hosted,
+      reminders,
     });
   }
 
@@ -240,6 +248,7 @@ export class InvoiceService {
         today: todayUtc(now),
         deliveries: [],
         hosted: await this.hostedOf(scope, id, row.status, t),
+        reminders: [],
       });
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       // Issued at once is issued all the same: whoever listens for issued invoices hears of it.

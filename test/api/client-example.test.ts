@@ -28,8 +28,14 @@ for (const dialect of DIALECTS) {
       expect(result.retriedInvoice).toEqual(result.invoice);
       expect(result.readOrganization).toEqual(result.organization);
       expect(result.readInvoice).toEqual(result.invoice);
-      // A list shows each invoice as a read does, but for the messages it was sent with.
-      const { deliveries: _sent, hostedUrl: _page, viewedAt: _viewed, ...listedAs } = result.invoice;
+      // A list shows each invoice as a read does, but for the messages it was sent with, its reminders.
+      const {
+        deliveries: _sent,
+        hostedUrl: _page,
+        viewedAt: _viewed,
+        reminders: _reminded,
+        ...listedAs
+      } = result.invoice;
       expect(result.listedInvoices).toEqual([listedAs]);
     });
   });

@@ -56,6 +56,7 @@ interface InvoiceAnswer extends DocumentAnswer {
   deliveries?: unknown[];
   hostedUrl?: string | null;
   viewedAt?: string | null;
+  reminders?: unknown[];
 }
 
 interface CreditNoteAnswer extends DocumentAnswer {
@@ -335,8 +336,8 @@ async function expectListAndNumbers(model: LifecycleModel, real: Real): Promise<
   for (const invoice of model.invoices) {
     const read = await observe(model, real, invoice);
     if (!read) continue;
-    // A list shows each invoice as a read does, but for the messages it was sent with and its hosted page.
-    const { deliveries: _sent, hostedUrl: _page, viewedAt: _viewed, ...listedAs } = read;
+    // A list shows each invoice as a read does, but for the messages it was sent with, its reminders and its hosted page.
+    const { deliveries: _sent, hostedUrl: _page, viewedAt: _viewed, reminders: _reminded, ...listedAs } = read;
     expect(listed.find((i) => i.id === invoice.id)).toEqual(listedAs);
   }
   expectGapless(

@@ -90,8 +90,14 @@ for (const dialect of DIALECTS) {
       expect(read.json().data).toEqual(created.json().data);
       expect(read.json().data.buyer.name).toBe('Invoice Reader AG');
       const listed = await list(`/invoice?number=${encodeURIComponent(created.json().data.number)}`);
-      // A list shows each invoice as a read does, but for the messages it was sent with.
-      const { deliveries: _sent, hostedUrl: _page, viewedAt: _viewed, ...listedAs } = created.json().data;
+      // A list shows each invoice as a read does, but for the messages it was sent with, its reminders.
+      const {
+        deliveries: _sent,
+        hostedUrl: _page,
+        viewedAt: _viewed,
+        reminders: _reminded,
+        ...listedAs
+      } = created.json().data;
       expect(listed.items).toEqual([listedAs]);
     });
 

@@ -61,6 +61,8 @@ export async function buildTestApp(
     ...(dialect === 'postgres' ? { dataEncryptionKeys: [randomBytes(32)] } : {}),
     databaseUrl: database.url,
     logLevel: options.logStream ? 'info' : 'silent',
+    // No reminder pass of its own: a test runs the passes it means (container.reminderScheduler.run).
+    reminderIntervalSeconds: 0,
     ...overrides,
   };
   const storage = database.open({ busyTimeoutMs: config.databaseBusyTimeoutMs });

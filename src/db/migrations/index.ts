@@ -18,6 +18,7 @@ import * as purchaseInvoices from './0016-purchase-invoices.js';
 import * as emailDeliveries from './0018-email-deliveries.js';
 import * as quotes from './0019-quotes.js';
 import * as hostedLinks from './0020-hosted-links.js';
+import * as reminders from './0021-reminders.js';
 import * as recurringInvoices from './0022-recurring-invoices.js';
 import * as quoteDraftsAndOrigins from './0023-quote-drafts-and-origins.js';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-email-deliveries': emailDeliveries,
   '0019-quotes': quotes,
   '0020-hosted-links': hostedLinks,
+  '0021-reminders': reminders,
   '0022-recurring-invoices': recurringInvoices,
   '0023-quote-drafts-and-origins': quoteDraftsAndOrigins,
 };

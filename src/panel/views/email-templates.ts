@@ -15,7 +15,11 @@ export const TEMPLATES_PATH = `${PANEL_PATH}/company/email-templates`;
 const KIND_NAMES = { invoice: 'Invoice', 'credit-note': 'Credit note' } as const;
 
 export function templateName(t: Pick<EmailTemplateView, 'documentKind' | 'language'>): string {
-  return `${KIND_NAMES[t.documentKind]} · ${LANGUAGE_NAMES[t.language]}`;
+  const kind =
+    t.documentKind === 'invoice' || t.documentKind === 'credit-note'
+      ? KIND_NAMES[t.documentKind]
+      : `Reminder level ${t.documentKind.slice('reminder-'.length)}`;
+  return `${kind} · ${LANGUAGE_NAMES[t.language]}`;
 }
 
 function breadcrumb(last?: string): SafeHtml {

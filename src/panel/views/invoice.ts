@@ -82,6 +82,25 @@ ${scrollTable(
 )}`;
 }
 
+/** The reminders of an issued invoice (docs/reminders.md): each level sent or skipped, with what it stated. */
+function reminders(invoice: Invoice): SafeHtml {
+  if (invoice.status === 'draft') return html``;
+  const rows = invoice.reminders ?? [];
+  if (rows.length === 0)
+    return html`<h2>Reminders</h2><p class="muted">No reminders yet. Open invoices with a billing email are reminded on the levels of the company's reminder policy.</p>`;
+  return html`<h2>Reminders</h2>
+${scrollTable(
+  'Reminders',
+  html`<table class="striped reminders">
+  <thead><tr><th scope="col">Day</th><th scope="col">Level</th><th scope="col">Status</th><th scope="col" class="num">Open balance</th><th scope="col" class="num">Fee</th><th scope="col" class="num">Interest</th></tr></thead>
+  <tbody>${rows.map(
+    (r) =>
+      html`<tr><td class="nowrap">${r.asOf}</td><td>${r.level} (${r.days > 0 ? `+${r.days}` : String(r.days)} days)</td><td>${r.status === 'sent' ? 'sent' : `skipped (${r.skipReason ?? ''})`}</td><td class="num">${amount(r.openBalance, r.currency)}</td><td class="num">${r.fee ? amount(r.fee, r.currency) : html`<span class="muted">—</span>`}</td><td class="num">${r.interest ? amount(r.interest, r.currency) : html`<span class="muted">—</span>`}</td></tr>`,
+  )}</tbody>
+</table>`,
+)}`;
+}
+
 function creditNotes(notes: CreditNoteListItem[]): SafeHtml {
   if (notes.length === 0) return html`<h2>Credit notes</h2><p class="muted">No credit notes.</p>`;
   return html`<h2>Credit notes</h2>
@@ -127,7 +146,7 @@ ${facts([
 ])}
 ${linesTable(invoice.lines, invoice.currency)}
 ${vatAndTotals(invoice)}
-${draft ? '' : html`${payments(invoice)}${creditNotes(notes)}`}
+${draft ? '' : html`${payments(invoice)}${reminders(invoice)}${creditNotes(notes)}`}
 <p class="muted">id <code>${invoice.id}</code></p>`,
   );
 }

@@ -10,6 +10,7 @@ import type { OrganizationRepository } from '../../repositories/organization-rep
 import type { PaymentRepository } from '../../repositories/payment-repository.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
+import type { ReminderService } from '../../delivery/reminder-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
 import { creditNoteReadingRoutes } from './credit-notes.js';
 import { EventQueries } from './event-queries.js';
@@ -36,6 +37,8 @@ export interface ReadingRoutesOptions {
   emailDeliveries: EmailDeliveryService;
   /** A document's hosted page link, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
   hostedLinkOf: HostedLinkOf;
+  /** An invoice's reminders, shown in its answer (GET /invoice/{id}). */
+  reminders: ReminderService;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -51,7 +54,7 @@ const LARGE_READS_WAITING = 1000;
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
   app,
-  { repositories, invoices, emailDeliveries, hostedLinkOf, responseMaxBytes },
+  { repositories, invoices, emailDeliveries, hostedLinkOf, reminders, responseMaxBytes },
 ) => {
   const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
@@ -67,6 +70,7 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
     queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices),
     emailDeliveries,
     hostedLinkOf,
+    reminders,
     responseMaxBytes,
     largeReads,
   });

@@ -9,6 +9,7 @@ import { InvoiceIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
+import type { ReminderService } from '../../delivery/reminder-service.js';
 import type { InvoiceQueries } from './invoice-queries.js';
 import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
@@ -47,7 +48,8 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   largeReads: ConcurrencyGate;
   emailDeliveries: EmailDeliveryService;
   hostedLinkOf: HostedLinkOf;
-}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, hostedLinkOf }) => {
+  reminders: ReminderService;
+}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, hostedLinkOf, reminders }) => {
   app.get(
     '/invoice',
     {
@@ -107,6 +109,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
         ...(invoice.status === 'draft'
           ? { hostedUrl: null, viewedAt: null }
           : await hostedLinkOf(scopeOf(request), 'invoice', invoice.id)),
+        reminders: await reminders.remindersOf(scopeOf(request), invoice.id),
       });
     },
   );
