@@ -5,7 +5,12 @@ import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type { InvoiceRepository } from '../repositories/invoice-repository.js';
-import type { EmailLanguage } from '../schemas/email-delivery.js';
+import {
+  EMAIL_LANGUAGES,
+  REMINDER_KINDS,
+  type EmailLanguage,
+  type EmailTemplateView,
+} from '../schemas/email-delivery.js';
 import type {
   InvoiceReminders,
   PauseRemindersInput,
@@ -75,7 +80,12 @@ export class ReminderService {
    * in a language, with the company's own templates where it set them: what the panel's and the
    * API's previews show.
    */
-  async preview(companyId: string, language: EmailLanguage): Promise<ReminderPreview[]> {
+  async preview(
+    companyId: string,
+    language: EmailLanguage,
+    /** Typed, unsaved text of one level's template, previewed in place of what is stored. */
+    draft?: { level: number; template: EmailTemplate },
+  ): Promise<ReminderPreview[]> {
     const [policy, company, own] = await Promise.all([
       this.policyOf(companyId),
       this.companies.findById(companyId),
@@ -88,33 +98,53 @@ export class ReminderService {
       const figures = figuresOf(level, '1190.00', currency, dueDate, asOf);
       const daysOverdue = Math.max(0, level.days);
       const row = own.find((r) => r.document_kind === `reminder-${index + 1}` && r.language === language);
-      const message = reminderMessage(
-        level.days,
-        language,
-        row ? { subject: row.subject, body: row.body } : undefined,
-        {
-          number: 'RE-2026-00042',
-          seller: company?.legal_name ?? company?.name ?? 'Seller',
-          buyer: 'Sample Buyer GmbH',
-          amount: figures.openBalance,
-          currency,
-          issueDate: '2026-03-01',
-          dueDate,
-          level: String(index + 1),
-          daysOverdue: String(daysOverdue),
-          charges: chargesText(figures, currency, language, daysOverdue),
-          total: figures.total,
-        },
-      );
+      const template =
+        draft?.level === index + 1 ? draft.template : row ? { subject: row.subject, body: row.body } : undefined;
+      const message = reminderMessage(level.days, language, template, {
+        number: 'RE-2026-00042',
+        seller: company?.legal_name ?? company?.name ?? 'Seller',
+        buyer: 'Sample Buyer GmbH',
+        amount: figures.openBalance,
+        currency,
+        issueDate: '2026-03-01',
+        dueDate,
+        level: String(index + 1),
+        daysOverdue: String(daysOverdue),
+        charges: chargesText(figures, currency, language, daysOverdue),
+        total: figures.total,
+      });
       return {
         level: index + 1,
         days: level.days,
         asOf,
-        custom: row !== undefined,
+        custom: draft?.level === index + 1 || row !== undefined,
         subject: message.subject,
         body: message.body,
       };
     });
+  }
+
+  /**
+   * The templates of the policy's levels in every language, as the panel lists them: the
+   * company's own where it set one, else the default of the level's stage.
+   */
+  async templatesOf(companyId: string): Promise<EmailTemplateView[]> {
+    const [policy, own] = await Promise.all([this.policyOf(companyId), this.templates.list(companyId)]);
+    return policy.levels.flatMap((level, index) =>
+      EMAIL_LANGUAGES.map((language): EmailTemplateView => {
+        const kind = REMINDER_KINDS[index]!;
+        const row = own.find((r) => r.document_kind === kind && r.language === language);
+        const template = row ?? this.defaultTemplate(level.days, language);
+        return {
+          documentKind: kind,
+          language,
+          subject: template.subject,
+          body: template.body,
+          custom: row !== undefined,
+          updatedAt: row?.updated_at ?? null,
+        };
+      }),
+    );
   }
 
   /** The policy the scheduler applies: the company's own, else the default. */

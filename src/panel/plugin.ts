@@ -15,6 +15,7 @@ import { accountRoutes, PASSWORD_REQUIRED_PATH, passwordRequiredAddress } from '
 import { authRoutes } from './routes/auth.js';
 import { companyRoutes } from './routes/company.js';
 import { emailTemplateRoutes } from './routes/email-templates.js';
+import { reminderRoutes } from './routes/reminders.js';
 import { documentRoutes } from './routes/documents.js';
 import { keyRoutes } from './routes/keys.js';
 import { recordRoutes } from './routes/records.js';
@@ -280,6 +281,7 @@ async function panelScope(app: FastifyInstance, options: PanelOptions): Promise<
     await signedIn.register(userRoutes(deps));
     await signedIn.register(companyRoutes(deps));
     await signedIn.register(emailTemplateRoutes(deps));
+    await signedIn.register(reminderRoutes(deps));
     await signedIn.register(recordRoutes(deps));
     await signedIn.register(quoteRoutes(deps));
     await signedIn.register(sendingRoutes(deps));

@@ -280,6 +280,7 @@ describe.skipIf(BROWSER_MISSING)('the finished panel in Chromium at 390 and 1280
     ['/panel/keys/:id/revoke', () => `/panel/keys/${ids.key}/revoke`],
     ['/panel/users', () => '/panel/users'],
     ['/panel/company', () => '/panel/company'],
+    ['/panel/company/reminders', () => '/panel/company/reminders'],
     ['/panel/webhooks', () => '/panel/webhooks'],
     ['/panel/webhooks/:id', () => `/panel/webhooks/${ids.endpoint}`],
     ['/panel/webhooks/:id/secret', () => `/panel/webhooks/${ids.endpoint}/secret`],

@@ -8,7 +8,7 @@ const previewOf = (filled: EmailTemplate): EmailTemplate => ({
   subject: filled.subject,
   body: withHostedUrl(filled.body, 'https://invoices.example.com/hosted/…'),
 });
-import { DOCUMENT_KINDS, EMAIL_LANGUAGES, type EmailTemplateView } from '../../schemas/email-delivery.js';
+import { EMAIL_LANGUAGES, TEMPLATE_KINDS, type EmailTemplateView } from '../../schemas/email-delivery.js';
 import { chromeFor, forbidden, notFound, openAccess, sendPage, signedInUser, type PanelDeps } from '../context.js';
 import { roleAllows } from '../users.js';
 import {
@@ -26,7 +26,7 @@ import type { Notice } from '../views/layout.js';
 // a sample document with fillTemplate, the code that makes every queued message's subject and text.
 
 const TemplateParams = Type.Object({
-  kind: Type.Union(DOCUMENT_KINDS.map((k) => Type.Literal(k))),
+  kind: Type.Union(TEMPLATE_KINDS.map((k) => Type.Literal(k))),
   language: Type.Union(EMAIL_LANGUAGES.map((l) => Type.Literal(l))),
 });
 const TemplateQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
@@ -94,20 +94,42 @@ export function emailTemplateRoutes(deps: PanelDeps): FastifyPluginAsync {
       status = 200,
     ) {
       const user = signedInUser(request);
+      const reminderLevel = kind.startsWith('reminder-') ? Number(kind.slice('reminder-'.length)) : undefined;
       const [templates, company] = await Promise.all([
-        service.listTemplates(user.companyId),
+        reminderLevel ? deps.container.reminders.templatesOf(user.companyId) : service.listTemplates(user.companyId),
         deps.container.companyProfiles.get(user.companyId),
       ]);
       if (!company) throw notFound();
-      const template = templates.find((t) => t.documentKind === kind && t.language === language)!;
+      // A reminder level the policy does not have has no template to show.
+      const template = templates.find((t) => t.documentKind === kind && t.language === language);
+      if (!template) throw notFound();
       const values = extra.values ?? { subject: template.subject, body: template.body };
-      const sample = sampleOf(kind, company.legalName ?? company.name, company.currency, new Date());
+      let preview: EmailTemplate;
+      let sampleWords: string;
+      if (reminderLevel) {
+        const previews = await deps.container.reminders.preview(user.companyId, language, {
+          level: reminderLevel,
+          template: values,
+        });
+        const shown = previews.find((p) => p.level === reminderLevel)!;
+        preview = previewOf({ subject: shown.subject, body: shown.body });
+        sampleWords = `a sample reminder of level ${reminderLevel} (sent ${shown.asOf}) for an invoice of 1190.00 ${company.currency} due on 2026-03-31`;
+      } else {
+        const sample = sampleOf(
+          kind as EmailTemplateView['documentKind'] & ('invoice' | 'credit-note'),
+          company.legalName ?? company.name,
+          company.currency,
+          new Date(),
+        );
+        preview = previewOf(fillTemplate(values, sample.values));
+        sampleWords = sample.words;
+      }
       const model: TemplatePageModel = {
         template,
         values,
         mayEdit: roleAllows(user.role, 'company.update'),
-        preview: previewOf(fillTemplate(values, sample.values)),
-        sample: sample.words,
+        preview,
+        sample: sampleWords,
         previewIsDraft: extra.values !== undefined,
         ...(extra.errors ? { errors: extra.errors } : {}),
         ...(extra.notice ? { notice: extra.notice } : {}),
@@ -123,8 +145,12 @@ export function emailTemplateRoutes(deps: PanelDeps): FastifyPluginAsync {
     };
 
     app.get('/company/email-templates', { config: openAccess() }, async (request, reply) => {
-      const templates = await service.listTemplates(signedInUser(request).companyId);
-      return sendPage(reply, emailTemplatesPage(await chromeFor(request, reply, deps), templates));
+      const companyId = signedInUser(request).companyId;
+      const [templates, reminderTemplates] = await Promise.all([
+        service.listTemplates(companyId),
+        deps.container.reminders.templatesOf(companyId),
+      ]);
+      return sendPage(reply, emailTemplatesPage(await chromeFor(request, reply, deps), templates, reminderTemplates));
     });
 
     app.get(
@@ -171,7 +197,10 @@ export function emailTemplateRoutes(deps: PanelDeps): FastifyPluginAsync {
       async (request, reply) => {
         const user = mayEdit(request);
         const { kind, language } = request.params;
-        await service.resetTemplate(user.companyId, kind, language);
+        const reminderDefault = kind.startsWith('reminder-')
+          ? await deps.container.reminders.defaultTemplateOf(user.companyId, kind, language)
+          : undefined;
+        await service.resetTemplate(user.companyId, kind, language, reminderDefault);
         request.log.info({ companyId: user.companyId, kind, language }, 'email template reset in the panel');
         return reply.redirect(`${TEMPLATES_PATH}/${kind}/${language}?done=reset`, 303);
       },

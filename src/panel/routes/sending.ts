@@ -14,7 +14,7 @@ import { roleAllows } from '../users.js';
 import { creditNotePage } from '../views/credit-notes.js';
 import type { SendFormValues, SendingModel } from '../views/deliveries.js';
 import type { FieldErrors } from '../views/forms.js';
-import { invoicePage } from '../views/invoice.js';
+import { invoicePage, type ReminderState } from '../views/invoice.js';
 import { PANEL_PATH, type Notice } from '../views/layout.js';
 
 // An invoice's and a credit note's page with its messages, and its Send form: the same service
@@ -95,10 +95,24 @@ export async function showDocument(
     };
   }
   const chrome = await chromeFor(request, reply, deps);
+  const reminderState = invoice && !draft ? await reminderStateOf(deps, owner, invoice.id, user) : undefined;
   const page = invoice
-    ? invoicePage(chrome, invoice, await deps.records.creditNotesOf(owner, invoice.id), sending)
+    ? invoicePage(chrome, invoice, await deps.records.creditNotesOf(owner, invoice.id), sending, reminderState)
     : creditNotePage(chrome, creditNote!, sending);
   return sendPage(reply, page, status);
+}
+
+/** Whether an issued invoice's reminders are paused, and whether the user's role may change that. */
+async function reminderStateOf(
+  deps: PanelDeps,
+  owner: ReturnType<typeof panelOwner>,
+  id: string,
+  user: ReturnType<typeof signedInUser>,
+): Promise<ReminderState | undefined> {
+  const found = await deps.container.reminders.status(owner, id);
+  if (!found.ok) return undefined;
+  const { paused, pauseReason, pauseNote } = found.value;
+  return { paused, pauseReason, pauseNote, mayChange: roleAllows(user.role, 'invoice.update') };
 }
 
 export function sendingRoutes(deps: PanelDeps): FastifyPluginAsync {

@@ -83,7 +83,7 @@ export function companyPage(chrome: Chrome & { user: PanelUser }, model: Company
     { ...chrome, active: 'company' },
     html`<hgroup><h1>Company</h1><p>Settings · the seller on your invoices: who you are, where you are, and where customers pay.</p></hgroup>
 ${notice(model.notice)}
-<p class="company-settings-links">Also in the company's settings: <a href="${PANEL_PATH}/company/email-templates">Email templates</a>, the subject and text of the messages that send invoices and credit notes.</p>
+<p class="company-settings-links">Also in the company's settings: <a href="${PANEL_PATH}/company/email-templates">Email templates</a>, the subject and text of the messages that send invoices, credit notes and reminders; <a href="${PANEL_PATH}/company/reminders">Reminders</a>, when open invoices are reminded, with a preview of each message.</p>
 <p class="notice notice-info">Issued invoices and credit notes keep the profile they were issued with; a change here applies to documents issued from now on.
 Every change is recorded below with who made it. A changed bank account is marked: redirecting payments to another account is the classic invoice fraud, so check any change you did not expect.</p>
 <dl class="facts">

@@ -32,23 +32,34 @@ function breadcrumb(last?: string): SafeHtml {
 
 const PLACEHOLDERS = html`<p class="muted">In the subject and the body, <code>{{number}}</code>, <code>{{seller}}</code>, <code>{{buyer}}</code>, <code>{{amount}}</code>, <code>{{currency}}</code>, <code>{{issueDate}}</code> and <code>{{dueDate}}</code> are filled in with the document's values; a name not in this list stays as written.</p>`;
 
-export function emailTemplatesPage(chrome: Chrome & { user: PanelUser }, templates: EmailTemplateView[]): string {
-  return layout(
-    'Email templates',
-    { ...chrome, active: 'company' },
-    html`${breadcrumb()}
-<hgroup><h1>Email templates</h1><p>Settings · the subject and text of the message that sends an invoice or a credit note, in the document's language. Shared by live and test data.</p></hgroup>
-${PLACEHOLDERS}
-${scrollTable(
-  'Email templates',
-  html`<table class="striped email-templates">
+function templatesTable(caption: string, className: string, templates: EmailTemplateView[]): SafeHtml {
+  return scrollTable(
+    caption,
+    html`<table class="striped ${className}">
   <thead><tr><th scope="col">Template</th><th scope="col">Subject</th><th scope="col">Source</th><th scope="col">Changed</th></tr></thead>
   <tbody>${templates.map(
     (t) =>
       html`<tr><th scope="row" class="nowrap"><a href="${TEMPLATES_PATH}/${t.documentKind}/${t.language}">${templateName(t)}</a></th><td>${t.subject}</td><td>${t.custom ? html`<span class="badge badge-issued">Your own</span>` : html`<span class="muted">Default</span>`}</td><td>${time(t.updatedAt, '—')}</td></tr>`,
   )}</tbody>
 </table>`,
-)}`,
+  );
+}
+
+export function emailTemplatesPage(
+  chrome: Chrome & { user: PanelUser },
+  templates: EmailTemplateView[],
+  reminderTemplates: EmailTemplateView[],
+): string {
+  return layout(
+    'Email templates',
+    { ...chrome, active: 'company' },
+    html`${breadcrumb()}
+<hgroup><h1>Email templates</h1><p>Settings · the subject and text of the message that sends an invoice or a credit note, or reminds of an open invoice, in the document's language. Shared by live and test data.</p></hgroup>
+${PLACEHOLDERS}
+${templatesTable('Email templates', 'email-templates', templates)}
+<h2>Reminders</h2>
+<p class="muted">One template per level of the <a href="${PANEL_PATH}/company/reminders">reminder policy</a>. Reminders also fill in <code>{{level}}</code>, <code>{{daysOverdue}}</code>, <code>{{charges}}</code> (the fee and interest lines) and <code>{{total}}</code>.</p>
+${templatesTable('Reminder templates', 'reminder-templates', reminderTemplates)}`,
   );
 }
 

@@ -7,7 +7,7 @@ import type { PanelUser } from '../users.js';
 import { facts, linesTable, party, vatAndTotals } from './document-parts.js';
 import { documentDownloads } from './document-downloads.js';
 import { sendingSection, type SendingModel } from './deliveries.js';
-import { time } from './forms.js';
+import { csrfField, time } from './forms.js';
 import { layout, PANEL_PATH, type Chrome } from './layout.js';
 import { statusBadges } from './status.js';
 
@@ -82,13 +82,39 @@ ${scrollTable(
 )}`;
 }
 
+/** Whether an issued invoice's reminders are paused, and whether the user may change that. */
+export interface ReminderState {
+  paused: boolean;
+  pauseReason: 'paused' | 'dispute' | null;
+  pauseNote: string | null;
+  mayChange: boolean;
+}
+
+function pauseForm(invoice: Invoice, csrf: string, state: ReminderState): SafeHtml {
+  const action = `${PANEL_PATH}/invoices/${invoice.id}/reminders`;
+  const said = state.paused
+    ? html`<p class="notice notice-warning">Reminders are paused${state.pauseReason === 'dispute' ? ': the buyer disputes the invoice' : ''}${state.pauseNote ? html` (${state.pauseNote})` : ''}.</p>`
+    : html``;
+  if (!state.mayChange) return said;
+  if (state.paused)
+    return html`${said}<form method="post" action="${action}" class="inline-form">${csrfField(csrf)}<input type="hidden" name="action" value="resume"><button type="submit" class="secondary">Resume reminders</button></form>`;
+  return html`<details class="pause-reminders"><summary>Pause reminders</summary>
+<form method="post" action="${action}">${csrfField(csrf)}<input type="hidden" name="action" value="pause">
+<fieldset><legend>Why</legend>
+<label><input type="radio" name="reason" value="paused" checked> Paused (for example, payment is agreed)</label>
+<label><input type="radio" name="reason" value="dispute"> The buyer disputes the invoice</label></fieldset>
+<label for="pause-note">Note <span class="optional">(optional)</span></label><input id="pause-note" name="note" maxlength="500">
+<button type="submit" class="secondary">Pause reminders</button></form></details>`;
+}
+
 /** The reminders of an issued invoice (docs/reminders.md): each level sent or skipped, with what it stated. */
-function reminders(invoice: Invoice): SafeHtml {
+function reminders(invoice: Invoice, csrf: string, state: ReminderState | undefined): SafeHtml {
   if (invoice.status === 'draft') return html``;
   const rows = invoice.reminders ?? [];
+  const controls = state ? pauseForm(invoice, csrf, state) : html``;
   if (rows.length === 0)
-    return html`<h2>Reminders</h2><p class="muted">No reminders yet. Open invoices with a billing email are reminded on the levels of the company's reminder policy.</p>`;
-  return html`<h2>Reminders</h2>
+    return html`<h2 id="reminders">Reminders</h2>${controls}<p class="muted">No reminders yet. Open invoices with a billing email are reminded on the levels of the company's <a href="${PANEL_PATH}/company/reminders">reminder policy</a>.</p>`;
+  return html`<h2 id="reminders">Reminders</h2>${controls}
 ${scrollTable(
   'Reminders',
   html`<table class="striped reminders">
@@ -99,6 +125,12 @@ ${scrollTable(
   )}</tbody>
 </table>`,
 )}`;
+}
+
+/** The customer's page of an issued invoice (docs/hosted-pages.md), when the operator set PUBLIC_BASE_URL. */
+function hostedPage(invoice: Invoice): SafeHtml {
+  if (!invoice.hostedUrl) return html``;
+  return html`<p class="hosted-link">Customer page: <a href="${invoice.hostedUrl}" rel="noopener noreferrer" target="_blank">open the page your customer sees</a>${invoice.viewedAt ? html`, first viewed ${time(invoice.viewedAt)}` : html` <span class="muted">(not viewed yet)</span>`}.</p>`;
 }
 
 function creditNotes(notes: CreditNoteListItem[]): SafeHtml {
@@ -121,6 +153,7 @@ export function invoicePage(
   invoice: Invoice,
   notes: CreditNoteListItem[],
   sending: SendingModel,
+  reminderState?: ReminderState,
 ): string {
   const draft = invoice.status === 'draft';
   const label = draft ? 'Draft' : (invoice.number ?? '');
@@ -131,6 +164,7 @@ export function invoicePage(
 ${heading(invoice)}
 ${documentDownloads('invoice', invoice.id, { draft, einvoice: invoice.einvoice })}
 ${sendingSection(chrome.csrf, sending)}
+${hostedPage(invoice)}
 <div class="grid">
   ${amounts(invoice)}
   ${history(invoice)}
@@ -146,7 +180,7 @@ ${facts([
 ])}
 ${linesTable(invoice.lines, invoice.currency)}
 ${vatAndTotals(invoice)}
-${draft ? '' : html`${payments(invoice)}${reminders(invoice)}${creditNotes(notes)}`}
+${draft ? '' : html`${payments(invoice)}${reminders(invoice, chrome.csrf, reminderState)}${creditNotes(notes)}`}
 <p class="muted">id <code>${invoice.id}</code></p>`,
   );
 }
