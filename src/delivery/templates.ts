@@ -1,4 +1,5 @@
 import type { Owner } from '../db/scope.js';
+import { languageForCountry } from '../documents/index.js';
 import type { EmailLanguage } from '../schemas/email-delivery.js';
 
 // The subject and body of a document's message, per language. {{name}} is replaced by the
@@ -83,9 +84,5 @@ export function withHostedUrl(body: string, hostedUrl: string | null): string {
     .join('\n');
 }
 
-/** The language a document is sent in without one asked for: the buyer's country's. */
-export function languageFor(buyerCountry: string | null): EmailLanguage {
-  if (buyerCountry && ['DE', 'AT', 'CH', 'LI'].includes(buyerCountry)) return 'de';
-  if (buyerCountry && ['FR', 'MC'].includes(buyerCountry)) return 'fr';
-  return 'en';
-}
+/** The language a document is sent in without one asked for: the buyer's country's (one rule with its page). */
+export const languageFor: (buyerCountry: string | null) => EmailLanguage = languageForCountry;

@@ -1,4 +1,4 @@
-import type { PdfLanguage } from '../documents/index.js';
+import { languageForCountry, type PdfLanguage } from '../documents/index.js';
 
 // The hosted page's words in the languages documents are written in. A page is shown in the
 // document's language: the buyer's country's (as messages are sent in), English elsewhere.
@@ -209,9 +209,5 @@ export const WORDS: Record<PdfLanguage, PageWords> = {
   },
 };
 
-/** The language of a document's page: the buyer's country's (as its messages), English elsewhere. */
-export function pageLanguageFor(buyerCountry: string | null): PdfLanguage {
-  if (buyerCountry && ['DE', 'AT', 'CH', 'LI'].includes(buyerCountry)) return 'de';
-  if (buyerCountry && ['FR', 'MC'].includes(buyerCountry)) return 'fr';
-  return 'en';
-}
+/** The language of a document's page: the buyer's country's, as its messages (one rule). */
+export const pageLanguageFor: (buyerCountry: string | null) => PdfLanguage = languageForCountry;

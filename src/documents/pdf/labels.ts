@@ -8,6 +8,17 @@ export { UNIT_NAMES } from './code-names.js';
 export const PDF_LANGUAGES = ['en', 'de', 'fr'] as const;
 export type PdfLanguage = (typeof PDF_LANGUAGES)[number];
 
+/**
+ * The language a document speaks to its buyer when none is asked for: German in DE, AT, CH and
+ * LI, French in FR and MC, English elsewhere. The messages that send it, its reminders and its
+ * hosted page all follow this one rule.
+ */
+export function languageForCountry(buyerCountry: string | null): PdfLanguage {
+  if (buyerCountry && ['DE', 'AT', 'CH', 'LI'].includes(buyerCountry)) return 'de';
+  if (buyerCountry && ['FR', 'MC'].includes(buyerCountry)) return 'fr';
+  return 'en';
+}
+
 export interface Labels {
   invoice: string;
   /** The title of an offer. */
