@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, QuoteLinesTable, QuotesTable } from '../db/schema.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from '../repositories/number-sequences.js';
+import { afterCursor } from '../repositories/keyset.js';
 
 // The queries of quotes, every one scoped by company and mode. State changes are compare-and-set
 // UPDATEs (`WHERE status = …`): of two racing changes one finds the row changed, on SQLite
@@ -124,14 +125,7 @@ export class QuoteRepository {
       query = query.where('status', '=', 'open').where('valid_until', '<', filter.today);
     else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const after = page.after;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
+    if (after) query = query.where(afterCursor(after));
     return query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

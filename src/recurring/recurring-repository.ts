@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/dialect.js';
 import type { Database, RecurringInvoiceRunsTable, RecurringInvoicesTable } from '../db/schema.js';
 import { modeColumn, type Owner } from '../db/scope.js';
+import { afterCursor } from '../repositories/keyset.js';
 
 // The queries of recurring invoices and their runs, every one scoped by company and mode but the
 // scheduler's look for due templates, which spans companies. A run is claimed in its own
@@ -79,14 +80,7 @@ export class RecurringRepository {
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     const after = page.after;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
+    if (after) query = query.where(afterCursor(after));
     return query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
