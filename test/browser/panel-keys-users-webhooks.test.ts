@@ -240,7 +240,7 @@ describe.skipIf(BROWSER_MISSING)(
         for (const text of await created.locator('table.attempts time').allTextContents())
           expect(text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
         expect(await created.locator('.delivery-state').textContent()).toContain('after 2 attempts');
-        for (const summary of await page.locator('details > summary').all()) await summary.click();
+        for (const summary of await page.locator('main details > summary').all()) await summary.click();
         expect(await created.locator('.payload pre').textContent()).toContain('"name": "Großhandel Süd-West GmbH"');
         problems.push(...(await pageProblems(page, `endpoint log at ${width}`)));
         await page.screenshot({ path: `${ARTIFACTS}/panel-webhook-log-${width}.png`, fullPage: true });

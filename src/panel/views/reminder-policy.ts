@@ -94,7 +94,7 @@ ${model.preview.map(
   (p) =>
     html`<article class="reminder-preview"><header><strong>Level ${p.level}</strong>, ${when(p.days)} (${p.asOf})${p.custom ? ' · your own template' : ''}</header>
 <p><strong>Subject:</strong> ${p.subject}</p>
-<pre class="email-body">${p.body}</pre></article>`,
+<pre class="template-text">${p.body}</pre></article>`,
 )}`;
 }
 
