@@ -316,7 +316,7 @@ for (const dialect of DIALECTS) {
       expect(mine(await pass('2026-02-08'), invoice.id).sent).toEqual([7]);
       const page = await owner.get(`/panel/invoices/${invoice.id}`);
       expect(page.statusCode).toBe(200);
-      expect(page.body).toContain('<h2>Reminders</h2>');
+      expect(page.body).toContain('<h2 id="reminders">Reminders</h2>');
       expect(page.body).toContain('3 (+7 days)</td><td>sent</td>');
       expect(page.body).toContain('skipped (superseded)');
     });
