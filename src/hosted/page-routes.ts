@@ -115,14 +115,14 @@ export const hostedPageRoutes: FastifyPluginAsync<HostedPageOptions> = async (ap
    * 303 back to the page, which shows the outcome. An answered or expired quote gets a 409 page
    * saying so; a token of anything but a quote the 404 page.
    */
-  async function answer(request: FastifyRequest, reply: FastifyReply, answer: 'accepted' | 'declined') {
+  async function answer(request: FastifyRequest, reply: FastifyReply, choice: 'accepted' | 'declined') {
     const found = await open(request, reply);
     if (!found) return reply;
     const { link, owner } = found;
     if (link.document_kind !== 'quote') return sendPage(reply, errorPage('en', 'not-found'), 404);
     const { token } = request.params as { token: string };
     const now = new Date();
-    const result = await options.quotes.answer({ ...owner, requestId: request.id }, link.document_id, answer, now);
+    const result = await options.quotes.answer({ ...owner, requestId: request.id }, link.document_id, choice, now);
     if (result.ok) return reply.code(303).header('location', pageFromAction(token)).send();
     const facts = await options.quotes.facts(owner, link.document_id, now);
     if (!facts || result.code === 'NOT_FOUND') return sendPage(reply, errorPage('en', 'not-found'), 404);
