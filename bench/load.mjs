@@ -57,6 +57,7 @@ process.stdout.write(
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    meanMs: result.latency.mean,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     statusCodes: result.statusCodeStats,

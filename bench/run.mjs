@@ -26,26 +26,29 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // A scenario's ratio is to its baseline: a bare server (raw GET/POST), or another scenario of the
 // same run where the question is "how much slower than that" (a UBL against the invoice as JSON,
-// invoices with a hanging webhook endpoint against invoices without). The targets are issue 16's
-// (and 13's for the hanging webhook); `null` means the issue sets none for that dialect.
+// invoices with a hanging webhook endpoint against invoices without). The targets are issue 30's
+// (13's for the hanging webhook, 16's for UBL and PDF); `null` means none is set for that dialect.
+// `minRps` is an absolute rate: finalize runs on one company, so it is also issue 30's "one
+// company, finalize, 50 connections" row.
 const POSTGRES = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
 const TARGETS = {
-  health: { ratio: 0.5 },
+  health: { ratio: POSTGRES ? 0.6 : 0.5 },
   organization: POSTGRES
     ? { ratio: 0.2, peer: { name: 'organization (Express + pg peer)', factor: 1.5 } }
-    : { ratio: 0.45 },
+    : { ratio: 0.35 },
   'organization (Express + pg peer)': { ratio: null },
-  invoice: { ratio: POSTGRES ? null : 0.2 },
-  'get invoice': { ratio: 0.35 },
-  finalize: { ratio: 0.15 },
-  payment: { ratio: 0.15 },
-  'credit note': { ratio: 0.15 },
+  invoice: { ratio: POSTGRES ? 0.1 : 0.15 },
+  'get invoice': { ratio: POSTGRES ? 0.2 : 0.3 },
+  finalize: { ratio: POSTGRES ? 0.1 : 0.15, minRps: 1000 },
+  payment: { ratio: POSTGRES ? 0.1 : 0.15 },
+  'credit note': { ratio: POSTGRES ? 0.1 : 0.15 },
   'invoice UBL': { ratio: 0.5 },
   'invoice PDF': { ratio: null, minRps: 50, rssMb: null },
   'invoice, hanging webhook': { ratio: 0.9 },
 };
-// p99 of every scenario at most this times the p99 of its baseline, measured right before it.
-const P99_FACTOR = 2;
+// No stalls: p99 at most this times the scenario's own mean latency (at 50 connections the mean is
+// set by the rate, so this measures the tail, not the queue).
+const P99_FACTOR = 3;
 // The service runs with the node flags of `npm start`, so the bench measures what operators run.
 // BENCH_START_FLAGS replaces them, to measure what a flag costs (e.g. BENCH_START_FLAGS=--max-semi-space-size=4).
 const START_FLAGS = (
@@ -61,7 +64,9 @@ const START_FLAGS = (
   .concat((process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean));
 // BENCH_SCENARIOS='health;invoice' runs only those (and what they compare to).
 const ONLY = process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(';').map((s) => s.trim())) : null;
-const RSS_TARGET_MB = 150;
+// Server RSS under every scenario but PDF, and right after start-up (before any load).
+const RSS_TARGET_MB = 160;
+const STARTUP_RSS_TARGET_MB = 120;
 
 const children = [];
 const cleanups = [];
@@ -180,6 +185,7 @@ async function main() {
   children.push(service);
   const base = `http://127.0.0.1:${servicePort}/api/v1.0.0/public`;
   await waitFor(base, service);
+  const startupRssMb = rssMb(service.pid);
 
   const baselinePort = await freePort();
   const baseline = spawn(process.execPath, [join(ROOT, 'bench/baseline-server.mjs')], {
@@ -514,6 +520,12 @@ async function main() {
       total: sum((r) => r.total),
       p50: Math.max(...runs.map((r) => r.p50)),
       p99: Math.max(...runs.map((r) => r.p99)),
+      meanMs:
+        sum((r) => r.meanMs * r.total) /
+        Math.max(
+          1,
+          sum((r) => r.total),
+        ),
       non2xx: sum((r) => r.non2xx),
       errors: sum((r) => r.errors),
       statusCodes,
@@ -576,7 +588,7 @@ async function main() {
             ...(t.ratio && ratio < t.ratio ? ['ratio'] : []),
             ...(peerFactor !== null && peerFactor < t.peer.factor ? ['vs peer'] : []),
             ...(t.minRps && r.requestsPerSecond < t.minRps ? ['req/s'] : []),
-            ...(r.p99 > P99_FACTOR * r.baselineP99 ? ['p99'] : []),
+            ...(r.p99 > P99_FACTOR * r.meanMs ? ['p99'] : []),
             ...(rssLimit !== null && r.peakRssMb > rssLimit ? ['RSS'] : []),
             ...(r.non2xx > 0 || r.errors > 0 ? ['errors'] : []),
           ];
@@ -590,7 +602,7 @@ async function main() {
       t.ratio ? `≥ ${t.ratio}×` : null,
       t.peer ? `≥ ${t.peer.factor}× peer` : null,
       t.minRps ? `≥ ${t.minRps}/s` : null,
-      `p99 ≤ ${P99_FACTOR * r.baselineP99} ms`,
+      `p99 ≤ ${Math.round(P99_FACTOR * r.meanMs)} ms`,
       t.rssMb === null ? 'RSS: none' : null,
     ].filter(Boolean);
     return parts.join(', ');
@@ -614,14 +626,15 @@ async function main() {
     warmupSeconds: WARMUP,
     logLevel: env.LOG_LEVEL,
     processes: Number(env.CLUSTER_WORKERS ?? 1),
-    targets: { scenarios: TARGETS, p99Factor: P99_FACTOR, rssMb: RSS_TARGET_MB },
+    targets: { scenarios: TARGETS, p99Factor: P99_FACTOR, rssMb: RSS_TARGET_MB, startupRssMb: STARTUP_RSS_TARGET_MB },
+    startupRssMb,
     results: rows,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, 'bench/results', `${database.dialect}-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its baseline's p99, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx. Written to ${file}\n`,
+    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nServer RSS right after start-up: ${startupRssMb?.toFixed(0) ?? '?'} MB (target ≤ ${STARTUP_RSS_TARGET_MB} MB: ${startupRssMb !== null && startupRssMb <= STARTUP_RSS_TARGET_MB ? 'met' : 'missed'}).\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its own mean latency, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx. Written to ${file}\n`,
   );
 }
 
