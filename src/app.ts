@@ -7,6 +7,7 @@ import { PdfRenderPool } from './documents/index.js';
 import { migrateWhenReachable, openStorage, type Storage } from './db/database.js';
 import { registerAccessControl } from './http/access.js';
 import { BASE_PATH } from './http/api-version.js';
+import { lazySchemas } from './http/schema-compilers.js';
 import { answerClientError, answerFrameworkError } from './http/edge-errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOneAnswerAtATime } from './http/one-answer-at-a-time.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         }))
       : null;
   const logDestination = options.logStream ?? destination!;
+  const schemas = lazySchemas();
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -115,7 +117,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
+    // Each route's answer serializers are compiled when the route first answers (http/schema-compilers.ts).
+    schemaController: schemas.controller,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('compileAllSchemas', schemas.compileAll);
 
   const ownsStorage = !options.storage;
   const storage =
