@@ -297,6 +297,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         repositories: container.repositories,
         emailDeliveries: container.emailDeliveries,
         idempotency: container.idempotency,
+        quotes: container.quotes,
       });
       await api.register(reminderRoutes, { reminders: container.reminders, idempotency: container.idempotency });
       await api.register(companyRoutes, { profiles: container.companyProfiles, idempotency: container.idempotency });
@@ -354,6 +355,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     prefix: HOSTED_PATH,
     links: container.hostedLinks,
     documents: container.documents,
+    quotes: container.hostedQuotes,
     store: rateLimitStore,
     limit: config.hostedRateLimitMax,
     windowMs: config.hostedRateLimitWindowMs,

@@ -48,6 +48,7 @@ import { RecurringService } from './recurring/recurring-service.js';
 import { RecurringScheduler } from './recurring/recurring-scheduler.js';
 import { HostedLinkRepository } from './hosted/hosted-link-repository.js';
 import { HostedLinks } from './hosted/hosted-links.js';
+import type { HostedQuotes } from './hosted/quote-page.js';
 import { creditNoteFromRows } from './services/credit-note-mapping.js';
 import type { HostedLinkOf } from './services/hosted-link-port.js';
 
@@ -88,6 +89,8 @@ export interface Container {
   purchaseInvoices: PurchaseInvoiceService;
   /** Quotes and the invoices made of them (src/quotes). */
   quotes: QuoteService;
+  /** Sent quotes as their hosted page sees them (src/hosted's port onto src/quotes). */
+  hostedQuotes: HostedQuotes;
   /** Recurring invoices and their runs (src/recurring). */
   recurring: RecurringService;
   /** Runs due recurring invoices; started by the app when it is ready (unless turned off), stopped at close. */
@@ -185,6 +188,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     events,
     async (owner, kind, id, trx) => {
       if (kind === 'invoice') return invoices.get(owner, id, new Date(), trx);
+      if (kind === 'quote') return quotes.get(owner, id, new Date(), trx);
       const found = await creditNoteRepository.findById(owner, id, trx);
       if (!found) return undefined;
       const deliveries = (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(
@@ -210,6 +214,25 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };
+  const quotes = new QuoteService(
+    storage.db,
+    new QuoteRepository(storage.db),
+    organizationRepository,
+    companyRepository,
+    invoices,
+    events,
+    pdf,
+    hostedLinkOf,
+  );
+  // The hosted quote page sees quotes through this port: the capability folders do not import each other.
+  const hostedQuotes: HostedQuotes = {
+    facts: (owner, id, now) => quotes.pageFacts(owner, id, now),
+    pdf: (owner, id, lang) => quotes.renderPdf(owner, id, lang),
+    answer: async (scope, id, answer, now) => {
+      const result = await quotes.answer(scope, id, answer, now);
+      return result.ok ? { ok: true } : { ok: false, code: result.code };
+    },
+  };
   const documents = new DocumentService(
     invoiceRepository,
     creditNoteRepository,
@@ -299,15 +322,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     invoices,
     companyProfiles: new CompanyProfiles(storage.db, companyRepository),
     documents,
-    quotes: new QuoteService(
-      storage.db,
-      new QuoteRepository(storage.db),
-      organizationRepository,
-      companyRepository,
-      invoices,
-      events,
-      pdf,
-    ),
+    quotes,
+    hostedQuotes,
     purchaseInvoices: new PurchaseInvoiceService(
       storage.db,
       storage.dialect,

@@ -377,6 +377,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quote/{id}/hosted-link/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a quote's hosted page link and make a new one
+         * @description Revokes the quote's hosted page link and makes a new one: the old URL answers 404 from now on, the new one is in hostedUrl (null where the operator set no PUBLIC_BASE_URL). The first view time (viewedAt) stays. Use it when a link reached someone it should not have. With an Idempotency-Key a retried request rotates once. GET /quote/{id} shows the link. A draft has no page: 409 QUOTE_NOT_SENT.
+         */
+        post: operations["rotateQuoteHostedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/company/reminder-policy": {
         parameters: {
             query?: never;
@@ -1569,7 +1589,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "quote.viewed" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
         };
         /**
@@ -2271,7 +2291,7 @@ export interface components {
             meta: components["schemas"]["SuccessMeta"];
         };
         /** EventType */
-        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
+        EventType: "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "quote.viewed" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended";
         /** FinalizeInput */
         FinalizeInput: {
             /** @description Refuse (422 EINVOICE_INCOMPLETE) to issue an invoice that could not be exported as these e-invoices: issued invoices cannot be changed afterwards. */
@@ -3267,6 +3287,10 @@ export interface components {
                 declinedAt: string | null;
                 invoicedAt: string | null;
             };
+            /** @description In the answers about one quote and its events, not in lists: the address of its public page (for the buyer: the quote, its state and validity, the PDF, and buttons to accept or decline it while it is open), unguessable and revocable (POST /quote/{id}/hosted-link/rotate). Null for a draft (it gets one when sent), and where the operator set no PUBLIC_BASE_URL. */
+            hostedUrl?: string | null;
+            /** @description In the answers about one quote and its events, not in lists: when its public page was first opened (by any of its links); null until then. */
+            viewedAt?: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4003,7 +4027,7 @@ export interface components {
              *       "credit-note.created"
              *     ]
              */
-            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
+            events?: ("*" | "organization.*" | "invoice.*" | "payment.*" | "credit-note.*" | "purchase_invoice.*" | "quote.*" | "recurring_invoice.*" | "organization.created" | "organization.updated" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.finalized" | "invoice.paid" | "invoice.voided" | "invoice.refunded" | "invoice.sent" | "invoice.send_failed" | "invoice.viewed" | "invoice.reminder_sent" | "invoice.overdue" | "payment.created" | "credit-note.created" | "credit-note.sent" | "credit-note.send_failed" | "credit-note.viewed" | "purchase_invoice.received" | "purchase_invoice.approved" | "purchase_invoice.disputed" | "purchase_invoice.paid" | "quote.created" | "quote.updated" | "quote.deleted" | "quote.sent" | "quote.accepted" | "quote.declined" | "quote.invoiced" | "quote.viewed" | "recurring_invoice.created" | "recurring_invoice.run" | "recurring_invoice.failed" | "recurring_invoice.ended")[];
             description?: string | null;
             /** @description false stops deliveries (pending ones wait); true resumes them. */
             enabled?: boolean;
@@ -6239,6 +6263,73 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateQuoteHostedLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retrying this request safe: 1 to 255 printable ASCII characters (a UUID is a good choice), scoped to your company, kept 24 hours.
+                 * @example 7f3c9a52-1d4e-4b8a-9c61-0e2f5d8b7a13
+                 */
+                "Idempotency-Key"?: string;
+                /** @description Your id for this request (1-128 characters of [A-Za-z0-9._:-]); otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The quote id (quo_…).
+                 * @example quo_01956a3d-0a42-7d11-8e3a-6b1f0c9d2e57
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEnvelope"];
+                };
+            };
+            400: components["responses"]["ValidationErrorOrInvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Error codes: `QUOTE_NOT_SENT` (The quote is a draft: it has no PDF until it is sent (POST /quote/{id}/send).); `IDEMPOTENCY_CONFLICT` (A request with this Idempotency-Key is still being processed. Retry after the time given in Retry-After.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteNotSentError"] | components["schemas"]["IdempotencyConflictError"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

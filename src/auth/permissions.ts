@@ -23,7 +23,7 @@ export const PERMISSIONS = {
   'quote.create': 'Create quotes and drafts of quotes',
   'quote.read': 'Read quotes (one by id, or lists)',
   'quote.update':
-    'Edit drafts of quotes, send, accept and decline quotes, and make invoices of accepted ones (without invoice.create)',
+    'Edit drafts of quotes, send, accept and decline quotes, rotate their hosted page links, and make invoices of accepted ones (without invoice.create)',
   'quote.delete': 'Delete drafts of quotes',
   'recurring-invoice.manage':
     'Create, read, change, pause, resume and end recurring invoices (their runs make invoices without invoice.create)',

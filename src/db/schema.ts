@@ -540,7 +540,8 @@ export interface HostedLinksTable {
   document_id: string;
   company_id: string;
   livemode: number;
-  document_kind: 'invoice' | 'credit-note';
+  /** Free text: 'invoice', 'credit-note', 'quote' (the quote page came later without a migration). */
+  document_kind: 'invoice' | 'credit-note' | 'quote';
   token_hash: string;
   sealed_token: string;
   version: number;

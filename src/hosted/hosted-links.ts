@@ -16,6 +16,9 @@ export const HOSTED_PATH = '/hosted';
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** The event the first view of each kind's page writes. */
+const VIEWED = { invoice: 'invoice.viewed', 'credit-note': 'credit-note.viewed', quote: 'quote.viewed' } as const;
+
 export const tokenHashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** The document's answer as the API gives it, for the object of a `viewed` event. */
@@ -105,7 +108,7 @@ export class HostedLinks {
 
   /**
    * A view of the page: the first one sets viewedAt and writes `invoice.viewed` (or
-   * `credit-note.viewed`) in the same transaction; later ones change nothing.
+   * `credit-note.viewed`, `quote.viewed`) in the same transaction; later ones change nothing.
    */
   async recordView(link: HostedLinkRow, requestId: string | null, now: Date = new Date()): Promise<void> {
     if (link.viewed_at !== null) return;
@@ -114,7 +117,7 @@ export class HostedLinks {
       const first = await this.links.recordFirstView(owner, link.document_id, now.toISOString(), t);
       if (!first) return;
       const scope: Scope = { ...owner, requestId };
-      const type = link.document_kind === 'invoice' ? 'invoice.viewed' : 'credit-note.viewed';
+      const type = VIEWED[link.document_kind];
       await this.events.record(
         t,
         scope,

@@ -20,8 +20,8 @@ main{max-width:60rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh
 h1{font-size:1.6rem;margin:.5rem 0}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .status{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;background:#e7eef8;color:#123a6b}
-.status-paid,.status-credited{background:#e3f4e8;color:#14532d}
-.status-void{background:#eceff1;color:#37474f}
+.status-paid,.status-credited,.status-accepted{background:#e3f4e8;color:#14532d}
+.status-void,.status-declined,.status-expired{background:#eceff1;color:#37474f}
 .status-partly-paid{background:#fff4d6;color:#6b4500}
 .parties{display:flex;flex-wrap:wrap;gap:1rem 3rem}
 .parties section{flex:1 1 14rem}
@@ -42,18 +42,29 @@ td.num,th.num{text-align:right;white-space:nowrap}
 a{color:#0b4f9c}
 ul.downloads{padding-left:1.2rem}
 .note{color:#3d4650}
+.answer{margin:1.5rem 0;padding:1rem;border-radius:.5rem;background:#e7eef8}
+.answer p{margin:0 0 .5rem}
+.answer form{display:inline-block;margin:.5rem 1rem .25rem 0}
+button{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:.4rem;border:2px solid #0b4f9c;cursor:pointer}
+button.accept{background:#0b4f9c;color:#fff}
+button.decline{background:#fff;color:#0b4f9c}
+.outcome{margin:1.5rem 0;padding:1rem;border-radius:.5rem;background:#eceff1;font-weight:600;color:#37474f}
+.outcome.accepted{background:#e3f4e8;color:#14532d}
 `;
 
 /** The Content-Security-Policy of every hosted page: nothing but the page's own style sheet. */
 export const HOSTED_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 
-const escape = (text: string) =>
+/** A quote's page posts its accept and decline forms to its own address, and nowhere else. */
+export const HOSTED_QUOTE_CSP = HOSTED_CSP.replace("form-action 'none'", "form-action 'self'");
+
+export const escape = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c as '&'] ?? c,
   );
 
-function frame(lang: PdfLanguage, title: string, body: string): string {
+export function frame(lang: PdfLanguage, title: string, body: string): string {
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -99,7 +110,12 @@ export function pageStatusOf(status: StatusFacts): PageStatus {
   return status.payments.length > 0 ? 'partly-paid' : 'open';
 }
 
-function party(heading: string, p: DocumentView['seller'], t: PageWords, country: (code: string) => string): string {
+export function party(
+  heading: string,
+  p: DocumentView['seller'],
+  t: PageWords,
+  country: (code: string) => string,
+): string {
   const a = p.address;
   const lines = [
     p.name,
@@ -145,15 +161,7 @@ export function documentPage({ lang, view, status, xmlReady, base }: PageInput):
   parts.push(
     `<div class="parties">${party(t.from, view.seller, t, f.country)}${party(t.to, view.buyer, t, f.country)}</div>`,
   );
-  const rows = view.lines
-    .map(
-      (line) =>
-        `<tr><td>${escape(line.name)}${line.description ? `<br><span class="note">${escape(line.description)}</span>` : ''}</td><td class="num">${escape(f.number(line.quantity))} ${escape(f.unit(line.unitCode))}</td><td class="num">${escape(f.money(line.unitPriceAsGiven))}</td><td class="num">${escape(f.percent(line.vatRate))}</td><td class="num">${escape(f.money(line.netAmount))}</td></tr>`,
-    )
-    .join('\n');
-  parts.push(
-    `<h2 id="lines">${escape(t.lines)}</h2>\n<div class="table-scroll" role="region" aria-labelledby="lines" tabindex="0"><table><thead><tr><th scope="col">${escape(t.item)}</th><th scope="col" class="num">${escape(t.quantity)}</th><th scope="col" class="num">${escape(t.unitPrice)}</th><th scope="col" class="num">${escape(t.vat)}</th><th scope="col" class="num">${escape(t.net)}</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`,
-  );
+  parts.push(linesTable(view, t, f));
   const totals: [string, string][] = [
     [t.totalNet, view.totals.taxExclusive],
     [t.totalVat, view.totals.taxTotal],
@@ -164,12 +172,7 @@ export function documentPage({ lang, view, status, xmlReady, base }: PageInput):
     for (const c of status.credits) totals.push([`${t.credited} (${c.number})`, `−${c.amount}`]);
     for (const r of status.refunds) totals.push([`${t.refunded} (${f.date(r.date)})`, r.amount]);
   }
-  const money = (amount: string) => (amount.startsWith('−') ? `−${f.money(amount.slice(1))}` : f.money(amount));
-  parts.push(
-    `<h2 id="totals">${escape(t.totals)}</h2>\n<div class="table-scroll" role="region" aria-labelledby="totals" tabindex="0"><table><tbody>${totals
-      .map(([k, v]) => `<tr><th scope="row">${escape(k)}</th><td class="num">${escape(money(v))}</td></tr>`)
-      .join('')}</tbody></table></div>`,
-  );
+  parts.push(totalsTable(totals, t, f));
   const balanceLabel = invoice ? t.balanceDue : t.invoiceBalance(status.invoiceNumber ?? '');
   if (balance.greaterThan(0))
     parts.push(`<p class="balance">${escape(balanceLabel)}: ${escape(f.money(status.balance))}</p>`);
@@ -183,6 +186,27 @@ export function documentPage({ lang, view, status, xmlReady, base }: PageInput):
   if (xmlReady) downloads.push(`<li><a href="${base}/xml" download>${escape(t.xml)}</a></li>`);
   parts.push(`<h2>${escape(t.downloads)}</h2>\n<ul class="downloads">${downloads.join('')}</ul>`);
   return frame(lang, `${title} – ${view.seller.name}`, parts.join('\n'));
+}
+
+type Formatters = ReturnType<typeof formattersFor>;
+
+/** The document's lines as a table that scrolls on its own on a narrow screen. */
+export function linesTable(view: DocumentView, t: PageWords, f: Formatters): string {
+  const rows = view.lines
+    .map(
+      (line) =>
+        `<tr><td>${escape(line.name)}${line.description ? `<br><span class="note">${escape(line.description)}</span>` : ''}</td><td class="num">${escape(f.number(line.quantity))} ${escape(f.unit(line.unitCode))}</td><td class="num">${escape(f.money(line.unitPriceAsGiven))}</td><td class="num">${escape(f.percent(line.vatRate))}</td><td class="num">${escape(f.money(line.netAmount))}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2 id="lines">${escape(t.lines)}</h2>\n<div class="table-scroll" role="region" aria-labelledby="lines" tabindex="0"><table><thead><tr><th scope="col">${escape(t.item)}</th><th scope="col" class="num">${escape(t.quantity)}</th><th scope="col" class="num">${escape(t.unitPrice)}</th><th scope="col" class="num">${escape(t.vat)}</th><th scope="col" class="num">${escape(t.net)}</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
+}
+
+/** The totals (and for an invoice what was paid, credited and refunded), amounts with a minus sign kept. */
+export function totalsTable(totals: [string, string][], t: PageWords, f: Formatters): string {
+  const money = (amount: string) => (amount.startsWith('−') ? `−${f.money(amount.slice(1))}` : f.money(amount));
+  return `<h2 id="totals">${escape(t.totals)}</h2>\n<div class="table-scroll" role="region" aria-labelledby="totals" tabindex="0"><table><tbody>${totals
+    .map(([k, v]) => `<tr><th scope="row">${escape(k)}</th><td class="num">${escape(money(v))}</td></tr>`)
+    .join('')}</tbody></table></div>`;
 }
 
 /** How to pay the open balance, with the GiroCode for exactly that amount (none on a test document). */

@@ -5,6 +5,9 @@ import { languageForCountry, type PdfLanguage } from '../documents/index.js';
 
 export type PageStatus = 'open' | 'partly-paid' | 'paid' | 'credited' | 'void';
 
+/** A sent quote's state as its page shows it (the API's, a draft has no page). */
+export type QuotePageStatus = 'open' | 'accepted' | 'declined' | 'expired';
+
 export interface PageWords {
   invoice: string;
   creditNote: string;
@@ -51,6 +54,23 @@ export interface PageWords {
   limited: string;
   errorTitle: string;
   error: string;
+  quote: string;
+  /** Under the title: what the page is, and that it asks for no payment. */
+  quoteNote: string;
+  quoteDate: string;
+  validUntil: string;
+  quoteStatuses: Record<QuotePageStatus, string>;
+  yourAnswer: string;
+  answerPrompt: (validUntil: string) => string;
+  accept: string;
+  decline: string;
+  acceptedOn: (date: string) => string;
+  declinedOn: (date: string) => string;
+  expiredOn: (validUntil: string) => string;
+  quotePdf: string;
+  /** The title of the page a late or second answer gets. */
+  notAnsweredTitle: string;
+  backToQuote: string;
 }
 
 export const WORDS: Record<PdfLanguage, PageWords> = {
@@ -100,6 +120,21 @@ export const WORDS: Record<PdfLanguage, PageWords> = {
     limited: 'This page was opened too often in a short time. Please try again in a minute.',
     errorTitle: 'Something went wrong',
     error: 'The page cannot be shown right now. Please try again later.',
+    quote: 'Quote',
+    quoteNote: 'This is a quote, not an invoice: it asks for no payment.',
+    quoteDate: 'Quote date',
+    validUntil: 'Valid until',
+    quoteStatuses: { open: 'Open', accepted: 'Accepted', declined: 'Declined', expired: 'Expired' },
+    yourAnswer: 'Your answer',
+    answerPrompt: (validUntil) => `You can accept or decline this quote until ${validUntil}.`,
+    accept: 'Accept the quote',
+    decline: 'Decline the quote',
+    acceptedOn: (date) => `This quote was accepted on ${date}.`,
+    declinedOn: (date) => `This quote was declined on ${date}.`,
+    expiredOn: (validUntil) => `This quote was valid until ${validUntil} and can no longer be accepted.`,
+    quotePdf: 'Quote (PDF)',
+    notAnsweredTitle: 'Your answer was not recorded',
+    backToQuote: 'Back to the quote',
   },
   de: {
     invoice: 'Rechnung',
@@ -153,6 +188,21 @@ export const WORDS: Record<PdfLanguage, PageWords> = {
     limited: 'Diese Seite wurde in kurzer Zeit zu oft aufgerufen. Bitte versuchen Sie es in einer Minute erneut.',
     errorTitle: 'Ein Fehler ist aufgetreten',
     error: 'Die Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es später erneut.',
+    quote: 'Angebot',
+    quoteNote: 'Dies ist ein Angebot, keine Rechnung: Es fordert keine Zahlung.',
+    quoteDate: 'Angebotsdatum',
+    validUntil: 'Gültig bis',
+    quoteStatuses: { open: 'Offen', accepted: 'Angenommen', declined: 'Abgelehnt', expired: 'Abgelaufen' },
+    yourAnswer: 'Ihre Antwort',
+    answerPrompt: (validUntil) => `Sie können dieses Angebot bis zum ${validUntil} annehmen oder ablehnen.`,
+    accept: 'Angebot annehmen',
+    decline: 'Angebot ablehnen',
+    acceptedOn: (date) => `Dieses Angebot wurde am ${date} angenommen.`,
+    declinedOn: (date) => `Dieses Angebot wurde am ${date} abgelehnt.`,
+    expiredOn: (validUntil) => `Dieses Angebot war bis zum ${validUntil} gültig und kann nicht mehr angenommen werden.`,
+    quotePdf: 'Angebot (PDF)',
+    notAnsweredTitle: 'Ihre Antwort wurde nicht gespeichert',
+    backToQuote: 'Zurück zum Angebot',
   },
   fr: {
     invoice: 'Facture',
@@ -206,6 +256,21 @@ export const WORDS: Record<PdfLanguage, PageWords> = {
     limited: 'Cette page a été ouverte trop souvent en peu de temps. Veuillez réessayer dans une minute.',
     errorTitle: 'Une erreur est survenue',
     error: 'La page ne peut pas être affichée pour le moment. Veuillez réessayer plus tard.',
+    quote: 'Devis',
+    quoteNote: 'Ceci est un devis, pas une facture : il ne demande aucun paiement.',
+    quoteDate: 'Date du devis',
+    validUntil: "Valable jusqu'au",
+    quoteStatuses: { open: 'Ouvert', accepted: 'Accepté', declined: 'Refusé', expired: 'Expiré' },
+    yourAnswer: 'Votre réponse',
+    answerPrompt: (validUntil) => `Vous pouvez accepter ou refuser ce devis jusqu'au ${validUntil}.`,
+    accept: 'Accepter le devis',
+    decline: 'Refuser le devis',
+    acceptedOn: (date) => `Ce devis a été accepté le ${date}.`,
+    declinedOn: (date) => `Ce devis a été refusé le ${date}.`,
+    expiredOn: (validUntil) => `Ce devis était valable jusqu'au ${validUntil} et ne peut plus être accepté.`,
+    quotePdf: 'Devis (PDF)',
+    notAnsweredTitle: "Votre réponse n'a pas été enregistrée",
+    backToQuote: 'Retour au devis',
   },
 };
 

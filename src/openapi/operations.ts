@@ -440,7 +440,16 @@ const EXTRAS: Record<string, OperationExtras> = {
   },
   'GET /quote/{id}': {
     operationId: 'getQuote',
-    response: { success: true, message: 'Quote found.', data: openQuote, meta },
+    response: {
+      success: true,
+      message: 'Quote found.',
+      data: {
+        ...openQuote,
+        hostedUrl: 'https://invoices.example.com/hosted/Vb3Nm6Qa9Zs2Wx5Ec8Rd1Tf4Gy7Hu0Ij3Ok6Pl9Az2S',
+        viewedAt: '2026-02-17T07:45:02.118Z',
+      },
+      meta,
+    },
   },
   'PATCH /quote/{id}': {
     operationId: 'updateDraftQuote',
@@ -468,6 +477,19 @@ const EXTRAS: Record<string, OperationExtras> = {
   'POST /quote/{id}/decline': {
     operationId: 'declineQuote',
     response: { success: true, message: 'Quote Q-2026-00017 declined.', data: declinedQuote, meta },
+  },
+  'POST /quote/{id}/hosted-link/rotate': {
+    operationId: 'rotateQuoteHostedLink',
+    response: {
+      success: true,
+      message: 'Hosted page link of quote Q-2026-00017 rotated.',
+      data: {
+        ...openQuote,
+        hostedUrl: 'https://invoices.example.com/hosted/Lp4Ks7Jd0Hf3Gg6Fa9Sd2Qw5Er8Ty1Ui4Op7Az0Xc3V',
+        viewedAt: '2026-02-17T07:45:02.118Z',
+      },
+      meta,
+    },
   },
   'POST /quote/{id}/invoice': {
     operationId: 'invoiceQuote',

@@ -3,6 +3,7 @@ import type { Quote } from '../schemas/quote.js';
 import { apiExtras, extrasOf } from '../services/document-extras.js';
 import { linesFromRows, totalsFromRow, type StoredVatBreakdown } from '../services/invoice-mapping.js';
 import { buyerFromSnapshot, sellerFromSnapshot, type Buyer, type Seller } from '../services/parties.js';
+import type { HostedLinkFacts } from '../services/hosted-link-port.js';
 import { formatInvoiceNumber } from '../services/invoice-numbering.js';
 import type { QuoteLineRow, QuoteRow } from './quote-repository.js';
 
@@ -27,7 +28,7 @@ export function quoteStatusOf(row: Pick<QuoteRow, 'status' | 'valid_until'>, tod
 export function quoteFromRows(
   row: QuoteRow,
   lines: QuoteLineRow[],
-  extras: { today: string; current?: { buyer: Buyer; seller: Seller } },
+  extras: { today: string; current?: { buyer: Buyer; seller: Seller }; hosted?: HostedLinkFacts },
 ): Quote {
   const draft = row.status === 'draft';
   if (draft && !extras.current)
@@ -65,6 +66,8 @@ export function quoteFromRows(
       declinedAt: row.declined_at,
       invoicedAt: row.invoiced_at,
     },
+    // Answers about one quote show its page; lists leave it out (as the invoice's do).
+    ...(extras.hosted ? { hostedUrl: extras.hosted.hostedUrl, viewedAt: extras.hosted.viewedAt } : {}),
     createdAt: row.created_at,
   };
 }

@@ -16,7 +16,8 @@ import { yearOf } from '../services/invoice-numbering.js';
 import { type InvoiceFailure, type InvoiceService } from '../services/invoice-service.js';
 import { lineFieldsOf } from '../services/stored-line.js';
 import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from '../services/parties.js';
-import { PdfRenderError, type PdfLanguage } from '../documents/index.js';
+import { PdfRenderError, type DocumentView, type PdfLanguage } from '../documents/index.js';
+import { NO_HOSTED_LINK, type HostedLinkFacts, type HostedLinkOf } from '../services/hosted-link-port.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import { documentViewOf } from '../services/document-view.js';
 import { draftLineOf } from '../services/invoice-content.js';
@@ -27,8 +28,8 @@ import {
   withoutUndefined,
   type QuoteContentInput,
 } from './quote-content.js';
-import { formatQuoteNumber, formatTestQuoteNumber, quoteFromRows } from './quote-mapping.js';
-import type { QuoteFilter, QuotePageCursor, QuoteRepository, QuoteRow } from './quote-repository.js';
+import { formatQuoteNumber, formatTestQuoteNumber, quoteFromRows, quoteStatusOf } from './quote-mapping.js';
+import type { QuoteFilter, QuoteLineRow, QuotePageCursor, QuoteRepository, QuoteRow } from './quote-repository.js';
 
 // Quotes from creation to invoice. The content is read, checked and computed by the invoice's
 // own code (readInvoiceContent, computeContent), so a quote and the invoice made from it have the
@@ -53,6 +54,32 @@ export type QuoteFailure =
 
 export type QuoteResult = { ok: true; value: Quote } | QuoteFailure;
 
+/** A quote that was sent: numbered, dated, with its parties' snapshots. */
+type SentQuoteRow = QuoteRow & {
+  number: string;
+  issue_date: string;
+  valid_until: string;
+  seller_snapshot: string;
+  buyer_snapshot: string;
+};
+
+const isSent = (row: QuoteRow): row is SentQuoteRow =>
+  row.status !== 'draft' &&
+  row.number !== null &&
+  row.issue_date !== null &&
+  row.valid_until !== null &&
+  row.seller_snapshot !== null &&
+  row.buyer_snapshot !== null;
+
+/** What a sent quote's hosted page shows (src/hosted reads it through the container's port). */
+export interface QuotePageFacts {
+  view: DocumentView;
+  status: Exclude<Quote['status'], 'draft'>;
+  validUntil: string;
+  /** When the buyer accepted or declined it; null while open (or expired). */
+  answeredAt: string | null;
+}
+
 /** How often an edit or a send retries after another edit of the same draft slipped in between. */
 const MAX_ATTEMPTS = 8;
 
@@ -65,7 +92,14 @@ export class QuoteService {
     private readonly invoices: InvoiceService,
     private readonly events: EventRecorder,
     private readonly pdf: PdfRenderer,
+    /** A sent quote's hosted page link (hosted/, a capability of its own, fills it in through the container). */
+    private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
   ) {}
+
+  /** The hosted link facts of a quote in `status`: none for a draft. */
+  private async hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
+    return status === 'draft' ? { hostedUrl: null, viewedAt: null } : this.hostedLinkOf(owner, 'quote', id, trx);
+  }
 
   async get(
     owner: Owner,
@@ -79,7 +113,8 @@ export class QuoteService {
       found.quote.status === 'draft'
         ? await this.invoices.currentParties(owner, found.quote.organization_id, trx)
         : undefined;
-    return quoteFromRows(found.quote, found.lines, { today: todayUtc(now), ...(current ? { current } : {}) });
+    const hosted = await this.hostedOf(owner, id, found.quote.status, trx);
+    return quoteFromRows(found.quote, found.lines, { today: todayUtc(now), ...(current ? { current } : {}), hosted });
   }
 
   /** A page of quotes, newest first: up to `limit` of them, and the rows they came from (for the cursor). */
@@ -146,29 +181,8 @@ export class QuoteService {
     const found = await this.quotes.findById(owner, id);
     if (!found) return { ok: false, code: 'NOT_FOUND' };
     const row = found.quote;
-    if (row.status === 'draft' || row.number === null || row.issue_date === null || row.valid_until === null)
-      return { ok: false, code: 'QUOTE_NOT_SENT' };
-    const view = documentViewOf({
-      typeCode: '380',
-      number: row.number,
-      issueDate: row.issue_date,
-      dueDate: null,
-      currency: row.currency,
-      pricesIncludeTax: row.prices_include_tax === 1,
-      buyerReference: row.buyer_reference,
-      purchaseOrderReference: row.purchase_order_reference,
-      note: row.note,
-      // No payment means and no payment terms: a quote asks for no payment.
-      extras: { ...extrasOf({ ...row, payment_means: null }), paymentTerms: null },
-      seller: sellerFromSnapshot(row.seller_snapshot!),
-      buyer: buyerFromSnapshot(row.buyer_snapshot!),
-      lines: found.lines.map((line) => draftLineOf(line)),
-      precedingInvoice: null,
-      draft: false,
-      test: row.livemode === 0,
-      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
-      pdfNote: row.note,
-    });
+    if (!isSent(row)) return { ok: false, code: 'QUOTE_NOT_SENT' };
+    const view = this.viewOf(row, found.lines);
     try {
       const body = await this.pdf.render(view, { lang, quote: { validUntil: row.valid_until } });
       return {
@@ -186,6 +200,50 @@ export class QuoteService {
         retryAfterSeconds: error.reason === 'busy' ? 1 : 5,
       };
     }
+  }
+
+  /** A sent quote as its PDF and hosted page show it: the invoice's view, asking for no payment. */
+  private viewOf(row: SentQuoteRow, lines: QuoteLineRow[]): DocumentView {
+    return documentViewOf({
+      typeCode: '380',
+      number: row.number,
+      issueDate: row.issue_date,
+      dueDate: null,
+      currency: row.currency,
+      pricesIncludeTax: row.prices_include_tax === 1,
+      buyerReference: row.buyer_reference,
+      purchaseOrderReference: row.purchase_order_reference,
+      note: row.note,
+      // No payment means and no payment terms: a quote asks for no payment.
+      extras: { ...extrasOf({ ...row, payment_means: null }), paymentTerms: null },
+      seller: sellerFromSnapshot(row.seller_snapshot),
+      buyer: buyerFromSnapshot(row.buyer_snapshot),
+      lines: lines.map((line) => draftLineOf(line)),
+      precedingInvoice: null,
+      draft: false,
+      test: row.livemode === 0,
+      stored: { roundingAmount: row.rounding_amount, payable: row.payable },
+      pdfNote: row.note,
+    });
+  }
+
+  /**
+   * What the hosted page of a sent quote shows: its view, its state now (expired read as the API
+   * reads it), its validity and when it was answered; undefined for no such quote or a draft.
+   */
+  async pageFacts(owner: Owner, id: string, now: Date = new Date()): Promise<QuotePageFacts | undefined> {
+    const found = await this.quotes.findById(owner, id);
+    if (!found) return undefined;
+    const row = found.quote;
+    if (!isSent(row)) return undefined;
+    const status = quoteStatusOf(row, todayUtc(now));
+    if (status === 'draft') return undefined;
+    return {
+      view: this.viewOf(row, found.lines),
+      status,
+      validUntil: row.valid_until,
+      answeredAt: row.accepted_at ?? row.declined_at,
+    };
   }
 
   private async company(companyId: string, trx?: Kysely<Database>) {
@@ -258,6 +316,7 @@ export class QuoteService {
       const quote = quoteFromRows(row, lines, {
         today,
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
+        hosted: await this.hostedOf(scope, id, row.status, t),
       });
       await this.events.record(t, scope, 'quote.created', quote, now);
       if (!draft) await this.events.record(t, scope, 'quote.sent', quote, now);

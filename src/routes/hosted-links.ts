@@ -9,15 +9,18 @@ import { IDEMPOTENCY_ERRORS, IdempotencyHeaders, answerIdempotently } from '../i
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { CreditNoteSchema } from '../schemas/credit-note.js';
 import { InvoiceSchema } from '../schemas/invoice.js';
+import { QuoteSchema } from '../schemas/quote.js';
+import type { QuoteService } from '../quotes/quote-service.js';
 import { creditNoteFromRows } from '../services/credit-note-mapping.js';
 import type { InvoiceService } from '../services/invoice-service.js';
-import { CreditNoteIdParams, InvoiceIdParams } from './ids.js';
+import { CreditNoteIdParams, InvoiceIdParams, QuoteIdParams } from './ids.js';
 import { BODY_ERRORS, KEY_ERRORS, errorResponses } from './schema-helpers.js';
 
-// POST /invoice/{id}/hosted-link/rotate and /credit-note/{id}/hosted-link/rotate: the document's
-// hosted page link is revoked (its token opens nothing from now on) and a new one is made; the
-// answer is the document with its new hostedUrl. Sharing a document is sending it, so the
-// permission is the sending one (invoice.send, credit-note.send).
+// POST /invoice/{id}/hosted-link/rotate, /credit-note/{id}/hosted-link/rotate and
+// /quote/{id}/hosted-link/rotate: the document's hosted page link is revoked (its token opens
+// nothing from now on) and a new one is made; the answer is the document with its new hostedUrl.
+// Sharing a document is sending it, so the permission is the sending one (invoice.send,
+// credit-note.send; for a quote, which is sent by quote.update, that one).
 
 export interface HostedLinkRoutesOptions {
   links: HostedLinks;
@@ -25,6 +28,7 @@ export interface HostedLinkRoutesOptions {
   repositories: Container['repositories'];
   emailDeliveries: EmailDeliveryService;
   idempotency: IdempotencyService;
+  quotes: QuoteService;
 }
 
 const DESCRIPTION = (noun: string, path: string) =>
@@ -32,7 +36,7 @@ const DESCRIPTION = (noun: string, path: string) =>
 
 export const hostedLinkRoutes: FastifyPluginAsyncTypebox<HostedLinkRoutesOptions> = async (
   app,
-  { links, invoices, repositories, emailDeliveries, idempotency },
+  { links, invoices, repositories, emailDeliveries, idempotency, quotes },
 ) => {
   app.post(
     '/invoice/:id/hosted-link/rotate',
@@ -101,5 +105,37 @@ export const hostedLinkRoutes: FastifyPluginAsyncTypebox<HostedLinkRoutesOptions
         };
       });
     },
+  );
+
+  app.post(
+    '/quote/:id/hosted-link/rotate',
+    {
+      config: { access: { kind: 'key', permission: 'quote.update' } },
+      schema: {
+        summary: "Revoke a quote's hosted page link and make a new one",
+        description: `${DESCRIPTION('quote', '/quote/{id}')} A draft has no page: 409 QUOTE_NOT_SENT.`,
+        tags: ['Quotes'],
+        params: QuoteIdParams,
+        headers: IdempotencyHeaders,
+        response: {
+          200: SuccessEnvelope(QuoteSchema),
+          ...errorResponses([...KEY_ERRORS, ...BODY_ERRORS, 'QUOTE_NOT_SENT', ...IDEMPOTENCY_ERRORS]),
+        },
+      },
+    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, idempotency, async (trx) => {
+        const scope = scopeOf(request);
+        const found = await quotes.get(scope, request.params.id, new Date(), trx);
+        if (!found) throw new AppError('NOT_FOUND', 'No quote with this id.');
+        if (found.status === 'draft')
+          throw new AppError('QUOTE_NOT_SENT', 'The quote is a draft: it gets a hosted page when it is sent.');
+        await links.rotate(scope, 'quote', found.id, trx);
+        const quote = (await quotes.get(scope, found.id, new Date(), trx))!;
+        return {
+          status: 200,
+          body: successBody(request, `Hosted page link of quote ${quote.number} rotated.`, quote),
+        };
+      }),
   );
 };

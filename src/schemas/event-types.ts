@@ -33,6 +33,7 @@ export const EVENT_TYPES = [
   'quote.accepted',
   'quote.declined',
   'quote.invoiced',
+  'quote.viewed',
   'recurring_invoice.created',
   'recurring_invoice.run',
   'recurring_invoice.failed',

@@ -11,6 +11,7 @@ import {
   SellerSnapshot,
   VatBreakdownSchema,
 } from './invoice.js';
+import { hostedLinkFields } from './hosted-link.js';
 import { Nullable } from './nullable.js';
 import { DateInput, DateOutput, Livemode } from './values.js';
 
@@ -124,6 +125,7 @@ export const QuoteSchema = Type.Object(
       declinedAt: Nullable(Type.String({ format: 'date-time' })),
       invoicedAt: Nullable(Type.String({ format: 'date-time' })),
     }),
+    ...hostedLinkFields('quote', '/quote/{id}'),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { title: 'Quote' },

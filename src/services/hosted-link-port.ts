@@ -10,10 +10,13 @@ export interface HostedLinkFacts {
   viewedAt: string | null;
 }
 
-/** The hosted link of an issued document, made on first ask; read and made in `trx` when given. */
+/** The documents that have hosted pages: issued invoices and credit notes, sent quotes. */
+export type HostedKind = 'invoice' | 'credit-note' | 'quote';
+
+/** The hosted link of an issued document (or sent quote), made on first ask; read and made in `trx` when given. */
 export type HostedLinkOf = (
   owner: Owner,
-  kind: 'invoice' | 'credit-note',
+  kind: HostedKind,
   documentId: string,
   trx?: Kysely<Database>,
 ) => Promise<HostedLinkFacts>;

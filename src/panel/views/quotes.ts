@@ -98,6 +98,12 @@ ${textareaField({ name: 'note', label: 'Note', value: v.note, maxlength: 500, ro
 </form></section>`;
 }
 
+/** The buyer's page of a sent quote, where they accept or decline it (docs/hosted-pages.md), when the operator set PUBLIC_BASE_URL. */
+function hostedPage(quote: Quote): SafeHtml {
+  if (!quote.hostedUrl) return html``;
+  return html`<p class="hosted-link">Customer page: <a href="${quote.hostedUrl}" rel="noopener noreferrer" target="_blank">open the page your customer sees</a> (to read, accept or decline the quote)${quote.viewedAt ? html`, first viewed ${time(quote.viewedAt)}` : html` <span class="muted">(not viewed yet)</span>`}.</p>`;
+}
+
 export function quotePage(
   chrome: Chrome & { user: PanelUser },
   quote: Quote,
@@ -112,6 +118,7 @@ export function quotePage(
 <hgroup><h1>${quote.number === null ? 'Draft quote' : html`Quote <span class="doc-number">${quote.number}</span>`} ${quoteStatus(quote.status)}</h1>
 <p>${quote.issueDate ? html`<span class="nowrap">issued ${quote.issueDate}</span> · ` : ''}${quote.validUntil ? html`<span class="nowrap">valid until ${quote.validUntil}</span> · ` : ''}${quote.currency}${quote.pricesIncludeTax ? ' · prices include VAT' : ''}</p></hgroup>
 ${notice(form.notice)}
+${hostedPage(quote)}
 ${quote.invoiceId ? html`<p>Made into <a class="quote-invoice" href="${PANEL_PATH}/invoices/${quote.invoiceId}">an invoice</a>${t.invoicedAt ? html` ${time(t.invoicedAt)}` : ''}.</p>` : ''}
 ${facts([
   ['Buyer reference', quote.buyerReference],
