@@ -2,7 +2,11 @@
 // server it measures. Reads one JSON scenario from stdin and prints one JSON result.
 //
 // A scenario may name `paths`: each request takes the next one (finalize takes a fresh draft per
-// request), or `bodies`, taken in turn; and `consumed` says how many were handed out. With `collect`, it sends `amount`
+// request); a path may be `{ path, headers }`, whose headers join the scenario's (another
+// company's key). Or `bodies`, taken in turn: objects sent as JSON (`body: 'json'`) or strings
+// sent as they are (`body: 'text'`), each optionally with `headerSets[i]` beside it; or a
+// `template` whose `placeholder` each request makes unique (`body: 'template'`). `consumed`
+// says how many paths were handed out. With `collect`, it sends `amount`
 // requests and prints the ids of what they created (the bench makes its drafts this way).
 import { text } from 'node:stream/consumers';
 import autocannon from 'autocannon';
@@ -19,17 +23,30 @@ function bodyFor(kind) {
   if (kind === 'raw') return JSON.stringify({ name: `Raw ${runId} ${counter}`, isCustomer: true });
   if (kind === 'json')
     return JSON.stringify(scenario.bodies ? scenario.bodies[counter % scenario.bodies.length] : scenario.json);
+  if (kind === 'text') return scenario.bodies[counter % scenario.bodies.length];
+  // One document many times, each with a number of its own (`placeholder` replaced once).
+  if (kind === 'template')
+    return scenario.template.replace(scenario.placeholder, `${scenario.placeholder}-${runId}-${counter}`);
   return undefined;
 }
 
 function setupRequest(request) {
   const next = { ...request };
-  if (scenario.body) next.body = bodyFor(scenario.body);
+  if (scenario.body) {
+    next.body = bodyFor(scenario.body);
+    if (scenario.headerSets)
+      next.headers = { ...request.headers, ...scenario.headerSets[counter % scenario.headerSets.length] };
+  }
   if (scenario.paths) {
     // With `cycle` the paths go round; without, past the end the last one repeats, and the answers
     // say so (a finalized draft is 409).
     const at = scenario.cycle ? pathIndex % scenario.paths.length : Math.min(pathIndex, scenario.paths.length - 1);
-    next.path = scenario.paths[at];
+    const entry = scenario.paths[at];
+    if (typeof entry === 'string') next.path = entry;
+    else {
+      next.path = entry.path;
+      next.headers = { ...request.headers, ...entry.headers };
+    }
     pathIndex += 1;
   }
   return next;
@@ -45,7 +62,14 @@ const result = await autocannon({
       headers: scenario.headers,
       setupRequest,
       ...(scenario.collect
-        ? { onResponse: (status, body) => status === 201 && collected.push(JSON.parse(body).data.id) }
+        ? {
+            onResponse: (status, body) => {
+              if (status !== 201) return;
+              const { data } = JSON.parse(body);
+              // With headerSets the ids come with the organization they were made for, so the caller knows whose they are.
+              collected.push(scenario.headerSets ? { id: data.id, organizationId: data.organizationId } : data.id);
+            },
+          }
         : {}),
     },
   ],
