@@ -62,37 +62,6 @@ export interface EventWriterHooks {
   onOutbox(): void;
 }
 
-/** A gapless counter: one row per company, mode, sequence ('invoice', 'credit-note', 'quote') and year. */
-export interface CounterKey {
-  companyId: string;
-  /** 1 live, 0 test. */
-  livemode: number;
-  sequence: string;
-  year: number;
-}
-
-/** How a counter value is written as a number: the prefix, then the value zero-padded to `width` (wider past it). */
-export interface NumberFormat {
-  prefix: string;
-  width: number;
-}
-
-/** A draft invoice to issue with the next number of its sequence (EventWriter.issueWithEvent). */
-export interface DraftIssue {
-  companyId: string;
-  livemode: number;
-  id: string;
-  /** The draft's version as read: a draft changed since is not issued. */
-  expectedVersion: number;
-  /** The columns issuing sets besides status, version and number. */
-  fields: Record<string, string | number | null>;
-  counter: CounterKey;
-  format: NumberFormat;
-}
-
-/** What issueWithEvent did: issued with a number; nothing, the draft having changed; or nothing, the number being a client's (ask again). */
-export type IssueOutcome = { kind: 'issued'; number: string } | { kind: 'changed' } | { kind: 'number-taken' };
-
 export interface EventWriter {
   /**
    * Writes the event, the change's INSERT when there is one, and, when an enabled endpoint of
@@ -100,21 +69,6 @@ export interface EventWriter {
    * `executor` is one, all or nothing. A constraint the INSERT breaks throws, as the INSERT alone would.
    */
   write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void>;
-  /**
-   * Where the dialect can, issues a draft invoice and writes its event (and outbox row) in one
-   * statement that is its own transaction: the draft is claimed as read (locked, status and
-   * version), the counter advanced, the number written unless a client's invoice holds it, and
-   * the event's object gets the number where `numberPlaceholder` (a JSON string) stands. The
-   * counter row is locked for that one statement and its commit only, so one company's invoices
-   * are numbered as fast as the database commits, not as fast as the process gets back to each
-   * transaction. Absent where it cannot (SQLite, whose one writer and group commit take steps).
-   */
-  issueWithEvent?(
-    db: Kysely<Database>,
-    issue: DraftIssue,
-    event: EventRow,
-    numberPlaceholder: string,
-  ): Promise<IssueOutcome>;
 }
 
 /** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */

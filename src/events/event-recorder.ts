@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect, DraftIssue, EventWriter, InsertChange, IssueOutcome } from '../db/dialect.js';
+import type { Dialect, EventWriter, InsertChange } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import { newId } from '../lib/ids.js';
@@ -55,33 +55,6 @@ export class EventRecorder {
     now: Date,
   ): Promise<string> {
     return this.write(executor, change, scope, type, object, now);
-  }
-
-  /**
-   * Issues a draft invoice and writes its event in one statement, where the dialect can
-   * (EventWriter.issueWithEvent); null where it cannot, and then nothing was written. `object` is
-   * the issued invoice's answer with `numberPlaceholder` standing for its number.
-   */
-  async issueWithEvent(
-    db: Kysely<Database>,
-    scope: Scope,
-    issue: DraftIssue,
-    type: EventType,
-    object: unknown,
-    numberPlaceholder: string,
-    now: Date,
-  ): Promise<IssueOutcome | null> {
-    if (!this.writer.issueWithEvent) return null;
-    const event = {
-      id: newId('evt'),
-      company_id: scope.companyId,
-      livemode: modeColumn(scope),
-      type,
-      request_id: scope.requestId,
-      object: JSON.stringify(object),
-      created_at: now.toISOString(),
-    };
-    return this.writer.issueWithEvent(db, issue, event, numberPlaceholder);
   }
 
   private async write(

@@ -1,23 +1,14 @@
 import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import { NO_HOSTED_LINK, type HostedLinkFacts, type HostedLinkOf } from './hosted-link-port.js';
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
-import { KeyedTurns } from '../lib/keyed-turns.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
-import type {
-  InvoiceLineRow,
-  InvoiceRepository,
-  InvoiceRow,
-  IssueFields,
-  Numbering,
-} from '../repositories/invoice-repository.js';
+import type { InvoiceLineRow, InvoiceRepository, InvoiceRow, Numbering } from '../repositories/invoice-repository.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateInvoiceInput, Invoice, UpdateInvoiceInput } from '../schemas/invoice.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
@@ -33,7 +24,7 @@ import {
   type InvoiceContentInput,
 } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
-import { formatInvoiceNumber, formatTestInvoiceNumber, invoiceNumberFormat, yearOf } from './invoice-numbering.js';
+import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
 import { buyerOf, sellerOf } from './parties.js';
 import { modeColumn, type Owner, type Scope } from '../db/scope.js';
 
@@ -107,12 +98,6 @@ export class InvoiceService {
     private readonly remindersOf: RemindersOf = async () => [],
   ) {}
 
-  /**
-   * One company's finalizes take turns on its counter row; in this process they queue here, so
-   * the database sees one at a time per company rather than a crowd that wakes at every commit.
-   */
-  private readonly numberingTurns = new KeyedTurns();
-
   /** The hosted link facts of an invoice in `status`: none for a draft. */
   private async hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
     return status === 'draft' ? { hostedUrl: null, viewedAt: null } : this.hostedLinkOf(owner, 'invoice', id, trx);
@@ -127,31 +112,26 @@ export class InvoiceService {
   ): Promise<Invoice | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
-    const [related, hosted] = await Promise.all([
-      this.related(owner, id, trx),
+    const [payments, creditNotes, deliveries, hosted, reminders] = await Promise.all([
+      this.invoices.paymentsOf(owner, [id], trx),
+      this.invoices.creditNoteIdsOf(owner, [id], trx),
+      this.deliveriesOf(owner, id, trx),
       this.hostedOf(owner, id, found.invoice.status, trx),
+      this.remindersOf(owner, id, trx),
     ]);
     const current =
       found.invoice.status === 'draft'
         ? await this.currentParties(owner, found.invoice.organization_id, trx)
         : undefined;
     return invoiceFromRows(found.invoice, found.lines, {
-      ...related,
+      payments: payments.get(id) ?? [],
+      creditNoteIds: creditNotes.get(id) ?? [],
       ...(current ? { current } : {}),
       today: todayUtc(now),
+      deliveries,
       hosted,
+      reminders,
     });
-  }
-
-  /** What an invoice's single answer shows beside its rows: payments, credit notes, messages, reminders. */
-  private async related(owner: Owner, id: string, trx: Kysely<Database>) {
-    const [payments, creditNotes, deliveries, reminders] = await Promise.all([
-      this.invoices.paymentsOf(owner, [id], trx),
-      this.invoices.creditNoteIdsOf(owner, [id], trx),
-      this.deliveriesOf(owner, id, trx),
-      this.remindersOf(owner, id, trx),
-    ]);
-    return { payments: payments.get(id) ?? [], creditNoteIds: creditNotes.get(id) ?? [], deliveries, reminders };
   }
 
   /** A draft's buyer and seller as they are now. */
@@ -355,60 +335,6 @@ export class InvoiceService {
   }
 
   /**
-   * Finalize as one statement (EventRecorder.issueWithEvent): the answer is made first, from the
-   * draft as read and what issuing sets, with a placeholder for the number, which the statement
-   * writes into the invoice and its event alike. Null where the database cannot (SQLite: the
-   * caller takes its transaction's steps); 'changed' when the draft changed since it was read.
-   */
-  private async issueInOneStatement(
-    scope: Scope,
-    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
-    fields: IssueFields,
-    now: Date,
-  ): Promise<InvoiceResult | 'changed' | null> {
-    const { invoice: draft, lines } = found;
-    const placeholder = `number:${randomUUID()}`;
-    const [related, hosted] = await Promise.all([
-      this.related(scope, draft.id, this.db),
-      this.hostedOf(scope, draft.id, 'issued', this.db),
-    ]);
-    const issuedRow: InvoiceRow = {
-      ...draft,
-      ...fields,
-      status: 'issued',
-      draft_number: null,
-      version: draft.version + 1,
-      number: placeholder,
-    };
-    const answer = invoiceFromRows(issuedRow, lines, { ...related, hosted, today: todayUtc(now) });
-    const year = yearOf(fields.issue_date!);
-    const issue = {
-      companyId: scope.companyId,
-      livemode: modeColumn(scope),
-      id: draft.id,
-      expectedVersion: draft.version,
-      fields: { ...fields },
-      counter: { companyId: scope.companyId, livemode: modeColumn(scope), sequence: 'invoice', year },
-      format: invoiceNumberFormat(year, scope.livemode),
-    };
-    // A number a client's invoice holds is skipped (the counter moved past it): ask again.
-    for (;;) {
-      const outcome = await this.numberingTurns
-        .run(`${scope.companyId}:${issue.livemode}:${year}`, () =>
-          this.events.issueWithEvent(this.db, scope, issue, 'invoice.finalized', answer, placeholder, now),
-        )
-        // A client's invoice took the number after the statement looked: nothing was written.
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) return { kind: 'number-taken' as const };
-          throw error;
-        });
-      if (outcome === null) return null;
-      if (outcome.kind === 'changed') return 'changed';
-      if (outcome.kind === 'issued') return { ok: true, value: { ...answer, number: outcome.number } };
-    }
-  }
-
-  /**
    * POST /invoice/{id}/finalize: draft → issued. The issue date (today when the draft had none),
    * the due date, the buyer and seller snapshots and the number (the next of the sequence, or the
    * draft's own) are set in one transaction, after every check. Of concurrent finalizes of one
@@ -457,29 +383,22 @@ export class InvoiceService {
       }
       const at = now.toISOString();
       const extras = withCompanyDefaults(extrasOf(draft), company, draft.currency);
-      const fields: IssueFields = {
-        issue_date: dates.issueDate,
-        due_date: dates.dueDate,
-        payment_means: extrasColumns(extras).payment_means,
-        payment_terms: extras.paymentTerms,
-        buyer_snapshot: JSON.stringify(buyerOf(organization)),
-        seller_snapshot: JSON.stringify(sellerOf(company)),
-        finalized_at: at,
-        updated_at: at,
-      };
-      // Numbered from the sequence, outside a caller's transaction: one statement where the database can.
-      if (!trx && draft.draft_number === null) {
-        const once = await this.issueInOneStatement(scope, found, fields, now);
-        if (once === 'changed') continue;
-        if (once !== null) return once;
-      }
       const result = await inTransaction(this.db, trx, async (t) => {
         const issued = await this.invoices.issueDraft(
           t,
           scope,
           id,
           draft.version,
-          fields,
+          {
+            issue_date: dates.issueDate,
+            due_date: dates.dueDate,
+            payment_means: extrasColumns(extras).payment_means,
+            payment_terms: extras.paymentTerms,
+            buyer_snapshot: JSON.stringify(buyerOf(organization)),
+            seller_snapshot: JSON.stringify(sellerOf(company)),
+            finalized_at: at,
+            updated_at: at,
+          },
           numberingOf(scope, draft.draft_number, dates.issueDate) as Exclude<Numbering, { kind: 'none' }>,
         );
         if (issued === null) return null;

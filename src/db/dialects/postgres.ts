@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, DraftIssue, EventRow, EventWriterHooks, InsertChange, IssueOutcome } from '../dialect.js';
+import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 
@@ -97,78 +97,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
       const { rows } = await statement(values, executor);
       if (rows.length > 0) hooks.onOutbox();
     },
-
-    async issueWithEvent(
-      executor: Kysely<Database>,
-      issue: DraftIssue,
-      event: EventRow,
-      numberPlaceholder: string,
-    ): Promise<IssueOutcome> {
-      const { rows } = await issueStatement(issue, event, numberPlaceholder).execute(executor);
-      const row = rows[0]!;
-      if (Number(row.outbox) > 0) hooks.onOutbox();
-      if (row.number !== null) return { kind: 'issued', number: row.number };
-      return Number(row.claimed) === 1 ? { kind: 'number-taken' } : { kind: 'changed' };
-    },
   };
-}
-
-/**
- * Issuing a draft as one statement (EventWriter.issueWithEvent). `draft` locks the row if it is
- * still the draft that was read (re-checked on its newest version when another transaction got
- * there first); only then is the counter advanced. `issued` writes status, fields and number
- * unless a client's invoice holds that number (then the counter has moved past it, the draft is
- * untouched, and the caller asks again). The event, its object given the number, and its outbox
- * row follow from `issued`, so nothing of them is written when nothing was issued.
- */
-function issueStatement(issue: DraftIssue, event: EventRow, numberPlaceholder: string) {
-  const { companyId, livemode, id, expectedVersion, counter, format } = issue;
-  const sets = Object.entries(issue.fields).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
-  return sql<{ number: string | null; claimed: string; outbox: string }>`
-    with draft as (
-      select id from invoices
-      where company_id = ${companyId} and livemode = ${livemode} and id = ${id}
-        and status = 'draft' and version = ${expectedVersion}
-      for update
-    ), counter as (
-      insert into number_sequences (company_id, livemode, sequence, year, last_value)
-      select ${counter.companyId}, ${counter.livemode}::int, ${counter.sequence}, ${counter.year}::int, 1 from draft
-      on conflict (company_id, livemode, sequence, year) do update set last_value = number_sequences.last_value + 1
-      returning last_value::text as value
-    ), formatted as (
-      select ${format.prefix}::text || lpad(value, greatest(${format.width}::int, length(value)), '0') as number
-      from counter
-    ), issued as (
-      update invoices as target
-      set status = 'issued', draft_number = null, version = ${expectedVersion + 1}::int, number = formatted.number,
-        ${sql.join(sets)}
-      from formatted
-      where target.company_id = ${companyId} and target.livemode = ${livemode} and target.id = ${id}
-        and not exists (select 1 from invoices as taken
-                        where taken.company_id = ${companyId} and taken.livemode = ${livemode}
-                          and taken.number = formatted.number)
-      returning target.number, target.company_id, target.livemode
-    ), event as (
-      insert into events (id, company_id, livemode, type, request_id, object, created_at)
-      select ${event.id}, issued.company_id, issued.livemode, ${event.type}, ${event.request_id},
-        replace(${event.object}::text, ${JSON.stringify(numberPlaceholder)}::text, to_json(issued.number)::text),
-        ${event.created_at}
-      from issued
-      returning id, company_id, livemode, type, created_at
-    ), outbox as (
-      insert into webhook_outbox (event_id, company_id, livemode, type, created_at)
-      select event.id, event.company_id, event.livemode, event.type, event.created_at from event
-      where exists (
-        select 1 from webhook_endpoints as endpoint
-        where endpoint.company_id = event.company_id and endpoint.livemode = event.livemode and endpoint.enabled = 1
-          and (endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type
-               or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))
-      )
-      returning event_id
-    )
-    select (select number from issued) as number,
-      (select count(*) from draft) as claimed,
-      (select count(*) from outbox) as outbox`;
 }
 
 const xact = (value: string | number) => sql`${String(value)}::xid8`;
