@@ -111,6 +111,33 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('gives 40 drafts finalized in parallel, while clients take numbers, distinct consecutive numbers, each in its event', async () => {
+      const c = await company();
+      const drafts = await Promise.all(
+        Array.from({ length: 40 }, async () => (await c.create({ status: 'draft' })).json().data.id as string),
+      );
+      const finalizes = drafts.map((id) => t.post(`/invoice/${id}/finalize`, {}, c.key));
+      const clients = [c.create({ number: '2026-00007' }), c.create({ number: '2026-00021' })];
+      const [finalized, clientResponses] = await Promise.all([Promise.all(finalizes), Promise.all(clients)]);
+      expect(finalized.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
+      const won = clientResponses.filter((r) => r.statusCode === 201);
+      expect(won.length + clientResponses.filter((r) => r.statusCode === 409).length).toBe(2);
+      const numbers = [...finalized, ...won].map((r) => r.json().data.number as string).sort();
+      expect(numbers).toEqual(
+        Array.from({ length: 40 + won.length }, (_, i) => `2026-${String(i + 1).padStart(5, '0')}`),
+      );
+      // Each finalize's event carries the answer it gave, number included.
+      const events = await t.storage.db
+        .selectFrom('events')
+        .select(['object'])
+        .where('company_id', '=', c.companyId)
+        .where('type', '=', 'invoice.finalized')
+        .execute();
+      const eventNumbers = new Map(events.map((e) => [JSON.parse(e.object).id, JSON.parse(e.object).number]));
+      for (const r of finalized) expect(eventNumbers.get(r.json().data.id)).toBe(r.json().data.number);
+      for (const r of finalized) expect(r.json().data.status).toBe('issued');
+    });
+
     it('leaves no gap when refused and client-numbered creations run in between', async () => {
       const c = await company();
       const requests: Promise<{ statusCode: number; json(): { data: { number: string } } }>[] = [];
