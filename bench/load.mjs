@@ -5,7 +5,7 @@
 // request); a path may be `{ path, headers }`, whose headers join the scenario's (another
 // company's key). Or `bodies`, taken in turn: objects sent as JSON (`body: 'json'`) or strings
 // sent as they are (`body: 'text'`), each optionally with `headerSets[i]` beside it; or a
-// `template` whose `placeholder` each request makes unique (`body: 'template'`). `consumed`
+// `template` whose `placeholder` each request makes unique by suffixing its `unique` part (`body: 'template'`). `consumed`
 // says how many paths were handed out. With `collect`, it sends `amount`
 // requests and prints the ids of what they created (the bench makes its drafts this way).
 import { text } from 'node:stream/consumers';
@@ -16,6 +16,7 @@ let counter = 0;
 let pathIndex = 0;
 const runId = Math.random().toString(36).slice(2, 8);
 const collected = [];
+const refusals = [];
 
 function bodyFor(kind) {
   counter += 1;
@@ -26,7 +27,10 @@ function bodyFor(kind) {
   if (kind === 'text') return scenario.bodies[counter % scenario.bodies.length];
   // One document many times, each with a number of its own (`placeholder` replaced once).
   if (kind === 'template')
-    return scenario.template.replace(scenario.placeholder, `${scenario.placeholder}-${runId}-${counter}`);
+    return scenario.template.replace(
+      scenario.placeholder,
+      scenario.placeholder.replace(scenario.unique, `${scenario.unique}-${runId}-${counter}`),
+    );
   return undefined;
 }
 
@@ -64,7 +68,10 @@ const result = await autocannon({
       ...(scenario.collect
         ? {
             onResponse: (status, body) => {
-              if (status !== 201) return;
+              if (status !== 201) {
+                if (refusals.length < 3) refusals.push(`${status} ${body.slice(0, 300)}`);
+                return;
+              }
               const { data } = JSON.parse(body);
               // With headerSets the ids come with the organization they were made for, so the caller knows whose they are.
               collected.push(scenario.headerSets ? { id: data.id, organizationId: data.organizationId } : data.id);
@@ -86,6 +93,6 @@ process.stdout.write(
     errors: result.errors + result.timeouts,
     statusCodes: result.statusCodeStats,
     consumed: pathIndex,
-    ...(scenario.collect ? { ids: collected } : {}),
+    ...(scenario.collect ? { ids: collected, refusals } : {}),
   })}\n`,
 );
