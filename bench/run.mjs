@@ -784,8 +784,25 @@ try {
   console.error(error);
   process.exitCode = 1;
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  for (const cleanup of cleanups) await cleanup().catch(() => {});
+  // The service and the peer are stopped, and gone, before their schema is dropped: a server
+  // still finishing its work holds locks that a DROP SCHEMA … CASCADE deadlocks with.
+  await Promise.all(
+    children
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map(
+        (child) =>
+          new Promise((done) => {
+            const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(force);
+              done();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+  );
+  for (const cleanup of cleanups)
+    await cleanup().catch((error) => console.error(`bench: clean-up failed: ${error.message}`));
   // Nothing is left to wait for: a socket some library keeps open must not keep the bench alive.
   process.exit(process.exitCode ?? 0);
 }
