@@ -7,7 +7,7 @@
 //   BENCH_SCENARIOS='invoice, hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
 //   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
-import { spawn, execFile, execFileSync } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -136,14 +136,10 @@ async function freshDatabaseUrl() {
   return { url: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dialect: 'postgres' };
 }
 
-function cli(env, ...args) {
-  return JSON.parse(
-    execFileSync(process.execPath, [join(ROOT, 'bin/invoicing.js'), ...args, '--json'], { env, encoding: 'utf8' }),
-  );
-}
-
 const execFileAsync = promisify(execFile);
-async function cliAsync(env, ...args) {
+
+/** The admin CLI on the bench's database, its `--json` answer parsed. */
+async function cli(env, ...args) {
   const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'bin/invoicing.js'), ...args, '--json'], {
     env,
   });
@@ -246,9 +242,19 @@ async function main() {
   }
 
   // Bootstrap through the service's own code: the admin CLI on the same database.
-  const company = cli(env, 'company', 'create', '--name', 'Bench GmbH', '--vat-id', 'DE123456789', '--country', 'DE');
+  const company = await cli(
+    env,
+    'company',
+    'create',
+    '--name',
+    'Bench GmbH',
+    '--vat-id',
+    'DE123456789',
+    '--country',
+    'DE',
+  );
   // A seller profile complete enough for a Peppol e-invoice.
-  cli(
+  await cli(
     env,
     'company',
     'update',
@@ -278,7 +284,17 @@ async function main() {
   );
   const { PERMISSION_NAMES } = await import(join(ROOT, 'dist/auth/permissions.js'));
   const permissions = PERMISSION_NAMES.join(',');
-  const { key } = cli(env, 'key', 'create', '--company', company.id, '--name', 'bench', '--permissions', permissions);
+  const { key } = await cli(
+    env,
+    'key',
+    'create',
+    '--company',
+    company.id,
+    '--name',
+    'bench',
+    '--permissions',
+    permissions,
+  );
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
 
   const buyer = await (
@@ -383,8 +399,8 @@ async function main() {
   const many = POSTGRES && invoice && (!ONLY || ONLY.has('finalize, 100 companies'));
   const tenants = many
     ? await inTurns(COMPANIES, 4, async (i) => {
-        const made = await cliAsync(env, 'company', 'create', '--name', `Bench ${i} GmbH`, '--country', 'DE');
-        const { key: tenantKey } = await cliAsync(
+        const made = await cli(env, 'company', 'create', '--name', `Bench ${i} GmbH`, '--country', 'DE');
+        const { key: tenantKey } = await cli(
           env,
           'key',
           'create',

@@ -110,12 +110,7 @@ export function pageStatusOf(status: StatusFacts): PageStatus {
   return status.payments.length > 0 ? 'partly-paid' : 'open';
 }
 
-export function party(
-  heading: string,
-  p: DocumentView['seller'],
-  t: PageWords,
-  country: (code: string) => string,
-): string {
+function party(heading: string, p: DocumentView['seller'], t: PageWords, country: (code: string) => string): string {
   const a = p.address;
   const lines = [
     p.name,
@@ -155,12 +150,8 @@ export function documentPage({ lang, view, status, xmlReady, base }: PageInput):
   if (view.test) parts.push(`<p class="note">${escape(t.testDocument)}</p>`);
   const facts: [string, string][] = [[t.issueDate, f.date(view.issueDate)]];
   if (invoice && view.dueDate) facts.push([t.dueDate, f.date(view.dueDate)]);
-  parts.push(
-    `<dl class="facts">${facts.map(([k, v]) => `<dt>${escape(k)}</dt><dd>${escape(v)}</dd>`).join('')}<dt>${escape(t.status)}</dt><dd><span class="status status-${pageStatus}">${escape(t.statuses[pageStatus])}</span></dd></dl>`,
-  );
-  parts.push(
-    `<div class="parties">${party(t.from, view.seller, t, f.country)}${party(t.to, view.buyer, t, f.country)}</div>`,
-  );
+  parts.push(factsWithStatus(facts, t, pageStatus, t.statuses[pageStatus]));
+  parts.push(parties(view, t, f));
   parts.push(linesTable(view, t, f));
   const totals: [string, string][] = [
     [t.totalNet, view.totals.taxExclusive],
@@ -189,6 +180,16 @@ export function documentPage({ lang, view, status, xmlReady, base }: PageInput):
 }
 
 type Formatters = ReturnType<typeof formattersFor>;
+
+/** The page's dates, then its status as a badge (`status` names its colour class). */
+export function factsWithStatus(facts: [string, string][], t: PageWords, status: string, statusText: string): string {
+  return `<dl class="facts">${facts.map(([k, v]) => `<dt>${escape(k)}</dt><dd>${escape(v)}</dd>`).join('')}<dt>${escape(t.status)}</dt><dd><span class="status status-${status}">${escape(statusText)}</span></dd></dl>`;
+}
+
+/** Seller and buyer side by side. */
+export function parties(view: DocumentView, t: PageWords, f: Formatters): string {
+  return `<div class="parties">${party(t.from, view.seller, t, f.country)}${party(t.to, view.buyer, t, f.country)}</div>`;
+}
 
 /** The document's lines as a table that scrolls on its own on a narrow screen. */
 export function linesTable(view: DocumentView, t: PageWords, f: Formatters): string {

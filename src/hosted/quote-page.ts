@@ -1,7 +1,7 @@
 import { formattersFor, type DocumentView, type PdfLanguage } from '../documents/index.js';
 import type { Owner, Scope } from '../db/scope.js';
 import type { RenderedDocument } from '../http/document-reply.js';
-import { escape, frame, linesTable, party, totalsTable } from './page.js';
+import { escape, factsWithStatus, frame, linesTable, parties, totalsTable } from './page.js';
 import { WORDS, type PageWords, type QuotePageStatus } from './words.js';
 
 // The hosted page of a sent quote: what is offered, its state and validity, its PDF, and while it
@@ -70,12 +70,8 @@ export function quotePage({ lang, facts, token, base }: QuotePageInput): string 
     [t.quoteDate, f.date(view.issueDate)],
     [t.validUntil, f.date(facts.validUntil)],
   ];
-  parts.push(
-    `<dl class="facts">${dates.map(([k, v]) => `<dt>${escape(k)}</dt><dd>${escape(v)}</dd>`).join('')}<dt>${escape(t.status)}</dt><dd><span class="status status-${status}">${escape(t.quoteStatuses[status])}</span></dd></dl>`,
-  );
-  parts.push(
-    `<div class="parties">${party(t.from, view.seller, t, f.country)}${party(t.to, view.buyer, t, f.country)}</div>`,
-  );
+  parts.push(factsWithStatus(dates, t, status, t.quoteStatuses[status]));
+  parts.push(parties(view, t, f));
   parts.push(linesTable(view, t, f));
   parts.push(
     totalsTable(

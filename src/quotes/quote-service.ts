@@ -17,7 +17,12 @@ import { type InvoiceFailure, type InvoiceService } from '../services/invoice-se
 import { lineFieldsOf } from '../services/stored-line.js';
 import { buyerFromSnapshot, buyerOf, sellerFromSnapshot, sellerOf } from '../services/parties.js';
 import { PdfRenderError, type DocumentView, type PdfLanguage } from '../documents/index.js';
-import { NO_HOSTED_LINK, type HostedLinkFacts, type HostedLinkOf } from '../services/hosted-link-port.js';
+import {
+  NO_HOSTED_LINK,
+  hostedLinkUnlessDraft,
+  type HostedLinkFacts,
+  type HostedLinkOf,
+} from '../services/hosted-link-port.js';
 import type { PdfRenderer } from '../services/document-service.js';
 import { documentViewOf } from '../services/document-view.js';
 import { draftLineOf } from '../services/invoice-content.js';
@@ -97,8 +102,8 @@ export class QuoteService {
   ) {}
 
   /** The hosted link facts of a quote in `status`: none for a draft. */
-  private async hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
-    return status === 'draft' ? { hostedUrl: null, viewedAt: null } : this.hostedLinkOf(owner, 'quote', id, trx);
+  private hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
+    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'quote', id, status, trx);
   }
 
   async get(

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, HostedLinksTable } from '../db/schema.js';
 import type { Owner } from '../db/scope.js';
 
 /** What a single document's answer shows of its hosted page (src/hosted fills it in). */
@@ -11,7 +11,7 @@ export interface HostedLinkFacts {
 }
 
 /** The documents that have hosted pages: issued invoices and credit notes, sent quotes. */
-export type HostedKind = 'invoice' | 'credit-note' | 'quote';
+export type HostedKind = HostedLinksTable['document_kind'];
 
 /** The hosted link of an issued document (or sent quote), made on first ask; read and made in `trx` when given. */
 export type HostedLinkOf = (
@@ -21,5 +21,19 @@ export type HostedLinkOf = (
   trx?: Kysely<Database>,
 ) => Promise<HostedLinkFacts>;
 
+const NO_LINK: HostedLinkFacts = { hostedUrl: null, viewedAt: null };
+
+/** A document's link facts in `status`: none for a draft (it has no page), else `linkOf`'s. */
+export function hostedLinkUnlessDraft(
+  linkOf: HostedLinkOf,
+  owner: Owner,
+  kind: HostedKind,
+  documentId: string,
+  status: string,
+  trx?: Kysely<Database>,
+): Promise<HostedLinkFacts> {
+  return status === 'draft' ? Promise.resolve(NO_LINK) : linkOf(owner, kind, documentId, trx);
+}
+
 /** Where no hosted pages are made (the CLI without a data key, scripts): no link. */
-export const NO_HOSTED_LINK: HostedLinkOf = async () => ({ hostedUrl: null, viewedAt: null });
+export const NO_HOSTED_LINK: HostedLinkOf = async () => NO_LINK;

@@ -1,6 +1,6 @@
 import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
-import { NO_HOSTED_LINK, type HostedLinkFacts, type HostedLinkOf } from './hosted-link-port.js';
+import { NO_HOSTED_LINK, hostedLinkUnlessDraft, type HostedLinkFacts, type HostedLinkOf } from './hosted-link-port.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
@@ -98,9 +98,9 @@ export class InvoiceService {
     private readonly remindersOf: RemindersOf = async () => [],
   ) {}
 
-  /** The hosted link facts of an invoice in `status`: none for a draft. */
-  private async hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
-    return status === 'draft' ? { hostedUrl: null, viewedAt: null } : this.hostedLinkOf(owner, 'invoice', id, trx);
+  /** The hosted link facts of a invoice in `status`: none for a draft. */
+  private hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
+    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx);
   }
 
   /** The invoice as the API shows it, read in `trx` when given. */
