@@ -770,7 +770,13 @@ async function main() {
       const sizes = grown.map((r) => {
         const kept = r.requestsPerSecond / first.requestsPerSecond;
         const keptToBaseline = r.requestsPerSecond / r.baselineRps / (first.requestsPerSecond / first.baselineRps);
-        return { requestsPerSecond: r.requestsPerSecond, kept, keptToBaseline, slower: keptToBaseline < GROWTH_KEPT };
+        return {
+          requestsPerSecond: r.requestsPerSecond,
+          kept,
+          keptToBaseline,
+          slower: keptToBaseline < GROWTH_KEPT,
+          failed: r.non2xx + r.errors,
+        };
       });
       return { scenario: scenario.name, requestsPerSecond: first.requestsPerSecond, sizes };
     });
@@ -858,7 +864,10 @@ async function main() {
           ...growthRows.map(
             (r) =>
               `| ${r.scenario} | ${Math.round(r.requestsPerSecond)} | ${r.sizes
-                .map((z) => `${Math.round(z.requestsPerSecond)} | ${z.kept.toFixed(2)}; ${z.keptToBaseline.toFixed(2)}`)
+                .map(
+                  (z) =>
+                    `${Math.round(z.requestsPerSecond)}${z.failed > 0 ? ` (${z.failed} failed)` : ''} | ${z.kept.toFixed(2)}; ${z.keptToBaseline.toFixed(2)}`,
+                )
                 .join(' | ')} | ${r.sizes.some((z) => z.slower) ? 'yes: a plan to fix' : 'no'} |`,
           ),
           '',
