@@ -8,8 +8,9 @@
 // - every ten invoices share one buyer (organization); blocks of ten alternate between the bench
 //   company and one of SEED_COMPANIES other companies, so half the rows are the bench company's
 //   and the tables as a whole are twice as big;
-// - 10 % drafts, 30 % paid (one payment each), 60 % issued, 5 % of all with a credit note; three
-//   lines each, one line per credit note; one `invoice.created` event per invoice;
+// - as an older book looks: 5 % drafts never issued, 2 % issued and still unpaid (overdue, and
+//   marked so, as the reminder pass leaves them), 93 % paid (one payment each), 5 % of them after a
+//   credit note of one line; three lines each; one `invoice.created` event per invoice;
 // - created over the five years before this one, ids UUIDv7-shaped with those times (so they sort
 //   before the run's own, as history does), numbers from each company's counter rows of those
 //   years (advanced here): the numbers the run takes this year never meet a seeded one.
@@ -87,8 +88,8 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
        select n, n / ${BLOCK} as b,
               case when (n / ${BLOCK}) % 2 = 0 then ${bench} else ${seedCompany(`((n / ${BLOCK}) / 2) % ${SEED_COMPANIES}`)} end as company_id,
               ${start} + (n * ${step}) % ${span} as ms,
-              case when n % 20 < 2 then 'draft' when n % 20 < 8 then 'paid' else 'issued' end as status,
-              case when n % 20 = 8 then 1 else 0 end as credited
+              case when n % 100 < 5 then 'draft' when n % 100 < 7 then 'issued' else 'paid' end as status,
+              case when n % 100 >= 7 and n % 100 < 12 then 1 else 0 end as credited
        from s`,
     // Numbers after each counter's last value, per company and year (drafts have none).
     `create temp table seed_numbered as
@@ -131,7 +132,8 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
               case when ${issued} then ${buyer(`'Seeded customer ' || r.b`)} end,
               case when ${issued} then '${seller}' end,
               ${breakdown('300.00', '57.00')}, '300.00', '300.00', '57.00', '357.00', '0.00', '357.00',
-              case when r.status = 'paid' then '357' else '0' end, case when r.credited = 1 then '11.9' else '0' end, '0',
+              case when r.credited = 1 then '345.1' when r.status = 'paid' then '357' else '0' end,
+              case when r.credited = 1 then '11.9' else '0' end, '0',
               '0.00', '0.00', case when ${issued} then r.created_at end,
               case when r.status = 'paid' then ${d.iso(`r.ms + ${7 * DAY_MS}`)} end, 1, 1, r.created_at, r.created_at
        from seed_numbered r order by r.n`,
@@ -141,7 +143,8 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
        from seed_numbered r cross join (select 1 as position union all select 2 union all select 3) p
        order by r.n, p.position`,
     `insert into payments (id, company_id, invoice_id, livemode, kind, amount, date, method, reference, created_at)
-       select ${id('pay', `r.ms + ${7 * DAY_MS}`, 'r.n')}, r.company_id, r.id, 1, 'payment', '357.00',
+       select ${id('pay', `r.ms + ${7 * DAY_MS}`, 'r.n')}, r.company_id, r.id, 1, 'payment',
+              case when r.credited = 1 then '345.10' else '357.00' end,
               ${d.day('r.ms', 7)}, 'credit_transfer', null, ${d.iso(`r.ms + ${7 * DAY_MS}`)}
        from seed_numbered r where r.status = 'paid' order by r.n`,
     `insert into credit_notes (id, company_id, livemode, invoice_id, invoice_number, invoice_issue_date, number, reason,
@@ -162,6 +165,11 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
               '{"id":"' || r.id || '","livemode":true,"number":' || coalesce('"' || r.number || '"', 'null') || ',"status":"' || r.status || '","totals":{"payable":"357.00"},"createdAt":"' || r.created_at || '"}',
               r.created_at
        from seed_numbered r order by r.n`,
+    // The reminder pass marked the unpaid ones overdue long ago (its first pass after a bulk load
+    // would otherwise do that for all of them while the scenarios run).
+    `insert into invoice_reminder_states (invoice_id, company_id, livemode, overdue_at, updated_at)
+       select r.id, r.company_id, 1, ${d.iso(`r.ms + ${31 * DAY_MS}`)}, ${d.iso(`r.ms + ${31 * DAY_MS}`)}
+       from seed_numbered r where r.status = 'issued' order by r.n`,
     // The counters stand at the last number seeded.
     ...[
       ['invoice', 'number'],
@@ -180,6 +188,7 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
 }
 
 const SEEDED_TABLES = [
+  'invoice_reminder_states',
   'companies',
   'organizations',
   'invoices',
