@@ -10,7 +10,9 @@
 //   and the tables as a whole are twice as big;
 // - as an older book looks: 5 % drafts never issued, 2 % issued and still unpaid (overdue, and
 //   marked so, as the reminder pass leaves them), 93 % paid (one payment each), 5 % of them after a
-//   credit note of one line; three lines each; one `invoice.created` event per invoice;
+//   credit note of one line; three lines each;
+// - events as a running instance keeps them (it purges those older than 30 days): one for every
+//   twentieth invoice, dated over the last four weeks;
 // - created over the five years before this one, ids UUIDv7-shaped with those times (so they sort
 //   before the run's own, as history does), numbers from each company's counter rows of those
 //   years (advanced here): the numbers the run takes this year never meet a seeded one.
@@ -61,6 +63,8 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
     `'${prefix}_' || substr(${d.hex(ms, 12)}, 1, 8) || '-' || substr(${d.hex(ms, 12)}, 9, 4) || '-7eed-8000-' || ${d.hex(n, 12)}`;
   const seedCompany = (s) =>
     `'cmp_' || substr(${d.hex(start, 12)}, 1, 8) || '-' || substr(${d.hex(start, 12)}, 9, 4) || '-7eed-8000-' || ${d.hex(s, 12)}`;
+  const recent = now.getTime() - 29 * DAY_MS;
+  const eventMs = `${recent} + (r.n * 7919) % ${28 * DAY_MS}`;
   const bench = `'${companyId.replaceAll("'", "''")}'`;
   const seller = JSON.stringify({
     name: 'Seeded GmbH',
@@ -161,10 +165,10 @@ export function seedStatements(dialect, companyId, from, to, now = new Date()) {
        select ${id('cn', `r.ms + ${DAY_MS}`, 'r.n')}, r.company_id, 1, 'Service 1', '1', 'C62', '10', '19', 'S', '10.00'
        from seed_numbered r where r.credited = 1 order by r.n`,
     `insert into events (id, company_id, livemode, type, request_id, object, created_at)
-       select ${id('evt', 'r.ms', 'r.n')}, r.company_id, 1, 'invoice.created', null,
+       select ${id('evt', eventMs, 'r.n')}, r.company_id, 1, 'invoice.updated', null,
               '{"id":"' || r.id || '","livemode":true,"number":' || coalesce('"' || r.number || '"', 'null') || ',"status":"' || r.status || '","totals":{"payable":"357.00"},"createdAt":"' || r.created_at || '"}',
-              r.created_at
-       from seed_numbered r order by r.n`,
+              ${d.iso(eventMs)}
+       from seed_numbered r where r.n % 20 = 0 order by r.n`,
     // The reminder pass marked the unpaid ones overdue long ago (its first pass after a bulk load
     // would otherwise do that for all of them while the scenarios run).
     `insert into invoice_reminder_states (invoice_id, company_id, livemode, overdue_at, updated_at)
