@@ -4,7 +4,7 @@
 // is reported as a ratio to its baseline, so figures compare across machines and runs.
 //
 //   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=50 npm run bench
-//   BENCH_SCENARIOS='invoice, hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
+//   BENCH_SCENARIOS='invoice;hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
 //   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
 //   BENCH_ROWS=100000,1000000 npm run bench   (then grown to 100,000 and to a million seeded invoices, the writes measured again)

@@ -41,7 +41,7 @@ import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 import type { Resolve } from './webhooks/url-safety.js';
 import { panelPlugin } from './panel/plugin.js';
 import { DocumentReadPool, type DocumentReader } from './documents/read/read-pool.js';
-import { DEFAULT_READ_LIMITS } from './documents/read/read-document.js';
+import { DEFAULT_READ_LIMITS } from './documents/read/read-limits.js';
 import { purchaseInvoiceRoutes } from './routes/purchase-invoices.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { recurringInvoiceRoutes } from './routes/recurring-invoices.js';

@@ -193,6 +193,10 @@ const POSTGRES_UNAVAILABLE = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up)
   '53300', // too_many_connections
+  // A statement that gave up (statement_timeout, a lock waited on too long) or was cancelled by an
+  // operator wrote nothing that stays: asked again later, it may well succeed.
+  '57014', // query_canceled
+  '55P03', // lock_not_available (lock_timeout)
   '08000',
   '08001',
   '08003',

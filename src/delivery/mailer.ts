@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { isLoopbackHost, type EmailConfig } from '../config.js';
 
@@ -70,11 +70,18 @@ interface SmtpError {
 }
 
 export function smtpMailer(config: EmailConfig): Mailer {
-  const transport = nodemailer.createTransport(transportOptions(config));
+  // The options are read at once, so a DKIM key file that cannot be read fails the start; nodemailer
+  // itself (some 20 MB resident) loads with the first mail, not with every process.
+  const options = transportOptions(config);
+  let transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
+  const opened = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)));
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail({
+        const info = await (
+          await opened()
+        ).sendMail({
           from: message.from,
           ...(message.replyTo ? { replyTo: message.replyTo } : {}),
           to: message.to,
@@ -102,7 +109,7 @@ export function smtpMailer(config: EmailConfig): Mailer {
       }
     },
     close() {
-      transport.close();
+      void transport?.then((opened) => opened.close());
     },
   };
 }

@@ -385,18 +385,17 @@ export class InvoiceRepository {
   }
 
   /**
-   * Issues a draft that is still at `expectedVersion`: status, dates and snapshots first (the
-   * row lock that makes a racing finalize wait), then its number. Answers null when the draft
-   * changed or is no draft any more, so that nothing was written.
+   * Marks a draft that is still at `expectedVersion` issued, with its dates and snapshots but no
+   * number yet: the row lock that makes a racing finalize wait. False when the draft changed or is
+   * no draft any more, so that nothing was written.
    */
-  async issueDraft(
+  async claimDraft(
     t: Kysely<Database>,
     owner: Owner,
     id: string,
     expectedVersion: number,
     fields: IssueFields,
-    numbering: Exclude<Numbering, { kind: 'none' }>,
-  ): Promise<NumberResult | null> {
+  ): Promise<boolean> {
     const claimed = await t
       .updateTable('invoices')
       .set({ ...fields, status: 'issued', draft_number: null, version: expectedVersion + 1 })
@@ -406,23 +405,61 @@ export class InvoiceRepository {
       .where('status', '=', 'draft')
       .where('version', '=', expectedVersion)
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return null;
-    const setNumber = (number: string) => () =>
+    return Number(claimed.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Numbers an invoice claimed in `t`: the draft's own number, or the next of the sequence. Meant
+   * to be the transaction's last step but the event, because the counter row's lock (PostgreSQL)
+   * is held from here to the commit and serializes the company's numberings: the statements
+   * between are the savepoint's release and the event only. A sequence number a client took
+   * earlier is skipped (the counter keeps its step); a client's number still uncommitted at that
+   * instant fails the savepoint, which gives the step back, and the next try sees it taken.
+   */
+  async numberClaimed(
+    t: Kysely<Database>,
+    owner: Owner,
+    id: string,
+    numbering: Exclude<Numbering, { kind: 'none' }>,
+  ): Promise<NumberResult> {
+    const setNumber = (number: string) =>
       t
         .updateTable('invoices')
         .set({ number })
         .where('company_id', '=', owner.companyId)
         .where('id', '=', id)
-        .execute()
-        .then(() => undefined);
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('invoices as taken')
+                .select('taken.id')
+                .where('taken.company_id', '=', owner.companyId)
+                .where('taken.livemode', '=', modeColumn(owner))
+                .where('taken.number', '=', number),
+            ),
+          ),
+        )
+        .executeTakeFirst()
+        .then((result) => Number(result.numUpdatedRows) === 1);
     if (numbering.kind === 'given') {
-      return (await writeUnlessTaken(t, setNumber(numbering.number)))
-        ? { ok: true, number: numbering.number }
-        : { ok: false, reason: 'number_taken' };
+      let free = false;
+      const written = await writeUnlessTaken(t, async () => {
+        free = await setNumber(numbering.number);
+      });
+      return written && free ? { ok: true, number: numbering.number } : { ok: false, reason: 'number_taken' };
     }
     for (;;) {
-      const number = numbering.format(numbering.key.year, await this.sequences.next(t, numbering.key));
-      if (await writeUnlessTaken(t, setNumber(number))) return { ok: true, number };
+      let number: string | null = null;
+      await writeUnlessTaken(t, async () => {
+        for (;;) {
+          const candidate = numbering.format(numbering.key.year, await this.sequences.next(t, numbering.key));
+          if (await setNumber(candidate)) {
+            number = candidate;
+            return;
+          }
+        }
+      });
+      if (number !== null) return { ok: true, number };
     }
   }
 

@@ -110,6 +110,19 @@ export class InvoiceService {
     now: Date = new Date(),
     trx: Kysely<Database> = this.db,
   ): Promise<Invoice | undefined> {
+    return (await this.read(owner, id, now, trx))?.({});
+  }
+
+  /**
+   * Reads an invoice and what its answer shows, and answers a function that maps them, with the
+   * row's columns overridden by `patch` (finalize reads before it takes the number).
+   */
+  private async read(
+    owner: Owner,
+    id: string,
+    now: Date,
+    trx: Kysely<Database>,
+  ): Promise<((patch: Partial<InvoiceRow>) => Invoice) | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
     if (!found) return undefined;
     const [payments, creditNotes, deliveries, hosted, reminders] = await Promise.all([
@@ -123,15 +136,16 @@ export class InvoiceService {
       found.invoice.status === 'draft'
         ? await this.currentParties(owner, found.invoice.organization_id, trx)
         : undefined;
-    return invoiceFromRows(found.invoice, found.lines, {
-      payments: payments.get(id) ?? [],
-      creditNoteIds: creditNotes.get(id) ?? [],
-      ...(current ? { current } : {}),
-      today: todayUtc(now),
-      deliveries,
-      hosted,
-      reminders,
-    });
+    return (patch) =>
+      invoiceFromRows({ ...found.invoice, ...patch }, found.lines, {
+        payments: payments.get(id) ?? [],
+        creditNoteIds: creditNotes.get(id) ?? [],
+        ...(current ? { current } : {}),
+        today: todayUtc(now),
+        deliveries,
+        hosted,
+        reminders,
+      });
   }
 
   /** A draft's buyer and seller as they are now. */
@@ -384,27 +398,30 @@ export class InvoiceService {
       const at = now.toISOString();
       const extras = withCompanyDefaults(extrasOf(draft), company, draft.currency);
       const result = await inTransaction(this.db, trx, async (t) => {
-        const issued = await this.invoices.issueDraft(
+        const claimed = await this.invoices.claimDraft(t, scope, id, draft.version, {
+          issue_date: dates.issueDate,
+          due_date: dates.dueDate,
+          payment_means: extrasColumns(extras).payment_means,
+          payment_terms: extras.paymentTerms,
+          buyer_snapshot: JSON.stringify(buyerOf(organization)),
+          seller_snapshot: JSON.stringify(sellerOf(company)),
+          finalized_at: at,
+          updated_at: at,
+        });
+        if (!claimed) return null;
+        // Everything the answer shows is read before the number is taken: the counter's lock is
+        // held from the number to the commit, so only the event's statement comes between.
+        const issued = (await this.read(scope, id, now, t))!;
+        const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
+        const numbered = await this.invoices.numberClaimed(
           t,
           scope,
           id,
-          draft.version,
-          {
-            issue_date: dates.issueDate,
-            due_date: dates.dueDate,
-            payment_means: extrasColumns(extras).payment_means,
-            payment_terms: extras.paymentTerms,
-            buyer_snapshot: JSON.stringify(buyerOf(organization)),
-            seller_snapshot: JSON.stringify(sellerOf(company)),
-            finalized_at: at,
-            updated_at: at,
-          },
-          numberingOf(scope, draft.draft_number, dates.issueDate) as Exclude<Numbering, { kind: 'none' }>,
+          numbering as Exclude<Numbering, { kind: 'none' }>,
         );
-        if (issued === null) return null;
         // The draft was already marked issued in this transaction: a taken number undoes it all.
-        if (!issued.ok) throw new NumberTaken();
-        const invoice = (await this.get(scope, id, now, t))!;
+        if (!numbered.ok) throw new NumberTaken();
+        const invoice = issued({ number: numbered.number });
         await this.events.record(t, scope, 'invoice.finalized', invoice, now);
         return { ok: true as const, value: invoice };
       }).catch((error: unknown) => {

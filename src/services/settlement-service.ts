@@ -214,6 +214,8 @@ export class SettlementService {
     const id = newId('cn');
     return inTransaction(this.db, trx, async (t) => {
       if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
+      // Read (or made) before the number: the counter's lock is held from the number to the commit.
+      const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t);
       const year = Number(plan.issueDate.slice(0, 4));
       const value = await this.sequences.next(t, {
         companyId,
@@ -256,7 +258,7 @@ export class SettlementService {
       const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
       await this.creditNotes.insert(t, row, lines);
       // A new credit note has been sent nowhere yet.
-      const creditNote = creditNoteFromRows(row, lines, [], await this.hostedLinkOf(scope, 'credit-note', id, t));
+      const creditNote = creditNoteFromRows(row, lines, [], hosted);
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
       if (change.next.status !== invoice.status) {
         await recordStatusChange(

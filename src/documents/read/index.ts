@@ -5,8 +5,9 @@ import type { Profile } from '../model.js';
 import { judge, type Judgement } from '../rules/engine.js';
 import type { DocumentRead } from './read-document.js';
 
-export { readDocument, DEFAULT_READ_LIMITS } from './read-document.js';
-export type { DocumentRead, DocumentRefusal, KeptFile, ReadLimits, ReadResult, RefusalCode } from './read-document.js';
+export { readDocument } from './read-document.js';
+export { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.js';
+export type { DocumentRead, DocumentRefusal, KeptFile, ReadResult, RefusalCode } from './read-document.js';
 export type { ReceivedProfile, Syntax, DocumentKind } from './detect.js';
 export type { Unmapped } from './xml-source.js';
 export { judge } from '../rules/engine.js';

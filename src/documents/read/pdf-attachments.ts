@@ -9,30 +9,13 @@ import {
   PDFHexString,
   type PDFObject,
 } from 'pdf-lib';
+import { DEFAULT_PDF_LIMITS, type PdfLimits } from './read-limits.js';
 
 // The files embedded in a PDF (PDF/A-3 associated files: Factur-X, ZUGFeRD, XRechnung in a PDF),
 // read safely. pdf-lib parses the objects; every stream we decode ourselves, with zlib bounded
 // to a number of output bytes, and object streams (which pdf-lib inflates while parsing) are
 // measured first the same way, so a Flate bomb is refused before anything expands it. Name trees
 // are walked with a depth and count bound, so a cycle of /Kids cannot loop.
-
-export interface PdfLimits {
-  /** Most bytes outside any object or cross-reference table (pdf-lib crawls through those slowly). */
-  maxLooseBytes: number;
-  /** Most bytes one decoded stream may have. */
-  maxStreamBytes: number;
-  /** Most bytes all object streams may decode to together. */
-  maxObjectStreamBytes: number;
-  /** Most embedded files listed. */
-  maxFiles: number;
-}
-
-export const DEFAULT_PDF_LIMITS: PdfLimits = {
-  maxLooseBytes: 64 * 1024,
-  maxStreamBytes: 10 * 1024 * 1024,
-  maxObjectStreamBytes: 64 * 1024 * 1024,
-  maxFiles: 100,
-};
 
 export interface PdfAttachment {
   name: string;

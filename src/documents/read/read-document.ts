@@ -9,29 +9,17 @@ import {
   type ReceivedProfile,
   type Syntax,
 } from './detect.js';
-import { readPdfAttachments, DEFAULT_PDF_LIMITS, type PdfAttachment, type PdfLimits } from './pdf-attachments.js';
+import { readPdfAttachments, type PdfAttachment } from './pdf-attachments.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.js';
 import type { Locations, SyntaxReading } from './reading.js';
 import { checkStructure, type StructureResult } from './structure.js';
 import { readUbl } from './ubl-reader.js';
 import type { Unmapped } from './xml-source.js';
-import { DEFAULT_XML_LIMITS, parseXml, type XmlLimits } from './xml-tree.js';
+import { parseXml } from './xml-tree.js';
 
 // One received document, bytes in, EN 16931 model (or a typed refusal) out: UBL or CII XML, or a
 // PDF with the XML embedded. A pure function of its input (no I/O, no clock, no network), so it
 // can run in a worker; its cost is bounded by the limits, whatever the bytes are.
-
-export interface ReadLimits {
-  /** Most bytes of the whole document (XML or PDF). */
-  maxBytes: number;
-  xml: XmlLimits;
-  pdf: PdfLimits;
-}
-
-export const DEFAULT_READ_LIMITS: ReadLimits = {
-  maxBytes: 20 * 1024 * 1024,
-  xml: DEFAULT_XML_LIMITS,
-  pdf: DEFAULT_PDF_LIMITS,
-};
 
 export type RefusalCode =
   | 'TOO_LARGE'

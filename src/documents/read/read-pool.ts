@@ -1,7 +1,7 @@
 import { WorkerJobError, WorkerPool, workerEntry, type WorkerPoolSettings } from '../../lib/worker-pool.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-document.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.js';
 import type { ReadJob } from './read-worker.js';
-import { readAndJudge, type ReceivedResult } from './received.js';
+import type { ReceivedResult } from './received.js';
 
 // Received documents are read off the event loop: parsing a 20 MiB XML or inflating a PDF's
 // streams is CPU work the size of the upload, so it runs in the worker pool (lib/worker-pool.ts)
@@ -47,7 +47,12 @@ export class DocumentReadPool implements DocumentReader {
   }
 }
 
-/** Reads on the calling thread: for the CLI and scripts, where nothing else waits for the event loop. */
+/**
+ * Reads on the calling thread: for the CLI and scripts, where nothing else waits for the event
+ * loop. The readers (saxes, pdf-lib) load on the first document, not with the process.
+ */
 export function inThreadReader(limits: ReadLimits = DEFAULT_READ_LIMITS): DocumentReader {
-  return { read: (bytes, contentType) => readAndJudge(bytes, contentType, limits) };
+  return {
+    read: async (bytes, contentType) => (await import('./received.js')).readAndJudge(bytes, contentType, limits),
+  };
 }

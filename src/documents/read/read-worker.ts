@@ -1,5 +1,5 @@
 import { serveJobs } from '../../lib/worker-thread.js';
-import type { ReadLimits } from './read-document.js';
+import type { ReadLimits } from './read-limits.js';
 import { readAndJudge, type ReceivedResult } from './received.js';
 
 // A reading worker of the pool (read-pool.ts): reads and judges one received document at a time.

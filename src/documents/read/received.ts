@@ -3,14 +3,8 @@ import type { Profile } from '../model.js';
 import type { Judgement } from '../rules/engine.js';
 import type { DocumentKind, ReceivedProfile, Syntax } from './detect.js';
 import { judgeDocument } from './index.js';
-import {
-  DEFAULT_READ_LIMITS,
-  readDocument,
-  type DocumentRead,
-  type DocumentRefusal,
-  type KeptFile,
-  type ReadLimits,
-} from './read-document.js';
+import { readDocument, type DocumentRead, type DocumentRefusal, type KeptFile } from './read-document.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.js';
 import type { Unmapped } from './xml-source.js';
 
 // A received document read and judged in one step, as plain data: what the reading pool's

@@ -1,28 +1,11 @@
 import { TextDecoder } from 'node:util';
+import { DEFAULT_XML_LIMITS, type XmlLimits } from './read-limits.js';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 // Untrusted XML bytes into a small element tree, safely: saxes never reads a DTD, never fetches
 // anything and knows only the five predefined entities, so an external entity or an entity bomb
 // cannot expand. A DOCTYPE is refused outright (an e-invoice has none), and size, depth, element
 // count and text length are bounded, so the time and memory a document costs are bounded too.
-
-export interface XmlLimits {
-  /** Most bytes of XML. */
-  maxBytes: number;
-  /** Most nested elements. */
-  maxDepth: number;
-  /** Most elements in the document. */
-  maxElements: number;
-  /** Most characters of text in one element. */
-  maxTextLength: number;
-}
-
-export const DEFAULT_XML_LIMITS: XmlLimits = {
-  maxBytes: 20 * 1024 * 1024,
-  maxDepth: 64,
-  maxElements: 500_000,
-  maxTextLength: 15 * 1024 * 1024,
-};
 
 export interface XmlElement {
   /** The qualified name as written ("cbc:ID"). */
