@@ -7,6 +7,7 @@
 //   BENCH_SCENARIOS='invoice;hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
 //   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
+//   BENCH_ROWS=100000,1000000 npm run bench   (then grown to 100,000 and to a million seeded invoices, the writes measured again)
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { seedInvoices } from './seed.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -69,6 +71,22 @@ const START_FLAGS = (
   .concat((process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean));
 // BENCH_SCENARIOS='health;invoice' runs only those (and what they compare to).
 const ONLY = process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(';').map((s) => s.trim())) : null;
+// BENCH_ROWS=100000,1000000: after every scenario has run, the database is grown to that many
+// seeded invoices (bench/seed.mjs), one size after the other, and the write scenarios are measured
+// again at each; a write that keeps less than GROWTH_KEPT of its 1× rate, raw and as a ratio to the
+// raw baseline measured just before, is flagged: it has a query plan to fix.
+const GROWTH_ROWS = (process.env.BENCH_ROWS ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean)
+  .map(Number);
+if (GROWTH_ROWS.some((n, i) => !Number.isInteger(n) || n <= 0 || n % 10 !== 0 || n <= (GROWTH_ROWS[i - 1] ?? 0)))
+  throw new Error(`BENCH_ROWS: ascending whole tens of invoices, e.g. 100000,1000000 (got ${process.env.BENCH_ROWS})`);
+const GROWTH_SCENARIOS = ['organization', 'invoice', 'finalize', 'payment', 'credit note'];
+const GROWTH_KEPT = 0.8;
+// BENCH_KEEP_DATABASE=1 leaves the database (a PostgreSQL schema, a SQLite file) in place and says
+// where, to EXPLAIN what a grown one does; drop it after.
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 // Server RSS under every scenario but PDF, and right after start-up (before any load).
 const RSS_TARGET_MB = 160;
 const STARTUP_RSS_TARGET_MB = 120;
@@ -118,7 +136,8 @@ async function freshDatabaseUrl() {
   const url = process.env.DATABASE_URL;
   if (!url || url.startsWith('sqlite:')) {
     const dir = mkdtempSync(join(tmpdir(), 'invoicing-bench-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    if (KEEP_DATABASE) process.stderr.write(`bench: the database is kept: sqlite:${join(dir, 'bench.db')}\n`);
+    else cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     return { url: `sqlite:${join(dir, 'bench.db')}`, dialect: 'sqlite' };
   }
   const schema = `bench_${Date.now()}`;
@@ -126,12 +145,14 @@ async function freshDatabaseUrl() {
   await client.connect();
   await client.query(`create schema "${schema}"`);
   await client.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`drop schema if exists "${schema}" cascade`);
-    await c.end();
-  });
+  if (KEEP_DATABASE) process.stderr.write(`bench: the schema ${schema} is kept: drop schema "${schema}" cascade\n`);
+  else
+    cleanups.push(async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists "${schema}" cascade`);
+      await c.end();
+    });
   const separator = url.includes('?') ? '&' : '?';
   return { url: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dialect: 'postgres' };
 }
@@ -711,6 +732,47 @@ async function main() {
     baselineRuns[scenario.compareTo].push(before);
     measured[scenario.name] = record(scenario, await measure(scenario, pid), before);
   }
+  // How cost grows: the write scenarios again on the database grown to each BENCH_ROWS size, each
+  // right after its baseline, as above.
+  const growth = [];
+  const growing = scenarios.filter((s) => GROWTH_SCENARIOS.includes(s.name) && measured[s.name]);
+  if (GROWTH_ROWS.length > 0 && growing.length > 0) {
+    // 1× is measured again once the database is settled as each grown one will be (PostgreSQL
+    // analysed: this server may run without autovacuum) and the service warm, then at each size.
+    let seeded = 0;
+    for (const rows of [0, ...GROWTH_ROWS]) {
+      process.stderr.write(`bench: seeding invoices ${seeded} to ${rows}\n`);
+      const seed = await seedInvoices({ url: database.url, companyId: company.id, from: seeded, to: rows });
+      seeded = rows;
+      process.stderr.write(`bench: ${seed.invoices} invoices after ${seed.seconds.toFixed(1)} s of seeding\n`);
+      const results = {};
+      for (const scenario of growing) {
+        const before = await measure(baselines[scenario.compareTo], baseline.pid);
+        const run = await measure(scenario, service.pid);
+        results[scenario.name] = { ...run, baselineRps: before.requestsPerSecond };
+      }
+      growth.push({ seeded: rows, invoices: seed.invoices, seedSeconds: seed.seconds, results });
+    }
+  }
+  const growthRows = growing
+    .filter(() => growth.length > 0)
+    .map((scenario) => {
+      const [first, ...grown] = growth.map((g) => g.results[scenario.name]);
+      const sizes = grown.map((r) => {
+        const kept = r.requestsPerSecond / first.requestsPerSecond;
+        const keptToBaseline = r.requestsPerSecond / r.baselineRps / (first.requestsPerSecond / first.baselineRps);
+        return {
+          requestsPerSecond: r.requestsPerSecond,
+          kept,
+          keptToBaseline,
+          // Both: the baseline itself swings by half between runs on a busy machine.
+          slower: kept < GROWTH_KEPT && keptToBaseline < GROWTH_KEPT,
+          failed: r.non2xx + r.errors,
+        };
+      });
+      return { scenario: scenario.name, requestsPerSecond: first.requestsPerSecond, sizes };
+    });
+
   const results = {};
   for (const [name, runs] of Object.entries(baselineRuns)) {
     if (runs.length === 0) continue;
@@ -773,6 +835,39 @@ async function main() {
     ),
   ].join('\n');
 
+  // One column pair per size: req/s there, and what it kept of the 1× rate (raw; as a ratio to the baseline).
+  const count = (n) => n.toLocaleString('en');
+  const growthText =
+    growth.length === 0
+      ? ''
+      : [
+          '',
+          '',
+          `How cost grows: the write scenarios on the database grown by seeded invoices (bench/seed.mjs); "kept" is the grown rate over the 1× one, raw and as ratios to the raw POST baseline measured just before each; below ${GROWTH_KEPT} of it both ways (slower by more than ${Math.round((1 - GROWTH_KEPT) * 100)} %) is flagged.`,
+          '',
+          `| scenario | 1× (${count(growth[0].invoices)} invoices) req/s | ${growth
+            .slice(1)
+            .map((g) => `${count(g.invoices)} invoices req/s | kept (raw; to baseline)`)
+            .join(' | ')} | slower by more than ${Math.round((1 - GROWTH_KEPT) * 100)} % |`,
+          `|---|---:|${growth
+            .slice(1)
+            .map(() => '---:|---:|')
+            .join('')}---|`,
+          ...growthRows.map(
+            (r) =>
+              `| ${r.scenario} | ${Math.round(r.requestsPerSecond)} | ${r.sizes
+                .map(
+                  (z) =>
+                    `${Math.round(z.requestsPerSecond)}${z.failed > 0 ? ` (${z.failed} failed)` : ''} | ${z.kept.toFixed(2)}; ${z.keptToBaseline.toFixed(2)}`,
+                )
+                .join(' | ')} | ${r.sizes.some((z) => z.slower) ? 'yes: a plan to fix' : 'no'} |`,
+          ),
+          '',
+          `Seeding: ${growth
+            .slice(1)
+            .map((g) => `to ${count(g.seeded)} seeded invoices in ${g.seedSeconds.toFixed(0)} s`)
+            .join(', ')}.`,
+        ].join('\n');
   const report = {
     date: new Date().toISOString(),
     dialect: database.dialect,
@@ -785,12 +880,21 @@ async function main() {
     targets: { scenarios: TARGETS, p99Factor: P99_FACTOR, rssMb: RSS_TARGET_MB, startupRssMb: STARTUP_RSS_TARGET_MB },
     startupRssMb,
     results: rows,
+    ...(growth.length > 0
+      ? {
+          growth: {
+            keptTarget: GROWTH_KEPT,
+            sizes: growth.map(({ seeded, invoices, seedSeconds }) => ({ seeded, invoices, seedSeconds })),
+            scenarios: growthRows,
+          },
+        }
+      : {}),
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, 'bench/results', `${database.dialect}-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nServer RSS right after start-up: ${startupRssMb?.toFixed(0) ?? '?'} MB (target ≤ ${STARTUP_RSS_TARGET_MB} MB: ${startupRssMb !== null && startupRssMb <= STARTUP_RSS_TARGET_MB ? 'met' : 'missed'}).\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its own mean latency, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx. Written to ${file}\n`,
+    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nServer RSS right after start-up: ${startupRssMb?.toFixed(0) ?? '?'} MB (target ≤ ${STARTUP_RSS_TARGET_MB} MB: ${startupRssMb !== null && startupRssMb <= STARTUP_RSS_TARGET_MB ? 'met' : 'missed'}).\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its own mean latency, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx.${growthText} Written to ${file}\n`,
   );
 }
 
