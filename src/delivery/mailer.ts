@@ -74,14 +74,13 @@ export function smtpMailer(config: EmailConfig): Mailer {
   // itself (some 20 MB resident) loads with the first mail, not with every process.
   const options = transportOptions(config);
   let transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
-  const opened = () =>
+  const open = () =>
     (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)));
   return {
     async send(message) {
       try {
-        const info = await (
-          await opened()
-        ).sendMail({
+        const sender = await open();
+        const info = await sender.sendMail({
           from: message.from,
           ...(message.replyTo ? { replyTo: message.replyTo } : {}),
           to: message.to,

@@ -98,7 +98,7 @@ export class InvoiceService {
     private readonly remindersOf: RemindersOf = async () => [],
   ) {}
 
-  /** The hosted link facts of a invoice in `status`: none for a draft. */
+  /** The hosted link facts of an invoice in `status`: none for a draft. */
   private hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
     return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx);
   }
@@ -412,12 +412,11 @@ export class InvoiceService {
         // Everything the answer shows is read before the number is taken: the counter's lock is
         // held from the number to the commit, so only the event's statement comes between.
         const issued = (await this.read(scope, id, now, t))!;
-        const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
         const numbered = await this.invoices.numberClaimed(
           t,
           scope,
           id,
-          numbering as Exclude<Numbering, { kind: 'none' }>,
+          numberingOf(scope, draft.draft_number, dates.issueDate),
         );
         // The draft was already marked issued in this transaction: a taken number undoes it all.
         if (!numbered.ok) throw new NumberTaken();
@@ -434,7 +433,7 @@ export class InvoiceService {
   }
 }
 
-function numberingOf(owner: Owner, number: string | null, issueDate: string): Numbering {
+function numberingOf(owner: Owner, number: string | null, issueDate: string): Exclude<Numbering, { kind: 'none' }> {
   return number === null
     ? {
         kind: 'sequence',
