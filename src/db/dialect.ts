@@ -22,6 +22,18 @@ export function dialectOf(db: Kysely<unknown>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+/**
+ * The columns of a partial index that holds the rows with one value of `fixed` (its WHERE), for a
+ * query that names that value as a literal and walks `walked` in order. PostgreSQL leaves what the
+ * index's WHERE implies out of the scan's conditions, so a leading `fixed` column would give the
+ * walk no place to seek to: it would read the index from its first entry. SQLite, which plans
+ * without statistics, takes another index with an equality on `fixed` instead unless this one
+ * has the column too, first (and covers the query only then).
+ */
+export function partialIndexColumns(dialect: DialectName, fixed: string, walked: string[]): string[] {
+  return dialect === 'postgres' ? walked : [fixed, ...walked];
+}
+
 /** The column type of raw bytes (received documents, their attachments): BLOB on SQLite, bytea on PostgreSQL. */
 export function binaryColumnType(dialect: DialectName): 'blob' | 'bytea' {
   return dialect === 'postgres' ? 'bytea' : 'blob';
