@@ -99,8 +99,14 @@ export class InvoiceService {
   ) {}
 
   /** The hosted link facts of an invoice in `status`: none for a draft. */
-  private hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
-    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx);
+  private hostedOf(
+    owner: Owner,
+    id: string,
+    status: string,
+    trx: Kysely<Database>,
+    created = false,
+  ): Promise<HostedLinkFacts> {
+    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx, created);
   }
 
   /** The invoice as the API shows it, read in `trx` when given. */
@@ -261,7 +267,7 @@ export class InvoiceService {
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
         today: todayUtc(now),
         deliveries: [],
-        hosted: await this.hostedOf(scope, id, row.status, t),
+        hosted: await this.hostedOf(scope, id, row.status, t, true),
         reminders: [],
       });
       await this.events.record(t, scope, 'invoice.created', invoice, now);
