@@ -157,6 +157,20 @@ async function freshDatabaseUrl() {
   return { url: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dialect: 'postgres' };
 }
 
+// Before each scenario on PostgreSQL the bench's tables are vacuumed and analysed, as autovacuum
+// would have done by then on a running server: a server without autovacuum (this machine's runs
+// with it off) would otherwise plan every statement on tables it has never seen grow.
+async function vacuumAnalyse(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select tablename from pg_tables where schemaname = current_schema()');
+    if (rows.length > 0) await client.query(`vacuum (analyze) ${rows.map((r) => `"${r.tablename}"`).join(', ')}`);
+  } finally {
+    await client.end();
+  }
+}
+
 const execFileAsync = promisify(execFile);
 
 /** The admin CLI on the bench's database, its `--json` answer parsed. */
@@ -665,6 +679,7 @@ async function main() {
   };
   const measure = async (scenario, pid) => {
     await scenario.setUp?.(scenario);
+    if (database.dialect === 'postgres' && pid !== baseline.pid) await vacuumAnalyse(database.url);
     process.stderr.write(
       `bench: ${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections\n`,
     );

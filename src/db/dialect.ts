@@ -22,6 +22,18 @@ export function dialectOf(db: Kysely<unknown>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+/**
+ * The columns of a partial index that holds the rows with one value of `fixed` (its WHERE), for a
+ * query that names that value as a literal and walks `walked` in order. PostgreSQL leaves what the
+ * index's WHERE implies out of the scan's conditions, so a leading `fixed` column would give the
+ * walk no place to seek to: it would read the index from its first entry. SQLite, which plans
+ * without statistics, takes another index with an equality on `fixed` instead unless this one
+ * has the column too, first (and covers the query only then).
+ */
+export function partialIndexColumns(dialect: DialectName, fixed: string, walked: string[]): string[] {
+  return dialect === 'postgres' ? walked : [fixed, ...walked];
+}
+
 /** The column type of raw bytes (received documents, their attachments): BLOB on SQLite, bytea on PostgreSQL. */
 export function binaryColumnType(dialect: DialectName): 'blob' | 'bytea' {
   return dialect === 'postgres' ? 'bytea' : 'blob';
@@ -62,6 +74,23 @@ export interface EventWriterHooks {
   onOutbox(): void;
 }
 
+/**
+ * An invoice claimed in the caller's transaction, to be numbered with the next value of its
+ * sequence as its event is written (EventWriter.writeNumbered).
+ */
+export interface NumberedChange {
+  invoiceId: string;
+  companyId: string;
+  livemode: number;
+  sequence: string;
+  year: number;
+  /** The number is the prefix and the counter's value, zero-padded to `width` digits (and wider past them). */
+  prefix: string;
+  width: number;
+  /** Stands for the number in the event's object until the number is known; random, so nothing else matches it. */
+  placeholder: string;
+}
+
 export interface EventWriter {
   /**
    * Writes the event, the change's INSERT when there is one, and, when an enabled endpoint of
@@ -69,6 +98,20 @@ export interface EventWriter {
    * `executor` is one, all or nothing. A constraint the INSERT breaks throws, as the INSERT alone would.
    */
   write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void>;
+  /**
+   * Numbers the invoice with the next number of its sequence that no invoice of the company and
+   * mode has, then writes the event, its object's `placeholder` replaced by the number, and its
+   * outbox row, in `t` (a transaction); answers the number. The counter row's lock serializes the
+   * company's numberings until the commit. On PostgreSQL number and event are one statement, so
+   * the lock is held for it and the COMMIT only; elsewhere `steps` numbers the invoice, then the
+   * event is written.
+   */
+  writeNumbered(
+    t: Kysely<Database>,
+    event: EventRow,
+    change: NumberedChange,
+    steps: () => Promise<string>,
+  ): Promise<string>;
 }
 
 /** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/dialect.js';
 import type {
   Database,
@@ -34,12 +34,18 @@ export class ReminderRepository {
       .execute();
   }
 
-  /** Issued invoices due on or before `dueBy`, after `afterId` by id: the candidates of a pass, read without a lock. */
+  /**
+   * Issued invoices due on or before `dueBy`, after `afterId` by id: the candidates of a pass, read
+   * without a lock. A batch walks invoices_issued_idx (issued invoices by id) from `afterId` and
+   * stops after `limit`. The status is written into the SQL, not bound: the index is partial on
+   * that status, and a plan made before the values are bound (SQLite's, a prepared statement's
+   * generic one on PostgreSQL) knows the query is within the index only from the same literal.
+   */
   async candidates(dueBy: string, afterId: string, limit: number): Promise<{ id: string }[]> {
     return this.db
       .selectFrom('invoices')
       .select('id')
-      .where('status', '=', 'issued')
+      .where('status', '=', sql.lit('issued'))
       .where('due_date', '<=', dueBy)
       .where('id', '>', afterId)
       .orderBy('id')

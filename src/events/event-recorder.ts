@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Dialect, EventWriter, InsertChange } from '../db/dialect.js';
+import { randomBytes } from 'node:crypto';
+import type { Dialect, EventRow, EventWriter, InsertChange, NumberedChange } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import { newId } from '../lib/ids.js';
@@ -57,6 +58,27 @@ export class EventRecorder {
     return this.write(executor, change, scope, type, object, now);
   }
 
+  /**
+   * Numbers the invoice claimed in `t` with the next number of its sequence and writes its event,
+   * whose object `objectOf` makes with a stand-in for the number; answers the number. On
+   * PostgreSQL both are one statement (EventWriter.writeNumbered), so the company's counter lock
+   * is held for it and the COMMIT only; `steps` numbers the invoice elsewhere. The object may
+   * show the number only as given: nothing in it may be worked out from the number's text.
+   */
+  async recordNumbered(
+    t: Kysely<Database>,
+    scope: Scope,
+    type: EventType,
+    objectOf: (number: string) => unknown,
+    change: Omit<NumberedChange, 'placeholder'>,
+    steps: () => Promise<string>,
+    now: Date,
+  ): Promise<string> {
+    const placeholder = `number-${randomBytes(16).toString('hex')}`;
+    const event = eventRow(newId('evt'), scope, type, objectOf(placeholder), now);
+    return this.writer.writeNumbered(t, event, { ...change, placeholder }, steps);
+  }
+
   private async write(
     executor: Kysely<Database>,
     change: InsertChange | null,
@@ -66,16 +88,19 @@ export class EventRecorder {
     now: Date,
   ): Promise<string> {
     const id = newId('evt');
-    const event = {
-      id,
-      company_id: scope.companyId,
-      livemode: modeColumn(scope),
-      type,
-      request_id: scope.requestId,
-      object: JSON.stringify(object),
-      created_at: now.toISOString(),
-    };
-    await this.writer.write(executor, event, change);
+    await this.writer.write(executor, eventRow(id, scope, type, object, now), change);
     return id;
   }
+}
+
+function eventRow(id: string, scope: Scope, type: EventType, object: unknown, now: Date): EventRow {
+  return {
+    id,
+    company_id: scope.companyId,
+    livemode: modeColumn(scope),
+    type,
+    request_id: scope.requestId,
+    object: JSON.stringify(object),
+    created_at: now.toISOString(),
+  };
 }

@@ -73,6 +73,17 @@ const WRITE_PATH_STATEMENTS: { what: string; keys: string[]; statement: string; 
   },
 ];
 
+/**
+ * The reminder pass's batch, as its repository writes it (issued invoices due by a date, after the
+ * last id of the batch before, by id): run every minute, it must walk an index in id order from
+ * that id and stop after the batch, not walk the primary key and filter or sort every open invoice.
+ */
+const REMINDER_CANDIDATES = {
+  statement: "select id from invoices where status = 'issued' and due_date <= $1 and id > $2 order by id limit $3",
+  // Due by 30 days from today, as a pass asks; the first batch of 200.
+  params: [new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10), '', 200] as const,
+};
+
 describe('the query plans of hot reads and writes on sqlite', () => {
   let database: TestDatabase;
   let storage: Storage;
@@ -135,6 +146,12 @@ describe('the query plans of hot reads and writes on sqlite', () => {
     expect(detail).not.toMatch(/SCAN|TEMP B-TREE/);
   });
 
+  it('walks the reminder pass’s candidates in one index range in id order, with no sort', async () => {
+    const detail = await plan(REMINDER_CANDIDATES.statement);
+    expect(detail).toMatch(/SEARCH invoices USING (COVERING )?INDEX invoices_issued_idx \(status=\? AND id>\?\)/);
+    expect(detail).not.toMatch(/SCAN|TEMP B-TREE/);
+  });
+
   const key = (column: string) =>
     `upper(replace(replace(replace(replace("${column}", ' ', ''), '.', ''), '-', ''), '/', ''))`;
   it.each([
@@ -161,7 +178,7 @@ describe('the query plans of hot reads and writes on sqlite', () => {
 });
 
 describe.skipIf(!DIALECTS.includes('postgres'))(
-  'the query plans of the write paths on a grown postgres database',
+  'the query plans of the write paths and the reminder pass on a grown postgres database',
   () => {
     // 20,000 seeded invoices (half of them one company's), 60,000 lines, payments, credit notes and
     // events, analysed; the plans are the generic ones the service's prepared statements settle on.
@@ -192,6 +209,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       'Relation Name'?: string;
       'Index Name'?: string;
       'Index Cond'?: string;
+      'Actual Rows'?: number;
+      'Rows Removed by Filter'?: number;
       Plans?: PlanNode[];
     }
     const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
@@ -217,6 +236,49 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
             nodes.some((n) => /Index/.test(n['Node Type']) && new RegExp(`\\b${key} = `).test(n['Index Cond'] ?? '')),
             `${key}: ${shown}`,
           ).toBe(true);
+      },
+    );
+
+    // The pass's query goes as an unnamed statement, planned with its values each time; as a named
+    // prepared statement it would settle on the generic plan. Both must walk the index.
+    it.each(['force_custom_plan', 'force_generic_plan'])(
+      'walks the reminder pass’s candidates by an index in id order and reads only the batch it returns (%s)',
+      async (mode) => {
+        const [dueBy, afterId, limit] = REMINDER_CANDIDATES.params;
+        await client.query('deallocate all');
+        await client.query(`set plan_cache_mode = ${mode}`);
+        let plan: PlanNode;
+        try {
+          await client.query(`prepare q as ${REMINDER_CANDIDATES.statement}`);
+          const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+            `explain (analyze, format json) execute q('${dueBy}', '${afterId}', ${limit})`,
+          );
+          plan = rows[0]!['QUERY PLAN'][0].Plan;
+        } finally {
+          await client.query('set plan_cache_mode = force_generic_plan');
+        }
+        const nodes = nodesOf(plan);
+        const shown = JSON.stringify(
+          nodes.map((n) => [
+            n['Node Type'],
+            n['Index Name'],
+            n['Index Cond'],
+            n['Actual Rows'],
+            n['Rows Removed by Filter'],
+          ]),
+        );
+        expect(
+          nodes.filter((n) => ['Seq Scan', 'Bitmap Heap Scan', 'Sort'].includes(n['Node Type'])),
+          shown,
+        ).toEqual([]);
+        const scans = nodes.filter((n) => n['Relation Name'] === 'invoices');
+        expect(scans, shown).toHaveLength(1);
+        expect([scans[0]!['Index Name'], scans[0]!['Index Cond']], shown).toEqual([
+          'invoices_issued_idx',
+          expect.stringMatching(/^\(+id > /),
+        ]);
+        // The seeded book has 400 issued invoices, all due: a batch reads its 200 and stops.
+        expect([scans[0]!['Actual Rows'], scans[0]!['Rows Removed by Filter'] ?? 0], shown).toEqual([limit, 0]);
       },
     );
   },

@@ -10,6 +10,7 @@ import type { Storage } from '../../src/db/database.js';
 import { BASE_PATH } from '../../src/http/api-version.js';
 import type { Resolve } from '../../src/webhooks/url-safety.js';
 import type { DocumentReader } from '../../src/documents/read/read-pool.js';
+import type { RateLimitStore } from '../../src/rate-limit/store.js';
 import { createTestDatabase, type TestDatabase } from './dialects.js';
 import { addContractCheck } from './openapi-contract.js';
 
@@ -51,6 +52,7 @@ export async function buildTestApp(
     resolve?: Resolve;
     database?: TestDatabase;
     reader?: DocumentReader;
+    rateLimitStore?: RateLimitStore;
   } = {},
 ): Promise<TestApp> {
   // A database given is another app's, opened again as after a restart; it stays when this app closes.
@@ -72,6 +74,7 @@ export async function buildTestApp(
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
     ...(options.reader ? { reader: options.reader } : {}),
+    ...(options.rateLimitStore ? { rateLimitStore: options.rateLimitStore } : {}),
   });
   // Every response under the base path is checked against the OpenAPI document (one hook for the suite).
   const contract = addContractCheck(app);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, buildTestApp, type TestApp } from '../helpers/build.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
+import { RedisRateLimitStore } from '../../src/rate-limit/redis-store.js';
 import { deleteRedisKeys, REDIS_AVAILABLE, TEST_REDIS_URL, uniqueRedisPrefix } from '../helpers/redis.js';
 import { cliJson, startServer, type ServerProcess } from '../helpers/servers.js';
 import { claimInstance, PanelClient, PASSWORD, signedInAs } from '../helpers/panel-client.js';
@@ -39,11 +40,22 @@ for (const dialect of DIALECTS) {
       const prefix = uniqueRedisPrefix('atomic');
 
       beforeAll(async () => {
-        t = await buildTestApp(dialect, {
-          authFailureLimit: AUTH_FAILURE_LIMIT,
-          rateLimitMax: RATE_LIMIT_MAX,
-          ...(store.redis ? { redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix } : {}),
-        });
+        // Redis is given directly, without the fail-open fallback and with a command timeout far
+        // above any stall of a busy machine: these tests count what Redis admits, and a fallback
+        // to this process's counters (its own tests) would count elsewhere.
+        t = await buildTestApp(
+          dialect,
+          { authFailureLimit: AUTH_FAILURE_LIMIT, rateLimitMax: RATE_LIMIT_MAX },
+          store.redis
+            ? {
+                rateLimitStore: new RedisRateLimitStore({
+                  url: TEST_REDIS_URL,
+                  keyPrefix: prefix,
+                  commandTimeoutMs: 30_000,
+                }),
+              }
+            : {},
+        );
       });
       afterAll(async () => {
         await t.close();

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
+import type { Dialect, EventRow, EventWriterHooks, InsertChange, NumberedChange } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
+import { lastWriteUnlessTaken } from '../transactions.js';
 import type { Database } from '../schema.js';
 
 // PostgreSQL: several instances write at once, each statement is a round trip, and transactions
@@ -9,6 +10,43 @@ import type { Database } from '../schema.js';
 // statement is.
 
 type Table = keyof Database & string;
+
+type EventCte = { id: string; company_id: string; livemode: number; type: string; created_at: string };
+
+/** Adds the outbox row of the query's `event` CTE, when an enabled endpoint of its company and mode takes its type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CTEs before it differ by statement
+function withOutbox(query: any): any {
+  return query.with('outbox', (w: Kysely<Database & { event: EventCte }>) =>
+    w
+      .insertInto('webhook_outbox')
+      .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
+      .expression(
+        w
+          .selectFrom('event')
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('webhook_endpoints as endpoint')
+                .select(sql.lit(1).as('one'))
+                .whereRef('endpoint.company_id', '=', 'event.company_id')
+                .whereRef('endpoint.livemode', '=', 'event.livemode')
+                .where('endpoint.enabled', '=', sql.lit(1))
+                // hooks.takes (subscribes()), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
+                .where(
+                  sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
+                ),
+            ),
+          )
+          .select([
+            'event.id as event_id',
+            'event.company_id',
+            'event.livemode',
+            'event.type',
+            'event.created_at',
+          ]) as never,
+      )
+      .returning(['event_id']),
+  );
+}
 
 /**
  * The event and its outbox row as one statement (data-modifying CTEs), and a change that is a
@@ -31,55 +69,89 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
           w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never),
         );
       const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
-      return query
-        .with('event', (w: Kysely<Database>) =>
+      return withOutbox(
+        query.with('event', (w: Kysely<Database>) =>
           w
             .insertInto('events')
             .values(Object.fromEntries(eventColumns.map((c) => [c, param(`event:${c}`)])) as never)
             .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
-        )
-        .with(
-          'outbox',
-          (
-            w: Kysely<
-              Database & {
-                event: { id: string; company_id: string; livemode: number; type: string; created_at: string };
-              }
-            >,
-          ) =>
-            w
-              .insertInto('webhook_outbox')
-              .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
-              .expression(
-                w
-                  .selectFrom('event')
-                  .where(({ exists, selectFrom }) =>
-                    exists(
-                      selectFrom('webhook_endpoints as endpoint')
-                        .select(sql.lit(1).as('one'))
-                        .whereRef('endpoint.company_id', '=', 'event.company_id')
-                        .whereRef('endpoint.livemode', '=', 'event.livemode')
-                        .where('endpoint.enabled', '=', sql.lit(1))
-                        // hooks.takes (subscribes()), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
-                        .where(
-                          sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
-                        ),
-                    ),
-                  )
-                  .select([
-                    'event.id as event_id',
-                    'event.company_id',
-                    'event.livemode',
-                    'event.type',
-                    'event.created_at',
-                  ]) as never,
-              )
-              .returning(['event_id']),
-        )
+        ),
+      )
         .selectFrom('outbox')
         .select('event_id');
     });
   };
+
+  // The next number, the invoice numbered unless a client took that number (then the counter
+  // keeps its step and nothing else is written), the event with the number in its object, and its
+  // outbox row: one statement, so the counter row's lock is held for it and the COMMIT only.
+  const numberedStatement = prepareQuery<NumberedValues, { number: string; outboxed: number }>(db, (d, param) => {
+    const text = (name: keyof NumberedValues & string) => sql<string>`${param(name)}::text`;
+    const numbered = d
+      .with('n', (w) =>
+        w
+          .insertInto('number_sequences')
+          .values({
+            company_id: param('companyId'),
+            livemode: param('livemode'),
+            sequence: param('sequence'),
+            year: param('year'),
+            last_value: sql.lit(1),
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['company_id', 'livemode', 'sequence', 'year'])
+              .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
+          )
+          .returning(
+            sql<string>`${text('prefix')} || lpad(last_value::text, greatest(${param('width')}::int, length(last_value::text)), '0')`.as(
+              'number',
+            ),
+          ),
+      )
+      .with('numbered', (w) =>
+        w
+          .updateTable('invoices')
+          .from('n')
+          .set({ number: sql<string>`n.number` })
+          .where('invoices.company_id', '=', param('companyId'))
+          .where('invoices.id', '=', param('invoiceId'))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('invoices as taken')
+                  .select(sql.lit(1).as('one'))
+                  .where('taken.company_id', '=', param('companyId'))
+                  .where('taken.livemode', '=', param('livemode'))
+                  .whereRef('taken.number', '=', sql.ref('n.number') as never),
+              ),
+            ),
+          )
+          .returning(sql<string>`n.number`.as('number')),
+      )
+      .with('event', (w) =>
+        w
+          .insertInto('events')
+          .columns(['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'])
+          .expression(
+            (w as unknown as Kysely<Database & { numbered: { number: string } }>)
+              .selectFrom('numbered')
+              .select([
+                text('event:id').as('id'),
+                text('event:company_id').as('company_id'),
+                sql<number>`${param('event:livemode')}::int`.as('livemode'),
+                text('event:type').as('type'),
+                text('event:request_id').as('request_id'),
+                sql<string>`replace(${text('event:object')}, ${text('placeholder')}, numbered.number)`.as('object'),
+                text('event:created_at').as('created_at'),
+              ]) as never,
+          )
+          .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
+      );
+    return withOutbox(numbered as never)
+      .selectFrom('numbered')
+      .select(['numbered.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);
+  });
 
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
@@ -97,8 +169,30 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
       const { rows } = await statement(values, executor);
       if (rows.length > 0) hooks.onOutbox();
     },
+
+    async writeNumbered(t: Kysely<Database>, event: EventRow, change: NumberedChange): Promise<string> {
+      const values = { ...change } as NumberedValues;
+      for (const [column, value] of Object.entries(event))
+        (values as Record<string, unknown>)[`event:${column}`] = value;
+      for (;;) {
+        // A client's number still uncommitted when it is taken here breaks the unique index once
+        // that client commits: the savepoint (made before the counter's lock) gives the step back,
+        // and the next try sees the number taken. A number already taken leaves no row: the
+        // counter keeps its step, and the next try takes the next.
+        const rows = await lastWriteUnlessTaken(t, async () => (await numberedStatement(values, t)).rows);
+        const row = rows?.[0];
+        if (!row) continue;
+        if (row.outboxed > 0) hooks.onOutbox();
+        return row.number;
+      }
+    },
   };
 }
+
+/** The values of the numbered statement: the change's, and the event's columns as `event:<column>`. */
+type NumberedValues = { [K in keyof NumberedChange]: NumberedChange[K] } & {
+  [K in keyof EventRow as `event:${K}`]: EventRow[K];
+};
 
 const xact = (value: string | number) => sql`${String(value)}::xid8`;
 const liveHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, EventRow, EventWriterHooks, InsertChange } from '../dialect.js';
+import type { Dialect, EventRow, EventWriterHooks, InsertChange, NumberedChange } from '../dialect.js';
 import { prepareQuery, preparedInsert } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import { inTransaction } from '../transactions.js';
@@ -56,6 +56,12 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
         await insert([change.row], t);
         await writeInSteps(t, event);
       });
+    },
+
+    async writeNumbered(t: Kysely<Database>, event: EventRow, change: NumberedChange, steps: () => Promise<string>) {
+      const number = await steps();
+      await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
+      return number;
     },
   };
 }

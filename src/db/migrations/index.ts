@@ -21,6 +21,7 @@ import * as hostedLinks from './0020-hosted-links.js';
 import * as reminders from './0021-reminders.js';
 import * as recurringInvoices from './0022-recurring-invoices.js';
 import * as quoteDraftsAndOrigins from './0023-quote-drafts-and-origins.js';
+import * as reminderCandidates from './0024-reminder-candidates.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -47,4 +48,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021-reminders': reminders,
   '0022-recurring-invoices': recurringInvoices,
   '0023-quote-drafts-and-origins': quoteDraftsAndOrigins,
+  '0024-reminder-candidates': reminderCandidates,
 };
