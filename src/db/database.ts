@@ -39,6 +39,8 @@ export function sqlitePathOf(url: string): string {
 const STATEMENT_CACHE_SIZE = 500;
 const PING = CompiledQuery.raw('select 1');
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** The write-ahead log's size at which the background checkpointer starts (1,000 pages). */
+const CHECKPOINTER_START_BYTES = 4 * 1024 * 1024;
 
 /**
  * Preparing a statement costs more than running a small one, and Kysely prepares every query
@@ -65,7 +67,10 @@ function openSqlite(url: string, options: StorageOptions): Storage {
   // The writer sets WAL first; the reader then opens the same file (WAL is a property of the file).
   const writer = openSqliteDatabase(path);
   const reader = inMemory ? null : openSqliteDatabase(path, { readOnly: true });
-  const checkpointer = options.backgroundCheckpoints && !inMemory ? new SqliteCheckpointer(resolve(path)) : null;
+  const checkpointer =
+    options.backgroundCheckpoints && !inMemory
+      ? new SqliteCheckpointer(resolve(path), { startAtLogBytes: CHECKPOINTER_START_BYTES })
+      : null;
   // With the checkpointer running, the automatic checkpoint on commit is only a safety net.
   if (checkpointer) writer.exec('pragma wal_autocheckpoint = 10000');
   const prepareWriter = statementCache(writer);
@@ -76,6 +81,7 @@ function openSqlite(url: string, options: StorageOptions): Storage {
       prepareWriter,
       prepareReader,
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      ...(checkpointer ? { afterCommit: () => checkpointer.noteCommit() } : {}),
       close: () => {
         reader?.close();
         writer.close();

@@ -1,10 +1,13 @@
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 // SQLite in WAL mode copies the log back into the database file (a checkpoint) from whichever
 // connection commits past the threshold — with a synchronous driver that is the event loop, which then
 // stalls for the copy and its fsync, and every request in flight waits. Instead, a worker thread
 // with its own connection checkpoints in PASSIVE mode (never blocking writers) a few times a
-// second, and the main connection's automatic threshold is raised to a safety net only.
+// second, and the main connection's automatic threshold is raised to a safety net only. The
+// server's thread starts when the log first reaches 4 MB, not at start-up: until then there is
+// little to copy, and the safety net (40 MB) is far off.
 
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -47,28 +50,75 @@ export interface CheckpointStats {
   lastError: string | null;
 }
 
+export interface CheckpointerOptions {
+  /** How often the thread checkpoints. */
+  intervalMs?: number;
+  /**
+   * The thread starts once the write-ahead log has grown to this many bytes, as seen by
+   * `noteCommit`; 0 starts it at once. A server that has only started (its migrations and
+   * setup token write a few pages) carries no thread and no second isolate for it.
+   */
+  startAtLogBytes?: number;
+}
+
 export class SqliteCheckpointer {
-  private readonly worker: Worker;
+  private worker: Worker | null = null;
+  private readonly logPath: string;
+  private readonly startAtLogBytes: number;
+  private readonly intervalMs: number;
   readonly stats: CheckpointStats = { checkpoints: 0, frames: 0, lastError: null };
 
-  constructor(path: string, intervalMs = 250) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, intervalMs } });
-    this.worker.on('message', (message: { checkpoints?: number; frames?: number; error?: string }) => {
+  constructor(
+    private readonly path: string,
+    options: CheckpointerOptions = {},
+  ) {
+    this.logPath = `${path}-wal`;
+    this.intervalMs = options.intervalMs ?? 250;
+    this.startAtLogBytes = options.startAtLogBytes ?? 0;
+    if (this.startAtLogBytes === 0) this.start();
+  }
+
+  /** Whether the thread runs. */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  /** After a commit: starts the thread once the log has grown to its threshold. */
+  noteCommit(): void {
+    if (this.worker) return;
+    let size = 0;
+    try {
+      size = statSync(this.logPath).size;
+    } catch {
+      return;
+    }
+    if (size >= this.startAtLogBytes) this.start();
+  }
+
+  private start(): void {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path: this.path, intervalMs: this.intervalMs },
+    });
+    worker.on('message', (message: { checkpoints?: number; frames?: number; error?: string }) => {
       if (message.error) this.stats.lastError = message.error;
       else Object.assign(this.stats, { checkpoints: message.checkpoints, frames: message.frames });
     });
     // A failing checkpointer must never take the service down: the main connection's automatic
     // checkpoint still bounds the log.
-    this.worker.on('error', (error) => {
+    worker.on('error', (error) => {
       this.stats.lastError = error.message;
     });
-    this.worker.unref();
+    worker.unref();
+    this.worker = worker;
   }
 
   async stop(): Promise<void> {
-    const exited = new Promise((done) => this.worker.once('exit', done));
-    this.worker.postMessage('stop');
-    const timer = setTimeout(() => void this.worker.terminate(), 2000);
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise((done) => worker.once('exit', done));
+    worker.postMessage('stop');
+    const timer = setTimeout(() => void worker.terminate(), 2000);
     await exited;
     clearTimeout(timer);
   }

@@ -83,6 +83,8 @@ export interface SqliteConnections {
   prepareReader: Prepare | null;
   /** How long a write waits for another process's write lock before it fails. */
   busyTimeoutMs: number;
+  /** Called after each commit of the shared transaction. */
+  afterCommit?: () => void;
   close(): void;
 }
 
@@ -217,6 +219,7 @@ export class GroupCommitSqliteDriver implements Driver {
       this.batch = null;
       this.connections.prepareWriter('commit').statement.run();
       batch.resolve();
+      this.connections.afterCommit?.();
     } catch (error) {
       if (this.connections.writer.isTransaction) this.connections.writer.exec('rollback');
       batch.reject(error);

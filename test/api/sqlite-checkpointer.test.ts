@@ -15,7 +15,7 @@ describe('the SQLite checkpointer', () => {
     const db = openSqliteDatabase(path);
     db.exec('pragma wal_autocheckpoint = 0');
     db.exec('create table t (id integer primary key, v text)');
-    const checkpointer = new SqliteCheckpointer(path, 50);
+    const checkpointer = new SqliteCheckpointer(path, { intervalMs: 50 });
     try {
       const insert = db.prepare('insert into t (v) values (?)');
       for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
@@ -24,6 +24,31 @@ describe('the SQLite checkpointer', () => {
       expect(checkpointer.stats.frames).toBeGreaterThan(0);
       // The rows are in the main database file, not only in the log.
       expect(statSync(path).size).toBeGreaterThan(2000 * 200);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('starts its thread only once the write-ahead log has grown to its threshold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'invoicing-ckpt-'));
+    const path = join(dir, 'db.sqlite');
+    const db = openSqliteDatabase(path);
+    db.exec('pragma wal_autocheckpoint = 0');
+    db.exec('create table t (id integer primary key, v text)');
+    const checkpointer = new SqliteCheckpointer(path, { intervalMs: 50, startAtLogBytes: 1024 * 1024 });
+    try {
+      const insert = db.prepare('insert into t (v) values (?)');
+      insert.run('small');
+      checkpointer.noteCommit();
+      expect(checkpointer.running).toBe(false);
+      for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
+      expect(statSync(`${path}-wal`).size).toBeGreaterThanOrEqual(1024 * 1024);
+      checkpointer.noteCommit();
+      expect(checkpointer.running).toBe(true);
+      await eventually(() => checkpointer.stats.frames > 0, { timeoutMs: 5000, what: 'a checkpoint' });
+      expect(checkpointer.stats.lastError).toBeNull();
     } finally {
       await checkpointer.stop();
       db.close();
