@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect, EventWriter, InsertChange } from '../db/dialect.js';
+import type { Dialect, EventRow, EventWriter, GuardedUpdate, InsertChange } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import { newId } from '../lib/ids.js';
@@ -17,7 +17,8 @@ export { subscribes };
  * On a create the round trips to the database, not the work, are most of what a request waits
  * for; how the event, its outbox row and a change that is a single INSERT (`recordWithInsert`)
  * are written is the dialect's (Dialect.eventWriter): one atomic statement on PostgreSQL, steps
- * in one transaction on SQLite.
+ * in one transaction on SQLite. So is a compare-and-set UPDATE with an INSERT and their events
+ * (`recordWithGuardedChange`: a payment or a refund).
  */
 export class EventRecorder {
   private readonly listeners = new Set<() => void>();
@@ -57,6 +58,23 @@ export class EventRecorder {
     return this.write(executor, change, scope, type, object, now);
   }
 
+  /**
+   * The guard's compare-and-set UPDATE, then (only when it matched) the INSERT and the events, in
+   * order, with their outbox rows: all or nothing, in the caller's transaction when `executor` is
+   * one. False, with nothing written, when the row had changed since it was read.
+   */
+  async recordWithGuardedChange(
+    executor: Kysely<Database>,
+    guard: GuardedUpdate,
+    insert: InsertChange,
+    scope: Scope,
+    events: readonly { type: EventType; object: unknown }[],
+    now: Date,
+  ): Promise<boolean> {
+    const rows = events.map(({ type, object }) => eventRow(scope, type, object, now));
+    return this.writer.writeGuarded(executor, guard, insert, rows);
+  }
+
   private async write(
     executor: Kysely<Database>,
     change: InsertChange | null,
@@ -65,17 +83,20 @@ export class EventRecorder {
     object: unknown,
     now: Date,
   ): Promise<string> {
-    const id = newId('evt');
-    const event = {
-      id,
-      company_id: scope.companyId,
-      livemode: modeColumn(scope),
-      type,
-      request_id: scope.requestId,
-      object: JSON.stringify(object),
-      created_at: now.toISOString(),
-    };
+    const event = eventRow(scope, type, object, now);
     await this.writer.write(executor, event, change);
-    return id;
+    return event.id;
   }
+}
+
+function eventRow(scope: Scope, type: EventType, object: unknown, now: Date): EventRow {
+  return {
+    id: newId('evt'),
+    company_id: scope.companyId,
+    livemode: modeColumn(scope),
+    type,
+    request_id: scope.requestId,
+    object: JSON.stringify(object),
+    created_at: now.toISOString(),
+  };
 }
