@@ -198,7 +198,8 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     },
     { publicBaseUrl: options.publicBaseUrl ?? null },
   );
-  const hostedLinkOf: HostedLinkOf = (owner, kind, id, trx) => hostedLinks.linkOf(owner, kind, id, trx);
+  const hostedLinkOf: HostedLinkOf = (owner, kind, id, trx, created) =>
+    hostedLinks.linkOf(owner, kind, id, trx, created);
   const reminderRepository = new ReminderRepository(storage.db, storage.dialect);
   const emailTemplateRepository = new EmailTemplateRepository(storage.db);
   const invoices = new InvoiceService(

@@ -85,6 +85,23 @@ export interface EventWriterHooks {
   onOutbox(): void;
 }
 
+/**
+ * An invoice claimed in the caller's transaction, to be numbered with the next value of its
+ * sequence as its event is written (EventWriter.writeNumbered).
+ */
+export interface NumberedChange {
+  invoiceId: string;
+  companyId: string;
+  livemode: number;
+  sequence: string;
+  year: number;
+  /** The number is the prefix and the counter's value, zero-padded to `width` digits (and wider past them). */
+  prefix: string;
+  width: number;
+  /** Stands for the number in the event's object until the number is known; random, so nothing else matches it. */
+  placeholder: string;
+}
+
 export interface EventWriter {
   /**
    * Writes the event, the change's INSERT when there is one, and, when an enabled endpoint of
@@ -104,6 +121,20 @@ export interface EventWriter {
     insert: InsertChange,
     events: readonly EventRow[],
   ): Promise<boolean>;
+  /**
+   * Numbers the invoice with the next number of its sequence that no invoice of the company and
+   * mode has, then writes the event, its object's `placeholder` replaced by the number, and its
+   * outbox row, in `t` (a transaction); answers the number. The counter row's lock serializes the
+   * company's numberings until the commit. On PostgreSQL number and event are one statement, so
+   * the lock is held for it and the COMMIT only; elsewhere `steps` numbers the invoice, then the
+   * event is written.
+   */
+  writeNumbered(
+    t: Kysely<Database>,
+    event: EventRow,
+    change: NumberedChange,
+    steps: () => Promise<string>,
+  ): Promise<string>;
 }
 
 /** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */

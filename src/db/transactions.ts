@@ -35,3 +35,21 @@ export async function writeUnlessTaken(trx: Kysely<Database>, work: () => Promis
   await sql`release savepoint ${name}`.execute(trx);
   return true;
 }
+
+/**
+ * Like writeUnlessTaken, for a transaction's last statement: answers what `work` answered, or null
+ * when it broke a unique index. On success the savepoint is left for the COMMIT to end, so nothing
+ * is sent between `work` and the COMMIT.
+ */
+export async function lastWriteUnlessTaken<T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T | null> {
+  const name = sql.id('unless_taken');
+  await sql`savepoint ${name}`.execute(trx);
+  try {
+    return await work();
+  } catch (error) {
+    await sql`rollback to savepoint ${name}`.execute(trx);
+    await sql`release savepoint ${name}`.execute(trx);
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Dialect, EventRow, EventWriter, GuardedUpdate, InsertChange } from '../db/dialect.js';
+import { randomBytes } from 'node:crypto';
+import type { Dialect, EventRow, EventWriter, GuardedUpdate, InsertChange, NumberedChange } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import { newId } from '../lib/ids.js';
@@ -71,8 +72,29 @@ export class EventRecorder {
     events: readonly { type: EventType; object: unknown }[],
     now: Date,
   ): Promise<boolean> {
-    const rows = events.map(({ type, object }) => eventRow(scope, type, object, now));
+    const rows = events.map(({ type, object }) => eventRow(newId('evt'), scope, type, object, now));
     return this.writer.writeGuarded(executor, guard, insert, rows);
+  }
+
+  /**
+   * Numbers the invoice claimed in `t` with the next number of its sequence and writes its event,
+   * whose object `objectOf` makes with a stand-in for the number; answers the number. On
+   * PostgreSQL both are one statement (EventWriter.writeNumbered), so the company's counter lock
+   * is held for it and the COMMIT only; `steps` numbers the invoice elsewhere. The object may
+   * show the number only as given: nothing in it may be worked out from the number's text.
+   */
+  async recordNumbered(
+    t: Kysely<Database>,
+    scope: Scope,
+    type: EventType,
+    objectOf: (number: string) => unknown,
+    change: Omit<NumberedChange, 'placeholder'>,
+    steps: () => Promise<string>,
+    now: Date,
+  ): Promise<string> {
+    const placeholder = `number-${randomBytes(16).toString('hex')}`;
+    const event = eventRow(newId('evt'), scope, type, objectOf(placeholder), now);
+    return this.writer.writeNumbered(t, event, { ...change, placeholder }, steps);
   }
 
   private async write(
@@ -83,15 +105,15 @@ export class EventRecorder {
     object: unknown,
     now: Date,
   ): Promise<string> {
-    const event = eventRow(scope, type, object, now);
-    await this.writer.write(executor, event, change);
-    return event.id;
+    const id = newId('evt');
+    await this.writer.write(executor, eventRow(id, scope, type, object, now), change);
+    return id;
   }
 }
 
-function eventRow(scope: Scope, type: EventType, object: unknown, now: Date): EventRow {
+function eventRow(id: string, scope: Scope, type: EventType, object: unknown, now: Date): EventRow {
   return {
-    id: newId('evt'),
+    id,
     company_id: scope.companyId,
     livemode: modeColumn(scope),
     type,

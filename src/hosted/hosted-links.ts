@@ -61,14 +61,16 @@ export class HostedLinks {
   /**
    * An issued document's link as its answer shows it, made the first time it is asked for (two
    * answers at once make one). Without PUBLIC_BASE_URL nothing is made: there is no URL to show.
+   * A document `created` in `trx` has no link yet: none is looked for.
    */
   async linkOf(
     owner: Owner,
     kind: HostedDocumentKind,
     documentId: string,
     trx: Kysely<Database> = this.db,
+    created = false,
   ): Promise<HostedLinkFacts> {
-    const existing = await this.links.findForDocument(owner, documentId, trx);
+    const existing = created ? undefined : await this.links.findForDocument(owner, documentId, trx);
     if (this.options.publicBaseUrl === null || !this.enabled)
       return { hostedUrl: null, viewedAt: existing?.viewed_at ?? null };
     const row = existing ?? (await this.ensure(owner, kind, documentId, trx));

@@ -13,12 +13,16 @@ export interface HostedLinkFacts {
 /** The documents that have hosted pages: issued invoices and credit notes, sent quotes. */
 export type HostedKind = HostedLinksTable['document_kind'];
 
-/** The hosted link of an issued document (or sent quote), made on first ask; read and made in `trx` when given. */
+/**
+ * The hosted link of an issued document (or sent quote), made on first ask; read and made in `trx`
+ * when given. `created`: the document was made in `trx`, so it has no link yet to look for.
+ */
 export type HostedLinkOf = (
   owner: Owner,
   kind: HostedKind,
   documentId: string,
   trx?: Kysely<Database>,
+  created?: boolean,
 ) => Promise<HostedLinkFacts>;
 
 const NO_LINK: HostedLinkFacts = { hostedUrl: null, viewedAt: null };
@@ -31,8 +35,9 @@ export function hostedLinkUnlessDraft(
   documentId: string,
   status: string,
   trx?: Kysely<Database>,
+  created?: boolean,
 ): Promise<HostedLinkFacts> {
-  return status === 'draft' ? Promise.resolve(NO_LINK) : linkOf(owner, kind, documentId, trx);
+  return status === 'draft' ? Promise.resolve(NO_LINK) : linkOf(owner, kind, documentId, trx, created);
 }
 
 /** Where no hosted pages are made (the CLI without a data key, scripts): no link. */

@@ -31,7 +31,13 @@ import {
   type InvoiceContentInput,
 } from './invoice-input.js';
 import { invoiceFromRows } from './invoice-mapping.js';
-import { formatInvoiceNumber, formatTestInvoiceNumber, yearOf } from './invoice-numbering.js';
+import {
+  NUMBER_WIDTH,
+  formatInvoiceNumber,
+  formatTestInvoiceNumber,
+  invoiceNumberPrefix,
+  yearOf,
+} from './invoice-numbering.js';
 import { buyerOf, sellerOf } from './parties.js';
 import { modeColumn, type Owner, type Scope } from '../db/scope.js';
 
@@ -133,8 +139,14 @@ export class InvoiceService {
   ) {}
 
   /** The hosted link facts of an invoice in `status`: none for a draft. */
-  private hostedOf(owner: Owner, id: string, status: string, trx: Kysely<Database>): Promise<HostedLinkFacts> {
-    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx);
+  private hostedOf(
+    owner: Owner,
+    id: string,
+    status: string,
+    trx: Kysely<Database>,
+    created = false,
+  ): Promise<HostedLinkFacts> {
+    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx, created);
   }
 
   /** The invoice as the API shows it, read in `trx` when given. */
@@ -306,7 +318,7 @@ export class InvoiceService {
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
         today: todayUtc(now),
         deliveries: [],
-        hosted: await this.hostedOf(scope, id, row.status, t),
+        hosted: await this.hostedOf(scope, id, row.status, t, true),
         reminders: [],
       });
       await this.events.record(t, scope, 'invoice.created', invoice, now);
@@ -457,12 +469,35 @@ export class InvoiceService {
         // Everything the answer shows is read before the number is taken: the counter's lock is
         // held from the number to the commit, so only the event's statement comes between.
         const issued = (await this.read(scope, id, now, t))!;
-        const numbered = await this.invoices.numberClaimed(
-          t,
-          scope,
-          id,
-          numberingOf(scope, draft.draft_number, dates.issueDate),
-        );
+        const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
+        if (numbering.kind === 'sequence') {
+          // The number and the event in one statement where the database can (PostgreSQL).
+          const { key } = numbering;
+          const number = await this.events.recordNumbered(
+            t,
+            scope,
+            'invoice.finalized',
+            (stand) => issued({ number: stand }),
+            {
+              invoiceId: id,
+              companyId,
+              livemode: key.livemode,
+              sequence: key.sequence,
+              year: key.year,
+              prefix: invoiceNumberPrefix(key.year, scope.livemode),
+              width: NUMBER_WIDTH,
+            },
+            async () => {
+              // A sequence skips numbers already taken: it is never refused.
+              const numbered = await this.invoices.numberClaimed(t, scope, id, numbering);
+              if (!numbered.ok || numbered.number === null) throw new Error(`No sequence number for ${id}`);
+              return numbered.number;
+            },
+            now,
+          );
+          return { ok: true as const, value: issued({ number }) };
+        }
+        const numbered = await this.invoices.numberClaimed(t, scope, id, numbering);
         // The draft was already marked issued in this transaction: a taken number undoes it all.
         if (!numbered.ok) throw new NumberTaken();
         const invoice = issued({ number: numbered.number });

@@ -1,6 +1,15 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, EventRow, EventWriter, EventWriterHooks, InsertChange } from '../dialect.js';
+import type {
+  Dialect,
+  EventRow,
+  EventWriter,
+  EventWriterHooks,
+  GuardedUpdate,
+  InsertChange,
+  NumberedChange,
+} from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
+import { lastWriteUnlessTaken } from '../transactions.js';
 import type { Database } from '../schema.js';
 
 // PostgreSQL: several instances write at once, each statement is a round trip, and transactions
@@ -10,43 +19,40 @@ import type { Database } from '../schema.js';
 
 type Table = keyof Database & string;
 
-type Values = Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables of a change and the CTEs' names are only known at run time
-type Builder = any;
+type EventCte = { id: string; company_id: string; livemode: number; type: string; created_at: string };
 
-const EVENT_COLUMNS = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
-const EVENT_RETURNED = ['id', 'company_id', 'livemode', 'type', 'created_at'] as const;
-const OUTBOX_COLUMNS = ['event_id', 'company_id', 'livemode', 'type', 'created_at'] as const;
-
-/**
- * The outbox CTE: a row for each event of `events` (rows of EVENT_RETURNED, in id order) that an
- * enabled endpoint of its company and mode takes. hooks.takes (subscribes()), in SQL: "*", the
- * type, or its resource's wildcard ("invoice.*").
- */
-function outboxOf(w: Builder, events: Builder): Builder {
-  return w
-    .insertInto('webhook_outbox')
-    .columns([...OUTBOX_COLUMNS])
-    .expression(
-      w
-        .selectFrom(events)
-        .where(({ exists, selectFrom }: Builder) =>
-          exists(
-            selectFrom('webhook_endpoints as endpoint')
-              .select(sql.lit(1).as('one'))
-              .whereRef('endpoint.company_id', '=', 'event.company_id')
-              .whereRef('endpoint.livemode', '=', 'event.livemode')
-              .where('endpoint.enabled', '=', sql.lit(1))
-              .where(
-                sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
-              ),
-          ),
-        )
-        .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at'])
-        .orderBy('event.id'),
-    )
-    .returning(['event_id']);
+/** Adds the outbox rows of the query's `event` CTE (one or more events), each when an enabled endpoint of its company and mode takes its type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CTEs before it differ by statement
+function withOutbox(query: any): any {
+  return query.with('outbox', (w: Kysely<Database & { event: EventCte }>) =>
+    w
+      .insertInto('webhook_outbox')
+      .columns(['event_id', 'company_id', 'livemode', 'type', 'created_at'])
+      .expression(
+        w
+          .selectFrom('event')
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('webhook_endpoints as endpoint')
+                .select(sql.lit(1).as('one'))
+                .whereRef('endpoint.company_id', '=', 'event.company_id')
+                .whereRef('endpoint.livemode', '=', 'event.livemode')
+                .where('endpoint.enabled', '=', sql.lit(1))
+                // hooks.takes (subscribes()), in SQL: "*", the type, or its resource's wildcard ("invoice.*").
+                .where(
+                  sql<boolean>`(endpoint.events::jsonb ? '*' or endpoint.events::jsonb ? event.type or endpoint.events::jsonb ? (split_part(event.type, '.', 1) || '.*'))`,
+                ),
+            ),
+          )
+          .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at'])
+          // Several events of one statement take their places in the order they were made.
+          .orderBy('event.id') as never,
+      )
+      .returning(['event_id']),
+  );
 }
+
+type Values = Record<string, unknown>;
 
 /** The values of a statement's parameters, named `${prefix}:${column}`. */
 function putValues(values: Values, prefix: string, row: object): void {
@@ -54,103 +60,197 @@ function putValues(values: Values, prefix: string, row: object): void {
 }
 
 /**
+ * A guarded change as one statement: the compare-and-set UPDATE (`guarded`), the INSERT and the
+ * events select from its RETURNING, so they write nothing when it matched no row (a racing
+ * writer's, once its row lock is released, no longer matches), then their outbox rows.
+ */
+function guardedStatement(
+  db: Kysely<Database>,
+  guard: { table: Table; set: string[]; where: string[] },
+  insert: { table: Table; columns: string[] },
+  eventCount: number,
+) {
+  const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
+  const returned = ['id', 'company_id', 'livemode', 'type', 'created_at'] as const;
+  return prepareQuery<Values, { outboxed: number }>(db, (d, param) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the guard's and the INSERT's tables are only known at run time
+    type Builder = any;
+    // Values selected from the UPDATE's RETURNING take their column's type from the INSERT, as VALUES would.
+    const fromGuarded = (w: Builder, prefix: string, columns: readonly string[]) =>
+      w.selectFrom('guarded').select(columns.map((c) => sql`${param(`${prefix}:${c}`)}`.as(c)));
+    let query: Builder = d
+      .with('guarded', (w: Builder) => {
+        let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, param(`set:${c}`)])));
+        for (const column of guard.where) update = update.where(column, '=', param(`where:${column}`));
+        return update.returning(sql.lit(1).as('one'));
+      })
+      .with('change', (w: Builder) =>
+        w
+          .insertInto(insert.table)
+          .columns(insert.columns)
+          .expression(fromGuarded(w, 'change', insert.columns)),
+      );
+    const names = Array.from({ length: eventCount }, (_, i) => `event_${i}`);
+    for (const name of names)
+      query = query.with(name, (w: Builder) =>
+        w
+          .insertInto('events')
+          .columns([...eventColumns])
+          .expression(fromGuarded(w, name, eventColumns))
+          .returning([...returned]),
+      );
+    query = query.with('event', (w: Builder) =>
+      names
+        .map((name) => w.selectFrom(name).select([...returned]))
+        .reduce((union: Builder, next: Builder) => union.unionAll(next)),
+    );
+    return withOutbox(query)
+      .selectFrom('guarded')
+      .select(sql<number>`(select count(*) from outbox)::int`.as('outboxed'));
+  });
+}
+
+/**
  * The event and its outbox row as one statement (data-modifying CTEs), and a change that is a
  * single INSERT joins it: one atomic statement, no BEGIN and COMMIT around it. A guarded change
- * (a compare-and-set UPDATE, an INSERT and their events) is one statement too: the INSERT and the
- * events select from the UPDATE's RETURNING, so they write nothing when it matched no row.
+ * (a compare-and-set UPDATE, an INSERT and their events) is one statement too (guardedStatement).
  * Compiled once per shape (the tables and columns).
  */
 function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): EventWriter {
-  const plain = (table: Table | null, columns: string[]) =>
-    prepareQuery<Values, { event_id: string }>(db, (d, param) => {
-      let query: Builder = d;
+  const guardedOf = new Map<string, ReturnType<typeof guardedStatement>>();
+
+  const oneStatement = new Map<
+    string,
+    (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>
+  >();
+
+  const compile = (table: Table | null, columns: string[]) => {
+    type Values = Record<string, unknown>;
+    return prepareQuery<Values, { event_id: string }>(db, (d, param) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the change's table is only known at run time
+      let query: any = d;
       if (table)
-        query = query.with('change', (w: Builder) =>
-          w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)]))),
+        query = query.with('change', (w: Kysely<Database>) =>
+          w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never),
         );
-      return query
-        .with('event', (w: Builder) =>
+      const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
+      return withOutbox(
+        query.with('event', (w: Kysely<Database>) =>
           w
             .insertInto('events')
-            .values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, param(`event:${c}`)])))
-            .returning([...EVENT_RETURNED]),
-        )
-        .with('outbox', (w: Builder) => outboxOf(w, 'event'))
+            .values(Object.fromEntries(eventColumns.map((c) => [c, param(`event:${c}`)])) as never)
+            .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
+        ),
+      )
         .selectFrom('outbox')
         .select('event_id');
     });
-
-  const guarded = (
-    guard: { table: Table; set: string[]; where: string[] },
-    insert: { table: Table; columns: string[] },
-    eventCount: number,
-  ) =>
-    prepareQuery<Values, { outboxed: string | number }>(db, (d, param) => {
-      // Values selected from a CTE take their column's type from the INSERT, as VALUES would.
-      const fromGuarded = (w: Builder, prefix: string, columns: readonly string[]) =>
-        w.selectFrom('guarded').select(columns.map((c) => sql`${param(`${prefix}:${c}`)}`.as(c)));
-      let query: Builder = d
-        .with('guarded', (w: Builder) => {
-          let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, param(`set:${c}`)])));
-          for (const column of guard.where) update = update.where(column, '=', param(`where:${column}`));
-          return update.returning(sql.lit(1).as('one'));
-        })
-        .with('change', (w: Builder) =>
-          w
-            .insertInto(insert.table)
-            .columns(insert.columns)
-            .expression(fromGuarded(w, 'change', insert.columns)),
-        );
-      const names = Array.from({ length: eventCount }, (_, i) => `event_${i}`);
-      for (const name of names)
-        query = query.with(name, (w: Builder) =>
-          w
-            .insertInto('events')
-            .columns([...EVENT_COLUMNS])
-            .expression(fromGuarded(w, name, EVENT_COLUMNS))
-            .returning([...EVENT_RETURNED]),
-        );
-      return query
-        .with('outbox', (w: Builder) => {
-          const all = names
-            .map((name) => w.selectFrom(name).select([...EVENT_RETURNED]))
-            .reduce((union: Builder, next: Builder) => union.unionAll(next));
-          return outboxOf(w, all.as('event'));
-        })
-        .selectFrom('guarded')
-        .select(sql<number>`(select count(*) from outbox)`.as('outboxed'));
-    });
-
-  const plainOf = new Map<string, ReturnType<typeof plain>>();
-  const guardedOf = new Map<string, ReturnType<typeof guarded>>();
-  const cached = <S>(statements: Map<string, S>, shape: string, compile: () => S): S => {
-    let statement = statements.get(shape);
-    if (!statement) {
-      statement = compile();
-      if (statements.size > 100) statements.clear();
-      statements.set(shape, statement);
-    }
-    return statement;
   };
+
+  // The next number, the invoice numbered unless a client took that number (then the counter
+  // keeps its step and nothing else is written), the event with the number in its object, and its
+  // outbox row: one statement, so the counter row's lock is held for it and the COMMIT only.
+  const numberedStatement = prepareQuery<NumberedValues, { number: string; outboxed: number }>(db, (d, param) => {
+    const text = (name: keyof NumberedValues & string) => sql<string>`${param(name)}::text`;
+    const numbered = d
+      .with('n', (w) =>
+        w
+          .insertInto('number_sequences')
+          .values({
+            company_id: param('companyId'),
+            livemode: param('livemode'),
+            sequence: param('sequence'),
+            year: param('year'),
+            last_value: sql.lit(1),
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['company_id', 'livemode', 'sequence', 'year'])
+              .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
+          )
+          .returning(
+            sql<string>`${text('prefix')} || lpad(last_value::text, greatest(${param('width')}::int, length(last_value::text)), '0')`.as(
+              'number',
+            ),
+          ),
+      )
+      .with('numbered', (w) =>
+        w
+          .updateTable('invoices')
+          .from('n')
+          .set({ number: sql<string>`n.number` })
+          .where('invoices.company_id', '=', param('companyId'))
+          .where('invoices.id', '=', param('invoiceId'))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('invoices as taken')
+                  .select(sql.lit(1).as('one'))
+                  .where('taken.company_id', '=', param('companyId'))
+                  .where('taken.livemode', '=', param('livemode'))
+                  .whereRef('taken.number', '=', sql.ref('n.number') as never),
+              ),
+            ),
+          )
+          .returning(sql<string>`n.number`.as('number')),
+      )
+      .with('event', (w) =>
+        w
+          .insertInto('events')
+          .columns(['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'])
+          .expression(
+            (w as unknown as Kysely<Database & { numbered: { number: string } }>)
+              .selectFrom('numbered')
+              .select([
+                text('event:id').as('id'),
+                text('event:company_id').as('company_id'),
+                sql<number>`${param('event:livemode')}::int`.as('livemode'),
+                text('event:type').as('type'),
+                text('event:request_id').as('request_id'),
+                sql<string>`replace(${text('event:object')}, ${text('placeholder')}, numbered.number)`.as('object'),
+                text('event:created_at').as('created_at'),
+              ]) as never,
+          )
+          .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
+      );
+    return withOutbox(numbered as never)
+      .selectFrom('numbered')
+      .select(['numbered.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);
+  });
 
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
       const columns = change ? Object.keys(change.row) : [];
       const shape = change ? `${change.table}:${columns.join(',')}` : '';
-      const statement = cached(plainOf, shape, () => plain(change?.table ?? null, columns));
-      const values: Values = {};
-      putValues(values, 'event', event);
-      if (change) putValues(values, 'change', change.row);
+      let statement = oneStatement.get(shape);
+      if (!statement) {
+        statement = compile(change?.table ?? null, columns);
+        if (oneStatement.size > 100) oneStatement.clear();
+        oneStatement.set(shape, statement);
+      }
+      const values: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(event)) values[`event:${column}`] = value;
+      for (const column of columns) values[`change:${column}`] = (change!.row as Record<string, unknown>)[column];
       const { rows } = await statement(values, executor);
       if (rows.length > 0) hooks.onOutbox();
     },
 
-    async writeGuarded(executor, guard, change, events): Promise<boolean> {
+    async writeGuarded(
+      executor: Kysely<Database>,
+      guard: GuardedUpdate,
+      change: InsertChange,
+      events: readonly EventRow[],
+    ): Promise<boolean> {
       if (events.length === 0) throw new Error('A guarded change is written with at least one event');
-      const shapeOf = { table: guard.table, set: Object.keys(guard.set), where: Object.keys(guard.where) };
+      const shape = { table: guard.table, set: Object.keys(guard.set), where: Object.keys(guard.where) };
       const insert = { table: change.table, columns: Object.keys(change.row) };
-      const shape = [shapeOf.table, shapeOf.set, shapeOf.where, insert.table, insert.columns, events.length].join(':');
-      const statement = cached(guardedOf, shape, () => guarded(shapeOf, insert, events.length));
+      const key = [shape.table, shape.set, shape.where, insert.table, insert.columns, events.length].join(':');
+      let statement = guardedOf.get(key);
+      if (!statement) {
+        statement = guardedStatement(db, shape, insert, events.length);
+        if (guardedOf.size > 100) guardedOf.clear();
+        guardedOf.set(key, statement);
+      }
       const values: Values = {};
       putValues(values, 'set', guard.set);
       putValues(values, 'where', guard.where);
@@ -158,11 +258,33 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       events.forEach((event, i) => putValues(values, `event_${i}`, event));
       const { rows } = await statement(values, executor);
       if (rows.length === 0) return false;
-      if (Number(rows[0]!.outboxed) > 0) hooks.onOutbox();
+      if (rows[0]!.outboxed > 0) hooks.onOutbox();
       return true;
+    },
+
+    async writeNumbered(t: Kysely<Database>, event: EventRow, change: NumberedChange): Promise<string> {
+      const values = { ...change } as NumberedValues;
+      for (const [column, value] of Object.entries(event))
+        (values as Record<string, unknown>)[`event:${column}`] = value;
+      for (;;) {
+        // A client's number still uncommitted when it is taken here breaks the unique index once
+        // that client commits: the savepoint (made before the counter's lock) gives the step back,
+        // and the next try sees the number taken. A number already taken leaves no row: the
+        // counter keeps its step, and the next try takes the next.
+        const rows = await lastWriteUnlessTaken(t, async () => (await numberedStatement(values, t)).rows);
+        const row = rows?.[0];
+        if (!row) continue;
+        if (row.outboxed > 0) hooks.onOutbox();
+        return row.number;
+      }
     },
   };
 }
+
+/** The values of the numbered statement: the change's, and the event's columns as `event:<column>`. */
+type NumberedValues = { [K in keyof NumberedChange]: NumberedChange[K] } & {
+  [K in keyof EventRow as `event:${K}`]: EventRow[K];
+};
 
 const xact = (value: string | number) => sql`${String(value)}::xid8`;
 const liveHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;

@@ -1,5 +1,13 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, EventRow, EventWriter, EventWriterHooks, GuardedUpdate, InsertChange } from '../dialect.js';
+import type {
+  Dialect,
+  EventRow,
+  EventWriter,
+  EventWriterHooks,
+  GuardedUpdate,
+  InsertChange,
+  NumberedChange,
+} from '../dialect.js';
 import { prepareQuery, preparedInsert } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import { inTransaction } from '../transactions.js';
@@ -93,6 +101,12 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
         for (const event of events) await writeInSteps(t, event);
         return true;
       });
+    },
+
+    async writeNumbered(t: Kysely<Database>, event: EventRow, change: NumberedChange, steps: () => Promise<string>) {
+      const number = await steps();
+      await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
+      return number;
     },
   };
 }
