@@ -86,8 +86,8 @@ export interface EventWriterHooks {
 }
 
 /**
- * An invoice claimed in the caller's transaction, to be numbered with the next value of its
- * sequence as its event is written (EventWriter.writeNumbered).
+ * An invoice to be numbered with the next value of its sequence as its events are written
+ * (EventWriter.writeNumbered).
  */
 export interface NumberedChange {
   invoiceId: string;
@@ -98,8 +98,19 @@ export interface NumberedChange {
   /** The number is the prefix and the counter's value, zero-padded to `width` digits (and wider past them). */
   prefix: string;
   width: number;
-  /** Stands for the number in the event's object until the number is known; random, so nothing else matches it. */
+  /** Stands for the number in the events' objects until the number is known; random, so nothing else matches it. */
   placeholder: string;
+}
+
+/** The two ways of numbering an invoice: the dialect uses one of them. */
+export interface NumberingWays {
+  /**
+   * Makes the invoice there without a number yet (a create's INSERT; nothing for a claimed
+   * draft), before the statement that numbers it.
+   */
+  unnumbered?: () => Promise<void>;
+  /** Numbers the invoice in steps (making it first, for a create), answering the number. */
+  inSteps: () => Promise<string>;
 }
 
 export interface EventWriter {
@@ -123,18 +134,14 @@ export interface EventWriter {
   ): Promise<boolean>;
   /**
    * Numbers the invoice with the next number of its sequence that no invoice of the company and
-   * mode has, then writes the event, its object's `placeholder` replaced by the number, and its
-   * outbox row, in `t` (a transaction); answers the number. The counter row's lock serializes the
-   * company's numberings until the commit. On PostgreSQL number and event are one statement, so
-   * the lock is held for it and the COMMIT only; elsewhere `steps` numbers the invoice, then the
-   * event is written.
+   * mode has, then writes the events (of one company, mode, request and time), their objects'
+   * `placeholder` replaced by the number, and their outbox rows, in `t` (a transaction); answers
+   * the number. The counter row's lock serializes the company's numberings until the commit. On
+   * PostgreSQL the invoice is made `unnumbered` first, then number and events are one statement,
+   * so the lock is held for it and the COMMIT only; elsewhere the invoice is numbered `inSteps`,
+   * then the events are written.
    */
-  writeNumbered(
-    t: Kysely<Database>,
-    event: EventRow,
-    change: NumberedChange,
-    steps: () => Promise<string>,
-  ): Promise<string>;
+  writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays): Promise<string>;
 }
 
 /** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */

@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
-import type { Dialect, EventRow, EventWriter, GuardedUpdate, InsertChange, NumberedChange } from '../db/dialect.js';
+import type {
+  Dialect,
+  EventRow,
+  EventWriter,
+  GuardedUpdate,
+  InsertChange,
+  NumberedChange,
+  NumberingWays,
+} from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import { newId } from '../lib/ids.js';
@@ -72,29 +80,30 @@ export class EventRecorder {
     events: readonly { type: EventType; object: unknown }[],
     now: Date,
   ): Promise<boolean> {
-    const rows = events.map(({ type, object }) => eventRow(newId('evt'), scope, type, object, now));
+    const rows = events.map(({ type, object }) => eventRow(newId('evt'), scope, type, JSON.stringify(object), now));
     return this.writer.writeGuarded(executor, guard, insert, rows);
   }
 
   /**
-   * Numbers the invoice claimed in `t` with the next number of its sequence and writes its event,
-   * whose object `objectOf` makes with a stand-in for the number; answers the number. On
-   * PostgreSQL both are one statement (EventWriter.writeNumbered), so the company's counter lock
-   * is held for it and the COMMIT only; `steps` numbers the invoice elsewhere. The object may
-   * show the number only as given: nothing in it may be worked out from the number's text.
+   * Numbers an invoice with the next number of its sequence and writes its events (`types`, in
+   * order, each with the object `objectOf` makes with a stand-in for the number); answers the
+   * number. On PostgreSQL number and events are one statement (EventWriter.writeNumbered), so the
+   * company's counter lock is held for it and the COMMIT only. The object may show the number
+   * only as given: nothing in it may be worked out from the number's text.
    */
   async recordNumbered(
     t: Kysely<Database>,
     scope: Scope,
-    type: EventType,
+    types: EventType[],
     objectOf: (number: string) => unknown,
     change: Omit<NumberedChange, 'placeholder'>,
-    steps: () => Promise<string>,
+    ways: NumberingWays,
     now: Date,
   ): Promise<string> {
     const placeholder = `number-${randomBytes(16).toString('hex')}`;
-    const event = eventRow(newId('evt'), scope, type, objectOf(placeholder), now);
-    return this.writer.writeNumbered(t, event, { ...change, placeholder }, steps);
+    const json = JSON.stringify(objectOf(placeholder));
+    const events = types.map((type) => eventRow(newId('evt'), scope, type, json, now));
+    return this.writer.writeNumbered(t, events, { ...change, placeholder }, ways);
   }
 
   private async write(
@@ -106,19 +115,19 @@ export class EventRecorder {
     now: Date,
   ): Promise<string> {
     const id = newId('evt');
-    await this.writer.write(executor, eventRow(id, scope, type, object, now), change);
+    await this.writer.write(executor, eventRow(id, scope, type, JSON.stringify(object), now), change);
     return id;
   }
 }
 
-function eventRow(id: string, scope: Scope, type: EventType, object: unknown, now: Date): EventRow {
+function eventRow(id: string, scope: Scope, type: EventType, json: string, now: Date): EventRow {
   return {
     id,
     company_id: scope.companyId,
     livemode: modeColumn(scope),
     type,
     request_id: scope.requestId,
-    object: JSON.stringify(object),
+    object: json,
     created_at: now.toISOString(),
   };
 }

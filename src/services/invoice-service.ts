@@ -14,8 +14,10 @@ import type {
   InvoiceRepository,
   InvoiceRow,
   Numbering,
+  NumberResult,
   PaymentRow,
 } from '../repositories/invoice-repository.js';
+import type { NumberedChange } from '../db/dialect.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
 import type { CreateInvoiceInput, Invoice, UpdateInvoiceInput } from '../schemas/invoice.js';
 import { adjustmentsOf, apiExtras, extrasColumns, extrasOf, withCompanyDefaults } from './document-extras.js';
@@ -307,22 +309,42 @@ export class InvoiceService {
     };
     const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(scope, content.number, dates.issueDate!);
     const lines = computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId }));
-    return inTransaction(this.db, trx, async (t) => {
-      const inserted = await this.invoices.insert(t, row, lines, numbering);
-      if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
+    const answerOf = (number: string | null, hosted: HostedLinkFacts) =>
       // The answer is made from what was just written (a new invoice has no payments or credit
       // notes yet), not read back: four reads fewer on the hottest write.
-      const invoice = invoiceFromRows({ ...row, number: inserted.number }, lines, {
+      invoiceFromRows({ ...row, number }, lines, {
         payments: [],
         creditNoteIds: [],
         ...(draft ? { current: { buyer: buyerOf(organization), seller: sellerOf(company) } } : {}),
         today: todayUtc(now),
         deliveries: [],
-        hosted: await this.hostedOf(scope, id, row.status, t, true),
+        hosted,
         reminders: [],
       });
+    return inTransaction(this.db, trx, async (t) => {
+      if (numbering.kind === 'sequence') {
+        // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
+        // The number and both events in one statement where the database can (PostgreSQL), after
+        // the invoice was made without a number.
+        const hosted = await this.hostedOf(scope, id, row.status, t, true);
+        const number = await this.events.recordNumbered(
+          t,
+          scope,
+          ['invoice.created', 'invoice.finalized'],
+          (stand) => answerOf(stand, hosted),
+          numberedChange(scope, id, numbering),
+          {
+            unnumbered: async () => void (await this.invoices.insert(t, row, lines, NO_NUMBER)),
+            inSteps: async () => sequenceNumber(await this.invoices.insert(t, row, lines, numbering), id),
+          },
+          now,
+        );
+        return { ok: true, value: answerOf(number, hosted) };
+      }
+      const inserted = await this.invoices.insert(t, row, lines, numbering);
+      if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
+      const invoice = answerOf(inserted.number, await this.hostedOf(scope, id, row.status, t, true));
       await this.events.record(t, scope, 'invoice.created', invoice, now);
-      // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
       if (!draft) await this.events.record(t, scope, 'invoice.finalized', invoice, now);
       return { ok: true, value: invoice };
     });
@@ -472,27 +494,13 @@ export class InvoiceService {
         const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
         if (numbering.kind === 'sequence') {
           // The number and the event in one statement where the database can (PostgreSQL).
-          const { key } = numbering;
           const number = await this.events.recordNumbered(
             t,
             scope,
-            'invoice.finalized',
+            ['invoice.finalized'],
             (stand) => issued({ number: stand }),
-            {
-              invoiceId: id,
-              companyId,
-              livemode: key.livemode,
-              sequence: key.sequence,
-              year: key.year,
-              prefix: invoiceNumberPrefix(key.year, scope.livemode),
-              width: NUMBER_WIDTH,
-            },
-            async () => {
-              // A sequence skips numbers already taken: it is never refused.
-              const numbered = await this.invoices.numberClaimed(t, scope, id, numbering);
-              if (!numbered.ok || numbered.number === null) throw new Error(`No sequence number for ${id}`);
-              return numbered.number;
-            },
+            numberedChange(scope, id, numbering),
+            { inSteps: async () => sequenceNumber(await this.invoices.numberClaimed(t, scope, id, numbering), id) },
             now,
           );
           return { ok: true as const, value: issued({ number }) };
@@ -511,6 +519,29 @@ export class InvoiceService {
     }
     return { ok: false, code: 'INVOICE_NOT_DRAFT' };
   }
+}
+
+type SequenceNumbering = Extract<Numbering, { kind: 'sequence' }>;
+
+const NO_NUMBER: Numbering = { kind: 'none' };
+
+/** What the dialect needs to number the invoice `id` from its sequence in one statement. */
+function numberedChange(owner: Owner, id: string, { key }: SequenceNumbering): Omit<NumberedChange, 'placeholder'> {
+  return {
+    invoiceId: id,
+    companyId: key.companyId,
+    livemode: key.livemode,
+    sequence: key.sequence,
+    year: key.year,
+    prefix: invoiceNumberPrefix(key.year, owner.livemode),
+    width: NUMBER_WIDTH,
+  };
+}
+
+/** A sequence's number: a sequence skips numbers already taken, so it is never refused. */
+function sequenceNumber(result: NumberResult, id: string): string {
+  if (!result.ok || result.number === null) throw new Error(`No sequence number for ${id}`);
+  return result.number;
 }
 
 function numberingOf(owner: Owner, number: string | null, issueDate: string): Exclude<Numbering, { kind: 'none' }> {

@@ -7,6 +7,7 @@ import type {
   GuardedUpdate,
   InsertChange,
   NumberedChange,
+  NumberingWays,
 } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
 import { lastWriteUnlessTaken } from '../transactions.js';
@@ -45,7 +46,7 @@ function withOutbox(query: any): any {
             ),
           )
           .select(['event.id as event_id', 'event.company_id', 'event.livemode', 'event.type', 'event.created_at'])
-          // Several events of one statement take their places in the order they were made.
+          // Several events of one statement take their outbox places in the order they were made.
           .orderBy('event.id') as never,
       )
       .returning(['event_id']),
@@ -148,8 +149,8 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
   };
 
   // The next number, the invoice numbered unless a client took that number (then the counter
-  // keeps its step and nothing else is written), the event with the number in its object, and its
-  // outbox row: one statement, so the counter row's lock is held for it and the COMMIT only.
+  // keeps its step and nothing else is written), the events with the number in their objects, and
+  // their outbox rows: one statement, so the counter row's lock is held for it and the COMMIT only.
   const numberedStatement = prepareQuery<NumberedValues, { number: string; outboxed: number }>(db, (d, param) => {
     const text = (name: keyof NumberedValues & string) => sql<string>`${param(name)}::text`;
     const numbered = d
@@ -200,16 +201,26 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
           .columns(['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'])
           .expression(
             (w as unknown as Kysely<Database & { numbered: { number: string } }>)
-              .selectFrom('numbered')
+              .selectFrom([
+                'numbered',
+                sql<{
+                  id: string;
+                  type: string;
+                  object: string;
+                }>`(select unnest(${param('eventIds')}::text[]) as id, unnest(${param('eventTypes')}::text[]) as type, unnest(${param('eventObjects')}::text[]) as object)`.as(
+                  'e',
+                ),
+              ])
               .select([
-                text('event:id').as('id'),
-                text('event:company_id').as('company_id'),
-                sql<number>`${param('event:livemode')}::int`.as('livemode'),
-                text('event:type').as('type'),
-                text('event:request_id').as('request_id'),
-                sql<string>`replace(${text('event:object')}, ${text('placeholder')}, numbered.number)`.as('object'),
-                text('event:created_at').as('created_at'),
-              ]) as never,
+                'e.id',
+                text('companyId').as('company_id'),
+                sql<number>`${param('livemode')}::int`.as('livemode'),
+                'e.type',
+                text('requestId').as('request_id'),
+                sql<string>`replace(e.object, ${text('placeholder')}, numbered.number)`.as('object'),
+                text('createdAt').as('created_at'),
+              ])
+              .orderBy('e.id') as never,
           )
           .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
       );
@@ -262,10 +273,21 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       return true;
     },
 
-    async writeNumbered(t: Kysely<Database>, event: EventRow, change: NumberedChange): Promise<string> {
-      const values = { ...change } as NumberedValues;
-      for (const [column, value] of Object.entries(event))
-        (values as Record<string, unknown>)[`event:${column}`] = value;
+    async writeNumbered(
+      t: Kysely<Database>,
+      events: EventRow[],
+      change: NumberedChange,
+      ways: NumberingWays,
+    ): Promise<string> {
+      await ways.unnumbered?.();
+      const values: NumberedValues = {
+        ...change,
+        eventIds: events.map((e) => e.id),
+        eventTypes: events.map((e) => e.type),
+        eventObjects: events.map((e) => e.object),
+        requestId: events[0]?.request_id ?? null,
+        createdAt: events[0]?.created_at ?? new Date().toISOString(),
+      };
       for (;;) {
         // A client's number still uncommitted when it is taken here breaks the unique index once
         // that client commits: the savepoint (made before the counter's lock) gives the step back,
@@ -281,9 +303,13 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
   };
 }
 
-/** The values of the numbered statement: the change's, and the event's columns as `event:<column>`. */
+/** The values of the numbered statement: the change's, and the events' (of one company, mode, request and time). */
 type NumberedValues = { [K in keyof NumberedChange]: NumberedChange[K] } & {
-  [K in keyof EventRow as `event:${K}`]: EventRow[K];
+  eventIds: string[];
+  eventTypes: string[];
+  eventObjects: string[];
+  requestId: string | null;
+  createdAt: string;
 };
 
 const xact = (value: string | number) => sql`${String(value)}::xid8`;

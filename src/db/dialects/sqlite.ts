@@ -7,6 +7,7 @@ import type {
   GuardedUpdate,
   InsertChange,
   NumberedChange,
+  NumberingWays,
 } from '../dialect.js';
 import { prepareQuery, preparedInsert } from '../prepared-query.js';
 import type { Database } from '../schema.js';
@@ -103,9 +104,10 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
       });
     },
 
-    async writeNumbered(t: Kysely<Database>, event: EventRow, change: NumberedChange, steps: () => Promise<string>) {
-      const number = await steps();
-      await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
+    async writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays) {
+      const number = await ways.inSteps();
+      for (const event of events)
+        await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
       return number;
     },
   };

@@ -4,20 +4,21 @@ import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
 
-// On PostgreSQL a finalize takes its number and writes its event in one statement. A client's
+// On PostgreSQL a numbered write (finalize, an issued create) takes its number and writes its
+// events in one statement. A client's
 // number that is still uncommitted when the finalize takes the same one makes the statement wait;
 // once the client commits, the statement breaks the unique index. The savepoint before it gives
 // the counter's step back, and the next try skips the client's number: no gap, no duplicate, and
 // the event shows the number the answer shows.
 
-describe.skipIf(!DIALECTS.includes('postgres'))('a finalize racing a client number on PostgreSQL', () => {
+describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on PostgreSQL', () => {
   let t: TestApp;
   let key: string;
   let client: pg.Client;
   let observer: pg.Client;
 
   beforeAll(async () => {
-    t = await buildTestApp('postgres');
+    t = await buildTestApp('postgres', { webhookAllowPrivateUrls: true });
     ({ key } = await t.tenant());
     client = new pg.Client({ connectionString: t.database.url });
     observer = new pg.Client({ connectionString: t.database.url });
@@ -70,5 +71,33 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a finalize racing a client numb
       [year, id],
     );
     expect(counter).toEqual([{ last_value: 2 }]);
+  });
+
+  it("writes an issued create's two events in order, each with the number of the answer, and test mode's TEST- prefix", async () => {
+    const { key: testKey } = await t.tenant(undefined, { mode: 'test' });
+    for (const apiKey of [key, testKey]) {
+      const endpoint = await t.post(
+        '/webhook-endpoint',
+        { url: 'http://127.0.0.1:9/never-sent', events: ['*'] },
+        apiKey,
+      );
+      expect(endpoint.statusCode, endpoint.body).toBe(201);
+      const buyer = (await t.post('/organization', { name: 'Order Buyer', isCustomer: true }, apiKey)).json().data;
+      const created = await t.post(
+        '/invoice',
+        { organizationId: buyer.id, lines: [{ name: 'Work', quantity: 1, unitPrice: '10.00', vatRate: '19' }] },
+        apiKey,
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const invoice = created.json().data;
+      expect(invoice.number).toMatch(apiKey === key ? /^\d{4}-\d{5}$/ : /^TEST-\d{4}-\d{5}$/);
+      const { rows } = await observer.query<{ type: string; object: string }>(
+        `select e.type, e.object from webhook_outbox o join events e on e.id = o.event_id
+          where e.object like $1 order by o.seq`,
+        [`%"id":"${invoice.id}"%`],
+      );
+      expect(rows.map((r) => r.type)).toEqual(['invoice.created', 'invoice.finalized']);
+      for (const row of rows) expect(JSON.parse(row.object)).toEqual(invoice);
+    }
   });
 });
