@@ -55,6 +55,17 @@ export interface InsertChange {
   row: object;
 }
 
+/**
+ * A compare-and-set UPDATE of one row, written with its events (EventRecorder.recordWithGuardedChange):
+ * `set` is written where every column of `where` still has its value. The scope (company, mode)
+ * is in `where`, put there by the repository that makes the guard.
+ */
+export interface GuardedUpdate {
+  table: Table;
+  set: object;
+  where: Record<string, unknown>;
+}
+
 /** An event as stored (table `events`). */
 export interface EventRow {
   id: string;
@@ -109,6 +120,18 @@ export interface EventWriter {
    * `executor` is one, all or nothing. A constraint the INSERT breaks throws, as the INSERT alone would.
    */
   write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void>;
+  /**
+   * The guard's UPDATE and, only when it changed a row, the INSERT, the events (in this order)
+   * and their outbox rows: all or nothing, in the caller's transaction when `executor` is one.
+   * False, with nothing written, when the row was no longer as `where` says (on PostgreSQL a racing
+   * writer's row lock is waited for, then the row it left is compared).
+   */
+  writeGuarded(
+    executor: Kysely<Database>,
+    guard: GuardedUpdate,
+    insert: InsertChange,
+    events: readonly EventRow[],
+  ): Promise<boolean>;
   /**
    * Numbers the invoice with the next number of its sequence that no invoice of the company and
    * mode has, then writes the events (of one company, mode, request and time), their objects'
@@ -200,8 +223,9 @@ export interface Dialect {
   ): Promise<string[]>;
   /**
    * How events are written. On PostgreSQL every statement is a round trip, so the event, its
-   * outbox row and a change that is one INSERT are one statement (data-modifying CTEs); SQLite
-   * has no such CTEs, and there they are steps in one transaction.
+   * outbox row and a change that is one INSERT are one statement (data-modifying CTEs), as are a
+   * compare-and-set UPDATE, the INSERT that goes with it and their events; SQLite has no such
+   * CTEs, and there they are steps in one transaction.
    */
   eventWriter(db: Kysely<Database>, hooks: EventWriterHooks): EventWriter;
   readonly outbox: OutboxDialect;

@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
-import type { Dialect, EventRow, EventWriter, InsertChange, NumberedChange, NumberingWays } from '../db/dialect.js';
+import type {
+  Dialect,
+  EventRow,
+  EventWriter,
+  GuardedUpdate,
+  InsertChange,
+  NumberedChange,
+  NumberingWays,
+} from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { modeColumn, type Scope } from '../db/scope.js';
 import { newId } from '../lib/ids.js';
@@ -18,7 +26,8 @@ export { subscribes };
  * On a create the round trips to the database, not the work, are most of what a request waits
  * for; how the event, its outbox row and a change that is a single INSERT (`recordWithInsert`)
  * are written is the dialect's (Dialect.eventWriter): one atomic statement on PostgreSQL, steps
- * in one transaction on SQLite.
+ * in one transaction on SQLite. So is a compare-and-set UPDATE with an INSERT and their events
+ * (`recordWithGuardedChange`: a payment or a refund).
  */
 export class EventRecorder {
   private readonly listeners = new Set<() => void>();
@@ -56,6 +65,23 @@ export class EventRecorder {
     now: Date,
   ): Promise<string> {
     return this.write(executor, change, scope, type, object, now);
+  }
+
+  /**
+   * The guard's compare-and-set UPDATE, then (only when it matched) the INSERT and the events, in
+   * order, with their outbox rows: all or nothing, in the caller's transaction when `executor` is
+   * one. False, with nothing written, when the row had changed since it was read.
+   */
+  async recordWithGuardedChange(
+    executor: Kysely<Database>,
+    guard: GuardedUpdate,
+    insert: InsertChange,
+    scope: Scope,
+    events: readonly { type: EventType; object: unknown }[],
+    now: Date,
+  ): Promise<boolean> {
+    const rows = events.map(({ type, object }) => eventRow(newId('evt'), scope, type, JSON.stringify(object), now));
+    return this.writer.writeGuarded(executor, guard, insert, rows);
   }
 
   /**

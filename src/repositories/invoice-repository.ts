@@ -9,6 +9,7 @@ import type {
   PdfDigestLanguage,
 } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
+import type { GuardedUpdate, InsertChange } from '../db/dialect.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
 import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
@@ -85,6 +86,12 @@ export type IssueFields = Pick<
   | 'finalized_at'
   | 'updated_at'
 >;
+
+/** A credit note as an invoice lists it: its id, in the order of creation. */
+export interface CreditNoteCreation {
+  id: string;
+  created_at: string;
+}
 
 /** The amounts a settlement (a payment, a refund, a credit note) read, and those it writes. */
 export interface SettlementChange {
@@ -304,11 +311,21 @@ export class InvoiceRepository {
     invoiceIds: string[],
     trx: Kysely<Database> = this.db,
   ): Promise<Map<string, string[]>> {
-    const byInvoice = new Map<string, string[]>();
+    const creditNotes = await this.creditNotesOf(owner, invoiceIds, trx);
+    return new Map([...creditNotes].map(([invoiceId, rows]) => [invoiceId, rows.map((row) => row.id)]));
+  }
+
+  /** The ids and creation times of the credit notes of these invoices, oldest first per invoice. */
+  async creditNotesOf(
+    owner: Owner,
+    invoiceIds: string[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<Map<string, CreditNoteCreation[]>> {
+    const byInvoice = new Map<string, CreditNoteCreation[]>();
     if (invoiceIds.length === 0) return byInvoice;
     const rows = await trx
       .selectFrom('credit_notes')
-      .select(['id', 'invoice_id'])
+      .select(['id', 'invoice_id', 'created_at'])
       .where('company_id', '=', owner.companyId)
       .where('livemode', '=', modeColumn(owner))
       .where('invoice_id', 'in', invoiceIds)
@@ -316,7 +333,7 @@ export class InvoiceRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row.id]);
+    for (const { invoice_id, ...row } of rows) byInvoice.set(invoice_id, [...(byInvoice.get(invoice_id) ?? []), row]);
     return byInvoice;
   }
 
@@ -465,18 +482,37 @@ export class InvoiceRepository {
 
   /** Applies a payment's, refund's or credit note's effect if the invoice is still as it was read; false otherwise. */
   async settle(t: Kysely<Database>, owner: Owner, id: string, change: SettlementChange): Promise<boolean> {
-    const result = await t
-      .updateTable('invoices')
-      .set(change.next)
-      .where('company_id', '=', owner.companyId)
-      .where('livemode', '=', modeColumn(owner))
-      .where('id', '=', id)
-      .where('status', '=', change.expected.status)
-      .where('amount_paid', '=', change.expected.amount_paid)
-      .where('amount_credited', '=', change.expected.amount_credited)
-      .where('amount_refunded', '=', change.expected.amount_refunded)
-      .executeTakeFirst();
+    const guard = this.settlementGuard(owner, id, change);
+    let query = t.updateTable('invoices').set(change.next);
+    for (const [column, value] of Object.entries(guard.where))
+      query = query.where(column as keyof InvoiceRow, '=', value as never);
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The same compare-and-set as `settle`, as a guard that the event writer sends with the
+   * change's INSERT and events (EventRecorder.recordWithGuardedChange).
+   */
+  settlementGuard(owner: Owner, id: string, change: SettlementChange): GuardedUpdate {
+    return {
+      table: 'invoices',
+      set: change.next,
+      where: {
+        company_id: owner.companyId,
+        livemode: modeColumn(owner),
+        id,
+        status: change.expected.status,
+        amount_paid: change.expected.amount_paid,
+        amount_credited: change.expected.amount_credited,
+        amount_refunded: change.expected.amount_refunded,
+      },
+    };
+  }
+
+  /** A payment or refund row as the INSERT the event writer sends with its guard. */
+  paymentInsert(payment: PaymentRow): InsertChange {
+    return { table: 'payments', row: payment };
   }
 
   async insertPayment(t: Kysely<Database>, payment: PaymentRow): Promise<void> {

@@ -9,11 +9,13 @@ import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type {
+  CreditNoteCreation,
   InvoiceLineRow,
   InvoiceRepository,
   InvoiceRow,
   Numbering,
   NumberResult,
+  PaymentRow,
 } from '../repositories/invoice-repository.js';
 import type { NumberedChange } from '../db/dialect.js';
 import type { OrganizationRepository, OrganizationRow } from '../repositories/organization-repository.js';
@@ -90,6 +92,33 @@ function contentInputOf(row: InvoiceRow, lines: InvoiceLineRow[]): InvoiceConten
   };
 }
 
+/** What a change adds to an invoice's lists: its payment or refund, its credit note. */
+export interface AddedToInvoice {
+  payments?: readonly PaymentRow[];
+  creditNotes?: readonly CreditNoteCreation[];
+}
+
+/** An invoice as the API shows it after a change: its row overridden by `patch`, with what the change `added`. */
+export type InvoiceAnswer = (patch: Partial<InvoiceRow>, added?: AddedToInvoice) => Invoice;
+
+type Created = { id: string; created_at: string };
+
+/** Rows in the order the repository lists them: by creation time, then id. */
+function byCreation(a: Created, b: Created): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Rows read, with rows a change added where a read would list them; the rows read keep the database's order. */
+function withAdded<T extends Created>(read: T[], added: readonly T[] = []): T[] {
+  const rows = [...read];
+  for (const row of added) {
+    const at = rows.findIndex((other) => byCreation(other, row) > 0);
+    rows.splice(at === -1 ? rows.length : at, 0, row);
+  }
+  return rows;
+}
+
 /** A document's messages, newest first, read in `trx`. */
 export type DeliveriesOf = (owner: Owner, documentId: string, trx: Kysely<Database>) => Promise<EmailDelivery[]>;
 
@@ -136,17 +165,28 @@ export class InvoiceService {
    * Reads an invoice and what its answer shows, and answers a function that maps them, with the
    * row's columns overridden by `patch` (finalize reads before it takes the number).
    */
-  private async read(
-    owner: Owner,
-    id: string,
-    now: Date,
-    trx: Kysely<Database>,
-  ): Promise<((patch: Partial<InvoiceRow>) => Invoice) | undefined> {
+  private async read(owner: Owner, id: string, now: Date, trx: Kysely<Database>): Promise<InvoiceAnswer | undefined> {
     const found = await this.invoices.findById(owner, id, trx);
-    if (!found) return undefined;
+    return found ? this.answerOf(owner, found, now, trx) : undefined;
+  }
+
+  /**
+   * What the answer of an invoice read before (`found`, its row and lines) shows besides them,
+   * read now, in `trx` when given, and a function that maps it all: a change that writes the
+   * row's columns (`patch`) and adds a payment, refund or credit note (`added`) builds its answer
+   * from what was read and what it wrote, as a read after it would show it. Read after the row, so
+   * that a payment or credit note read here and not in the row makes the row's compare-and-set fail.
+   */
+  async answerOf(
+    owner: Owner,
+    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
+    now: Date,
+    trx: Kysely<Database> = this.db,
+  ): Promise<InvoiceAnswer> {
+    const id = found.invoice.id;
     const [payments, creditNotes, deliveries, hosted, reminders] = await Promise.all([
       this.invoices.paymentsOf(owner, [id], trx),
-      this.invoices.creditNoteIdsOf(owner, [id], trx),
+      this.invoices.creditNotesOf(owner, [id], trx),
       this.deliveriesOf(owner, id, trx),
       this.hostedOf(owner, id, found.invoice.status, trx),
       this.remindersOf(owner, id, trx),
@@ -155,10 +195,10 @@ export class InvoiceService {
       found.invoice.status === 'draft'
         ? await this.currentParties(owner, found.invoice.organization_id, trx)
         : undefined;
-    return (patch) =>
+    return (patch, added = {}) =>
       invoiceFromRows({ ...found.invoice, ...patch }, found.lines, {
-        payments: payments.get(id) ?? [],
-        creditNoteIds: creditNotes.get(id) ?? [],
+        payments: withAdded(payments.get(id) ?? [], added.payments),
+        creditNoteIds: withAdded(creditNotes.get(id) ?? [], added.creditNotes).map((creditNote) => creditNote.id),
         ...(current ? { current } : {}),
         today: todayUtc(now),
         deliveries,

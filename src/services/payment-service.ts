@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database, PaymentKind } from '../db/schema.js';
-import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { PaymentEventObject } from '../events/event-schema.js';
 import type { ErrorDetail } from '../errors/app-error.js';
@@ -9,18 +8,26 @@ import { minorUnitDigits } from '../money/currency.js';
 import { Decimal, plainDecimal } from '../money/decimal.js';
 import { amountLimits, largestAmount } from '../money/limits.js';
 import { formatMoney } from '../money/money.js';
-import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
+import type {
+  InvoiceRepository,
+  InvoiceRow,
+  PaymentRow,
+  SettlementChange,
+} from '../repositories/invoice-repository.js';
+import type { EventType } from '../schemas/event-types.js';
 import type { CreatePaymentInput, CreateRefundInput, Invoice } from '../schemas/invoice.js';
 import { dayOf, Problems, todayUtc } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import type { InvoiceService } from './invoice-service.js';
 import type { Scope } from '../db/scope.js';
-import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
+import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, settledStatus, statusChangeEvent } from './settlement-status.js';
 
 // Money that moves for an issued invoice: payments from the buyer and refunds back to the buyer.
-// Each changes the invoice's amounts with a compare-and-set in its own transaction, so racing ones
-// never take more than is due (payments) or pay back more than is owed (refunds): the loser
-// re-reads and is refused on the new state. A refusal over an amount names the amount allowed.
+// Each changes the invoice's amounts with a compare-and-set written together with its payment row
+// and events (one statement on PostgreSQL, one transaction on SQLite), so racing ones never take
+// more than is due (payments) or pay back more than is owed (refunds): the loser re-reads and is
+// refused on the new state. The answer is built from what was read and what was written, not read
+// back. A refusal over an amount names the amount allowed.
 
 type AmountRefusal = { ok: false; message: string; details: ErrorDetail[] };
 
@@ -114,32 +121,46 @@ export class PaymentService {
       const refusal = limitRefusal(kind, invoice, amount, digits);
       if (refusal) return refusal;
 
-      const result = await inTransaction(this.db, trx, async (t) => {
-        if (!(await this.invoices.settle(t, scope, invoiceId, changeOf(invoice, kind, amount, now)))) return null;
-        const id = newId(kind === 'payment' ? 'pay' : 'rfd');
-        await this.invoices.insertPayment(t, {
-          id,
-          company_id: scope.companyId,
-          invoice_id: invoiceId,
-          livemode: invoice.livemode,
-          kind,
-          amount: formatMoney(amount, digits),
-          date: read.value.date,
-          method: input.method ?? 'credit_transfer',
-          reference: read.value.reference,
-          created_at: now.toISOString(),
-        });
-        const updated = (await this.invoiceService.get(scope, invoiceId, now, t))!;
-        if (kind === 'payment') {
-          const payment: PaymentEventObject = { ...updated.payments.find((p) => p.id === id)!, invoiceId };
-          await this.events.record(t, scope, 'payment.created', payment, now);
-        } else {
-          await this.events.record(t, scope, 'invoice.refunded', updated, now);
-        }
-        await recordStatusChange(this.events, t, scope, invoice.status, updated, now);
-        return updated;
-      });
-      if (result) return { ok: true, value: result };
+      // The answer and the events are built from what was read and what is written, not read
+      // back: the compare-and-set makes that the state the change was written on.
+      const answer = await this.invoiceService.answerOf(scope, found, now, trx);
+      const change = changeOf(invoice, kind, amount, now);
+      const payment: PaymentRow = {
+        id: newId(kind === 'payment' ? 'pay' : 'rfd'),
+        company_id: scope.companyId,
+        invoice_id: invoiceId,
+        livemode: invoice.livemode,
+        kind,
+        amount: formatMoney(amount, digits),
+        date: read.value.date,
+        method: input.method ?? 'credit_transfer',
+        reference: read.value.reference,
+        created_at: now.toISOString(),
+      };
+      const updated = answer(change.next, { payments: [payment] });
+      const events: { type: EventType; object: unknown }[] = [
+        kind === 'payment'
+          ? {
+              type: 'payment.created',
+              object: {
+                ...updated.payments.find((p) => p.id === payment.id)!,
+                invoiceId,
+              } satisfies PaymentEventObject,
+            }
+          : { type: 'invoice.refunded', object: updated },
+      ];
+      const statusChange = statusChangeEvent(invoice.status, updated);
+      if (statusChange) events.push(statusChange);
+      // The UPDATE, the payment's INSERT and the events: one statement on PostgreSQL.
+      const written = await this.events.recordWithGuardedChange(
+        trx ?? this.db,
+        this.invoices.settlementGuard(scope, invoiceId, change),
+        this.invoices.paymentInsert(payment),
+        scope,
+        events,
+        now,
+      );
+      if (written) return { ok: true, value: updated };
     }
     throw new Error(`A ${kind} on ${invoiceId} lost ${MAX_SETTLEMENT_ATTEMPTS} races in a row`);
   }

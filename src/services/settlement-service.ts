@@ -8,17 +8,22 @@ import { minorUnitDigits } from '../money/currency.js';
 import { Decimal, plainDecimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
 import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit-note-repository.js';
-import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
+import type {
+  InvoiceLineRow,
+  InvoiceRepository,
+  InvoiceRow,
+  SettlementChange,
+} from '../repositories/invoice-repository.js';
 import { NumberSequences } from '../repositories/number-sequences.js';
 import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { creditNoteFromRows } from './credit-note-mapping.js';
 import { NO_HOSTED_LINK, type HostedLinkOf } from './hosted-link-port.js';
 import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
-import { computeContent, draftLineOf, oversizedAmounts, type LineColumns } from './invoice-content.js';
+import { computeContent, draftLineOf, oversizedAmounts } from './invoice-content.js';
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
-import type { InvoiceService } from './invoice-service.js';
+import type { InvoiceAnswer, InvoiceService } from './invoice-service.js';
 import { modeColumn, type Owner, type Scope } from '../db/scope.js';
 import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
 
@@ -71,7 +76,7 @@ export class SettlementService {
     owner: Owner,
     id: string,
     trx?: Kysely<Database>,
-  ): Promise<{ invoice: InvoiceRow; lines: LineColumns[] } | undefined> {
+  ): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
     return this.invoices.findById(owner, id, trx);
   }
 
@@ -147,17 +152,20 @@ export class SettlementService {
         adjustments: extrasOf(invoice),
         payableExactly: amountDueOf(invoice),
       };
-      const result = await this.issueCreditNote(scope, invoice, plan, now, trx, true);
+      // The voided invoice is built from what is read here and what the void writes, not read back.
+      const answer = await this.invoiceService.answerOf(scope, found, now, trx);
+      const result = await this.issueCreditNote(scope, invoice, plan, now, trx, answer);
       if (result === 'retry') continue;
       if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
-      return { ok: true, value: (await this.invoiceService.get(scope, invoiceId, now, trx))! };
+      return { ok: true, value: result.voided! };
     }
     throw new Error(`Voiding ${invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
   }
 
   /**
    * Computes and stores a credit note of `invoice` with its number, and changes the invoice, in
-   * one transaction; 'retry' when the invoice changed since it was read.
+   * one transaction; 'retry' when the invoice changed since it was read. Voiding (with `voidedAnswer`,
+   * the invoice's answer read with it) also answers the voided invoice.
    */
   private async issueCreditNote(
     scope: Scope,
@@ -165,8 +173,9 @@ export class SettlementService {
     plan: CreditPlan,
     now: Date,
     trx: Kysely<Database> | undefined,
-    voiding = false,
-  ): Promise<CreditNoteResult | 'retry'> {
+    voidedAnswer?: InvoiceAnswer,
+  ): Promise<(CreditNoteResult & { voided?: Invoice }) | 'retry'> {
+    const voiding = voidedAnswer !== undefined;
     const { companyId } = scope;
     const digits = minorUnitDigits(invoice.currency);
     const computed = computeContent(
@@ -260,17 +269,12 @@ export class SettlementService {
       // A new credit note has been sent nowhere yet.
       const creditNote = creditNoteFromRows(row, lines, [], hosted);
       await this.events.record(t, scope, 'credit-note.created', creditNote, now);
+      const voided = voidedAnswer?.(change.next, { creditNotes: [{ id, created_at: at }] });
       if (change.next.status !== invoice.status) {
-        await recordStatusChange(
-          this.events,
-          t,
-          scope,
-          invoice.status,
-          (await this.invoiceService.get(scope, invoice.id, now, t))!,
-          now,
-        );
+        const after = voided ?? (await this.invoiceService.get(scope, invoice.id, now, t))!;
+        await recordStatusChange(this.events, t, scope, invoice.status, after, now);
       }
-      return { ok: true as const, value: creditNote };
+      return { ok: true as const, value: creditNote, ...(voided ? { voided } : {}) };
     });
   }
 }

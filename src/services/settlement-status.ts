@@ -45,7 +45,18 @@ export function settledStatus(
   return { status: row.status, paid_at: row.paid_at, voided_at: row.voided_at };
 }
 
-/** invoice.paid or invoice.voided, when a payment or credit note moved the invoice there. */
+/** invoice.paid or invoice.voided, when a payment or credit note moved the invoice there; else null. */
+export function statusChangeEvent(
+  before: InvoiceRow['status'],
+  after: Invoice,
+): { type: 'invoice.paid' | 'invoice.voided'; object: Invoice } | null {
+  if (after.status === before) return null;
+  if (after.status === 'paid') return { type: 'invoice.paid', object: after };
+  if (after.status === 'void') return { type: 'invoice.voided', object: after };
+  return null;
+}
+
+/** Records statusChangeEvent's event, if any. */
 export async function recordStatusChange(
   events: EventRecorder,
   t: Kysely<Database>,
@@ -54,7 +65,6 @@ export async function recordStatusChange(
   after: Invoice,
   now: Date,
 ): Promise<void> {
-  if (after.status === before) return;
-  if (after.status === 'paid') await events.record(t, scope, 'invoice.paid', after, now);
-  else if (after.status === 'void') await events.record(t, scope, 'invoice.voided', after, now);
+  const event = statusChangeEvent(before, after);
+  if (event) await events.record(t, scope, event.type, event.object, now);
 }

@@ -1,5 +1,14 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, EventRow, EventWriterHooks, InsertChange, NumberedChange, NumberingWays } from '../dialect.js';
+import type {
+  Dialect,
+  EventRow,
+  EventWriter,
+  EventWriterHooks,
+  GuardedUpdate,
+  InsertChange,
+  NumberedChange,
+  NumberingWays,
+} from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
 import { lastWriteUnlessTaken } from '../transactions.js';
 import type { Database } from '../schema.js';
@@ -13,7 +22,7 @@ type Table = keyof Database & string;
 
 type EventCte = { id: string; company_id: string; livemode: number; type: string; created_at: string };
 
-/** Adds the outbox row of the query's `event` CTE, when an enabled endpoint of its company and mode takes its type. */
+/** Adds the outbox rows of the query's `event` CTE (one or more events), each when an enabled endpoint of its company and mode takes its type. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CTEs before it differ by statement
 function withOutbox(query: any): any {
   return query.with('outbox', (w: Kysely<Database & { event: EventCte }>) =>
@@ -44,12 +53,73 @@ function withOutbox(query: any): any {
   );
 }
 
+type Values = Record<string, unknown>;
+
+/** The values of a statement's parameters, named `${prefix}:${column}`. */
+function putValues(values: Values, prefix: string, row: object): void {
+  for (const [column, value] of Object.entries(row)) values[`${prefix}:${column}`] = value;
+}
+
+/**
+ * A guarded change as one statement: the compare-and-set UPDATE (`guarded`), the INSERT and the
+ * events select from its RETURNING, so they write nothing when it matched no row (a racing
+ * writer's, once its row lock is released, no longer matches), then their outbox rows.
+ */
+function guardedStatement(
+  db: Kysely<Database>,
+  guard: { table: Table; set: string[]; where: string[] },
+  insert: { table: Table; columns: string[] },
+  eventCount: number,
+) {
+  const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
+  const returned = ['id', 'company_id', 'livemode', 'type', 'created_at'] as const;
+  return prepareQuery<Values, { outboxed: number }>(db, (d, param) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the guard's and the INSERT's tables are only known at run time
+    type Builder = any;
+    // Values selected from the UPDATE's RETURNING take their column's type from the INSERT, as VALUES would.
+    const fromGuarded = (w: Builder, prefix: string, columns: readonly string[]) =>
+      w.selectFrom('guarded').select(columns.map((c) => sql`${param(`${prefix}:${c}`)}`.as(c)));
+    let query: Builder = d
+      .with('guarded', (w: Builder) => {
+        let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, param(`set:${c}`)])));
+        for (const column of guard.where) update = update.where(column, '=', param(`where:${column}`));
+        return update.returning(sql.lit(1).as('one'));
+      })
+      .with('change', (w: Builder) =>
+        w
+          .insertInto(insert.table)
+          .columns(insert.columns)
+          .expression(fromGuarded(w, 'change', insert.columns)),
+      );
+    const names = Array.from({ length: eventCount }, (_, i) => `event_${i}`);
+    for (const name of names)
+      query = query.with(name, (w: Builder) =>
+        w
+          .insertInto('events')
+          .columns([...eventColumns])
+          .expression(fromGuarded(w, name, eventColumns))
+          .returning([...returned]),
+      );
+    query = query.with('event', (w: Builder) =>
+      names
+        .map((name) => w.selectFrom(name).select([...returned]))
+        .reduce((union: Builder, next: Builder) => union.unionAll(next)),
+    );
+    return withOutbox(query)
+      .selectFrom('guarded')
+      .select(sql<number>`(select count(*) from outbox)::int`.as('outboxed'));
+  });
+}
+
 /**
  * The event and its outbox row as one statement (data-modifying CTEs), and a change that is a
- * single INSERT joins it: one atomic statement, no BEGIN and COMMIT around it. Compiled once per
- * shape (the change's table and columns).
+ * single INSERT joins it: one atomic statement, no BEGIN and COMMIT around it. A guarded change
+ * (a compare-and-set UPDATE, an INSERT and their events) is one statement too (guardedStatement).
+ * Compiled once per shape (the tables and columns).
  */
-function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
+function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): EventWriter {
+  const guardedOf = new Map<string, ReturnType<typeof guardedStatement>>();
+
   const oneStatement = new Map<
     string,
     (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>
@@ -174,6 +244,33 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
       for (const column of columns) values[`change:${column}`] = (change!.row as Record<string, unknown>)[column];
       const { rows } = await statement(values, executor);
       if (rows.length > 0) hooks.onOutbox();
+    },
+
+    async writeGuarded(
+      executor: Kysely<Database>,
+      guard: GuardedUpdate,
+      change: InsertChange,
+      events: readonly EventRow[],
+    ): Promise<boolean> {
+      if (events.length === 0) throw new Error('A guarded change is written with at least one event');
+      const shape = { table: guard.table, set: Object.keys(guard.set), where: Object.keys(guard.where) };
+      const insert = { table: change.table, columns: Object.keys(change.row) };
+      const key = [shape.table, shape.set, shape.where, insert.table, insert.columns, events.length].join(':');
+      let statement = guardedOf.get(key);
+      if (!statement) {
+        statement = guardedStatement(db, shape, insert, events.length);
+        if (guardedOf.size > 100) guardedOf.clear();
+        guardedOf.set(key, statement);
+      }
+      const values: Values = {};
+      putValues(values, 'set', guard.set);
+      putValues(values, 'where', guard.where);
+      putValues(values, 'change', change.row);
+      events.forEach((event, i) => putValues(values, `event_${i}`, event));
+      const { rows } = await statement(values, executor);
+      if (rows.length === 0) return false;
+      if (rows[0]!.outboxed > 0) hooks.onOutbox();
+      return true;
     },
 
     async writeNumbered(

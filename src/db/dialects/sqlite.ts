@@ -1,5 +1,14 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect, EventRow, EventWriterHooks, InsertChange, NumberedChange, NumberingWays } from '../dialect.js';
+import type {
+  Dialect,
+  EventRow,
+  EventWriter,
+  EventWriterHooks,
+  GuardedUpdate,
+  InsertChange,
+  NumberedChange,
+  NumberingWays,
+} from '../dialect.js';
 import { prepareQuery, preparedInsert } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import { inTransaction } from '../transactions.js';
@@ -11,7 +20,7 @@ import { inTransaction } from '../transactions.js';
 type Table = keyof Database & string;
 
 /** The event, the change's INSERT and the outbox row as steps in one transaction; every statement prepared once. */
-function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
+function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): EventWriter {
   const insertEvent = preparedInsert(db, 'events');
   const insertOutbox = preparedInsert(db, 'webhook_outbox');
   const selectEndpoints = prepareQuery<{ companyId: string; livemode: number }, { events: string }>(db, (d, param) =>
@@ -23,6 +32,31 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
       .where('enabled', '=', sql.lit(1)),
   );
   const insertInto = new Map<Table, ReturnType<typeof preparedInsert>>();
+  const insertOf = (table: Table) => {
+    let insert = insertInto.get(table);
+    if (!insert) {
+      insert = preparedInsert(db, table);
+      insertInto.set(table, insert);
+    }
+    return insert;
+  };
+  type Values = Record<string, unknown>;
+  const guardedUpdates = new Map<string, ReturnType<typeof prepareQuery<Values>>>();
+  const updateOf = (guard: GuardedUpdate, set: string[], where: string[]) => {
+    const shape = `${guard.table}:${set.join(',')}:${where.join(',')}`;
+    let update = guardedUpdates.get(shape);
+    if (!update) {
+      update = prepareQuery<Values>(db, (d, param) => {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the guard's table is only known at run time
+        let query: any = d.updateTable(guard.table).set(Object.fromEntries(set.map((c) => [c, param(`set:${c}`)])));
+        for (const column of where) query = query.where(column, '=', param(`where:${column}`));
+        return query;
+      });
+      if (guardedUpdates.size > 100) guardedUpdates.clear();
+      guardedUpdates.set(shape, update);
+    }
+    return update;
+  };
 
   const writeInSteps = async (t: Kysely<Database>, event: EventRow) => {
     await insertEvent([event], t);
@@ -47,14 +81,26 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks) {
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
       if (!change) return writeInSteps(executor, event);
-      let insert = insertInto.get(change.table);
-      if (!insert) {
-        insert = preparedInsert(db, change.table);
-        insertInto.set(change.table, insert);
-      }
+      const insert = insertOf(change.table);
       return inTransaction(db, executor, async (t) => {
         await insert([change.row], t);
         await writeInSteps(t, event);
+      });
+    },
+
+    async writeGuarded(executor, guard, change, events): Promise<boolean> {
+      const [set, where] = [Object.keys(guard.set), Object.keys(guard.where)];
+      const update = updateOf(guard, set, where);
+      const values: Values = {};
+      for (const column of set) values[`set:${column}`] = (guard.set as Values)[column];
+      for (const column of where) values[`where:${column}`] = guard.where[column];
+      const insert = insertOf(change.table);
+      return inTransaction(db, executor, async (t) => {
+        const { numAffectedRows } = await update(values, t);
+        if (Number(numAffectedRows ?? 0) !== 1) return false;
+        await insert([change.row], t);
+        for (const event of events) await writeInSteps(t, event);
+        return true;
       });
     },
 
