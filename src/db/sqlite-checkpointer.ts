@@ -92,7 +92,14 @@ export class SqliteCheckpointer {
     } catch {
       return;
     }
-    if (size >= this.startAtLogBytes) this.start();
+    if (size < this.startAtLogBytes) return;
+    // Called after a commit: a thread that cannot start must not fail the commit's caller; the
+    // main connection's automatic checkpoint still bounds the log.
+    try {
+      this.start();
+    } catch (error) {
+      this.stats.lastError = error instanceof Error ? error.message : String(error);
+    }
   }
 
   private start(): void {

@@ -309,7 +309,7 @@ export class InvoiceService {
     };
     const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(scope, content.number, dates.issueDate!);
     const lines = computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId }));
-    const answerOf = (number: string | null, hosted: HostedLinkFacts) =>
+    const answerWith = (number: string | null, hosted: HostedLinkFacts) =>
       // The answer is made from what was just written (a new invoice has no payments or credit
       // notes yet), not read back: four reads fewer on the hottest write.
       invoiceFromRows({ ...row, number }, lines, {
@@ -331,7 +331,7 @@ export class InvoiceService {
           t,
           scope,
           ['invoice.created', 'invoice.finalized'],
-          (stand) => answerOf(stand, hosted),
+          (stand) => answerWith(stand, hosted),
           numberedChange(scope, id, numbering),
           {
             unnumbered: async () => void (await this.invoices.insert(t, row, lines, NO_NUMBER)),
@@ -339,11 +339,11 @@ export class InvoiceService {
           },
           now,
         );
-        return { ok: true, value: answerOf(number, hosted) };
+        return { ok: true, value: answerWith(number, hosted) };
       }
       const inserted = await this.invoices.insert(t, row, lines, numbering);
       if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
-      const invoice = answerOf(inserted.number, await this.hostedOf(scope, id, row.status, t, true));
+      const invoice = answerWith(inserted.number, await this.hostedOf(scope, id, row.status, t, true));
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       if (!draft) await this.events.record(t, scope, 'invoice.finalized', invoice, now);
       return { ok: true, value: invoice };
