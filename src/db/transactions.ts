@@ -15,25 +15,21 @@ export function inTransaction<T>(
   return (trx ?? db).transaction().execute(work);
 }
 
+// One transaction runs its statements one after another, so one savepoint name serves every use.
+const SAVEPOINT = sql.id('unless_taken');
+
 /**
  * Runs one write inside a savepoint and reports a unique violation instead of throwing it. On
  * PostgreSQL a failed statement aborts the whole transaction; rolling back to the savepoint
  * keeps it usable, so the caller can try another number.
  */
 export async function writeUnlessTaken(trx: Kysely<Database>, work: () => Promise<void>): Promise<boolean> {
-  // One transaction runs its statements one after another, so one name serves every use.
-  const name = sql.id('unless_taken');
-  await sql`savepoint ${name}`.execute(trx);
-  try {
+  const written = await lastWriteUnlessTaken(trx, async () => {
     await work();
-  } catch (error) {
-    await sql`rollback to savepoint ${name}`.execute(trx);
-    await sql`release savepoint ${name}`.execute(trx);
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
-  await sql`release savepoint ${name}`.execute(trx);
-  return true;
+    return true;
+  });
+  if (written) await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+  return written ?? false;
 }
 
 /**
@@ -42,13 +38,12 @@ export async function writeUnlessTaken(trx: Kysely<Database>, work: () => Promis
  * is sent between `work` and the COMMIT.
  */
 export async function lastWriteUnlessTaken<T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T | null> {
-  const name = sql.id('unless_taken');
-  await sql`savepoint ${name}`.execute(trx);
+  await sql`savepoint ${SAVEPOINT}`.execute(trx);
   try {
     return await work();
   } catch (error) {
-    await sql`rollback to savepoint ${name}`.execute(trx);
-    await sql`release savepoint ${name}`.execute(trx);
+    await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
+    await sql`release savepoint ${SAVEPOINT}`.execute(trx);
     if (isUniqueViolation(error)) return null;
     throw error;
   }
