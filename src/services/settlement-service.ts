@@ -224,7 +224,7 @@ export class SettlementService {
     return inTransaction(this.db, trx, async (t) => {
       if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
       // Read (or made) before the number: the counter's lock is held from the number to the commit.
-      const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t, true);
+      const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t, null);
       const year = Number(plan.issueDate.slice(0, 4));
       const value = await this.sequences.next(t, {
         companyId,
