@@ -192,7 +192,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
   let observer: pg.Client;
 
   beforeAll(async () => {
-    t = await buildTestApp('postgres');
+    t = await buildTestApp('postgres', { webhookAllowPrivateUrls: true });
     client = new pg.Client({ connectionString: t.database.url });
     observer = new pg.Client({ connectionString: t.database.url });
     await Promise.all([client.connect(), observer.connect()]);
@@ -200,6 +200,32 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
   afterAll(async () => {
     await Promise.all([client?.end(), observer?.end()]);
     await t?.close();
+  });
+
+  it('writes the events of a credit note that voids its invoice in order, each object as a GET shows it, each for the endpoint', async () => {
+    const { key, companyId } = await t.tenant();
+    const endpoint = await t.post('/webhook-endpoint', { url: 'http://127.0.0.1:9/never-sent', events: ['*'] }, key);
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    const buyer = (await t.post('/organization', { name: 'Outbox Buyer', isCustomer: true }, key)).json().data;
+    const invoice = (await t.post('/invoice', { organizationId: buyer.id, lines: LINES }, key)).json().data;
+    const res = await t.post('/credit-note', { invoiceId: invoice.id, reason: 'Everything' }, key);
+    expect(res.statusCode, res.body).toBe(201);
+    const creditNote = (await t.get(`/credit-note/${res.json().data.id}`, key)).json().data;
+    const voided = (await t.get(`/invoice/${invoice.id}`, key)).json().data;
+    const { rows } = await observer.query<{ id: string; type: string; object: string }>(
+      `select id, type, object from events
+        where company_id = $1 and type in ('credit-note.created', 'invoice.voided') order by id`,
+      [companyId],
+    );
+    expect(rows.map((row) => row.type)).toEqual(['credit-note.created', 'invoice.voided']);
+    expect(rows.map((row) => JSON.parse(row.object))).toEqual([creditNote, voided]);
+    // Both went into the outbox (which the worker empties once it made their deliveries).
+    await t.container.deliveryWorker.drain();
+    const { rows: delivered } = await observer.query<{ event_id: string }>(
+      'select event_id from webhook_deliveries where endpoint_id = $1 and event_id = any($2::text[]) order by event_id',
+      [endpoint.json().data.id, rows.map((row) => row.id)],
+    );
+    expect(delivered.map((row) => row.event_id)).toEqual(rows.map((row) => row.id));
   });
 
   it("waits for the counter's lock in the statement that stores the credit note, then takes the next number", async () => {
