@@ -102,7 +102,19 @@ export interface NumberedChange {
   placeholder: string;
 }
 
-/** The two ways of numbering an invoice: the dialect uses one of them. */
+/**
+ * A row to be inserted with the next number of its sequence, and the rows that belong to it (a
+ * credit note and its lines), as its events are written (EventWriter.writeNumberedInsert).
+ */
+export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
+  /** The row; its `numberColumn` is written with the number (whatever the row holds there). */
+  insert: InsertChange;
+  numberColumn: string;
+  /** Rows of another table that go with it (its lines), none of which holds the number. */
+  belonging: { table: Table; rows: readonly object[] };
+}
+
+/** The two ways of numbering an invoice (or a row of a numbered insert): the dialect uses one of them. */
 export interface NumberingWays {
   /**
    * Makes the invoice there without a number yet (a create's INSERT; nothing for a claimed
@@ -142,6 +154,20 @@ export interface EventWriter {
    * then the events are written.
    */
   writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays): Promise<string>;
+  /**
+   * Takes the next number of the change's sequence, inserts the row with it and the rows that
+   * belong to it, then writes the events (of one company, mode, request and time), their objects'
+   * `placeholder` replaced by the number, and their outbox rows, in `t` (a transaction); answers
+   * the number. On PostgreSQL all of it is one statement, so the counter row's lock is held for it
+   * and the COMMIT only; elsewhere the row is numbered and inserted `inSteps`, then the events are
+   * written. Nothing else may hold the number: a unique index it breaks throws.
+   */
+  writeNumberedInsert(
+    t: Kysely<Database>,
+    events: EventRow[],
+    change: NumberedInsert,
+    ways: NumberingWays,
+  ): Promise<string>;
 }
 
 /** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */

@@ -7,6 +7,7 @@ import type {
   GuardedUpdate,
   InsertChange,
   NumberedChange,
+  NumberedInsert,
   NumberingWays,
 } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
@@ -104,6 +105,28 @@ export class EventRecorder {
     const json = JSON.stringify(objectOf(placeholder));
     const events = types.map((type) => eventRow(newId('evt'), scope, type, json, now));
     return this.writer.writeNumbered(t, events, { ...change, placeholder }, ways);
+  }
+
+  /**
+   * Inserts a row (a credit note) with the next number of its sequence, with the rows that belong
+   * to it, and writes its events (each object made by `objectOf` with a stand-in for the number,
+   * which the writer replaces); answers the number. On PostgreSQL all of it is one statement
+   * (EventWriter.writeNumberedInsert); elsewhere the row is numbered and inserted `inSteps`. As
+   * for recordNumbered, nothing in an object may be worked out from the number's text.
+   */
+  async recordWithNumberedInsert(
+    t: Kysely<Database>,
+    scope: Scope,
+    events: readonly { type: EventType; objectOf: (number: string) => unknown }[],
+    change: Omit<NumberedInsert, 'placeholder'>,
+    ways: NumberingWays,
+    now: Date,
+  ): Promise<string> {
+    const placeholder = `number-${randomBytes(16).toString('hex')}`;
+    const rows = events.map(({ type, objectOf }) =>
+      eventRow(newId('evt'), scope, type, JSON.stringify(objectOf(placeholder)), now),
+    );
+    return this.writer.writeNumberedInsert(t, rows, { ...change, placeholder }, ways);
   }
 
   private async write(

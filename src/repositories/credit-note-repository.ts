@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { preparedInsert } from '../db/prepared-query.js';
+import type { NumberedInsert } from '../db/dialect.js';
 import type { CreditNoteLinesTable, CreditNotesTable, Database, PdfDigestLanguage } from '../db/schema.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
@@ -39,6 +40,18 @@ export class CreditNoteRepository {
     await t.insertInto('credit_notes').values(creditNote).execute();
     for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT)
       await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);
+  }
+
+  /** A credit note and its lines as the numbered insert the event writer sends (EventRecorder.recordWithNumberedInsert). */
+  numberedInsert(
+    creditNote: CreditNoteRow,
+    lines: CreditNoteLineRow[],
+  ): Pick<NumberedInsert, 'insert' | 'numberColumn' | 'belonging'> {
+    return {
+      insert: { table: 'credit_notes', row: creditNote },
+      numberColumn: 'number',
+      belonging: { table: 'credit_note_lines', rows: lines },
+    };
   }
 
   async findById(

@@ -23,9 +23,10 @@ import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
 import { computeContent, draftLineOf, oversizedAmounts } from './invoice-content.js';
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
+import { NUMBER_WIDTH } from './invoice-numbering.js';
 import type { InvoiceAnswer, InvoiceService } from './invoice-service.js';
 import { modeColumn, type Owner, type Scope } from '../db/scope.js';
-import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, recordStatusChange, settledStatus } from './settlement-status.js';
+import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, settledStatus, statusChangeEvent } from './settlement-status.js';
 
 // What corrects an issued invoice: credit notes and voiding (payments and refunds are
 // payment-service.ts). Each one changes the invoice's amounts and status with a compare-and-set
@@ -44,8 +45,14 @@ export type VoidResult =
 
 const MAX_ATTEMPTS = MAX_SETTLEMENT_ATTEMPTS;
 
-function formatCreditNoteNumber(year: number, value: number): string {
-  return `CN-${year}-${String(value).padStart(5, '0')}`;
+/** What comes before a credit note counter's value: CN-, the year and a dash, after TEST- in test mode. */
+function creditNotePrefix(year: number, livemode: boolean): string {
+  return `${livemode ? '' : 'TEST-'}CN-${year}-`;
+}
+
+/** CN-2026-00001: the counter's value zero-padded to five digits (wider past them). */
+function formatCreditNoteNumber(year: number, value: number, livemode: boolean): string {
+  return `${creditNotePrefix(year, livemode)}${String(value).padStart(NUMBER_WIDTH, '0')}`;
 }
 
 interface CreditPlan {
@@ -118,7 +125,7 @@ export class SettlementService {
         lines,
         adjustments,
       };
-      const result = await this.issueCreditNote(scope, invoice, plan, now, trx);
+      const result = await this.issueCreditNote(scope, found, plan, now, trx);
       if (result !== 'retry') return result;
     }
     throw new Error(`A credit note on ${input.invoiceId} lost ${MAX_ATTEMPTS} races in a row`);
@@ -154,7 +161,7 @@ export class SettlementService {
       };
       // The voided invoice is built from what is read here and what the void writes, not read back.
       const answer = await this.invoiceService.answerOf(scope, found, now, trx);
-      const result = await this.issueCreditNote(scope, invoice, plan, now, trx, answer);
+      const result = await this.issueCreditNote(scope, found, plan, now, trx, answer);
       if (result === 'retry') continue;
       if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
       return { ok: true, value: result.voided! };
@@ -163,18 +170,19 @@ export class SettlementService {
   }
 
   /**
-   * Computes and stores a credit note of `invoice` with its number, and changes the invoice, in
-   * one transaction; 'retry' when the invoice changed since it was read. Voiding (with `voidedAnswer`,
-   * the invoice's answer read with it) also answers the voided invoice.
+   * Computes and stores a credit note of the invoice `found` with its number, and changes the
+   * invoice, in one transaction; 'retry' when the invoice changed since it was read. Voiding (with
+   * `voidedAnswer`, the invoice's answer read with it) also answers the voided invoice.
    */
   private async issueCreditNote(
     scope: Scope,
-    invoice: InvoiceRow,
+    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
     plan: CreditPlan,
     now: Date,
     trx: Kysely<Database> | undefined,
     voidedAnswer?: InvoiceAnswer,
   ): Promise<(CreditNoteResult & { voided?: Invoice }) | 'retry'> {
+    const invoice = found.invoice;
     const voiding = voidedAnswer !== undefined;
     const { companyId } = scope;
     const digits = minorUnitDigits(invoice.currency);
@@ -220,61 +228,78 @@ export class SettlementService {
         updated_at: at,
       },
     };
+    // A credit note that pays or voids the invoice writes the invoice's event too: its object is
+    // built from what is read here (before the compare-and-set, which makes it the state the
+    // change is written on) and what the change writes, not read back.
+    const answer =
+      voidedAnswer ??
+      (change.next.status !== invoice.status ? await this.invoiceService.answerOf(scope, found, now, trx) : undefined);
     const id = newId('cn');
+    const year = Number(plan.issueDate.slice(0, 4));
+    const row: CreditNoteRow = {
+      id,
+      company_id: companyId,
+      livemode: invoice.livemode,
+      invoice_id: invoice.id,
+      invoice_number: invoice.number!,
+      invoice_issue_date: invoice.issue_date!,
+      // Written by the numbered insert: the sequence's next number.
+      number: '',
+      buyer_reference: invoice.buyer_reference,
+      purchase_order_reference: invoice.purchase_order_reference,
+      reason: plan.reason,
+      issue_date: plan.issueDate,
+      currency: invoice.currency,
+      prices_include_tax: invoice.prices_include_tax,
+      buyer_snapshot: invoice.buyer_snapshot!,
+      seller_snapshot: invoice.seller_snapshot!,
+      note: plan.note,
+      // The credit note settles through the invoice's payment means, for the same supply.
+      ...extrasColumns({
+        ...invoiceExtras,
+        allowances: plan.adjustments.allowances,
+        charges: plan.adjustments.charges,
+      }),
+      ...computed.totals,
+      // What the credit note settles against the invoice's open balance as it stands now (the
+      // compare-and-set below makes that the state it was issued on); the rest is owed back.
+      offset_amount: formatMoney(Decimal.max(Decimal.min(payable, amountDueOf(invoice)), 0), digits),
+      created_at: at,
+    };
+    const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
+    const after = answer?.(change.next, { creditNotes: [{ id, created_at: at }] });
+    const statusEvent = after ? statusChangeEvent(invoice.status, after) : null;
+    const key = { companyId, livemode: modeColumn(scope), sequence: 'credit-note', year };
     return inTransaction(this.db, trx, async (t) => {
       if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
       // Read (or made) before the number: the counter's lock is held from the number to the commit.
       const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t, null);
-      const year = Number(plan.issueDate.slice(0, 4));
-      const value = await this.sequences.next(t, {
-        companyId,
-        livemode: modeColumn(scope),
-        sequence: 'credit-note',
-        year,
-      });
-      const number = scope.livemode
-        ? formatCreditNoteNumber(year, value)
-        : `TEST-${formatCreditNoteNumber(year, value)}`;
-      const row: CreditNoteRow = {
-        id,
-        company_id: companyId,
-        livemode: invoice.livemode,
-        invoice_id: invoice.id,
-        invoice_number: invoice.number!,
-        invoice_issue_date: invoice.issue_date!,
-        number,
-        buyer_reference: invoice.buyer_reference,
-        purchase_order_reference: invoice.purchase_order_reference,
-        reason: plan.reason,
-        issue_date: plan.issueDate,
-        currency: invoice.currency,
-        prices_include_tax: invoice.prices_include_tax,
-        buyer_snapshot: invoice.buyer_snapshot!,
-        seller_snapshot: invoice.seller_snapshot!,
-        note: plan.note,
-        // The credit note settles through the invoice's payment means, for the same supply.
-        ...extrasColumns({
-          ...invoiceExtras,
-          allowances: plan.adjustments.allowances,
-          charges: plan.adjustments.charges,
-        }),
-        ...computed.totals,
-        // What the credit note settles against the invoice's open balance as it stands now (the
-        // compare-and-set above makes that the state it was issued on); the rest is owed back.
-        offset_amount: formatMoney(Decimal.max(Decimal.min(payable, amountDueOf(invoice)), 0), digits),
-        created_at: at,
-      };
-      const lines = computed.lines.map((line) => ({ ...line, credit_note_id: id, company_id: companyId }));
-      await this.creditNotes.insert(t, row, lines);
       // A new credit note has been sent nowhere yet.
-      const creditNote = creditNoteFromRows(row, lines, [], hosted);
-      await this.events.record(t, scope, 'credit-note.created', creditNote, now);
-      const voided = voidedAnswer?.(change.next, { creditNotes: [{ id, created_at: at }] });
-      if (change.next.status !== invoice.status) {
-        const after = voided ?? (await this.invoiceService.get(scope, invoice.id, now, t))!;
-        await recordStatusChange(this.events, t, scope, invoice.status, after, now);
-      }
-      return { ok: true as const, value: creditNote, ...(voided ? { voided } : {}) };
+      const creditNoteWith = (number: string) => creditNoteFromRows({ ...row, number }, lines, [], hosted);
+      // The number, the credit note, its lines and events: one statement where the database can (PostgreSQL).
+      const number = await this.events.recordWithNumberedInsert(
+        t,
+        scope,
+        [
+          { type: 'credit-note.created', objectOf: creditNoteWith },
+          ...(statusEvent ? [{ type: statusEvent.type, objectOf: () => statusEvent.object }] : []),
+        ],
+        {
+          ...key,
+          prefix: creditNotePrefix(year, scope.livemode),
+          width: NUMBER_WIDTH,
+          ...this.creditNotes.numberedInsert(row, lines),
+        },
+        {
+          inSteps: async () => {
+            const number = formatCreditNoteNumber(year, await this.sequences.next(t, key), scope.livemode);
+            await this.creditNotes.insert(t, { ...row, number }, lines);
+            return number;
+          },
+        },
+        now,
+      );
+      return { ok: true as const, value: creditNoteWith(number), ...(voiding && after ? { voided: after } : {}) };
     });
   }
 }

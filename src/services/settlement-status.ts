@@ -1,10 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { EventRecorder } from '../events/event-recorder.js';
 import { Decimal } from '../money/decimal.js';
 import type { InvoiceRow } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
-import type { Scope } from '../db/scope.js';
 
 // What payments, refunds and credit notes share: the status an invoice has after its amounts
 // changed, and the event of that change. Status rules: paid when amountDue ≤ 0 with something
@@ -54,17 +50,4 @@ export function statusChangeEvent(
   if (after.status === 'paid') return { type: 'invoice.paid', object: after };
   if (after.status === 'void') return { type: 'invoice.voided', object: after };
   return null;
-}
-
-/** Records statusChangeEvent's event, if any. */
-export async function recordStatusChange(
-  events: EventRecorder,
-  t: Kysely<Database>,
-  scope: Scope,
-  before: InvoiceRow['status'],
-  after: Invoice,
-  now: Date,
-): Promise<void> {
-  const event = statusChangeEvent(before, after);
-  if (event) await events.record(t, scope, event.type, event.object, now);
 }

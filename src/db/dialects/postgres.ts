@@ -7,6 +7,7 @@ import type {
   GuardedUpdate,
   InsertChange,
   NumberedChange,
+  NumberedInsert,
   NumberingWays,
 } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
@@ -151,83 +152,34 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
   // The next number, the invoice numbered unless a client took that number (then the counter
   // keeps its step and nothing else is written), the events with the number in their objects, and
   // their outbox rows: one statement, so the counter row's lock is held for it and the COMMIT only.
-  const numberedStatement = prepareQuery<NumberedValues, { number: string; outboxed: number }>(db, (d, param) => {
-    const text = (name: keyof NumberedValues & string) => sql<string>`${param(name)}::text`;
-    const numbered = d
-      .with('n', (w) =>
-        w
-          .insertInto('number_sequences')
-          .values({
-            company_id: param('companyId'),
-            livemode: param('livemode'),
-            sequence: param('sequence'),
-            year: param('year'),
-            last_value: sql.lit(1),
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['company_id', 'livemode', 'sequence', 'year'])
-              .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
-          )
-          .returning(
-            sql<string>`${text('prefix')} || lpad(last_value::text, greatest(${param('width')}::int, length(last_value::text)), '0')`.as(
-              'number',
+  const numberedStatement = prepareQuery<NumberedValues, { number: string; outboxed: number }>(db, (d, named) => {
+    const param = named as Param;
+    const numbered = withNextNumber(d, param).with('numbered', (w: Kysely<Database & { n: { number: string } }>) =>
+      w
+        .updateTable('invoices')
+        .from('n')
+        .set({ number: sql<string>`n.number` })
+        .where('invoices.company_id', '=', param('companyId'))
+        .where('invoices.id', '=', param('invoiceId'))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('invoices as taken')
+                .select(sql.lit(1).as('one'))
+                .where('taken.company_id', '=', param('companyId'))
+                .where('taken.livemode', '=', param('livemode'))
+                .whereRef('taken.number', '=', sql.ref('n.number') as never),
             ),
           ),
-      )
-      .with('numbered', (w) =>
-        w
-          .updateTable('invoices')
-          .from('n')
-          .set({ number: sql<string>`n.number` })
-          .where('invoices.company_id', '=', param('companyId'))
-          .where('invoices.id', '=', param('invoiceId'))
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('invoices as taken')
-                  .select(sql.lit(1).as('one'))
-                  .where('taken.company_id', '=', param('companyId'))
-                  .where('taken.livemode', '=', param('livemode'))
-                  .whereRef('taken.number', '=', sql.ref('n.number') as never),
-              ),
-            ),
-          )
-          .returning(sql<string>`n.number`.as('number')),
-      )
-      .with('event', (w) =>
-        w
-          .insertInto('events')
-          .columns(['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'])
-          .expression(
-            (w as unknown as Kysely<Database & { numbered: { number: string } }>)
-              .selectFrom([
-                'numbered',
-                sql<{
-                  id: string;
-                  type: string;
-                  object: string;
-                }>`(select unnest(${param('eventIds')}::text[]) as id, unnest(${param('eventTypes')}::text[]) as type, unnest(${param('eventObjects')}::text[]) as object)`.as(
-                  'e',
-                ),
-              ])
-              .select([
-                'e.id',
-                text('companyId').as('company_id'),
-                sql<number>`${param('livemode')}::int`.as('livemode'),
-                'e.type',
-                text('requestId').as('request_id'),
-                sql<string>`replace(e.object, ${text('placeholder')}, numbered.number)`.as('object'),
-                text('createdAt').as('created_at'),
-              ])
-              .orderBy('e.id') as never,
-          )
-          .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
-      );
-    return withOutbox(numbered as never)
+        )
+        .returning(sql<string>`n.number`.as('number')),
+    );
+    return withOutbox(withNumberedEvents(numbered, 'numbered', param))
       .selectFrom('numbered')
       .select(['numbered.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);
   });
+
+  const numberedInsertOf = new Map<string, ReturnType<typeof numberedInsertStatement>>();
 
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
@@ -280,14 +232,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       ways: NumberingWays,
     ): Promise<string> {
       await ways.unnumbered?.();
-      const values: NumberedValues = {
-        ...change,
-        eventIds: events.map((e) => e.id),
-        eventTypes: events.map((e) => e.type),
-        eventObjects: events.map((e) => e.object),
-        requestId: events[0]?.request_id ?? null,
-        createdAt: events[0]?.created_at ?? new Date().toISOString(),
-      };
+      const values: NumberedValues = { ...change, ...eventValues(events) };
       for (;;) {
         // A client's number still uncommitted when it is taken here breaks the unique index once
         // that client commits: the savepoint (made before the counter's lock) gives the step back,
@@ -300,7 +245,165 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         return row.number;
       }
     },
+
+    async writeNumberedInsert(t: Kysely<Database>, events: EventRow[], change: NumberedInsert): Promise<string> {
+      const { insert, numberColumn, belonging, ...sequence } = change;
+      const shape = {
+        table: insert.table,
+        columns: Object.keys(insert.row),
+        numberColumn,
+        belonging:
+          belonging.rows.length > 0 ? { table: belonging.table, columns: Object.keys(belonging.rows[0]!) } : null,
+      };
+      const key = [
+        shape.table,
+        shape.columns,
+        numberColumn,
+        shape.belonging?.table ?? '',
+        shape.belonging?.columns ?? '',
+      ].join(':');
+      let statement = numberedInsertOf.get(key);
+      if (!statement) {
+        statement = numberedInsertStatement(db, shape);
+        if (numberedInsertOf.size > 100) numberedInsertOf.clear();
+        numberedInsertOf.set(key, statement);
+      }
+      const values: Values = { ...sequence, ...eventValues(events), rows: JSON.stringify(belonging.rows) };
+      putValues(values, 'row', insert.row);
+      // No savepoint: nothing but the sequence gives these numbers, so none can be taken before.
+      const row = (await statement(values, t)).rows[0];
+      if (!row) throw new Error(`No number for the ${insert.table} row`);
+      if (row.outboxed > 0) hooks.onOutbox();
+      return row.number;
+    },
   };
+}
+
+/** The events' values of a numbered statement (of one company, mode, request and time), as arrays. */
+function eventValues(events: EventRow[]) {
+  return {
+    eventIds: events.map((e) => e.id),
+    eventTypes: events.map((e) => e.type),
+    eventObjects: events.map((e) => e.object),
+    requestId: events[0]?.request_id ?? null,
+    createdAt: events[0]?.created_at ?? new Date().toISOString(),
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CTEs before and after differ by statement
+type Builder = any;
+type Param = (name: string) => never;
+
+/**
+ * The `n` CTE: the counter's next value (made at 1 on first use) as the number's text, the prefix
+ * and the value zero-padded to the width (wider past it). Its upsert takes the counter row's lock.
+ */
+function withNextNumber(d: Builder, param: Param): Builder {
+  return d.with('n', (w: Kysely<Database>) =>
+    w
+      .insertInto('number_sequences')
+      .values({
+        company_id: param('companyId'),
+        livemode: param('livemode'),
+        sequence: param('sequence'),
+        year: param('year'),
+        last_value: sql.lit(1),
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['company_id', 'livemode', 'sequence', 'year'])
+          .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
+      )
+      .returning(
+        sql<string>`${param('prefix')}::text || lpad(last_value::text, greatest(${param('width')}::int, length(last_value::text)), '0')`.as(
+          'number',
+        ),
+      ),
+  );
+}
+
+/**
+ * The `event` CTE: the events (arrays of ids, types and objects), written once per row of
+ * `source` (a CTE with a `number` column: none when it wrote nothing), each object's placeholder
+ * replaced by the number.
+ */
+function withNumberedEvents(query: Builder, source: string, param: Param): Builder {
+  const text = (name: string) => sql<string>`${param(name)}::text`;
+  return query.with('event', (w: Builder) =>
+    w
+      .insertInto('events')
+      .columns(['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'])
+      .expression(
+        w
+          .selectFrom([
+            source,
+            sql`(select unnest(${param('eventIds')}::text[]) as id, unnest(${param('eventTypes')}::text[]) as type, unnest(${param('eventObjects')}::text[]) as object)`.as(
+              'e',
+            ),
+          ])
+          .select([
+            'e.id',
+            text('companyId').as('company_id'),
+            sql<number>`${param('livemode')}::int`.as('livemode'),
+            'e.type',
+            text('requestId').as('request_id'),
+            sql<string>`replace(e.object, ${text('placeholder')}, ${sql.ref(`${source}.number`)})`.as('object'),
+            text('createdAt').as('created_at'),
+          ])
+          .orderBy('e.id'),
+      )
+      .returning(['id', 'company_id', 'livemode', 'type', 'created_at']),
+  );
+}
+
+/**
+ * A numbered insert as one statement: the next number (`n`), the row with it, the rows that
+ * belong to it (one JSON parameter, typed by their table's columns), the events with the number
+ * in their objects and their outbox rows. Compiled once per shape.
+ */
+function numberedInsertStatement(
+  db: Kysely<Database>,
+  shape: {
+    table: Table;
+    columns: string[];
+    numberColumn: string;
+    belonging: { table: Table; columns: string[] } | null;
+  },
+) {
+  return prepareQuery<Values, { number: string; outboxed: number }>(db, (d, param) => {
+    const p = param as Param;
+    // Values selected from `n` take their column's type from the INSERT, as VALUES would.
+    let query: Builder = withNextNumber(d, p).with('inserted', (w: Builder) =>
+      w
+        .insertInto(shape.table)
+        .columns(shape.columns)
+        .expression(
+          w
+            .selectFrom('n')
+            .select(
+              shape.columns.map((c) =>
+                c === shape.numberColumn ? sql.ref('n.number').as(c) : sql`${p(`row:${c}`)}`.as(c),
+              ),
+            ),
+        )
+        .returning(sql.ref(shape.numberColumn).as('number')),
+    );
+    const belonging = shape.belonging;
+    if (belonging)
+      query = query.with('belonging', (w: Builder) =>
+        w
+          .insertInto(belonging.table)
+          .columns(belonging.columns)
+          .expression(
+            w
+              .selectFrom(sql`json_populate_recordset(null::${sql.table(belonging.table)}, ${p('rows')}::json)`.as('r'))
+              .select(belonging.columns.map((c) => `r.${c}`)),
+          ),
+      );
+    return withOutbox(withNumberedEvents(query, 'inserted', p))
+      .selectFrom('inserted')
+      .select(['inserted.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);
+  });
 }
 
 /** The values of the numbered statement: the change's, and the events' (of one company, mode, request and time). */

@@ -78,6 +78,19 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
     }
   };
 
+  // The number (and the row) in the service's steps, then the events with the number in their objects.
+  const numberedInSteps = async (
+    t: Kysely<Database>,
+    events: EventRow[],
+    change: Pick<NumberedChange, 'placeholder'>,
+    ways: NumberingWays,
+  ): Promise<string> => {
+    const number = await ways.inSteps();
+    for (const event of events)
+      await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
+    return number;
+  };
+
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
       if (!change) return writeInSteps(executor, event);
@@ -104,12 +117,8 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
       });
     },
 
-    async writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays) {
-      const number = await ways.inSteps();
-      for (const event of events)
-        await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
-      return number;
-    },
+    writeNumbered: numberedInSteps,
+    writeNumberedInsert: numberedInSteps,
   };
 }
 
