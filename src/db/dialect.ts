@@ -112,6 +112,12 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
   numberColumn: string;
   /** Rows of another table that go with it (its lines), none of which holds the number. */
   belonging: { table: Table; rows: readonly object[] };
+  /**
+   * Clients may give numbers of the same series (an invoice's): the row goes in only when no row
+   * of its company and mode holds the number; otherwise the counter keeps its step and the next
+   * number is tried, as a finalize does.
+   */
+  unlessTaken?: boolean;
 }
 
 /** The two ways of numbering an invoice (or a row of a numbered insert): the dialect uses one of them. */

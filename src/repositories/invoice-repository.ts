@@ -9,7 +9,7 @@ import type {
   PdfDigestLanguage,
 } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
-import type { Dialect, GuardedUpdate, InsertChange } from '../db/dialect.js';
+import type { Dialect, GuardedUpdate, InsertChange, NumberedInsert } from '../db/dialect.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
 import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
@@ -211,6 +211,22 @@ export class InvoiceRepository {
     }
     await this.insertLinesOf(t, lines);
     return { ok: true, number };
+  }
+
+  /**
+   * A new invoice and its lines as the numbered insert the event writer sends
+   * (EventRecorder.recordWithNumberedInsert): its number is the series' next one not taken.
+   */
+  numberedInsert(
+    invoice: Omit<InvoiceRow, 'number'>,
+    lines: InvoiceLineRow[],
+  ): Pick<NumberedInsert, 'insert' | 'numberColumn' | 'belonging' | 'unlessTaken'> {
+    return {
+      insert: { table: 'invoices', row: { ...invoice, number: null } },
+      numberColumn: 'number',
+      belonging: { table: 'invoice_lines', rows: lines },
+      unlessTaken: true,
+    };
   }
 
   private async insertLinesOf(t: Kysely<Database>, lines: InvoiceLineRow[]): Promise<void> {

@@ -339,19 +339,20 @@ export class InvoiceService {
     return inTransaction(this.db, trx, async (t) => {
       if (numbering.kind === 'sequence') {
         // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
-        // The number and both events in one statement where the database can (PostgreSQL), after
-        // the invoice was made without a number.
+        // The invoice, its lines, its number and both events in one statement where the database
+        // can (PostgreSQL).
         const hosted = await this.hostedOf(scope, id, row.status, t, null);
-        const number = await this.events.recordNumbered(
+        const objectOf = (stand: string) => answerWith(stand, hosted);
+        const { invoiceId: _, ...sequence } = numberedChange(scope, id, numbering);
+        const number = await this.events.recordWithNumberedInsert(
           t,
           scope,
-          ['invoice.created', 'invoice.finalized'],
-          (stand) => answerWith(stand, hosted),
-          numberedChange(scope, id, numbering),
-          {
-            unnumbered: async () => void (await this.invoices.insert(t, row, lines, NO_NUMBER)),
-            inSteps: async () => sequenceNumber(await this.invoices.insert(t, row, lines, numbering), id),
-          },
+          [
+            { type: 'invoice.created', objectOf },
+            { type: 'invoice.finalized', objectOf },
+          ],
+          { ...sequence, ...this.invoices.numberedInsert(row, lines) },
+          { inSteps: async () => sequenceNumber(await this.invoices.insert(t, row, lines, numbering), id) },
           now,
         );
         return { ok: true, value: answerWith(number, hosted) };
@@ -537,8 +538,6 @@ export class InvoiceService {
 }
 
 type SequenceNumbering = Extract<Numbering, { kind: 'sequence' }>;
-
-const NO_NUMBER: Numbering = { kind: 'none' };
 
 /** What the dialect needs to number the invoice `id` from its sequence in one statement. */
 function numberedChange(owner: Owner, id: string, { key }: SequenceNumbering): Omit<NumberedChange, 'placeholder'> {

@@ -5,7 +5,7 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
 
 // On PostgreSQL a numbered write (finalize, an issued create) takes its number and writes its
-// events in one statement. A client's
+// events in one statement (a create makes its invoice and lines in it too). A client's
 // number that is still uncommitted when the finalize takes the same one makes the statement wait;
 // once the client commits, the statement breaks the unique index. The savepoint before it gives
 // the counter's step back, and the next try skips the client's number: no gap, no duplicate, and
@@ -99,5 +99,66 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
       expect(rows.map((r) => r.type)).toEqual(['invoice.created', 'invoice.finalized']);
       for (const row of rows) expect(JSON.parse(row.object)).toEqual(invoice);
     }
+  });
+  it('makes an issued create wait for an uncommitted client number, then skip it and a committed one, its lines written once', async () => {
+    const { key: ownKey } = await t.tenant();
+    const buyer = (await t.post('/organization', { name: 'Create Buyer', isCustomer: true }, ownKey)).json().data;
+    const lines = [
+      { name: 'Work', quantity: 2, unitPrice: '100.00', vatRate: '19' },
+      { name: 'Books', quantity: 3, unitPrice: '19.99', vatRate: '7' },
+    ];
+    const body = { organizationId: buyer.id, lines };
+    const year = new Date().getUTCFullYear();
+    const given = async (number: string) => {
+      const res = await t.post('/invoice', { ...body, number }, ownKey);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.id as string;
+    };
+    const [first, third] = [await given('OWN-A'), await given('OWN-C')];
+
+    // 00001 held by a client's open transaction; 00003 already committed by another.
+    await observer.query('update invoices set number = $1 where id = $2', [`${year}-00003`, third]);
+    await client.query('begin');
+    await client.query('update invoices set number = $1 where id = $2', [`${year}-00001`, first]);
+    const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const creating = t.post('/invoice', body, ownKey);
+    await eventually(
+      async () =>
+        (
+          await observer.query('select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [
+            clientPid,
+          ])
+        ).rows.length === 1,
+      { what: "the create's statement to wait on the client's uncommitted number" },
+    );
+    await client.query('commit');
+    const created = await creating;
+    expect(created.statusCode, created.body).toBe(201);
+    const invoice = created.json().data;
+    expect(invoice.number).toBe(`${year}-00002`);
+    const next = await t.post('/invoice', body, ownKey);
+    expect(next.statusCode, next.body).toBe(201);
+    expect(next.json().data.number).toBe(`${year}-00004`);
+
+    for (const answer of [invoice, next.json().data]) {
+      const read = await t.get(`/invoice/${answer.id}`, ownKey);
+      expect(read.json().data).toEqual(answer);
+      const { rows: stored } = await observer.query<{ count: number }>(
+        'select count(*)::int as count from invoice_lines where invoice_id = $1',
+        [answer.id],
+      );
+      expect(stored).toEqual([{ count: lines.length }]);
+      const { rows: events } = await observer.query<{ type: string; object: string }>(
+        'select type, object from events where object like $1 order by id',
+        [`%"id":"${answer.id}"%`],
+      );
+      expect(events.map((e) => e.type)).toEqual(['invoice.created', 'invoice.finalized']);
+      for (const event of events) expect(JSON.parse(event.object)).toEqual(answer);
+    }
+    const { rows: counter } = await observer.query<{ last_value: number }>(
+      "select last_value from number_sequences where sequence = 'invoice' and year = $1 and company_id = (select company_id from invoices where id = $2)",
+      [year, invoice.id],
+    );
+    expect(counter).toEqual([{ last_value: 4 }]);
   });
 });

@@ -247,13 +247,14 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
     },
 
     async writeNumberedInsert(t: Kysely<Database>, events: EventRow[], change: NumberedInsert): Promise<string> {
-      const { insert, numberColumn, belonging, ...sequence } = change;
+      const { insert, numberColumn, belonging, unlessTaken = false, ...sequence } = change;
       const shape = {
         table: insert.table,
         columns: Object.keys(insert.row),
         numberColumn,
         belonging:
           belonging.rows.length > 0 ? { table: belonging.table, columns: Object.keys(belonging.rows[0]!) } : null,
+        unlessTaken,
       };
       const key = [
         shape.table,
@@ -261,6 +262,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         numberColumn,
         shape.belonging?.table ?? '',
         shape.belonging?.columns ?? '',
+        unlessTaken,
       ].join(':');
       let statement = numberedInsertOf.get(key);
       if (!statement) {
@@ -270,11 +272,19 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       }
       const values: Values = { ...sequence, ...eventValues(events), rows: JSON.stringify(belonging.rows) };
       putValues(values, 'row', insert.row);
-      // No savepoint: nothing but the sequence gives these numbers, so none can be taken before.
-      const row = (await statement(values, t)).rows[0];
-      if (!row) throw new Error(`No number for the ${insert.table} row`);
-      if (row.outboxed > 0) hooks.onOutbox();
-      return row.number;
+      const run = async () => (await statement(values, t)).rows;
+      for (;;) {
+        // Numbers only the sequence gives cannot be taken: no savepoint. Numbers a client may give
+        // too are tried as a finalize tries them (writeNumbered): a taken one leaves no row.
+        const rows = unlessTaken ? await lastWriteUnlessTaken(t, run) : await run();
+        const row = rows?.[0];
+        if (!row) {
+          if (unlessTaken) continue;
+          throw new Error(`No number for the ${insert.table} row`);
+        }
+        if (row.outboxed > 0) hooks.onOutbox();
+        return row.number;
+      }
     },
   };
 }
@@ -368,6 +378,7 @@ function numberedInsertStatement(
     columns: string[];
     numberColumn: string;
     belonging: { table: Table; columns: string[] } | null;
+    unlessTaken: boolean;
   },
 ) {
   return prepareQuery<Values, { number: string; outboxed: number }>(db, (d, param) => {
@@ -384,6 +395,19 @@ function numberedInsertStatement(
               shape.columns.map((c) =>
                 c === shape.numberColumn ? sql.ref('n.number').as(c) : sql`${p(`row:${c}`)}`.as(c),
               ),
+            )
+            .$if(shape.unlessTaken, (q: Builder) =>
+              q.where(({ not, exists, selectFrom }: Builder) =>
+                not(
+                  exists(
+                    selectFrom(`${shape.table} as taken`)
+                      .select(sql.lit(1).as('one'))
+                      .where('taken.company_id', '=', p('row:company_id'))
+                      .where('taken.livemode', '=', p('row:livemode'))
+                      .whereRef(`taken.${shape.numberColumn}`, '=', sql.ref('n.number')),
+                  ),
+                ),
+              ),
             ),
         )
         .returning(sql.ref(shape.numberColumn).as('number')),
@@ -395,8 +419,12 @@ function numberedInsertStatement(
           .insertInto(belonging.table)
           .columns(belonging.columns)
           .expression(
+            // Joined with `inserted`: nothing of a row that did not go in (its number was taken).
             w
-              .selectFrom(sql`json_populate_recordset(null::${sql.table(belonging.table)}, ${p('rows')}::json)`.as('r'))
+              .selectFrom([
+                sql`json_populate_recordset(null::${sql.table(belonging.table)}, ${p('rows')}::json)`.as('r'),
+                'inserted',
+              ])
               .select(belonging.columns.map((c) => `r.${c}`)),
           ),
       );
