@@ -307,7 +307,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         invoices: container.invoices,
         emailDeliveries: container.emailDeliveries,
         hostedLinkOf: (owner, kind, id) => container.hostedLinks.linkOf(owner, kind, id),
-        reminders: container.reminders,
         responseMaxBytes: config.responseMaxBytes,
       });
       await api.register(quoteRoutes, {

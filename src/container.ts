@@ -155,7 +155,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const companyRepository = new CompanyRepository(storage.db);
   const apiKeyRepository = new ApiKeyRepository(storage.db);
   const organizationRepository = new OrganizationRepository(storage.db);
-  const invoiceRepository = new InvoiceRepository(storage.db);
+  const invoiceRepository = new InvoiceRepository(storage.db, storage.dialect);
   const creditNoteRepository = new CreditNoteRepository(storage.db);
   const eventRepository = new EventRepository(storage.db);
   const events = new EventRecorder(storage.db, storage.dialect);
@@ -198,8 +198,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     },
     { publicBaseUrl: options.publicBaseUrl ?? null },
   );
-  const hostedLinkOf: HostedLinkOf = (owner, kind, id, trx, created) =>
-    hostedLinks.linkOf(owner, kind, id, trx, created);
+  const hostedLinkOf: HostedLinkOf = (owner, kind, id, trx, known) => hostedLinks.linkOf(owner, kind, id, trx, known);
   const reminderRepository = new ReminderRepository(storage.db, storage.dialect);
   const emailTemplateRepository = new EmailTemplateRepository(storage.db);
   const invoices = new InvoiceService(
@@ -208,10 +207,9 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     organizationRepository,
     companyRepository,
     events,
-    async (owner, id, trx) =>
-      (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(emailDeliveryOf),
+    (rows) => rows.map(emailDeliveryOf),
     hostedLinkOf,
-    async (owner, id, trx) => (await reminderRepository.listForInvoice(owner, id, trx)).map(reminderOf),
+    (rows) => rows.map(reminderOf),
   );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };

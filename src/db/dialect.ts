@@ -224,8 +224,26 @@ export interface OutboxDialect {
   deletePassed(db: Kysely<Database>): Promise<number>;
 }
 
+/**
+ * Rows as one JSON value, so that a read brings a row with its children in one statement. Every
+ * column such a read takes is text or a 32-bit integer (amounts and times are text), so a string
+ * stays the same string and an integer the same number: nothing passes through a float.
+ */
+export interface JsonDialect {
+  /**
+   * The rows of `alias` in a FROM list, each an object of `columns`, as a JSON array in `orderBy`
+   * order (an aggregate's own ORDER BY, which both databases honour); `[]` when there are none.
+   */
+  rows(alias: string, columns: readonly string[], orderBy: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** The row of `alias` as an object of `columns` (for a scalar subquery: null when it finds none). */
+  row(alias: string, columns: readonly string[]): RawBuilder<unknown>;
+  /** A column made by `rows` or `row` as read: PostgreSQL's driver parsed its json already, SQLite's is text. */
+  parse<T>(value: unknown): T;
+}
+
 export interface Dialect {
   readonly name: DialectName;
+  readonly json: JsonDialect;
   /**
    * Locks what a select in a transaction reads against other instances, skipping rows another
    * holds (PostgreSQL: FOR UPDATE SKIP LOCKED); SQLite's one writer needs no lock.

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { Owner, Scope } from '../db/scope.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Sealer } from '../lib/sealer.js';
-import type { HostedLinkFacts } from '../services/hosted-link-port.js';
+import type { HostedLinkFacts, KnownHostedLink } from '../services/hosted-link-port.js';
 import type { HostedDocumentKind, HostedLinkRepository, HostedLinkRow } from './hosted-link-repository.js';
 
 // The links to hosted pages. A token is 32 random bytes (base64url, 43 characters); it is never
@@ -61,16 +61,17 @@ export class HostedLinks {
   /**
    * An issued document's link as its answer shows it, made the first time it is asked for (two
    * answers at once make one). Without PUBLIC_BASE_URL nothing is made: there is no URL to show.
-   * A document `created` in `trx` has no link yet: none is looked for.
+   * A link `known` to the caller (read with the document, or known to be absent) is not looked for.
    */
   async linkOf(
     owner: Owner,
     kind: HostedDocumentKind,
     documentId: string,
     trx: Kysely<Database> = this.db,
-    created = false,
+    known?: KnownHostedLink,
   ): Promise<HostedLinkFacts> {
-    const existing = created ? undefined : await this.links.findForDocument(owner, documentId, trx);
+    const existing =
+      known === undefined ? await this.links.findForDocument(owner, documentId, trx) : (known ?? undefined);
     if (this.options.publicBaseUrl === null || !this.enabled)
       return { hostedUrl: null, viewedAt: existing?.viewed_at ?? null };
     const row = existing ?? (await this.ensure(owner, kind, documentId, trx));

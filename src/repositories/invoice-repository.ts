@@ -9,16 +9,24 @@ import type {
   PdfDigestLanguage,
 } from '../db/schema.js';
 import { writeUnlessTaken } from '../db/transactions.js';
-import type { GuardedUpdate, InsertChange, NumberedInsert } from '../db/dialect.js';
+import type { Dialect, GuardedUpdate, InsertChange, NumberedInsert } from '../db/dialect.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { NumberSequences, type SequenceKey } from './number-sequences.js';
 import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
 import { containsPattern, type CountedPage, type PageAt } from './search.js';
+import {
+  LINE_COLUMNS,
+  answerRowsFrom,
+  answerSelections,
+  type AnswerColumns,
+  type InvoiceAnswerRows,
+} from './invoice-answer-rows.js';
 import { sql } from 'kysely';
 
 export type InvoiceRow = InvoicesTable;
 export type InvoiceLineRow = InvoiceLinesTable;
 export type PaymentRow = PaymentsTable;
+export type { InvoiceAnswerRows } from './invoice-answer-rows.js';
 
 /** How an invoice gets its number: the next of a sequence, the client's, or none yet (a draft). */
 /** What a row of the panel's invoice list is read with: a few columns, and the buyer's current name. */
@@ -117,9 +125,15 @@ export class InvoiceRepository {
   private readonly insertInvoiceIfNumberFree;
   private readonly selectById;
   private readonly selectLines;
+  private readonly selectAnswer;
+  private readonly selectAnswerRows;
   private readonly sequences = new NumberSequences();
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {
+    const { json } = dialect;
     this.insertLines = preparedInsert(db, 'invoice_lines');
     this.insertInvoiceIfNumberFree = preparedInsert<{ id: string }>(db, 'invoices', (builder) =>
       builder
@@ -143,6 +157,31 @@ export class InvoiceRepository {
         .where('company_id', '=', param('companyId'))
         .where('invoice_id', '=', param('id'))
         .orderBy('position'),
+    );
+    type AnswerRow = InvoiceRow & AnswerColumns & { answer_lines: unknown };
+    this.selectAnswer = prepareQuery<{ companyId: string; livemode: number; id: string }, AnswerRow>(db, (d, param) =>
+      d
+        .selectFrom('invoices as i')
+        .selectAll('i')
+        .select([
+          sql`(select ${json.rows('l', LINE_COLUMNS, sql`l.position`)} from invoice_lines l
+              where l.company_id = i.company_id and l.invoice_id = i.id)`.as('answer_lines'),
+          ...answerSelections(json, {
+            companyId: sql.ref('i.company_id'),
+            livemode: sql.ref('i.livemode'),
+            id: sql.ref('i.id'),
+          }),
+        ])
+        .where('i.company_id', '=', param('companyId'))
+        .where('i.livemode', '=', param('livemode'))
+        .where('i.id', '=', param('id')),
+    );
+    this.selectAnswerRows = prepareQuery<{ companyId: string; livemode: number; id: string }, AnswerColumns>(
+      db,
+      (d, param) =>
+        d.selectNoFrom(
+          answerSelections(json, { companyId: param('companyId'), livemode: param('livemode'), id: param('id') }),
+        ),
     );
   }
 
@@ -210,6 +249,47 @@ export class InvoiceRepository {
     if (!invoice) return undefined;
     const lines = (await this.selectLines({ companyId: owner.companyId, id }, trx)).rows;
     return { invoice, lines };
+  }
+
+  /**
+   * The invoice with its lines and what its answer shows (InvoiceAnswerRows), in one statement:
+   * the children come as JSON columns of the invoice's row, in the order their own queries had.
+   */
+  async findWithAnswerRows(
+    owner: Owner,
+    id: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[]; answer: InvoiceAnswerRows } | undefined> {
+    const row = (await this.selectAnswer({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx)).rows[0];
+    if (!row) return undefined;
+    const {
+      answer_lines,
+      answer_payments,
+      answer_credit_notes,
+      answer_deliveries,
+      answer_hosted_link,
+      answer_reminders,
+      ...invoice
+    } = row;
+    const { json } = this.dialect;
+    return {
+      invoice,
+      lines: json.parse(answer_lines),
+      answer: answerRowsFrom(json, {
+        answer_payments,
+        answer_credit_notes,
+        answer_deliveries,
+        answer_hosted_link,
+        answer_reminders,
+      }),
+    };
+  }
+
+  /** What the answer of an invoice read before shows besides its row and lines, in one statement. */
+  async answerRowsOf(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<InvoiceAnswerRows> {
+    const row = (await this.selectAnswerRows({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
+      .rows[0]!;
+    return answerRowsFrom(this.dialect.json, row);
   }
 
   /** Up to `limit + 1` invoices (without lines) after the cursor, newest first. */

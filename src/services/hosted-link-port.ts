@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, HostedLinksTable } from '../db/schema.js';
 import type { Owner } from '../db/scope.js';
 
@@ -14,15 +14,22 @@ export interface HostedLinkFacts {
 export type HostedKind = HostedLinksTable['document_kind'];
 
 /**
+ * What the caller already knows of a document's link row: the row, read with the document, or
+ * null: it has none yet (it was read without one, or the document was made in the transaction).
+ * Undefined: nothing is known, the link is looked for.
+ */
+export type KnownHostedLink = Selectable<HostedLinksTable> | null | undefined;
+
+/**
  * The hosted link of an issued document (or sent quote), made on first ask; read and made in `trx`
- * when given. `created`: the document was made in `trx`, so it has no link yet to look for.
+ * when given; `known` saves the lookup.
  */
 export type HostedLinkOf = (
   owner: Owner,
   kind: HostedKind,
   documentId: string,
   trx?: Kysely<Database>,
-  created?: boolean,
+  known?: KnownHostedLink,
 ) => Promise<HostedLinkFacts>;
 
 const NO_LINK: HostedLinkFacts = { hostedUrl: null, viewedAt: null };
@@ -35,9 +42,9 @@ export function hostedLinkUnlessDraft(
   documentId: string,
   status: string,
   trx?: Kysely<Database>,
-  created?: boolean,
+  known?: KnownHostedLink,
 ): Promise<HostedLinkFacts> {
-  return status === 'draft' ? Promise.resolve(NO_LINK) : linkOf(owner, kind, documentId, trx, created);
+  return status === 'draft' ? Promise.resolve(NO_LINK) : linkOf(owner, kind, documentId, trx, known);
 }
 
 /** Where no hosted pages are made (the CLI without a data key, scripts): no link. */

@@ -1,8 +1,14 @@
 import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
-import { NO_HOSTED_LINK, hostedLinkUnlessDraft, type HostedLinkFacts, type HostedLinkOf } from './hosted-link-port.js';
+import {
+  NO_HOSTED_LINK,
+  hostedLinkUnlessDraft,
+  type HostedLinkFacts,
+  type HostedLinkOf,
+  type KnownHostedLink,
+} from './hosted-link-port.js';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, EmailDeliveriesTable, InvoiceRemindersTable } from '../db/schema.js';
 import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ErrorDetail } from '../errors/app-error.js';
@@ -10,6 +16,7 @@ import { newId } from '../lib/ids.js';
 import type { CompanyRepository } from '../repositories/company-repository.js';
 import type {
   CreditNoteCreation,
+  InvoiceAnswerRows,
   InvoiceLineRow,
   InvoiceRepository,
   InvoiceRow,
@@ -119,11 +126,11 @@ function withAdded<T extends Created>(read: T[], added: readonly T[] = []): T[] 
   return rows;
 }
 
-/** A document's messages, newest first, read in `trx`. */
-export type DeliveriesOf = (owner: Owner, documentId: string, trx: Kysely<Database>) => Promise<EmailDelivery[]>;
+/** A document's messages as its answer shows them, from their rows (read with the invoice, newest first). */
+export type DeliveriesFrom = (rows: EmailDeliveriesTable[]) => EmailDelivery[];
 
-/** An invoice's reminders, newest level first, read in `trx`. */
-export type RemindersOf = (owner: Owner, invoiceId: string, trx: Kysely<Database>) => Promise<Reminder[]>;
+/** An invoice's reminders as its answer shows them, from their rows (read with the invoice, newest level first). */
+export type RemindersFrom = (rows: InvoiceRemindersTable[]) => Reminder[];
 
 export class InvoiceService {
   constructor(
@@ -132,12 +139,12 @@ export class InvoiceService {
     private readonly organizations: OrganizationRepository,
     private readonly companies: CompanyRepository,
     private readonly events: EventRecorder,
-    /** The messages an invoice was sent with (delivery/, which sits above the services, fills it in). */
-    private readonly deliveriesOf: DeliveriesOf,
+    /** The messages an invoice was sent with (delivery/, which sits above the services, maps them). */
+    private readonly deliveriesFrom: DeliveriesFrom,
     /** An issued invoice's hosted page link (hosted/, above the services, fills it in). */
     private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
-    /** Its reminders (delivery/ fills it in too). */
-    private readonly remindersOf: RemindersOf = async () => [],
+    /** Its reminders (delivery/ maps them too). */
+    private readonly remindersFrom: RemindersFrom = () => [],
   ) {}
 
   /** The hosted link facts of an invoice in `status`: none for a draft. */
@@ -146,9 +153,9 @@ export class InvoiceService {
     id: string,
     status: string,
     trx: Kysely<Database>,
-    created = false,
+    known?: KnownHostedLink,
   ): Promise<HostedLinkFacts> {
-    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx, created);
+    return hostedLinkUnlessDraft(this.hostedLinkOf, owner, 'invoice', id, status, trx, known);
   }
 
   /** The invoice as the API shows it, read in `trx` when given. */
@@ -163,11 +170,13 @@ export class InvoiceService {
 
   /**
    * Reads an invoice and what its answer shows, and answers a function that maps them, with the
-   * row's columns overridden by `patch` (finalize reads before it takes the number).
+   * row's columns overridden by `patch` (finalize reads before it takes the number). The row, its
+   * lines and the rows its answer shows are one statement; a draft's current buyer and seller a
+   * second, an issued invoice's first link (made on first ask) a write.
    */
   private async read(owner: Owner, id: string, now: Date, trx: Kysely<Database>): Promise<InvoiceAnswer | undefined> {
-    const found = await this.invoices.findById(owner, id, trx);
-    return found ? this.answerOf(owner, found, now, trx) : undefined;
+    const found = await this.invoices.findWithAnswerRows(owner, id, trx);
+    return found ? this.answerFrom(owner, found, found.answer, now, trx) : undefined;
   }
 
   /**
@@ -183,22 +192,28 @@ export class InvoiceService {
     now: Date,
     trx: Kysely<Database> = this.db,
   ): Promise<InvoiceAnswer> {
-    const id = found.invoice.id;
-    const [payments, creditNotes, deliveries, hosted, reminders] = await Promise.all([
-      this.invoices.paymentsOf(owner, [id], trx),
-      this.invoices.creditNotesOf(owner, [id], trx),
-      this.deliveriesOf(owner, id, trx),
-      this.hostedOf(owner, id, found.invoice.status, trx),
-      this.remindersOf(owner, id, trx),
+    return this.answerFrom(owner, found, await this.invoices.answerRowsOf(owner, found.invoice.id, trx), now, trx);
+  }
+
+  private async answerFrom(
+    owner: Owner,
+    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
+    rows: InvoiceAnswerRows,
+    now: Date,
+    trx: Kysely<Database>,
+  ): Promise<InvoiceAnswer> {
+    const { invoice, lines } = found;
+    const draft = invoice.status === 'draft';
+    const [hosted, current] = await Promise.all([
+      this.hostedOf(owner, invoice.id, invoice.status, trx, rows.hostedLink),
+      draft ? this.currentParties(owner, invoice.organization_id, trx) : undefined,
     ]);
-    const current =
-      found.invoice.status === 'draft'
-        ? await this.currentParties(owner, found.invoice.organization_id, trx)
-        : undefined;
+    const deliveries = this.deliveriesFrom(rows.deliveries);
+    const reminders = this.remindersFrom(rows.reminders);
     return (patch, added = {}) =>
-      invoiceFromRows({ ...found.invoice, ...patch }, found.lines, {
-        payments: withAdded(payments.get(id) ?? [], added.payments),
-        creditNoteIds: withAdded(creditNotes.get(id) ?? [], added.creditNotes).map((creditNote) => creditNote.id),
+      invoiceFromRows({ ...invoice, ...patch }, lines, {
+        payments: withAdded(rows.payments, added.payments),
+        creditNoteIds: withAdded(rows.creditNotes, added.creditNotes).map((creditNote) => creditNote.id),
         ...(current ? { current } : {}),
         today: todayUtc(now),
         deliveries,
@@ -326,7 +341,7 @@ export class InvoiceService {
         // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
         // The invoice, its lines, its number and both events in one statement where the database
         // can (PostgreSQL).
-        const hosted = await this.hostedOf(scope, id, row.status, t, true);
+        const hosted = await this.hostedOf(scope, id, row.status, t, null);
         const objectOf = (stand: string) => answerWith(stand, hosted);
         const { invoiceId: _, ...sequence } = numberedChange(scope, id, numbering);
         const number = await this.events.recordWithNumberedInsert(
@@ -344,7 +359,7 @@ export class InvoiceService {
       }
       const inserted = await this.invoices.insert(t, row, lines, numbering);
       if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
-      const invoice = answerWith(inserted.number, await this.hostedOf(scope, id, row.status, t, true));
+      const invoice = answerWith(inserted.number, await this.hostedOf(scope, id, row.status, t, null));
       await this.events.record(t, scope, 'invoice.created', invoice, now);
       if (!draft) await this.events.record(t, scope, 'invoice.finalized', invoice, now);
       return { ok: true, value: invoice };

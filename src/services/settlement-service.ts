@@ -273,7 +273,7 @@ export class SettlementService {
     return inTransaction(this.db, trx, async (t) => {
       if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
       // Read (or made) before the number: the counter's lock is held from the number to the commit.
-      const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t, true);
+      const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t, null);
       // A new credit note has been sent nowhere yet.
       const creditNoteWith = (number: string) => creditNoteFromRows({ ...row, number }, lines, [], hosted);
       // The number, the credit note, its lines and events: one statement where the database can (PostgreSQL).

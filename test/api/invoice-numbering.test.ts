@@ -47,7 +47,9 @@ for (const dialect of DIALECTS) {
       expect(await c.numberOf()).toBe('2026-00001');
       expect(await c.numberOf({ number: '2026-00002' })).toBe('2026-00002');
       expect(await c.numberOf({ number: 'CUSTOM-7' })).toBe('CUSTOM-7');
-      expect(await new InvoiceRepository(t.storage.db).lastNumberValue(scopeFor(c.companyId), 2026)).toBe(1);
+      expect(
+        await new InvoiceRepository(t.storage.db, t.storage.dialect).lastNumberValue(scopeFor(c.companyId), 2026),
+      ).toBe(1);
       expect(await c.numberOf()).toBe('2026-00003');
       expect(await c.numberOf()).toBe('2026-00004');
     });
@@ -64,7 +66,7 @@ for (const dialect of DIALECTS) {
     it('gives the number back when the transaction that took it rolls back', async () => {
       const c = await company();
       expect(await c.numberOf()).toBe('2026-00001');
-      const repository = new InvoiceRepository(t.storage.db);
+      const repository = new InvoiceRepository(t.storage.db, t.storage.dialect);
       const template = await t.storage.db
         .selectFrom('invoices')
         .selectAll()
@@ -157,7 +159,9 @@ for (const dialect of DIALECTS) {
         .sort();
       expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `2026-${String(i + 1).padStart(5, '0')}`));
       expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(Math.ceil(50 / 7));
-      expect(await new InvoiceRepository(t.storage.db).lastNumberValue(scopeFor(c.companyId), 2026)).toBe(50);
+      expect(
+        await new InvoiceRepository(t.storage.db, t.storage.dialect).lastNumberValue(scopeFor(c.companyId), 2026),
+      ).toBe(50);
     });
   });
 }

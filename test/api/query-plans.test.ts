@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStatements } from '../../bench/seed.mjs';
 import { migrateToLatest, type Storage } from '../../src/db/database.js';
+import { InvoiceRepository } from '../../src/repositories/invoice-repository.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 
 // SQLite plans without statistics: given two indexes it takes the one with more equalities, which
@@ -117,6 +118,29 @@ describe('the query plans of hot reads and writes on sqlite', () => {
       /SEARCH \w+ USING (COVERING )?INDEX \w+ \(company_id=\? AND livemode=\? AND invoice_id=\?\)/,
     );
     expect(detail).not.toMatch(/SCAN/);
+  });
+
+  it('reads an invoice with what its answer shows in index seeks on every table, in one statement', async () => {
+    // The statement as the repository sends it, caught before it reaches the database.
+    let statement = '';
+    const catcher = {
+      executeQuery: async (query: { sql: string }) => {
+        statement = query.sql;
+        return { rows: [] };
+      },
+    } as unknown as Parameters<InvoiceRepository['findWithAnswerRows']>[2];
+    await new InvoiceRepository(storage.db, storage.dialect).findWithAnswerRows(
+      { companyId: 'c', livemode: true },
+      'i',
+      catcher,
+    );
+    let n = 0;
+    const detail = await plan(statement.replace(/\?/g, () => `'p${n++}'`));
+    const searched = [...detail.matchAll(/SEARCH (\w+) USING (?:COVERING )?INDEX/g)].map((m) => m[1]);
+    // The invoice, its lines, payments, credit notes, messages, hosted link and reminders.
+    expect(searched.sort(), detail).toEqual(['c', 'e', 'h', 'i', 'l', 'p', 'r']);
+    // Only `d`, the at most 50 messages already sought, is read whole.
+    expect(detail.match(/SCAN \w+/g), detail).toEqual(['SCAN d']);
   });
 
   it.each(WRITE_PATH_STATEMENTS.map((s) => [s.what, s] as const))(

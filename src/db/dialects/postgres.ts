@@ -446,8 +446,22 @@ type NumberedValues = { [K in keyof NumberedChange]: NumberedChange[K] } & {
 const xact = (value: string | number) => sql`${String(value)}::xid8`;
 const liveHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
 
+/** `'name', alias.name, …` for json_build_object (at most 50 columns: a function takes 100 arguments). */
+function namedColumns(alias: string, columns: readonly string[]) {
+  return sql.join(columns.map((column) => sql`${sql.lit(column)}::text, ${sql.ref(`${alias}.${column}`)}`));
+}
+
 export const postgresDialect: Dialect = {
   name: 'postgres',
+
+  json: {
+    // json, not jsonb: json keeps each value's text as it is; json_agg over no rows is null.
+    rows: (alias, columns, orderBy) =>
+      sql`coalesce(json_agg(json_build_object(${namedColumns(alias, columns)}) order by ${orderBy}), '[]'::json)`,
+    row: (alias, columns) => sql`json_build_object(${namedColumns(alias, columns)})`,
+    // node-postgres parses json columns when it reads them.
+    parse: <T>(value: unknown) => value as T,
+  },
 
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
 

@@ -122,8 +122,21 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
   };
 }
 
+/** `'name', alias.name, …` for json_object. */
+function namedColumns(alias: string, columns: readonly string[]) {
+  return sql.join(columns.map((column) => sql`${sql.lit(column)}, ${sql.ref(`${alias}.${column}`)}`));
+}
+
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+
+  json: {
+    // json_group_array gives '[]' over no rows; its ORDER BY needs SQLite 3.44 (Node 24 ships 3.5x).
+    rows: (alias, columns, orderBy) =>
+      sql`json_group_array(json_object(${namedColumns(alias, columns)}) order by ${orderBy})`,
+    row: (alias, columns) => sql`json_object(${namedColumns(alias, columns)})`,
+    parse: <T>(value: unknown) => (value === null ? null : JSON.parse(value as string)) as T,
+  },
 
   lockSkippingLocked: (query) => query,
 

@@ -77,11 +77,12 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const creditNote = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!creditNote) throw new AppError('NOT_FOUND', 'No credit note with this id.');
-      return successBody(request, 'Credit note found.', {
-        ...creditNote,
-        deliveries: await emailDeliveries.listForDocument(scopeOf(request), creditNote.id),
-        ...(await hostedLinkOf(scopeOf(request), 'credit-note', creditNote.id)),
-      });
+      // Two independent reads, sent together (on PostgreSQL over two pooled connections).
+      const [deliveries, hosted] = await Promise.all([
+        emailDeliveries.listForDocument(scopeOf(request), creditNote.id),
+        hostedLinkOf(scopeOf(request), 'credit-note', creditNote.id),
+      ]);
+      return successBody(request, 'Credit note found.', { ...creditNote, deliveries, ...hosted });
     },
   );
 };

@@ -10,7 +10,6 @@ import type { OrganizationRepository } from '../../repositories/organization-rep
 import type { PaymentRepository } from '../../repositories/payment-repository.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
 import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
-import type { ReminderService } from '../../delivery/reminder-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
 import { creditNoteReadingRoutes } from './credit-notes.js';
 import { EventQueries } from './event-queries.js';
@@ -33,12 +32,10 @@ export interface ReadingRoutesOptions {
     events: EventRepository;
   };
   invoices: InvoiceService;
-  /** The messages a document was sent with, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
+  /** The messages a credit note was sent with, shown in its answer (an invoice's come with it from its service). */
   emailDeliveries: EmailDeliveryService;
-  /** A document's hosted page link, shown in its answer (GET /invoice/{id}, GET /credit-note/{id}). */
+  /** A credit note's hosted page link, shown in its answer. */
   hostedLinkOf: HostedLinkOf;
-  /** An invoice's reminders, shown in its answer (GET /invoice/{id}). */
-  reminders: ReminderService;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
 }
@@ -54,7 +51,7 @@ const LARGE_READS_WAITING = 1000;
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
   app,
-  { repositories, invoices, emailDeliveries, hostedLinkOf, reminders, responseMaxBytes },
+  { repositories, invoices, emailDeliveries, hostedLinkOf, responseMaxBytes },
 ) => {
   const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
@@ -68,9 +65,6 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
   await app.register(organizationReadingRoutes, { queries: new OrganizationQueries(organizations), responseMaxBytes });
   await app.register(invoiceReadingRoutes, {
     queries: new InvoiceQueries(repositories.invoices, organizations, companies, invoices),
-    emailDeliveries,
-    hostedLinkOf,
-    reminders,
     responseMaxBytes,
     largeReads,
   });

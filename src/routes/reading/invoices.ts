@@ -1,4 +1,3 @@
-import type { HostedLinkOf } from '../../services/hosted-link-port.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
@@ -8,8 +7,6 @@ import { INVOICE_STATUSES, InvoiceSchema } from '../../schemas/invoice.js';
 import { InvoiceIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
-import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
-import type { ReminderService } from '../../delivery/reminder-service.js';
 import type { InvoiceQueries } from './invoice-queries.js';
 import { DEFAULT_LIMIT, NumberPrefixQuery, Page, PageQuery, coerceQuery, decodeCursor } from './pagination.js';
 
@@ -46,10 +43,7 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: InvoiceQueries;
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
-  emailDeliveries: EmailDeliveryService;
-  hostedLinkOf: HostedLinkOf;
-  reminders: ReminderService;
-}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, hostedLinkOf, reminders }) => {
+}> = async (app, { queries, responseMaxBytes, largeReads }) => {
   app.get(
     '/invoice',
     {
@@ -101,16 +95,10 @@ export const invoiceReadingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
+      // The invoice as the service reads it has its messages, hosted link and reminders already.
       const invoice = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!invoice) throw new AppError('NOT_FOUND', 'No invoice with this id.');
-      return successBody(request, 'Invoice found.', {
-        ...invoice,
-        deliveries: await emailDeliveries.listForDocument(scopeOf(request), invoice.id),
-        ...(invoice.status === 'draft'
-          ? { hostedUrl: null, viewedAt: null }
-          : await hostedLinkOf(scopeOf(request), 'invoice', invoice.id)),
-        reminders: await reminders.remindersOf(scopeOf(request), invoice.id),
-      });
+      return successBody(request, 'Invoice found.', invoice);
     },
   );
 };
