@@ -118,6 +118,28 @@ function rssMb(pid) {
   }
 }
 
+/**
+ * Where the server's memory is right after a scenario: its RSS and V8's heap as its /metrics
+ * reports them (committed young and old spaces, used, external), in MB. What is not heap is the
+ * binary's pages, native allocations and threads. null when /metrics does not answer.
+ */
+async function serverMemory(port, pid) {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const mb = (pattern) => Math.round(Number(pattern.exec(text)?.[1] ?? NaN) / 1048576);
+    return {
+      rssMb: Math.round(rssMb(pid) ?? NaN),
+      heapTotalMb: mb(/^nodejs_heap_size_total_bytes (\S+)/m),
+      heapUsedMb: mb(/^nodejs_heap_size_used_bytes (\S+)/m),
+      newSpaceMb: mb(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)/m),
+      oldSpaceMb: mb(/^nodejs_heap_space_size_total_bytes\{space="old"\} (\S+)/m),
+      externalMb: mb(/^nodejs_external_memory_bytes (\S+)/m),
+    };
+  } catch {
+    return null;
+  }
+}
+
 async function waitFor(url, child) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -684,7 +706,8 @@ async function main() {
       `bench: ${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections\n`,
     );
     if (WARMUP > 0) await loadOnce(scenario, WARMUP, pid);
-    return loadOnce(scenario, DURATION, pid);
+    const run = await loadOnce(scenario, DURATION, pid);
+    return pid === service.pid ? { ...run, memory: await serverMemory(servicePort, pid) } : run;
   };
   // Runs of equal length as one: the mean rate, the worst latencies and memory, every error.
   const combine = (runs) => {
@@ -710,6 +733,7 @@ async function main() {
       statusCodes,
       consumed: sum((r) => r.consumed),
       peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+      memory: runs.at(-1).memory ?? null,
     };
   };
   const baselineRuns = { 'raw GET': [], 'raw POST': [] };
@@ -850,6 +874,24 @@ async function main() {
     ),
   ].join('\n');
 
+  // Where the RSS under load sits: the heap against the rest, after each scenario of the service.
+  const withMemory = rows.filter((r) => r.memory);
+  const memoryText =
+    withMemory.length === 0
+      ? ''
+      : [
+          '',
+          '',
+          'Server memory right after each scenario, MB (heap from its /metrics; RSS less heap is the binary, native memory and threads):',
+          '',
+          '| scenario | RSS | heap committed (young, old) | heap used | external | not heap |',
+          '|---|---:|---:|---:|---:|---:|',
+          ...withMemory.map(
+            ({ scenario, memory: m }) =>
+              `| ${scenario} | ${m.rssMb} | ${m.heapTotalMb} (${m.newSpaceMb}, ${m.oldSpaceMb}) | ${m.heapUsedMb} | ${m.externalMb} | ${m.rssMb - m.heapTotalMb} |`,
+          ),
+        ].join('\n');
+
   // One column pair per size: req/s there, and what it kept of the 1× rate (raw; as a ratio to the baseline).
   const count = (n) => n.toLocaleString('en');
   const growthText =
@@ -909,7 +951,7 @@ async function main() {
   const file = join(ROOT, 'bench/results', `${database.dialect}-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nServer RSS right after start-up: ${startupRssMb?.toFixed(0) ?? '?'} MB (target ≤ ${STARTUP_RSS_TARGET_MB} MB: ${startupRssMb !== null && startupRssMb <= STARTUP_RSS_TARGET_MB ? 'met' : 'missed'}).\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its own mean latency, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx.${growthText} Written to ${file}\n`,
+    `\nInvoicing API benchmark — ${database.dialect}, ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, log level ${env.LOG_LEVEL}\n\n${table}\n\nServer RSS right after start-up: ${startupRssMb?.toFixed(0) ?? '?'} MB (target ≤ ${STARTUP_RSS_TARGET_MB} MB: ${startupRssMb !== null && startupRssMb <= STARTUP_RSS_TARGET_MB ? 'met' : 'missed'}).\nEvery scenario also: p99 ≤ ${P99_FACTOR}× its own mean latency, server RSS ≤ ${RSS_TARGET_MB} MB (but PDF), zero non-2xx.${memoryText}${growthText}\n\nWritten to ${file}\n`,
   );
 }
 

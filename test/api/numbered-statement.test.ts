@@ -29,6 +29,18 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
     await t?.close();
   });
 
+  /** Waits until one backend waits on the client's transaction (the statement under test). */
+  const blockedBy = (clientPid: number, what: string) =>
+    eventually(
+      async () =>
+        (
+          await observer.query('select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [
+            clientPid,
+          ])
+        ).rows.length === 1,
+      { what },
+    );
+
   it('waits for the uncommitted client number, then skips it and takes the next, with the same number in its event', async () => {
     const buyer = (await t.post('/organization', { name: 'Race Buyer', isCustomer: true }, key)).json().data;
     const body = {
@@ -47,15 +59,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
     await client.query('update invoices set number = $1 where id = $2', [`${year}-00001`, own.json().data.id]);
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const finalizing = t.post(`/invoice/${id}/finalize`, undefined, key);
-    await eventually(
-      async () =>
-        (
-          await observer.query('select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [
-            clientPid,
-          ])
-        ).rows.length === 1,
-      { what: "the finalize's statement to wait on the client's uncommitted number" },
-    );
+    await blockedBy(clientPid, "the finalize's statement to wait on the client's uncommitted number");
     await client.query('commit');
 
     const res = await finalizing;
@@ -122,15 +126,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
     await client.query('update invoices set number = $1 where id = $2', [`${year}-00001`, first]);
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const creating = t.post('/invoice', body, ownKey);
-    await eventually(
-      async () =>
-        (
-          await observer.query('select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [
-            clientPid,
-          ])
-        ).rows.length === 1,
-      { what: "the create's statement to wait on the client's uncommitted number" },
-    );
+    await blockedBy(clientPid, "the create's statement to wait on the client's uncommitted number");
     await client.query('commit');
     const created = await creating;
     expect(created.statusCode, created.body).toBe(201);

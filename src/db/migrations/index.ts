@@ -22,6 +22,7 @@ import * as reminders from './0021-reminders.js';
 import * as recurringInvoices from './0022-recurring-invoices.js';
 import * as quoteDraftsAndOrigins from './0023-quote-drafts-and-origins.js';
 import * as reminderCandidates from './0024-reminder-candidates.js';
+import * as dropStatusDueIndex from './0025-drop-status-due-index.js';
 
 // Ordered by name; Kysely's migrator runs them under its lock so that instances starting
 // together migrate once.
@@ -49,4 +50,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022-recurring-invoices': recurringInvoices,
   '0023-quote-drafts-and-origins': quoteDraftsAndOrigins,
   '0024-reminder-candidates': reminderCandidates,
+  '0025-drop-status-due-index': dropStatusDueIndex,
 };
