@@ -87,11 +87,18 @@ describe.skipIf(!DIALECTS.includes('postgres'))("a draft's create in one stateme
       [companyId],
     );
     expect(events.map((event) => JSON.parse(event.object))).toEqual([draft]);
-    // It went into the outbox (which the worker empties once it made the endpoint's delivery).
-    await t.container.deliveryWorker.drain();
-    const { rows: delivered } = await observer.query<{ event_id: string }>(
-      'select event_id from webhook_deliveries where endpoint_id = $1 and event_id = any($2::text[])',
-      [endpoint.json().data.id, events.map((event) => event.id)],
+    // It went into the outbox, which the worker empties once it made the endpoint's delivery (it
+    // passes a row only when every transaction older than it ended, other tests' too).
+    const delivered = await eventually(
+      async () => {
+        await t.container.deliveryWorker.drain();
+        const { rows } = await observer.query<{ event_id: string }>(
+          'select event_id from webhook_deliveries where endpoint_id = $1 and event_id = any($2::text[])',
+          [endpoint.json().data.id, events.map((event) => event.id)],
+        );
+        return rows.length > 0 ? rows : false;
+      },
+      { what: "the draft's event to be delivered to the endpoint" },
     );
     expect(delivered.map((row) => row.event_id)).toEqual(events.map((event) => event.id));
   });
