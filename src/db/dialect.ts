@@ -53,6 +53,14 @@ type Table = keyof Database & string;
 export interface InsertChange {
   table: Table;
   row: object;
+  /** Rows of another table that go in with it (a draft's lines), inserted after it. */
+  belonging?: BelongingRows;
+}
+
+/** Rows of one table that belong to a row inserted with them (its lines). */
+export interface BelongingRows {
+  table: Table;
+  rows: readonly object[];
 }
 
 /**
@@ -111,7 +119,7 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
   insert: InsertChange;
   numberColumn: string;
   /** Rows of another table that go with it (its lines), none of which holds the number. */
-  belonging: { table: Table; rows: readonly object[] };
+  belonging: BelongingRows;
   /**
    * Clients may give numbers of the same series (an invoice's): the row goes in only when no row
    * of its company and mode holds the number; otherwise the counter keeps its step and the next
@@ -133,9 +141,11 @@ export interface NumberingWays {
 
 export interface EventWriter {
   /**
-   * Writes the event, the change's INSERT when there is one, and, when an enabled endpoint of
-   * the event's company and mode takes its type, one outbox row: in the caller's transaction when
-   * `executor` is one, all or nothing. A constraint the INSERT breaks throws, as the INSERT alone would.
+   * Writes the event, the change's INSERT (and the rows that belong to it) when there is one, and,
+   * when an enabled endpoint of the event's company and mode takes its type, one outbox row: in
+   * the caller's transaction when `executor` is one, all or nothing. A constraint an INSERT breaks
+   * throws, as the INSERT alone would. On PostgreSQL all of it is one statement (the belonging rows
+   * one JSON parameter); on SQLite steps in one transaction.
    */
   write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void>;
   /**

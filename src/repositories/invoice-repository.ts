@@ -229,6 +229,19 @@ export class InvoiceRepository {
     };
   }
 
+  /**
+   * A new draft and its lines as the INSERT the event writer sends with its event
+   * (EventRecorder.recordWithInsert). A draft has no number yet (its own, if given, is kept as
+   * `draft_number` and checked when it is finalized), so nothing here can be taken.
+   */
+  draftInsert(invoice: Omit<InvoiceRow, 'number'>, lines: InvoiceLineRow[]): InsertChange {
+    return {
+      table: 'invoices',
+      row: { ...invoice, number: null },
+      belonging: { table: 'invoice_lines', rows: lines },
+    };
+  }
+
   private async insertLinesOf(t: Kysely<Database>, lines: InvoiceLineRow[]): Promise<void> {
     for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT)
       await this.insertLines(lines.slice(i, i + LINES_PER_STATEMENT), t);

@@ -322,7 +322,6 @@ export class InvoiceService {
       quote_id: origin?.quoteId ?? null,
       tender_reference: origin?.tenderReference ?? null,
     };
-    const numbering: Numbering = draft ? { kind: 'none' } : numberingOf(scope, content.number, dates.issueDate!);
     const lines = computed.lines.map((line) => ({ ...line, invoice_id: id, company_id: companyId }));
     const answerWith = (number: string | null, hosted: HostedLinkFacts) =>
       // The answer is made from what was just written (a new invoice has no payments or credit
@@ -336,6 +335,18 @@ export class InvoiceService {
         hosted,
         reminders: [],
       });
+    if (draft) {
+      // A draft takes no number (its own is checked when it is finalized), so nothing can refuse
+      // it: the invoice, its lines, its event and its outbox row are one INSERT with its event,
+      // one statement on PostgreSQL (with no BEGIN and COMMIT unless the caller's transaction),
+      // steps in one transaction on SQLite.
+      const executor = trx ?? this.db;
+      const invoice = answerWith(null, await this.hostedOf(scope, id, row.status, executor, null));
+      const change = this.invoices.draftInsert(row, lines);
+      await this.events.recordWithInsert(executor, change, scope, 'invoice.created', invoice, now);
+      return { ok: true, value: invoice };
+    }
+    const numbering = numberingOf(scope, content.number, dates.issueDate!);
     return inTransaction(this.db, trx, async (t) => {
       if (numbering.kind === 'sequence') {
         // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
@@ -361,7 +372,7 @@ export class InvoiceService {
       if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
       const invoice = answerWith(inserted.number, await this.hostedOf(scope, id, row.status, t, null));
       await this.events.record(t, scope, 'invoice.created', invoice, now);
-      if (!draft) await this.events.record(t, scope, 'invoice.finalized', invoice, now);
+      await this.events.record(t, scope, 'invoice.finalized', invoice, now);
       return { ok: true, value: invoice };
     });
   }

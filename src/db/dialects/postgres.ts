@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type {
+  BelongingRows,
   Dialect,
   EventRow,
   EventWriter,
@@ -114,7 +115,8 @@ function guardedStatement(
 
 /**
  * The event and its outbox row as one statement (data-modifying CTEs), and a change that is a
- * single INSERT joins it: one atomic statement, no BEGIN and COMMIT around it. A guarded change
+ * single INSERT (with the rows that belong to it, a draft's lines, as one JSON parameter) joins
+ * it: one atomic statement, no BEGIN and COMMIT around it. A guarded change
  * (a compare-and-set UPDATE, an INSERT and their events) is one statement too (guardedStatement).
  * Compiled once per shape (the tables and columns).
  */
@@ -126,7 +128,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
     (values: Record<string, unknown>, executor: Kysely<Database>) => Promise<{ rows: { event_id: string }[] }>
   >();
 
-  const compile = (table: Table | null, columns: string[]) => {
+  const compile = (table: Table | null, columns: string[], belonging: BelongingShape | null) => {
     type Values = Record<string, unknown>;
     return prepareQuery<Values, { event_id: string }>(db, (d, param) => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the change's table is only known at run time
@@ -135,6 +137,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         query = query.with('change', (w: Kysely<Database>) =>
           w.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(`change:${c}`)])) as never),
         );
+      if (belonging) query = withBelonging(query, belonging, param as Param, []);
       const eventColumns = ['id', 'company_id', 'livemode', 'type', 'request_id', 'object', 'created_at'] as const;
       return withOutbox(
         query.with('event', (w: Kysely<Database>) =>
@@ -184,16 +187,20 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
       const columns = change ? Object.keys(change.row) : [];
-      const shape = change ? `${change.table}:${columns.join(',')}` : '';
+      const belonging = belongingShape(change?.belonging);
+      const shape = change
+        ? `${change.table}:${columns.join(',')}:${belonging?.table ?? ''}:${belonging?.columns.join(',') ?? ''}`
+        : '';
       let statement = oneStatement.get(shape);
       if (!statement) {
-        statement = compile(change?.table ?? null, columns);
+        statement = compile(change?.table ?? null, columns, belonging);
         if (oneStatement.size > 100) oneStatement.clear();
         oneStatement.set(shape, statement);
       }
       const values: Record<string, unknown> = {};
       for (const [column, value] of Object.entries(event)) values[`event:${column}`] = value;
       for (const column of columns) values[`change:${column}`] = (change!.row as Record<string, unknown>)[column];
+      if (belonging) values.rows = JSON.stringify(change!.belonging!.rows);
       const { rows } = await statement(values, executor);
       if (rows.length > 0) hooks.onOutbox();
     },
@@ -252,8 +259,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         table: insert.table,
         columns: Object.keys(insert.row),
         numberColumn,
-        belonging:
-          belonging.rows.length > 0 ? { table: belonging.table, columns: Object.keys(belonging.rows[0]!) } : null,
+        belonging: belongingShape(belonging),
         unlessTaken,
       };
       const key = [
@@ -366,6 +372,36 @@ function withNumberedEvents(query: Builder, source: string, param: Param): Build
   );
 }
 
+/** The table and columns of the rows that belong to an inserted row; null when there are none. */
+type BelongingShape = { table: Table; columns: string[] };
+
+function belongingShape(belonging: BelongingRows | undefined): BelongingShape | null {
+  return belonging && belonging.rows.length > 0
+    ? { table: belonging.table, columns: Object.keys(belonging.rows[0]!) }
+    : null;
+}
+
+/**
+ * The `belonging` CTE: the rows of the `rows` parameter (one JSON array, each object typed by the
+ * table's columns through json_populate_recordset, whatever their number), selected with the CTEs
+ * of `joined` (none, or the insert they belong to, so that nothing goes in when it wrote nothing).
+ */
+function withBelonging(query: Builder, belonging: BelongingShape, param: Param, joined: string[]): Builder {
+  return query.with('belonging', (w: Builder) =>
+    w
+      .insertInto(belonging.table)
+      .columns(belonging.columns)
+      .expression(
+        w
+          .selectFrom([
+            sql`json_populate_recordset(null::${sql.table(belonging.table)}, ${param('rows')}::json)`.as('r'),
+            ...joined,
+          ])
+          .select(belonging.columns.map((c) => `r.${c}`)),
+      ),
+  );
+}
+
 /**
  * A numbered insert as one statement: the next number (`n`), the row with it, the rows that
  * belong to it (one JSON parameter, typed by their table's columns), the events with the number
@@ -412,22 +448,8 @@ function numberedInsertStatement(
         )
         .returning(sql.ref(shape.numberColumn).as('number')),
     );
-    const belonging = shape.belonging;
-    if (belonging)
-      query = query.with('belonging', (w: Builder) =>
-        w
-          .insertInto(belonging.table)
-          .columns(belonging.columns)
-          .expression(
-            // Joined with `inserted`: nothing of a row that did not go in (its number was taken).
-            w
-              .selectFrom([
-                sql`json_populate_recordset(null::${sql.table(belonging.table)}, ${p('rows')}::json)`.as('r'),
-                'inserted',
-              ])
-              .select(belonging.columns.map((c) => `r.${c}`)),
-          ),
-      );
+    // Joined with `inserted`: nothing of a row that did not go in (its number was taken).
+    if (shape.belonging) query = withBelonging(query, shape.belonging, p, ['inserted']);
     return withOutbox(withNumberedEvents(query, 'inserted', p))
       .selectFrom('inserted')
       .select(['inserted.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);

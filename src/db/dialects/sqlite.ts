@@ -19,6 +19,9 @@ import { inTransaction } from '../transactions.js';
 
 type Table = keyof Database & string;
 
+// Rows go in statements of bounded size: SQLite takes at most 32766 parameters in one.
+const ROWS_PER_STATEMENT = 100;
+
 /** The event, the change's INSERT and the outbox row as steps in one transaction; every statement prepared once. */
 function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): EventWriter {
   const insertEvent = preparedInsert(db, 'events');
@@ -97,6 +100,12 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
       const insert = insertOf(change.table);
       return inTransaction(db, executor, async (t) => {
         await insert([change.row], t);
+        const belonging = change.belonging;
+        if (belonging) {
+          const insertBelonging = insertOf(belonging.table);
+          for (let i = 0; i < belonging.rows.length; i += ROWS_PER_STATEMENT)
+            await insertBelonging(belonging.rows.slice(i, i + ROWS_PER_STATEMENT), t);
+        }
         await writeInSteps(t, event);
       });
     },
