@@ -219,11 +219,18 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
     );
     expect(rows.map((row) => row.type)).toEqual(['credit-note.created', 'invoice.voided']);
     expect(rows.map((row) => JSON.parse(row.object))).toEqual([creditNote, voided]);
-    // Both went into the outbox (which the worker empties once it made their deliveries).
-    await t.container.deliveryWorker.drain();
-    const { rows: delivered } = await observer.query<{ event_id: string }>(
-      'select event_id from webhook_deliveries where endpoint_id = $1 and event_id = any($2::text[]) order by event_id',
-      [endpoint.json().data.id, rows.map((row) => row.id)],
+    // Both went into the outbox, which the worker empties once it made their deliveries (it passes
+    // a row only when every transaction older than it ended, other tests' too).
+    const delivered = await eventually(
+      async () => {
+        await t.container.deliveryWorker.drain();
+        const { rows: made } = await observer.query<{ event_id: string }>(
+          'select event_id from webhook_deliveries where endpoint_id = $1 and event_id = any($2::text[]) order by event_id',
+          [endpoint.json().data.id, rows.map((row) => row.id)],
+        );
+        return made.length === rows.length ? made : false;
+      },
+      { what: "the credit note's two events to be delivered to the endpoint" },
     );
     expect(delivered.map((row) => row.event_id)).toEqual(rows.map((row) => row.id));
   });
