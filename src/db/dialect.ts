@@ -130,11 +130,6 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
 
 /** The two ways of numbering an invoice (or a row of a numbered insert): the dialect uses one of them. */
 export interface NumberingWays {
-  /**
-   * Makes the invoice there without a number yet (a create's INSERT; nothing for a claimed
-   * draft), before the statement that numbers it.
-   */
-  unnumbered?: () => Promise<void>;
   /** Numbers the invoice in steps (making it first, for a create), answering the number. */
   inSteps: () => Promise<string>;
 }
@@ -165,8 +160,7 @@ export interface EventWriter {
    * mode has, then writes the events (of one company, mode, request and time), their objects'
    * `placeholder` replaced by the number, and their outbox rows, in `t` (a transaction); answers
    * the number. The counter row's lock serializes the company's numberings until the commit. On
-   * PostgreSQL the invoice is made `unnumbered` first, then number and events are one statement,
-   * so the lock is held for it and the COMMIT only; elsewhere the invoice is numbered `inSteps`,
+   * PostgreSQL number and events are one statement, so the lock is held for it and the COMMIT only; elsewhere the invoice is numbered `inSteps`,
    * then the events are written.
    */
   writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays): Promise<string>;
@@ -176,7 +170,8 @@ export interface EventWriter {
    * `placeholder` replaced by the number, and their outbox rows, in `t` (a transaction); answers
    * the number. On PostgreSQL all of it is one statement, so the counter row's lock is held for it
    * and the COMMIT only; elsewhere the row is numbered and inserted `inSteps`, then the events are
-   * written. Nothing else may hold the number: a unique index it breaks throws.
+   * written. Unless the change says `unlessTaken`, nothing else may hold the number: a unique index
+   * it breaks throws.
    */
   writeNumberedInsert(
     t: Kysely<Database>,

@@ -108,7 +108,7 @@ export class EventRecorder {
   }
 
   /**
-   * Inserts a row (a credit note) with the next number of its sequence, with the rows that belong
+   * Inserts a row (a credit note, an issued invoice) with the next number of its sequence, with the rows that belong
    * to it, and writes its events (each object made by `objectOf` with a stand-in for the number,
    * which the writer replaces); answers the number. On PostgreSQL all of it is one statement
    * (EventWriter.writeNumberedInsert); elsewhere the row is numbered and inserted `inSteps`. As

@@ -77,8 +77,7 @@ export interface InvoiceRowFilter {
 
 export type Numbering =
   | { kind: 'sequence'; key: SequenceKey; format: (year: number, value: number) => string }
-  | { kind: 'given'; number: string }
-  | { kind: 'none' };
+  | { kind: 'given'; number: string };
 
 export type NumberResult = { ok: true; number: string | null } | { ok: false; reason: 'number_taken' };
 
@@ -198,16 +197,14 @@ export class InvoiceRepository {
     lines: InvoiceLineRow[],
     numbering: Numbering,
   ): Promise<NumberResult> {
-    let number: string | null = null;
+    let number: string;
     if (numbering.kind === 'given') {
       number = numbering.number;
       if (!(await this.insertIfNumberFree(t, { ...invoice, number }))) return { ok: false, reason: 'number_taken' };
-    } else if (numbering.kind === 'sequence') {
+    } else {
       do {
         number = numbering.format(numbering.key.year, await this.sequences.next(t, numbering.key));
       } while (!(await this.insertIfNumberFree(t, { ...invoice, number })));
-    } else {
-      await this.insertIfNumberFree(t, { ...invoice, number: null });
     }
     await this.insertLinesOf(t, lines);
     return { ok: true, number };
@@ -542,12 +539,7 @@ export class InvoiceRepository {
    * earlier is skipped (the counter keeps its step); a client's number still uncommitted at that
    * instant fails the savepoint, which gives the step back, and the next try sees it taken.
    */
-  async numberClaimed(
-    t: Kysely<Database>,
-    owner: Owner,
-    id: string,
-    numbering: Exclude<Numbering, { kind: 'none' }>,
-  ): Promise<NumberResult> {
+  async numberClaimed(t: Kysely<Database>, owner: Owner, id: string, numbering: Numbering): Promise<NumberResult> {
     const setNumber = (number: string) =>
       t
         .updateTable('invoices')

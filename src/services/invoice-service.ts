@@ -569,7 +569,7 @@ function sequenceNumber(result: NumberResult, id: string): string {
   return result.number;
 }
 
-function numberingOf(owner: Owner, number: string | null, issueDate: string): Exclude<Numbering, { kind: 'none' }> {
+function numberingOf(owner: Owner, number: string | null, issueDate: string): Numbering {
   return number === null
     ? {
         kind: 'sequence',

@@ -9,7 +9,6 @@ import type {
   InsertChange,
   NumberedChange,
   NumberedInsert,
-  NumberingWays,
 } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
 import { lastWriteUnlessTaken } from '../transactions.js';
@@ -232,13 +231,8 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       return true;
     },
 
-    async writeNumbered(
-      t: Kysely<Database>,
-      events: EventRow[],
-      change: NumberedChange,
-      ways: NumberingWays,
-    ): Promise<string> {
-      await ways.unnumbered?.();
+    // The invoice is there already (a claimed draft): its steps (`ways`) are SQLite's.
+    async writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange): Promise<string> {
       const values: NumberedValues = { ...change, ...eventValues(events) };
       for (;;) {
         // A client's number still uncommitted when it is taken here breaks the unique index once
