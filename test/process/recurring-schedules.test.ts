@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { localDate } from '../../src/recurring/schedule.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 import { eventually, GiveUp } from '../helpers/eventually.js';
 import { cliJson, spawnCli, startServer, type ServerProcess } from '../helpers/servers.js';
@@ -151,9 +152,10 @@ for (const dialect of DIALECTS) {
     }, 120_000);
 
     it("runs what is due in the server's own scheduler", async () => {
-      const today = new Date().toISOString().slice(0, 10);
+      // Anchored on today's date in the template's time zone: its first run is today, due now.
+      // (Today's UTC date would be yesterday in Berlin from 23:00 UTC, and its first run a month off.)
+      const today = localDate(new Date(), 'Europe/Berlin');
       const { key, server, ids } = await setUp(1, '1', today);
-      // Anchored on today's UTC date, which has begun in Europe/Berlin (ahead of UTC) too: due now.
       const runs = await eventually(
         async () => {
           const found = (await call(server.baseUrl, key, 'GET', `/recurring-invoice/${ids[0]}`)).json.data.runs as {
