@@ -9,7 +9,7 @@ import type {
 } from '../db/schema.js';
 import type { CreditNoteCreation, PaymentRow } from './invoice-repository.js';
 
-// An invoice's answer read in one statement (InvoiceRepository.findWithAnswerRows, answerRowsOf):
+// An invoice's answer read in one statement (InvoiceRepository.findWithAnswerRows):
 // its children as JSON columns of one select, each list aggregated in the order its own query had.
 // The JSON functions are the dialect's (src/db); every column read this way is text or a 32-bit
 // integer, so nothing passes through a float.

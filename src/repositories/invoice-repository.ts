@@ -125,7 +125,6 @@ export class InvoiceRepository {
   private readonly selectById;
   private readonly selectLines;
   private readonly selectAnswer;
-  private readonly selectAnswerRows;
   private readonly sequences = new NumberSequences();
 
   constructor(
@@ -174,13 +173,6 @@ export class InvoiceRepository {
         .where('i.company_id', '=', param('companyId'))
         .where('i.livemode', '=', param('livemode'))
         .where('i.id', '=', param('id')),
-    );
-    this.selectAnswerRows = prepareQuery<{ companyId: string; livemode: number; id: string }, AnswerColumns>(
-      db,
-      (d, param) =>
-        d.selectNoFrom(
-          answerSelections(json, { companyId: param('companyId'), livemode: param('livemode'), id: param('id') }),
-        ),
     );
   }
 
@@ -293,13 +285,6 @@ export class InvoiceRepository {
         answer_reminders,
       }),
     };
-  }
-
-  /** What the answer of an invoice read before shows besides its row and lines, in one statement. */
-  async answerRowsOf(owner: Owner, id: string, trx: Kysely<Database> = this.db): Promise<InvoiceAnswerRows> {
-    const row = (await this.selectAnswerRows({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
-      .rows[0]!;
-    return answerRowsFrom(this.dialect.json, row);
   }
 
   /** Up to `limit + 1` invoices (without lines) after the cursor, newest first. */

@@ -105,6 +105,12 @@ export interface AddedToInvoice {
   creditNotes?: readonly CreditNoteCreation[];
 }
 
+/** An invoice's row and lines as read. */
+export interface FoundInvoice {
+  invoice: InvoiceRow;
+  lines: InvoiceLineRow[];
+}
+
 /** An invoice as the API shows it after a change: its row overridden by `patch`, with what the change `added`. */
 export type InvoiceAnswer = (patch: Partial<InvoiceRow>, added?: AddedToInvoice) => Invoice;
 
@@ -180,24 +186,28 @@ export class InvoiceService {
   }
 
   /**
-   * What the answer of an invoice read before (`found`, its row and lines) shows besides them,
-   * read now, in `trx` when given, and a function that maps it all: a change that writes the
-   * row's columns (`patch`) and adds a payment, refund or credit note (`added`) builds its answer
-   * from what was read and what it wrote, as a read after it would show it. Read after the row, so
-   * that a payment or credit note read here and not in the row makes the row's compare-and-set fail.
+   * An invoice read for a change, with its lines and what its answer shows, in one statement, so
+   * they agree: a payment or credit note read here is in the row the change's compare-and-set
+   * expects. `answer()` maps them once the change is checked (an issued invoice's first link is
+   * made then): a change that writes the row's columns (`patch`) and adds a payment, refund or
+   * credit note (`added`) builds its answer from what was read and what it wrote, as a read after
+   * it would show it.
    */
-  async answerOf(
+  async readForChange(
     owner: Owner,
-    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
+    id: string,
     now: Date,
     trx: Kysely<Database> = this.db,
-  ): Promise<InvoiceAnswer> {
-    return this.answerFrom(owner, found, await this.invoices.answerRowsOf(owner, found.invoice.id, trx), now, trx);
+  ): Promise<(FoundInvoice & { answer: () => Promise<InvoiceAnswer> }) | undefined> {
+    const found = await this.invoices.findWithAnswerRows(owner, id, trx);
+    if (!found) return undefined;
+    const { invoice, lines } = found;
+    return { invoice, lines, answer: () => this.answerFrom(owner, found, found.answer, now, trx) };
   }
 
   private async answerFrom(
     owner: Owner,
-    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
+    found: FoundInvoice,
     rows: InvoiceAnswerRows,
     now: Date,
     trx: Kysely<Database>,

@@ -108,7 +108,8 @@ export class PaymentService {
     trx?: Kysely<Database>,
   ): Promise<PaymentResult | RefundResult> {
     for (let attempt = 0; attempt < MAX_SETTLEMENT_ATTEMPTS; attempt++) {
-      const found = await this.invoices.findById(scope, invoiceId, trx);
+      // The row, its lines and what its answer shows: one statement.
+      const found = await this.invoiceService.readForChange(scope, invoiceId, now, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status === 'draft' || invoice.status === 'void')
@@ -123,7 +124,7 @@ export class PaymentService {
 
       // The answer and the events are built from what was read and what is written, not read
       // back: the compare-and-set makes that the state the change was written on.
-      const answer = await this.invoiceService.answerOf(scope, found, now, trx);
+      const answer = await found.answer();
       const change = changeOf(invoice, kind, amount, now);
       const payment: PaymentRow = {
         id: newId(kind === 'payment' ? 'pay' : 'rfd'),

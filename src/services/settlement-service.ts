@@ -8,12 +8,7 @@ import { minorUnitDigits } from '../money/currency.js';
 import { Decimal, plainDecimal } from '../money/decimal.js';
 import { formatMoney } from '../money/money.js';
 import type { CreditNoteRepository, CreditNoteRow } from '../repositories/credit-note-repository.js';
-import type {
-  InvoiceLineRow,
-  InvoiceRepository,
-  InvoiceRow,
-  SettlementChange,
-} from '../repositories/invoice-repository.js';
+import type { InvoiceRepository, InvoiceRow, SettlementChange } from '../repositories/invoice-repository.js';
 import { NumberSequences } from '../repositories/number-sequences.js';
 import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
 import type { Invoice } from '../schemas/invoice.js';
@@ -24,8 +19,8 @@ import { computeContent, draftLineOf, oversizedAmounts } from './invoice-content
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
 import { amountDueOf } from './invoice-mapping.js';
 import { NUMBER_WIDTH } from './invoice-numbering.js';
-import type { InvoiceAnswer, InvoiceService } from './invoice-service.js';
-import { modeColumn, type Owner, type Scope } from '../db/scope.js';
+import type { FoundInvoice, InvoiceAnswer, InvoiceService } from './invoice-service.js';
+import { modeColumn, type Scope } from '../db/scope.js';
 import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, settledStatus, statusChangeEvent } from './settlement-status.js';
 
 // What corrects an issued invoice: credit notes and voiding (payments and refunds are
@@ -79,14 +74,6 @@ export class SettlementService {
     private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
   ) {}
 
-  private async invoiceRow(
-    owner: Owner,
-    id: string,
-    trx?: Kysely<Database>,
-  ): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
-    return this.invoices.findById(owner, id, trx);
-  }
-
   /** POST /credit-note */
   async credit(
     scope: Scope,
@@ -95,7 +82,8 @@ export class SettlementService {
     trx?: Kysely<Database>,
   ): Promise<CreditNoteResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoiceRow(scope, input.invoiceId, trx);
+      // The row, its lines and what its answer shows: one statement.
+      const found = await this.invoiceService.readForChange(scope, input.invoiceId, now, trx);
       if (!found) return { ok: false, code: 'INVOICE_NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status !== 'issued' && invoice.status !== 'paid')
@@ -138,7 +126,7 @@ export class SettlementService {
    */
   async void(scope: Scope, invoiceId: string, now: Date = new Date(), trx?: Kysely<Database>): Promise<VoidResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoiceRow(scope, invoiceId, trx);
+      const found = await this.invoiceService.readForChange(scope, invoiceId, now, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status === 'draft') return { ok: false, code: 'INVOICE_NOT_ISSUED' };
@@ -160,8 +148,7 @@ export class SettlementService {
         payableExactly: amountDueOf(invoice),
       };
       // The voided invoice is built from what is read here and what the void writes, not read back.
-      const answer = await this.invoiceService.answerOf(scope, found, now, trx);
-      const result = await this.issueCreditNote(scope, found, plan, now, trx, answer);
+      const result = await this.issueCreditNote(scope, found, plan, now, trx, true);
       if (result === 'retry') continue;
       if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
       return { ok: true, value: result.voided! };
@@ -171,19 +158,18 @@ export class SettlementService {
 
   /**
    * Computes and stores a credit note of the invoice `found` with its number, and changes the
-   * invoice, in one transaction; 'retry' when the invoice changed since it was read. Voiding (with
-   * `voidedAnswer`, the invoice's answer read with it) also answers the voided invoice.
+   * invoice, in one transaction; 'retry' when the invoice changed since it was read. Voiding also
+   * answers the voided invoice.
    */
   private async issueCreditNote(
     scope: Scope,
-    found: { invoice: InvoiceRow; lines: InvoiceLineRow[] },
+    found: FoundInvoice & { answer: () => Promise<InvoiceAnswer> },
     plan: CreditPlan,
     now: Date,
     trx: Kysely<Database> | undefined,
-    voidedAnswer?: InvoiceAnswer,
+    voiding = false,
   ): Promise<(CreditNoteResult & { voided?: Invoice }) | 'retry'> {
     const invoice = found.invoice;
-    const voiding = voidedAnswer !== undefined;
     const { companyId } = scope;
     const digits = minorUnitDigits(invoice.currency);
     const computed = computeContent(
@@ -231,9 +217,7 @@ export class SettlementService {
     // A credit note that pays or voids the invoice writes the invoice's event too: its object is
     // built from what is read here (before the compare-and-set, which makes it the state the
     // change is written on) and what the change writes, not read back.
-    const answer =
-      voidedAnswer ??
-      (change.next.status !== invoice.status ? await this.invoiceService.answerOf(scope, found, now, trx) : undefined);
+    const answer = voiding || change.next.status !== invoice.status ? await found.answer() : undefined;
     const id = newId('cn');
     const year = Number(plan.issueDate.slice(0, 4));
     const row: CreditNoteRow = {

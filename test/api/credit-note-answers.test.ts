@@ -4,6 +4,7 @@ import { BASE_PATH } from '../../src/http/api-version.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
+import { statementBlockedBy } from '../helpers/pg-waits.js';
 
 // A credit note (asked for, or written by a void) takes its number, is stored with its lines and
 // writes its events in one statement on PostgreSQL (steps in one transaction on SQLite), with the
@@ -250,16 +251,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
     );
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const crediting = t.post('/credit-note', { invoiceId: invoice.id, reason: 'Second', lines: ONE_UNIT }, key);
-    const waiting = await eventually(
-      async () => {
-        const { rows } = await observer.query<{ query: string }>(
-          'select query from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))',
-          [clientPid],
-        );
-        return rows.length === 1 ? rows[0]!.query : false;
-      },
-      { what: 'the credit note to wait for the counter' },
-    );
+    const { query: waiting } = await statementBlockedBy(observer, clientPid, 'the credit note to wait for the counter');
     // The statement that waits for the counter also stores the credit note (its lines and events
     // follow in the same statement, past what pg_stat_activity shows of it).
     expect(waiting).toMatch(

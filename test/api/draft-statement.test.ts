@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
+import { statementBlockedBy } from '../helpers/pg-waits.js';
 
 // On PostgreSQL a draft's create is one statement: the invoice, its lines (one JSON parameter,
 // however many), its `invoice.created` event and the event's outbox row, with no BEGIN and COMMIT
@@ -113,17 +114,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))("a draft's create in one stateme
     await client.query('lock table events in share mode');
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const waitingStatement = () =>
-      eventually(
-        async () => {
-          const { rows } = await observer.query<{ pid: number; query: string; first: boolean }>(
-            `select pid, query, xact_start = query_start as first
-               from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))`,
-            [clientPid],
-          );
-          return rows.length === 1 ? rows[0]! : false;
-        },
-        { what: "the draft's statement to wait for the events table" },
-      );
+      statementBlockedBy(observer, clientPid, "the draft's statement to wait for the events table");
 
     const cancelled = t.post('/invoice', body, key);
     const first = await waitingStatement();

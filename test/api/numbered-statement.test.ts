@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
+import { statementBlockedBy } from '../helpers/pg-waits.js';
 
 // On PostgreSQL a numbered write (finalize, an issued create) takes its number and writes its
 // events in one statement (a create makes its invoice and lines in it too). A client's
@@ -30,16 +31,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
   });
 
   /** Waits until one backend waits on the client's transaction (the statement under test). */
-  const blockedBy = (clientPid: number, what: string) =>
-    eventually(
-      async () =>
-        (
-          await observer.query('select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [
-            clientPid,
-          ])
-        ).rows.length === 1,
-      { what },
-    );
+  const blockedBy = (clientPid: number, what: string) => statementBlockedBy(observer, clientPid, what);
 
   it('waits for the uncommitted client number, then skips it and takes the next, with the same number in its event', async () => {
     const buyer = (await t.post('/organization', { name: 'Race Buyer', isCustomer: true }, key)).json().data;

@@ -1,0 +1,74 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/build.js';
+import { DIALECTS } from '../helpers/dialects.js';
+import { statementBlockedBy } from '../helpers/pg-waits.js';
+
+// A payment, refund, credit note or void reads the invoice, its lines and what its answer shows
+// (payments, credit notes, messages, link, reminders) in one statement, so the row and its lists
+// agree and the change costs one round trip before its write. On PostgreSQL a client that locks
+// the payments table shows which statement waits on it: the one that reads the invoice row itself.
+
+// 2 × 50 at 19 %: 119.00.
+const LINES = [{ name: 'Consulting', quantity: '2', unitPrice: '50', vatRate: '19' }];
+
+type Change = { path: (invoiceId: string) => string; body: (invoiceId: string) => Record<string, unknown> };
+
+const CHANGES: Record<string, Change & { paidFirst?: boolean }> = {
+  payment: { path: (id) => `/invoice/${id}/payment`, body: () => ({ amount: '19.00' }) },
+  refund: { path: (id) => `/invoice/${id}/refund`, body: () => ({ amount: '19.00' }), paidFirst: true },
+  'credit note': { path: () => '/credit-note', body: (id) => ({ invoiceId: id, reason: 'Returned' }) },
+  void: { path: (id) => `/invoice/${id}/void`, body: () => ({}) },
+};
+
+describe.skipIf(!DIALECTS.includes('postgres'))('reads for a change in one statement on PostgreSQL', () => {
+  let t: TestApp;
+  let key: string;
+  let buyerId: string;
+  let client: pg.Client;
+  let observer: pg.Client;
+
+  beforeAll(async () => {
+    t = await buildTestApp('postgres');
+    ({ key } = await t.tenant());
+    buyerId = (await t.post('/organization', { name: 'Reading Buyer', isCustomer: true }, key)).json().data.id;
+    client = new pg.Client({ connectionString: t.database.url });
+    observer = new pg.Client({ connectionString: t.database.url });
+    await Promise.all([client.connect(), observer.connect()]);
+  });
+  afterAll(async () => {
+    await Promise.all([client?.end(), observer?.end()]);
+    await t?.close();
+  });
+
+  for (const [name, change] of Object.entries(CHANGES)) {
+    it(`reads the invoice with its lines and payments in the one statement a ${name} waits in, then answers as a GET shows it`, async () => {
+      const invoice = (await t.post('/invoice', { organizationId: buyerId, lines: LINES }, key)).json().data;
+      if (change.paidFirst) {
+        const paid = await t.post(`/invoice/${invoice.id}/payment`, { amount: '119.00' }, key);
+        const credited = await t.post('/credit-note', { invoiceId: invoice.id, reason: 'Returned' }, key);
+        expect([paid.statusCode, credited.statusCode], credited.body).toEqual([201, 201]);
+      }
+
+      await client.query('begin');
+      await client.query('lock table payments in access exclusive mode');
+      const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const changing = t.post(change.path(invoice.id), change.body(invoice.id), key);
+      try {
+        const waiting = await statementBlockedBy(observer, clientPid, `the ${name} to wait for the payments table`);
+        // The waiting statement reads the invoice's row and, as columns of it, its lines and payments.
+        expect(waiting.query).toMatch(/^select "i"\.\*, \(select .* from invoice_lines l\b/s);
+      } finally {
+        await client.query('commit');
+      }
+
+      const res = await changing;
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      const answer = res.json().data;
+      const invoiceId = name === 'credit note' ? answer.invoiceId : answer.id;
+      expect(invoiceId).toBe(invoice.id);
+      if (name !== 'credit note') expect(answer).toEqual((await t.get(`/invoice/${invoice.id}`, key)).json().data);
+      else expect(answer).toEqual((await t.get(`/credit-note/${answer.id}`, key)).json().data);
+    });
+  }
+});

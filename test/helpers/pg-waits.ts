@@ -1,0 +1,29 @@
+import type pg from 'pg';
+import { eventually } from './eventually.js';
+
+// PostgreSQL tests that hold a lock in a client's open transaction and look at the one statement
+// that waits on it: which statement a request sends, and whether it began its transaction.
+
+/** A backend's statement waiting on a client's transaction. */
+export interface WaitingStatement {
+  pid: number;
+  /** Its text, as far as pg_stat_activity keeps it (track_activity_query_size, 1 kB by default). */
+  query: string;
+  /** Whether it is the first statement of its transaction. */
+  first: boolean;
+}
+
+/** Waits until exactly one backend waits on the transaction of the client `clientPid`, and answers its statement. */
+export function statementBlockedBy(observer: pg.Client, clientPid: number, what: string): Promise<WaitingStatement> {
+  return eventually(
+    async () => {
+      const { rows } = await observer.query<WaitingStatement>(
+        `select pid, query, xact_start = query_start as first
+           from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))`,
+        [clientPid],
+      );
+      return rows.length === 1 ? rows[0]! : false;
+    },
+    { what },
+  );
+}
