@@ -122,8 +122,7 @@ const LINES_PER_STATEMENT = 100;
 export class InvoiceRepository {
   private readonly insertLines;
   private readonly insertInvoiceIfNumberFree;
-  private readonly selectById;
-  private readonly selectLines;
+  private readonly selectWithLines;
   private readonly selectAnswer;
   private readonly sequences = new NumberSequences();
 
@@ -140,21 +139,20 @@ export class InvoiceRepository {
         )
         .returning('id'),
     );
-    this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, InvoiceRow>(db, (d, param) =>
+    // An invoice's lines, as one JSON column of its row.
+    const linesColumn = sql`(select ${json.rows('l', LINE_COLUMNS, sql`l.position`)} from invoice_lines l
+      where l.company_id = i.company_id and l.invoice_id = i.id)`.as('answer_lines');
+    this.selectWithLines = prepareQuery<
+      { companyId: string; livemode: number; id: string },
+      InvoiceRow & { answer_lines: unknown }
+    >(db, (d, param) =>
       d
-        .selectFrom('invoices')
-        .selectAll()
-        .where('company_id', '=', param('companyId'))
-        .where('livemode', '=', param('livemode'))
-        .where('id', '=', param('id')),
-    );
-    this.selectLines = prepareQuery<{ companyId: string; id: string }, InvoiceLineRow>(db, (d, param) =>
-      d
-        .selectFrom('invoice_lines')
-        .selectAll()
-        .where('company_id', '=', param('companyId'))
-        .where('invoice_id', '=', param('id'))
-        .orderBy('position'),
+        .selectFrom('invoices as i')
+        .selectAll('i')
+        .select([linesColumn])
+        .where('i.company_id', '=', param('companyId'))
+        .where('i.livemode', '=', param('livemode'))
+        .where('i.id', '=', param('id')),
     );
     type AnswerRow = InvoiceRow & AnswerColumns & { answer_lines: unknown };
     this.selectAnswer = prepareQuery<{ companyId: string; livemode: number; id: string }, AnswerRow>(db, (d, param) =>
@@ -162,8 +160,7 @@ export class InvoiceRepository {
         .selectFrom('invoices as i')
         .selectAll('i')
         .select([
-          sql`(select ${json.rows('l', LINE_COLUMNS, sql`l.position`)} from invoice_lines l
-              where l.company_id = i.company_id and l.invoice_id = i.id)`.as('answer_lines'),
+          linesColumn,
           ...answerSelections(json, {
             companyId: sql.ref('i.company_id'),
             livemode: sql.ref('i.livemode'),
@@ -241,16 +238,17 @@ export class InvoiceRepository {
     return rows.length > 0;
   }
 
+  /** The invoice and its lines, in one statement (the lines as a JSON column of its row). */
   async findById(
     owner: Owner,
     id: string,
     trx: Kysely<Database> = this.db,
   ): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] } | undefined> {
-    const invoice = (await this.selectById({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
+    const row = (await this.selectWithLines({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
       .rows[0];
-    if (!invoice) return undefined;
-    const lines = (await this.selectLines({ companyId: owner.companyId, id }, trx)).rows;
-    return { invoice, lines };
+    if (!row) return undefined;
+    const { answer_lines, ...invoice } = row;
+    return { invoice, lines: this.dialect.json.parse(answer_lines) };
   }
 
   /**

@@ -21,7 +21,13 @@ import { amountDueOf } from './invoice-mapping.js';
 import { NUMBER_WIDTH } from './invoice-numbering.js';
 import type { FoundInvoice, InvoiceAnswer, InvoiceService } from './invoice-service.js';
 import { modeColumn, type Scope } from '../db/scope.js';
-import { amountsOf, MAX_SETTLEMENT_ATTEMPTS, settledStatus, statusChangeEvent } from './settlement-status.js';
+import {
+  amountsOf,
+  MAX_SETTLEMENT_ATTEMPTS,
+  settledStatus,
+  settlesAlike,
+  statusChangeEvent,
+} from './settlement-status.js';
 
 // What corrects an issued invoice: credit notes and voiding (payments and refunds are
 // payment-service.ts). Each one changes the invoice's amounts and status with a compare-and-set
@@ -82,8 +88,8 @@ export class SettlementService {
     trx?: Kysely<Database>,
   ): Promise<CreditNoteResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      // The row, its lines and what its answer shows: one statement.
-      const found = await this.invoiceService.readForChange(scope, input.invoiceId, now, trx);
+      // The row and its lines (one statement); what the invoice's answer shows only when it is needed.
+      const found = await this.invoices.findById(scope, input.invoiceId, trx);
       if (!found) return { ok: false, code: 'INVOICE_NOT_FOUND' };
       const invoice = found.invoice;
       if (invoice.status !== 'issued' && invoice.status !== 'paid')
@@ -148,7 +154,7 @@ export class SettlementService {
         payableExactly: amountDueOf(invoice),
       };
       // The voided invoice is built from what is read here and what the void writes, not read back.
-      const result = await this.issueCreditNote(scope, found, plan, now, trx, true);
+      const result = await this.issueCreditNote(scope, found, plan, now, trx, await found.answer());
       if (result === 'retry') continue;
       if (!result.ok) throw new Error(`Voiding ${invoiceId} was refused: ${result.code}`);
       return { ok: true, value: result.voided! };
@@ -158,18 +164,19 @@ export class SettlementService {
 
   /**
    * Computes and stores a credit note of the invoice `found` with its number, and changes the
-   * invoice, in one transaction; 'retry' when the invoice changed since it was read. Voiding also
-   * answers the voided invoice.
+   * invoice, in one transaction; 'retry' when the invoice changed since it was read. Voiding (with
+   * `voidedAnswer`, the invoice's answer read with it) also answers the voided invoice.
    */
   private async issueCreditNote(
     scope: Scope,
-    found: FoundInvoice & { answer: () => Promise<InvoiceAnswer> },
+    found: FoundInvoice,
     plan: CreditPlan,
     now: Date,
     trx: Kysely<Database> | undefined,
-    voiding = false,
+    voidedAnswer?: InvoiceAnswer,
   ): Promise<(CreditNoteResult & { voided?: Invoice }) | 'retry'> {
     const invoice = found.invoice;
+    const voiding = voidedAnswer !== undefined;
     const { companyId } = scope;
     const digits = minorUnitDigits(invoice.currency);
     const computed = computeContent(
@@ -217,7 +224,13 @@ export class SettlementService {
     // A credit note that pays or voids the invoice writes the invoice's event too: its object is
     // built from what is read here (before the compare-and-set, which makes it the state the
     // change is written on) and what the change writes, not read back.
-    const answer = voiding || change.next.status !== invoice.status ? await found.answer() : undefined;
+    let answer = voidedAnswer;
+    if (!answer && change.next.status !== invoice.status) {
+      // Read with what its answer shows, in one statement: a change in between is a retry.
+      const full = await this.invoiceService.readForChange(scope, invoice.id, now, trx);
+      if (!full || !settlesAlike(full.invoice, invoice)) return 'retry';
+      answer = await full.answer();
+    }
     const id = newId('cn');
     const year = Number(plan.issueDate.slice(0, 4));
     const row: CreditNoteRow = {

@@ -27,6 +27,19 @@ export function amountsOf(
   };
 }
 
+/** Whether two reads of an invoice agree on what a change's compare-and-set expects: its status and amounts. */
+export function settlesAlike(
+  a: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>,
+  b: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>,
+): boolean {
+  return (
+    a.status === b.status &&
+    a.amount_paid === b.amount_paid &&
+    a.amount_credited === b.amount_credited &&
+    a.amount_refunded === b.amount_refunded
+  );
+}
+
 /** The status an issued (or paid) invoice has after its amounts changed. */
 export function settledStatus(
   row: InvoiceRow,

@@ -4,10 +4,11 @@ import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { statementBlockedBy } from '../helpers/pg-waits.js';
 
-// A payment, refund, credit note or void reads the invoice, its lines and what its answer shows
-// (payments, credit notes, messages, link, reminders) in one statement, so the row and its lists
-// agree and the change costs one round trip before its write. On PostgreSQL a client that locks
-// the payments table shows which statement waits on it: the one that reads the invoice row itself.
+// A payment, refund or void (or a credit note that changes the invoice's status) reads the
+// invoice, its lines and what its answer shows (payments, credit notes, messages, link, reminders)
+// in one statement, so the row and its lists agree and the change costs one round trip before its
+// write; a credit note that leaves the status reads the row and its lines only, in one statement.
+// On PostgreSQL a client that locks a table shows which statement waits on it.
 
 // 2 × 50 at 19 %: 119.00.
 const LINES = [{ name: 'Consulting', quantity: '2', unitPrice: '50', vatRate: '19' }];
@@ -17,6 +18,7 @@ type Change = { path: (invoiceId: string) => string; body: (invoiceId: string) =
 const CHANGES: Record<string, Change & { paidFirst?: boolean }> = {
   payment: { path: (id) => `/invoice/${id}/payment`, body: () => ({ amount: '19.00' }) },
   refund: { path: (id) => `/invoice/${id}/refund`, body: () => ({ amount: '19.00' }), paidFirst: true },
+  // Crediting it all voids the invoice: its answer is read too.
   'credit note': { path: () => '/credit-note', body: (id) => ({ invoiceId: id, reason: 'Returned' }) },
   void: { path: (id) => `/invoice/${id}/void`, body: () => ({}) },
 };
@@ -71,4 +73,33 @@ describe.skipIf(!DIALECTS.includes('postgres'))('reads for a change in one state
       else expect(answer).toEqual((await t.get(`/credit-note/${answer.id}`, key)).json().data);
     });
   }
+
+  it("reads only the invoice and its lines, in one statement, for a credit note that leaves the invoice's status", async () => {
+    const invoice = (await t.post('/invoice', { organizationId: buyerId, lines: LINES }, key)).json().data;
+    await client.query('begin');
+    await client.query('lock table invoice_lines in access exclusive mode');
+    const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const crediting = t.post(
+      '/credit-note',
+      { invoiceId: invoice.id, reason: 'One unit', lines: [{ ...LINES[0], quantity: '1' }] },
+      key,
+    );
+    try {
+      const waiting = await statementBlockedBy(observer, clientPid, 'the credit note to wait for the lines');
+      // The whole statement: the row with its lines as a column, and nothing of what its answer shows.
+      expect(waiting.query).toMatch(
+        /^select "i"\.\*, \(select .* from invoice_lines l\b.* from "invoices" as "i" where .*\$3$/s,
+      );
+      expect(waiting.query).not.toMatch(/payments|credit_notes|email_deliveries|hosted_links|invoice_reminders/);
+    } finally {
+      await client.query('commit');
+    }
+    const res = await crediting;
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toEqual((await t.get(`/credit-note/${res.json().data.id}`, key)).json().data);
+    expect((await t.get(`/invoice/${invoice.id}`, key)).json().data).toMatchObject({
+      status: 'issued',
+      amountDue: '59.50',
+    });
+  });
 });
