@@ -305,8 +305,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(readingRoutes, {
         repositories: container.repositories,
         invoices: container.invoices,
-        emailDeliveries: container.emailDeliveries,
-        hostedLinkOf: (owner, kind, id) => container.hostedLinks.linkOf(owner, kind, id),
+        hostedLinkOf: (owner, kind, id, trx, known) => container.hostedLinks.linkOf(owner, kind, id, trx, known),
         responseMaxBytes: config.responseMaxBytes,
       });
       await api.register(quoteRoutes, {

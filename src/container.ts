@@ -156,7 +156,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
   const apiKeyRepository = new ApiKeyRepository(storage.db);
   const organizationRepository = new OrganizationRepository(storage.db);
   const invoiceRepository = new InvoiceRepository(storage.db, storage.dialect);
-  const creditNoteRepository = new CreditNoteRepository(storage.db);
+  const creditNoteRepository = new CreditNoteRepository(storage.db, storage.dialect);
   const eventRepository = new EventRepository(storage.db);
   const events = new EventRecorder(storage.db, storage.dialect);
   const sealer = new Sealer(options.dataKeys ?? []);
@@ -189,12 +189,10 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     async (owner, kind, id, trx) => {
       if (kind === 'invoice') return invoices.get(owner, id, new Date(), trx);
       if (kind === 'quote') return quotes.get(owner, id, new Date(), trx);
-      const found = await creditNoteRepository.findById(owner, id, trx);
+      const found = await creditNoteRepository.findWithAnswerRows(owner, id, trx);
       if (!found) return undefined;
-      const deliveries = (await emailDeliveryRepository.listForDocument(owner, id, undefined, trx)).map(
-        emailDeliveryOf,
-      );
-      return creditNoteFromRows(found.creditNote, found.lines, deliveries, await hostedLinkOf(owner, kind, id, trx));
+      const hosted = await hostedLinkOf(owner, kind, id, trx, found.hostedLink);
+      return creditNoteFromRows(found.creditNote, found.lines, found.deliveries.map(emailDeliveryOf), hosted);
     },
     { publicBaseUrl: options.publicBaseUrl ?? null },
   );

@@ -1,7 +1,15 @@
 import type { Kysely } from 'kysely';
-import { preparedInsert } from '../db/prepared-query.js';
-import type { NumberedInsert } from '../db/dialect.js';
-import type { CreditNoteLinesTable, CreditNotesTable, Database, PdfDigestLanguage } from '../db/schema.js';
+import { prepareQuery, preparedInsert } from '../db/prepared-query.js';
+import type { Dialect, NumberedInsert } from '../db/dialect.js';
+import type {
+  CreditNoteLinesTable,
+  CreditNotesTable,
+  Database,
+  EmailDeliveriesTable,
+  HostedLinksTable,
+  PdfDigestLanguage,
+} from '../db/schema.js';
+import { columnsOf, documentSelections } from './invoice-answer-rows.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
 import { containsPattern, type CountedPage, type PageAt } from './search.js';
@@ -11,6 +19,32 @@ export type CreditNoteRow = CreditNotesTable;
 export type CreditNoteLineRow = CreditNoteLinesTable;
 
 const LINES_PER_STATEMENT = 100;
+
+const LINE_COLUMNS = columnsOf<CreditNoteLinesTable>({
+  credit_note_id: true,
+  company_id: true,
+  position: true,
+  name: true,
+  description: true,
+  quantity: true,
+  unit_code: true,
+  unit_price: true,
+  discount_percent: true,
+  vat_rate: true,
+  vat_category: true,
+  exemption_reason: true,
+  net_amount: true,
+});
+
+/** A credit note with its lines, and the rows its answer shows besides: its messages (newest first) and hosted link. */
+export interface CreditNoteWithAnswerRows {
+  creditNote: CreditNoteRow;
+  lines: CreditNoteLineRow[];
+  deliveries: EmailDeliveriesTable[];
+  hostedLink: HostedLinksTable | null;
+}
+
+type Key = { companyId: string; livemode: number; id: string };
 
 /** Credit notes and their lines; every statement names the company (and the mode, for credit notes). */
 /** What a row of the panel's credit-note lists is read with. */
@@ -31,9 +65,46 @@ export type CreditNoteListRow = Pick<CreditNoteRow, (typeof CREDIT_NOTE_LIST_COL
 
 export class CreditNoteRepository {
   private readonly insertLines;
+  private readonly selectWithLines;
+  private readonly selectAnswer;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {
+    const { json } = dialect;
     this.insertLines = preparedInsert(db, 'credit_note_lines');
+    // A credit note's lines, as one JSON column of its row.
+    const linesColumn = sql`(select ${json.rows('l', LINE_COLUMNS, sql`l.position`)} from credit_note_lines l
+      where l.company_id = c.company_id and l.credit_note_id = c.id)`.as('answer_lines');
+    this.selectWithLines = prepareQuery<Key, CreditNoteRow & { answer_lines: unknown }>(db, (d, param) =>
+      d
+        .selectFrom('credit_notes as c')
+        .selectAll('c')
+        .select([linesColumn])
+        .where('c.company_id', '=', param('companyId'))
+        .where('c.livemode', '=', param('livemode'))
+        .where('c.id', '=', param('id')),
+    );
+    this.selectAnswer = prepareQuery<
+      Key,
+      CreditNoteRow & { answer_lines: unknown; answer_deliveries: unknown; answer_hosted_link: unknown }
+    >(db, (d, param) =>
+      d
+        .selectFrom('credit_notes as c')
+        .selectAll('c')
+        .select([
+          linesColumn,
+          ...documentSelections(json, {
+            companyId: sql.ref('c.company_id'),
+            livemode: sql.ref('c.livemode'),
+            id: sql.ref('c.id'),
+          }),
+        ])
+        .where('c.company_id', '=', param('companyId'))
+        .where('c.livemode', '=', param('livemode'))
+        .where('c.id', '=', param('id')),
+    );
   }
 
   async insert(t: Kysely<Database>, creditNote: CreditNoteRow, lines: CreditNoteLineRow[]): Promise<void> {
@@ -54,20 +125,35 @@ export class CreditNoteRepository {
     };
   }
 
+  /** The credit note and its lines, in one statement (the lines as a JSON column of its row). */
   async findById(
     owner: Owner,
     id: string,
     trx: Kysely<Database> = this.db,
   ): Promise<{ creditNote: CreditNoteRow; lines: CreditNoteLineRow[] } | undefined> {
-    const creditNote = await trx
-      .selectFrom('credit_notes')
-      .selectAll()
-      .where('company_id', '=', owner.companyId)
-      .where('livemode', '=', modeColumn(owner))
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!creditNote) return undefined;
-    return { creditNote, lines: (await this.linesOf(owner.companyId, [id], trx)).get(id) ?? [] };
+    const row = (await this.selectWithLines({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
+      .rows[0];
+    if (!row) return undefined;
+    const { answer_lines, ...creditNote } = row;
+    return { creditNote, lines: this.dialect.json.parse(answer_lines) };
+  }
+
+  /** The credit note with its lines, its latest messages and its hosted link, in one statement. */
+  async findWithAnswerRows(
+    owner: Owner,
+    id: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<CreditNoteWithAnswerRows | undefined> {
+    const row = (await this.selectAnswer({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx)).rows[0];
+    if (!row) return undefined;
+    const { answer_lines, answer_deliveries, answer_hosted_link, ...creditNote } = row;
+    const { json } = this.dialect;
+    return {
+      creditNote,
+      lines: json.parse(answer_lines),
+      deliveries: json.parse(answer_deliveries),
+      hostedLink: json.parse(answer_hosted_link),
+    };
   }
 
   /** The panel's list, newest first, counted: those whose number or credited invoice's number contains `search` (lower-cased; all for ''). */

@@ -32,7 +32,7 @@ export interface InvoiceAnswerRows {
 export const DELIVERIES_SHOWN = 50;
 
 /** Every column of a table, checked against its type: one added to the type and not here fails to compile. */
-function columnsOf<T>(columns: Record<keyof T, true>): readonly string[] {
+export function columnsOf<T>(columns: Record<keyof T, true>): readonly string[] {
   return Object.keys(columns);
 }
 
@@ -149,6 +149,24 @@ export function answerSelections(
         where c.company_id = ${companyId} and c.livemode = ${livemode} and c.invoice_id = ${id})`.as(
       'answer_credit_notes',
     ),
+    ...documentSelections(json, invoice),
+    sql`(select ${json.rows('r', REMINDER_COLUMNS, sql`r.days desc`)} from invoice_reminders r
+        where r.company_id = ${companyId} and r.livemode = ${livemode} and r.invoice_id = ${id})`.as(
+      'answer_reminders',
+    ),
+  ];
+}
+
+/**
+ * The subqueries that read a document's messages (the latest DELIVERIES_SHOWN, newest first) and
+ * its hosted link, for the document named by `document` (its company, mode and id).
+ */
+export function documentSelections(
+  json: Dialect['json'],
+  document: { companyId: unknown; livemode: unknown; id: unknown },
+): AliasedRawBuilder<unknown, 'answer_deliveries' | 'answer_hosted_link'>[] {
+  const { companyId, livemode, id } = document;
+  return [
     sql`(select ${json.rows('d', DELIVERY_COLUMNS, sql`d.created_at desc, d.id desc`)} from (
           select * from email_deliveries e
           where e.company_id = ${companyId} and e.document_id = ${id} and e.livemode = ${livemode}
@@ -156,10 +174,6 @@ export function answerSelections(
     sql`(select ${json.row('h', HOSTED_LINK_COLUMNS)} from hosted_links h
         where h.company_id = ${companyId} and h.livemode = ${livemode} and h.document_id = ${id})`.as(
       'answer_hosted_link',
-    ),
-    sql`(select ${json.rows('r', REMINDER_COLUMNS, sql`r.days desc`)} from invoice_reminders r
-        where r.company_id = ${companyId} and r.livemode = ${livemode} and r.invoice_id = ${id})`.as(
-      'answer_reminders',
     ),
   ];
 }

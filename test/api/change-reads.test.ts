@@ -8,7 +8,8 @@ import { statementBlockedBy } from '../helpers/pg-waits.js';
 // invoice, its lines and what its answer shows (payments, credit notes, messages, link, reminders)
 // in one statement, so the row and its lists agree and the change costs one round trip before its
 // write; a credit note that leaves the status reads the row and its lines only, in one statement.
-// On PostgreSQL a client that locks a table shows which statement waits on it.
+// A credit note's GET reads it with its lines, messages and link in one statement too. On
+// PostgreSQL a client that locks a table shows which statement waits on it.
 
 // 2 × 50 at 19 %: 119.00.
 const LINES = [{ name: 'Consulting', quantity: '2', unitPrice: '50', vatRate: '19' }];
@@ -101,5 +102,24 @@ describe.skipIf(!DIALECTS.includes('postgres'))('reads for a change in one state
       status: 'issued',
       amountDue: '59.50',
     });
+  });
+
+  it('reads a credit note with its lines, messages and hosted link in the one statement its GET waits in', async () => {
+    const invoice = (await t.post('/invoice', { organizationId: buyerId, lines: LINES }, key)).json().data;
+    const created = (await t.post('/credit-note', { invoiceId: invoice.id, reason: 'Returned' }, key)).json().data;
+    await client.query('begin');
+    await client.query('lock table email_deliveries in access exclusive mode');
+    const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const reading = t.get(`/credit-note/${created.id}`, key);
+    try {
+      const waiting = await statementBlockedBy(observer, clientPid, 'the credit note GET to wait for the messages');
+      // The waiting statement reads the credit note's row and, as a column of it, its lines.
+      expect(waiting.query).toMatch(/^select "c"\.\*, \(select .* from credit_note_lines l\b/s);
+    } finally {
+      await client.query('commit');
+    }
+    const res = await reading;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual(created);
   });
 });

@@ -87,7 +87,12 @@ for (const dialect of DIALECTS) {
         email: 'ap@buyer.example',
         address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' },
       });
-      return { post, get, buyer };
+      const getCreditNote = async (id: string) => {
+        const res = await t.get(`/credit-note/${id}`, key);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data as Body;
+      };
+      return { post, get, getCreditNote, buyer };
     }
 
     it('reads an invoice with lines, payments, a refund, a credit note, a message and its link exactly', async () => {
@@ -153,6 +158,48 @@ for (const dialect of DIALECTS) {
         ['sent', ['ap@buyer.example'], issued.id],
       ]);
       // Sending made the PDF, whose digest the invoice now records; nothing else changed.
+      expectSame({ ...after, deliveries: [], pdfSha256: read.pdfSha256 }, read);
+    });
+
+    it('reads a credit note with its lines, messages and link exactly, as its create answered it', async () => {
+      const c = await company();
+      const issued = await c.post('/invoice', {
+        organizationId: c.buyer.id,
+        lines: LINES,
+        issueDate: '2026-03-02',
+        // A credit note states how it settles: the invoice's terms are its own.
+        paymentTerms: 'Settled against invoice payments.',
+      });
+      // Twelve lines back (the whole invoice): the answer keeps their order and decimals.
+      const created = await c.post('/credit-note', {
+        invoiceId: issued.id,
+        reason: 'Returned',
+        issueDate: '2026-03-03',
+      });
+      const read = await c.getCreditNote(created.id);
+      expectSame(read, created);
+      expect(read).toMatchObject({ invoiceId: issued.id, deliveries: [], viewedAt: null });
+      expect(read.hostedUrl).toMatch(/^https:\/\/pay\.example\.com\/hosted\/[A-Za-z0-9_-]{43}$/);
+      expect(read.hostedUrl).not.toBe(issued.hostedUrl);
+      expect((read.lines as Body[]).map((l) => [l.position, l.quantity, l.unitPrice])).toEqual(
+        (issued.lines as Body[]).map((l) => [l.position, l.quantity, l.unitPrice]),
+      );
+
+      // Sent twice: the messages come newest first, each of this credit note.
+      await c.post(`/credit-note/${created.id}/send`, {});
+      await c.post(`/credit-note/${created.id}/send`, { to: ['second@buyer.example'] });
+      await t.container.emailWorker!.drain();
+      const after = await c.getCreditNote(created.id);
+      const deliveries = after.deliveries as {
+        status: string;
+        to: string[];
+        documentId: string;
+        documentKind: string;
+      }[];
+      expect(deliveries.map((d) => [d.status, d.to, d.documentKind, d.documentId])).toEqual([
+        ['sent', ['second@buyer.example'], 'credit-note', created.id],
+        ['sent', ['ap@buyer.example'], 'credit-note', created.id],
+      ]);
       expectSame({ ...after, deliveries: [], pdfSha256: read.pdfSha256 }, read);
     });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStatements } from '../../bench/seed.mjs';
 import { migrateToLatest, type Storage } from '../../src/db/database.js';
 import { InvoiceRepository } from '../../src/repositories/invoice-repository.js';
+import { CreditNoteRepository } from '../../src/repositories/credit-note-repository.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dialects.js';
 
 // SQLite plans without statistics: given two indexes it takes the one with more equalities, which
@@ -140,6 +141,27 @@ describe('the query plans of hot reads and writes on sqlite', () => {
     // The invoice, its lines, payments, credit notes, messages, hosted link and reminders.
     expect(searched.sort(), detail).toEqual(['c', 'e', 'h', 'i', 'l', 'p', 'r']);
     // Only `d`, the at most 50 messages already sought, is read whole.
+    expect(detail.match(/SCAN \w+/g), detail).toEqual(['SCAN d']);
+  });
+
+  it('reads a credit note with its lines, messages and hosted link in index seeks on every table, in one statement', async () => {
+    let statement = '';
+    const catcher = {
+      executeQuery: async (query: { sql: string }) => {
+        statement = query.sql;
+        return { rows: [] };
+      },
+    } as unknown as Parameters<CreditNoteRepository['findWithAnswerRows']>[2];
+    await new CreditNoteRepository(storage.db, storage.dialect).findWithAnswerRows(
+      { companyId: 'c', livemode: true },
+      'cn',
+      catcher,
+    );
+    let n = 0;
+    const detail = await plan(statement.replace(/\?/g, () => `'p${n++}'`));
+    const searched = [...detail.matchAll(/SEARCH (\w+) USING (?:COVERING )?INDEX/g)].map((m) => m[1]);
+    // The credit note, its lines, messages and hosted link.
+    expect(searched.sort(), detail).toEqual(['c', 'e', 'h', 'l']);
     expect(detail.match(/SCAN \w+/g), detail).toEqual(['SCAN d']);
   });
 

@@ -1,4 +1,6 @@
+import { emailDeliveryOf } from '../../delivery/email-delivery-service.js';
 import type { CreditNoteRepository } from '../../repositories/credit-note-repository.js';
+import type { HostedLinkOf } from '../../services/hosted-link-port.js';
 import type { CreditNote } from '../../schemas/credit-note.js';
 import { creditNoteFromRows } from '../../services/credit-note-mapping.js';
 import type { Owner } from '../../db/scope.js';
@@ -8,11 +10,17 @@ const CHUNK = 10;
 
 /** Read side of credit notes: the repository's rows as the API shows them. */
 export class CreditNoteQueries {
-  constructor(private readonly creditNotes: CreditNoteRepository) {}
+  constructor(
+    private readonly creditNotes: CreditNoteRepository,
+    private readonly hostedLinkOf: HostedLinkOf,
+  ) {}
 
+  /** The credit note with its lines, messages and hosted link, read in one statement (the link made on first ask). */
   async findById(owner: Owner, id: string): Promise<CreditNote | undefined> {
-    const found = await this.creditNotes.findById(owner, id);
-    return found ? creditNoteFromRows(found.creditNote, found.lines) : undefined;
+    const found = await this.creditNotes.findWithAnswerRows(owner, id);
+    if (!found) return undefined;
+    const hosted = await this.hostedLinkOf(owner, 'credit-note', id, undefined, found.hostedLink);
+    return creditNoteFromRows(found.creditNote, found.lines, found.deliveries.map(emailDeliveryOf), hosted);
   }
 
   /** A page of credit notes, newest first, within `maxBytes` (lines loaded a few notes at a time). */

@@ -1,11 +1,9 @@
-import type { HostedLinkOf } from '../../services/hosted-link-port.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors/app-error.js';
 import { scopeOf } from '../../http/scope.js';
 import { SuccessEnvelope, pageEnvelopeJson, successBody } from '../../http/envelope.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
-import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import { CreditNoteSchema } from '../../schemas/credit-note.js';
 import { CreditNoteIdParams } from '../ids.js';
 import { KEY_ERRORS, errorResponses } from '../schema-helpers.js';
@@ -27,9 +25,7 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
   queries: CreditNoteQueries;
   responseMaxBytes: number;
   largeReads: ConcurrencyGate;
-  emailDeliveries: EmailDeliveryService;
-  hostedLinkOf: HostedLinkOf;
-}> = async (app, { queries, responseMaxBytes, largeReads, emailDeliveries, hostedLinkOf }) => {
+}> = async (app, { queries, responseMaxBytes, largeReads }) => {
   app.get(
     '/credit-note',
     {
@@ -77,12 +73,7 @@ export const creditNoteReadingRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const creditNote = await largeReads.run(() => queries.findById(scopeOf(request), request.params.id));
       if (!creditNote) throw new AppError('NOT_FOUND', 'No credit note with this id.');
-      // Two independent reads, sent together (on PostgreSQL over two pooled connections).
-      const [deliveries, hosted] = await Promise.all([
-        emailDeliveries.listForDocument(scopeOf(request), creditNote.id),
-        hostedLinkOf(scopeOf(request), 'credit-note', creditNote.id),
-      ]);
-      return successBody(request, 'Credit note found.', { ...creditNote, deliveries, ...hosted });
+      return successBody(request, 'Credit note found.', creditNote);
     },
   );
 };

@@ -9,7 +9,6 @@ import type { InvoiceRepository } from '../../repositories/invoice-repository.js
 import type { OrganizationRepository } from '../../repositories/organization-repository.js';
 import type { PaymentRepository } from '../../repositories/payment-repository.js';
 import type { InvoiceService } from '../../services/invoice-service.js';
-import type { EmailDeliveryService } from '../../delivery/email-delivery-service.js';
 import { CreditNoteQueries } from './credit-note-queries.js';
 import { creditNoteReadingRoutes } from './credit-notes.js';
 import { EventQueries } from './event-queries.js';
@@ -32,9 +31,7 @@ export interface ReadingRoutesOptions {
     events: EventRepository;
   };
   invoices: InvoiceService;
-  /** The messages a credit note was sent with, shown in its answer (an invoice's come with it from its service). */
-  emailDeliveries: EmailDeliveryService;
-  /** A credit note's hosted page link, shown in its answer. */
+  /** A credit note's hosted page link, shown in its answer (read with it, made on first ask). */
   hostedLinkOf: HostedLinkOf;
   /** RESPONSE_MAX_BYTES: a list page ends before the item that would make the answer larger. */
   responseMaxBytes: number;
@@ -51,7 +48,7 @@ const LARGE_READS_WAITING = 1000;
 /** GET /organization[/{id}], GET /invoice[/{id}], GET /credit-note[/{id}], GET /payment[/{id}] and GET /event[/{id}]. Register inside the base path. */
 export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
   app,
-  { repositories, invoices, emailDeliveries, hostedLinkOf, responseMaxBytes },
+  { repositories, invoices, hostedLinkOf, responseMaxBytes },
 ) => {
   const { companies, organizations, creditNotes, payments, events } = repositories;
   const largeReads = new ConcurrencyGate(
@@ -69,9 +66,7 @@ export const readingRoutes: FastifyPluginAsync<ReadingRoutesOptions> = async (
     largeReads,
   });
   await app.register(creditNoteReadingRoutes, {
-    queries: new CreditNoteQueries(creditNotes),
-    emailDeliveries,
-    hostedLinkOf,
+    queries: new CreditNoteQueries(creditNotes, hostedLinkOf),
     responseMaxBytes,
     largeReads,
   });
