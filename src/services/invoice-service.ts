@@ -364,7 +364,7 @@ export class InvoiceService {
         // can (PostgreSQL).
         const hosted = await this.hostedOf(scope, id, row.status, t, null);
         const objectOf = (stand: string) => answerWith(stand, hosted);
-        const { invoiceId: _, ...sequence } = numberedChange(scope, id, numbering);
+        const sequence = sequenceOf(scope, numbering);
         const number = await this.events.recordWithNumberedInsert(
           t,
           scope,
@@ -536,7 +536,7 @@ export class InvoiceService {
             scope,
             ['invoice.finalized'],
             (stand) => issued({ number: stand }),
-            numberedChange(scope, id, numbering),
+            { invoiceId: id, ...sequenceOf(scope, numbering) },
             { inSteps: async () => sequenceNumber(await this.invoices.numberClaimed(t, scope, id, numbering), id) },
             now,
           );
@@ -560,10 +560,9 @@ export class InvoiceService {
 
 type SequenceNumbering = Extract<Numbering, { kind: 'sequence' }>;
 
-/** What the dialect needs to number the invoice `id` from its sequence in one statement. */
-function numberedChange(owner: Owner, id: string, { key }: SequenceNumbering): Omit<NumberedChange, 'placeholder'> {
+/** The sequence a numbered write takes its number from, as the dialect's one statement needs it. */
+function sequenceOf(owner: Owner, { key }: SequenceNumbering): Omit<NumberedChange, 'placeholder' | 'invoiceId'> {
   return {
-    invoiceId: id,
     companyId: key.companyId,
     livemode: key.livemode,
     sequence: key.sequence,
