@@ -1,8 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { statementBlockedBy } from '../helpers/pg-waits.js';
+import { lockingClients, statementBlockedBy } from '../helpers/pg-waits.js';
 
 // A payment, refund or void (or a credit note that changes the invoice's status) reads the
 // invoice, its lines and what its answer shows (payments, credit notes, messages, link, reminders)
@@ -35,9 +35,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('reads for a change in one state
     t = await buildTestApp('postgres');
     ({ key } = await t.tenant());
     buyerId = (await t.post('/organization', { name: 'Reading Buyer', isCustomer: true }, key)).json().data.id;
-    client = new pg.Client({ connectionString: t.database.url });
-    observer = new pg.Client({ connectionString: t.database.url });
-    await Promise.all([client.connect(), observer.connect()]);
+    ({ client, observer } = await lockingClients(t.database.url));
   });
   afterAll(async () => {
     await Promise.all([client?.end(), observer?.end()]);

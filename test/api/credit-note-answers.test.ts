@@ -1,10 +1,10 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../../src/http/api-version.js';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
-import { statementBlockedBy } from '../helpers/pg-waits.js';
+import { lockingClients, statementBlockedBy } from '../helpers/pg-waits.js';
 
 // A credit note (asked for, or written by a void) takes its number, is stored with its lines and
 // writes its events in one statement on PostgreSQL (steps in one transaction on SQLite), with the
@@ -194,9 +194,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
 
   beforeAll(async () => {
     t = await buildTestApp('postgres', { webhookAllowPrivateUrls: true });
-    client = new pg.Client({ connectionString: t.database.url });
-    observer = new pg.Client({ connectionString: t.database.url });
-    await Promise.all([client.connect(), observer.connect()]);
+    ({ client, observer } = await lockingClients(t.database.url));
   });
   afterAll(async () => {
     await Promise.all([client?.end(), observer?.end()]);

@@ -1,9 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
-import { statementBlockedBy } from '../helpers/pg-waits.js';
+import { lockingClients, statementBlockedBy } from '../helpers/pg-waits.js';
 
 // On PostgreSQL a draft's create is one statement: the invoice, its lines (one JSON parameter,
 // however many), its `invoice.created` event and the event's outbox row, with no BEGIN and COMMIT
@@ -47,9 +47,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))("a draft's create in one stateme
 
   beforeAll(async () => {
     t = await buildTestApp('postgres', { webhookAllowPrivateUrls: true });
-    client = new pg.Client({ connectionString: t.database.url });
-    observer = new pg.Client({ connectionString: t.database.url });
-    await Promise.all([client.connect(), observer.connect()]);
+    ({ client, observer } = await lockingClients(t.database.url));
   });
   afterAll(async () => {
     await Promise.all([client?.end(), observer?.end()]);

@@ -1,9 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
-import { statementBlockedBy } from '../helpers/pg-waits.js';
+import { lockingClients, statementBlockedBy } from '../helpers/pg-waits.js';
 
 // On PostgreSQL a numbered write (finalize, an issued create) takes its number and writes its
 // events in one statement (a create makes its invoice and lines in it too). A client's
@@ -21,9 +21,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
   beforeAll(async () => {
     t = await buildTestApp('postgres', { webhookAllowPrivateUrls: true });
     ({ key } = await t.tenant());
-    client = new pg.Client({ connectionString: t.database.url });
-    observer = new pg.Client({ connectionString: t.database.url });
-    await Promise.all([client.connect(), observer.connect()]);
+    ({ client, observer } = await lockingClients(t.database.url));
   });
   afterAll(async () => {
     await Promise.all([client?.end(), observer?.end()]);

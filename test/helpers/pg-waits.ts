@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { eventually } from './eventually.js';
 
 // PostgreSQL tests that hold a lock in a client's open transaction and look at the one statement
@@ -26,4 +26,12 @@ export function statementBlockedBy(observer: pg.Client, clientPid: number, what:
     },
     { what },
   );
+}
+
+/** Two connections to `url`: a client that holds locks in its transactions, and an observer that watches it. */
+export async function lockingClients(url: string): Promise<{ client: pg.Client; observer: pg.Client }> {
+  const client = new pg.Client({ connectionString: url });
+  const observer = new pg.Client({ connectionString: url });
+  await Promise.all([client.connect(), observer.connect()]);
+  return { client, observer };
 }
