@@ -7,9 +7,10 @@ import type {
   Database,
   EmailDeliveriesTable,
   HostedLinksTable,
+  InvoiceLinesTable,
   PdfDigestLanguage,
 } from '../db/schema.js';
-import { columnsOf, documentSelections } from './invoice-answer-rows.js';
+import { DOCUMENT_LINE_COLUMNS, documentSelections } from './invoice-answer-rows.js';
 import { modeColumn, type Owner } from '../db/scope.js';
 import { afterCursor, numberStartsWith, type Cursor } from './keyset.js';
 import { containsPattern, type CountedPage, type PageAt } from './search.js';
@@ -20,21 +21,11 @@ export type CreditNoteLineRow = CreditNoteLinesTable;
 
 const LINES_PER_STATEMENT = 100;
 
-const LINE_COLUMNS = columnsOf<CreditNoteLinesTable>({
-  credit_note_id: true,
-  company_id: true,
-  position: true,
-  name: true,
-  description: true,
-  quantity: true,
-  unit_code: true,
-  unit_price: true,
-  discount_percent: true,
-  vat_rate: true,
-  vat_category: true,
-  exemption_reason: true,
-  net_amount: true,
-});
+// A credit note's line has an invoice line's columns, with the credit note's id for the invoice's:
+// `linesAlike` fails to compile when they differ in any other column.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+const linesAlike: SameKeys<Omit<CreditNoteLinesTable, 'credit_note_id'>, Omit<InvoiceLinesTable, 'invoice_id'>> = true;
+const LINE_COLUMNS = linesAlike && ['credit_note_id', ...DOCUMENT_LINE_COLUMNS];
 
 /** A credit note with its lines, and the rows its answer shows besides: its messages (newest first) and hosted link. */
 export interface CreditNoteWithAnswerRows {

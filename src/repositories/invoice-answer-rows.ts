@@ -32,12 +32,12 @@ export interface InvoiceAnswerRows {
 export const DELIVERIES_SHOWN = 50;
 
 /** Every column of a table, checked against its type: one added to the type and not here fails to compile. */
-export function columnsOf<T>(columns: Record<keyof T, true>): readonly string[] {
+function columnsOf<T>(columns: Record<keyof T, true>): readonly string[] {
   return Object.keys(columns);
 }
 
-export const LINE_COLUMNS = columnsOf<InvoiceLinesTable>({
-  invoice_id: true,
+/** The columns of a document's line (an invoice's, a credit note's) but the document it belongs to. */
+export const DOCUMENT_LINE_COLUMNS = columnsOf<Omit<InvoiceLinesTable, 'invoice_id'>>({
   company_id: true,
   position: true,
   name: true,
@@ -51,6 +51,7 @@ export const LINE_COLUMNS = columnsOf<InvoiceLinesTable>({
   exemption_reason: true,
   net_amount: true,
 });
+export const LINE_COLUMNS = ['invoice_id', ...DOCUMENT_LINE_COLUMNS];
 const PAYMENT_COLUMNS = columnsOf<PaymentsTable>({
   id: true,
   company_id: true,
