@@ -100,9 +100,13 @@ export interface CreditNoteCreation {
   created_at: string;
 }
 
+/** What a settlement's compare-and-set expects of the invoice as it was read: its status and amounts. */
+export const SETTLEMENT_GUARDED = ['status', 'amount_paid', 'amount_credited', 'amount_refunded'] as const;
+export type SettlementGuarded = Pick<InvoiceRow, (typeof SETTLEMENT_GUARDED)[number]>;
+
 /** The amounts a settlement (a payment, a refund, a credit note) read, and those it writes. */
 export interface SettlementChange {
-  expected: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>;
+  expected: SettlementGuarded;
   next: Pick<
     InvoiceRow,
     'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded' | 'paid_at' | 'voided_at' | 'updated_at'
@@ -586,10 +590,7 @@ export class InvoiceRepository {
         company_id: owner.companyId,
         livemode: modeColumn(owner),
         id,
-        status: change.expected.status,
-        amount_paid: change.expected.amount_paid,
-        amount_credited: change.expected.amount_credited,
-        amount_refunded: change.expected.amount_refunded,
+        ...Object.fromEntries(SETTLEMENT_GUARDED.map((column) => [column, change.expected[column]])),
       },
     };
   }

@@ -1,5 +1,5 @@
 import { Decimal } from '../money/decimal.js';
-import type { InvoiceRow } from '../repositories/invoice-repository.js';
+import { SETTLEMENT_GUARDED, type InvoiceRow, type SettlementGuarded } from '../repositories/invoice-repository.js';
 import type { Invoice } from '../schemas/invoice.js';
 
 // What payments, refunds and credit notes share: the status an invoice has after its amounts
@@ -27,17 +27,9 @@ export function amountsOf(
   };
 }
 
-/** Whether two reads of an invoice agree on what a change's compare-and-set expects: its status and amounts. */
-export function settlesAlike(
-  a: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>,
-  b: Pick<InvoiceRow, 'status' | 'amount_paid' | 'amount_credited' | 'amount_refunded'>,
-): boolean {
-  return (
-    a.status === b.status &&
-    a.amount_paid === b.amount_paid &&
-    a.amount_credited === b.amount_credited &&
-    a.amount_refunded === b.amount_refunded
-  );
+/** Whether two reads of an invoice agree on what a change's compare-and-set expects (SETTLEMENT_GUARDED). */
+export function settlesAlike(a: SettlementGuarded, b: SettlementGuarded): boolean {
+  return SETTLEMENT_GUARDED.every((column) => a[column] === b[column]);
 }
 
 /** The status an issued (or paid) invoice has after its amounts changed. */
