@@ -106,11 +106,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))('reads for a change in one state
     const invoice = (await t.post('/invoice', { organizationId: buyerId, lines: LINES }, key)).json().data;
     const created = (await t.post('/credit-note', { invoiceId: invoice.id, reason: 'Returned' }, key)).json().data;
     await client.query('begin');
-    await client.query('lock table email_deliveries in access exclusive mode');
+    await client.query('lock table credit_note_lines in access exclusive mode');
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const reading = t.get(`/credit-note/${created.id}`, key);
     try {
-      const waiting = await statementBlockedBy(observer, clientPid, 'the credit note GET to wait for the messages');
+      const waiting = await statementBlockedBy(observer, clientPid, 'the credit note GET to wait for its lines');
       // The waiting statement reads the credit note's row and, as a column of it, its lines.
       expect(waiting.query).toMatch(/^select "c"\.\*, \(select .* from credit_note_lines l\b/s);
     } finally {
