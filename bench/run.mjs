@@ -134,9 +134,46 @@ async function serverMemory(port, pid) {
       newSpaceMb: mb(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)/m),
       oldSpaceMb: mb(/^nodejs_heap_space_size_total_bytes\{space="old"\} (\S+)/m),
       externalMb: mb(/^nodejs_external_memory_bytes (\S+)/m),
+      pdfHeapMb: mb(/^worker_thread_heap_bytes\{pool="pdf",state="committed"\} (\S+)/m),
+      receiveHeapMb: mb(/^worker_thread_heap_bytes\{pool="receive",state="committed"\} (\S+)/m),
+      ...residentKinds(pid),
     };
   } catch {
     return null;
+  }
+}
+
+/**
+ * What the process's resident pages are, in MB, from /proc/PID/smaps: V8's heap pages (anonymous
+ * mappings of exactly 256 KB: every isolate's, the main thread's and each worker thread's, and
+ * pages V8 keeps pooled), other anonymous memory (malloc, thread stacks) and file-backed pages
+ * (the node binary and libraries).
+ */
+function residentKinds(pid) {
+  try {
+    let v8Kb = 0;
+    let anonKb = 0;
+    let fileKb = 0;
+    let mapping = null;
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (head) {
+        const sizeKb = (parseInt(head[2], 16) - parseInt(head[1], 16)) / 1024;
+        mapping = { sizeKb, file: head[3].startsWith('/') };
+      } else if (mapping && line.startsWith('Rss:')) {
+        const kb = Number(line.split(/\s+/)[1]);
+        if (mapping.file) fileKb += kb;
+        else if (mapping.sizeKb === 256) v8Kb += kb;
+        else anonKb += kb;
+      }
+    }
+    return {
+      v8PagesMb: Math.round(v8Kb / 1024),
+      otherAnonMb: Math.round(anonKb / 1024),
+      fileMb: Math.round(fileKb / 1024),
+    };
+  } catch {
+    return {};
   }
 }
 
@@ -886,13 +923,15 @@ async function main() {
       : [
           '',
           '',
-          'Server memory right after each scenario, MB (heap from its /metrics; RSS less heap is the binary, native memory and threads):',
+          'Server memory right after each scenario, MB (heap from its /metrics; RSS less heap is the binary, native memory and threads;',
+          "worker heaps are the PDF and reading threads' committed V8 heaps from /metrics; the last three columns split the RSS by kind",
+          'of page: V8 heap pages of every isolate, other anonymous memory, file-backed):',
           '',
-          '| scenario | RSS | heap committed (young, old) | heap used | external | not heap |',
-          '|---|---:|---:|---:|---:|---:|',
+          '| scenario | RSS | heap committed (young, old) | heap used | external | not heap | worker heaps (PDF, reading) | V8 pages | other anonymous | file |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
           ...withMemory.map(
             ({ scenario, memory: m }) =>
-              `| ${scenario} | ${m.rssMb} | ${m.heapTotalMb} (${m.newSpaceMb}, ${m.oldSpaceMb}) | ${m.heapUsedMb} | ${m.externalMb} | ${m.rssMb - m.heapTotalMb} |`,
+              `| ${scenario} | ${m.rssMb} | ${m.heapTotalMb} (${m.newSpaceMb}, ${m.oldSpaceMb}) | ${m.heapUsedMb} | ${m.externalMb} | ${m.rssMb - m.heapTotalMb} | ${m.pdfHeapMb}, ${m.receiveHeapMb} | ${m.v8PagesMb ?? '?'} | ${m.otherAnonMb ?? '?'} | ${m.fileMb ?? '?'} |`,
           ),
         ].join('\n');
 

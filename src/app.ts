@@ -239,6 +239,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     droppedLogLines: () => destination?.droppedLines ?? 0,
     pdfLoad: () => pdfPool.load,
     ...(readPool ? { receiveLoad: () => readPool.load } : {}),
+    workerHeaps: { pdf: () => pdfPool.heaps(), ...(readPool ? { receive: () => readPool.heaps() } : {}) },
   });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(

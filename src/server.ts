@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadServerConfig, type Config } from './config.js';
 import { BASE_PATH } from './http/api-version.js';
-import { releaseStartupMemory } from './lib/release-startup-memory.js';
+import { releaseMemory } from './lib/release-memory.js';
 import { requireSupportedRuntime } from './runtime.js';
 
 // One process serves. With CLUSTER_WORKERS > 1 this process becomes the cluster primary
@@ -52,9 +52,9 @@ async function serve(config: Config, announceSetup: boolean): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   // Ready compiles every route's validators; what that and the imports left behind is given back
-  // before the first connection (lib/release-startup-memory.ts).
+  // before the first connection (lib/release-memory.ts).
   await app.ready();
-  releaseStartupMemory();
+  releaseMemory();
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(`Invoicing API listening; base URL ${address}${BASE_PATH}`);
   if (announceSetup) {

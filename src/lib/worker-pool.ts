@@ -1,3 +1,4 @@
+import type { HeapInfo } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 
 // CPU work off the event loop: a pool of worker threads (each at a lower priority than the event
@@ -90,6 +91,12 @@ export class WorkerPool<J, V> {
   /** Jobs running and waiting now. */
   get load(): { running: number; waiting: number } {
     return { running: this.slots.size - this.idle.length, waiting: this.queue.length };
+  }
+
+  /** Each live worker's V8 heap, as `v8.getHeapStatistics()` reports it in that thread (one ending meanwhile is left out). */
+  async heaps(): Promise<HeapInfo[]> {
+    const asked = await Promise.allSettled([...this.slots].map((slot) => slot.worker.getHeapStatistics()));
+    return asked.flatMap((heap) => (heap.status === 'fulfilled' ? [heap.value] : []));
   }
 
   run(job: J): Promise<V> {

@@ -1,10 +1,17 @@
 import { readlinkSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { releaseMemory } from './release-memory.js';
 import type { JobAnswer, JobMessage } from './worker-pool.js';
 
 // The worker side of a WorkerPool: one job at a time, each answered with its value (transferring
-// the buffers the handler names instead of copying them) or with the message of its failure.
+// the buffers the handler names instead of copying them) or with the message of its failure. A
+// worker that has had no job for IDLE_RELEASE_MS gives back what its jobs grew (release-memory.ts):
+// a PDF or a received document grows a worker's heap by tens of MB, which V8 would otherwise keep
+// for as long as the thread lives, and on Node 24 even after it ends.
+
+/** How long a worker waits for its next job before it gives back its memory. */
+export const IDLE_RELEASE_MS = 1000;
 
 /**
  * Pool work is background work next to the event loop, which answers every other request: on
@@ -32,16 +39,24 @@ export function serveJobs<J, V>(what: string, handle: (job: J) => Promise<Handle
   lowerPriority();
   const port = parentPort;
   if (!port) throw new Error(`${what} runs as a worker thread of its pool`);
+  let idle: NodeJS.Timeout | undefined;
+  const answered = () => {
+    // Under steady load the next job comes first and the timer is cleared: no collection then.
+    idle = setTimeout(releaseMemory, IDLE_RELEASE_MS);
+  };
   port.on('message', (message: JobMessage<J>) => {
-    handle(message.job).then(
-      ({ value, transfer }) =>
-        port.postMessage({ id: message.id, ok: true, value } satisfies JobAnswer<V>, transfer ?? []),
-      (error: unknown) =>
-        port.postMessage({
-          id: message.id,
-          ok: false,
-          message: error instanceof Error ? error.message : String(error),
-        } satisfies JobAnswer<V>),
-    );
+    clearTimeout(idle);
+    handle(message.job)
+      .then(
+        ({ value, transfer }) =>
+          port.postMessage({ id: message.id, ok: true, value } satisfies JobAnswer<V>, transfer ?? []),
+        (error: unknown) =>
+          port.postMessage({
+            id: message.id,
+            ok: false,
+            message: error instanceof Error ? error.message : String(error),
+          } satisfies JobAnswer<V>),
+      )
+      .finally(answered);
   });
 }

@@ -1,3 +1,4 @@
+import type { HeapInfo } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 // What an operator watches: traffic and latency by route and status, refusals, key-check
@@ -22,6 +23,8 @@ export interface MetricsSources {
   pdfLoad?: () => { rendering: number; waiting: number };
   /** Received documents in the reading pool. */
   receiveLoad?: () => { reading: number; waiting: number };
+  /** The V8 heaps of each worker pool's live threads, by pool (pdf, receive). */
+  workerHeaps?: Record<string, () => Promise<HeapInfo[]>>;
 }
 
 const MAX_REQUEST_SERIES = 2000;
@@ -92,6 +95,25 @@ export class Metrics {
         if (!load) return;
         this.set({ state: 'reading' }, load.reading);
         this.set({ state: 'waiting' }, load.waiting);
+      },
+    });
+    new Gauge({
+      name: 'worker_thread_heap_bytes',
+      help: 'V8 heap of the worker threads, summed by pool (pdf, receive) and state: committed, or used.',
+      labelNames: ['pool', 'state'],
+      registers,
+      async collect() {
+        for (const [pool, heaps] of Object.entries(sources.workerHeaps ?? {})) {
+          const threads = await heaps();
+          this.set(
+            { pool, state: 'committed' },
+            threads.reduce((sum, heap) => sum + heap.total_physical_size, 0),
+          );
+          this.set(
+            { pool, state: 'used' },
+            threads.reduce((sum, heap) => sum + heap.used_heap_size, 0),
+          );
+        }
       },
     });
     new Gauge({

@@ -35,6 +35,27 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/process_resident_memory_bytes \d+/);
   });
 
+  it('reports the heap of the PDF render threads once a PDF has been rendered', async () => {
+    t = await buildTestApp('sqlite');
+    const { key } = await t.tenant();
+    const buyer = (await t.post('/organization', { name: 'Buyer', isCustomer: true }, key)).json().data;
+    const lines = [{ name: 'Item', quantity: '1', unitPrice: '10', vatRate: '19' }];
+    const draft = (await t.post('/invoice', { organizationId: buyer.id, status: 'draft', lines }, key)).json().data;
+    const heaps = async () => {
+      const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
+      const bytes = (state: string) =>
+        Number(new RegExp(`^worker_thread_heap_bytes\\{pool="pdf",state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+      return { committed: bytes('committed'), used: bytes('used') };
+    };
+    // The pool starts its threads with the first PDF.
+    expect(await heaps()).toEqual({ committed: 0, used: 0 });
+    expect((await t.get(`/invoice/${draft.id}/pdf`, key)).statusCode).toBe(200);
+    const { committed, used } = await heaps();
+    expect(committed).toBeGreaterThan(1024 * 1024);
+    expect(used).toBeGreaterThan(0);
+    expect(used).toBeLessThanOrEqual(committed);
+  });
+
   it('requires the metrics token when METRICS_TOKEN is set', async () => {
     t = await buildTestApp('sqlite', { metricsToken: 's3cret-token' });
     const anonymous = await t.request({ method: 'GET', url: '/metrics' });

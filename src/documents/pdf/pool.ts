@@ -1,3 +1,4 @@
+import type { HeapInfo } from 'node:v8';
 import {
   WorkerJobError,
   WorkerPool,
@@ -35,6 +36,11 @@ export class PdfRenderPool {
   get load(): { rendering: number; waiting: number } {
     const { running, waiting } = this.pool.load;
     return { rendering: running, waiting };
+  }
+
+  /** Each rendering thread's V8 heap (/metrics). */
+  heaps(): Promise<HeapInfo[]> {
+    return this.pool.heaps();
   }
 
   async render(view: DocumentView, options: PdfOptions): Promise<Buffer> {

@@ -1,3 +1,4 @@
+import type { HeapInfo } from 'node:v8';
 import { WorkerJobError, WorkerPool, workerEntry, type WorkerPoolSettings } from '../../lib/worker-pool.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.js';
 import type { ReadJob } from './read-worker.js';
@@ -36,6 +37,11 @@ export class DocumentReadPool implements DocumentReader {
   get load(): { reading: number; waiting: number } {
     const { running, waiting } = this.pool.load;
     return { reading: running, waiting };
+  }
+
+  /** Each reading thread's V8 heap (/metrics). */
+  heaps(): Promise<HeapInfo[]> {
+    return this.pool.heaps();
   }
 
   read(bytes: Uint8Array, contentType: string | null): Promise<ReceivedResult> {

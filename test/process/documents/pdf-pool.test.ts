@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderPdf } from '../../../src/documents/index.js';
 import { PdfRenderError, PdfRenderPool, type PdfPoolSettings } from '../../../src/documents/pdf/pool.js';
+import { eventually } from '../../helpers/eventually.js';
 import { germanInput, viewOf } from '../../helpers/sample-document.js';
 
 // The pool renders in worker threads exactly what the renderer renders in the main thread, and
@@ -47,5 +48,23 @@ describe('the PDF render pool', () => {
     const failure = await pool.render(view, { lang: 'en' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PdfRenderError);
     expect((failure as PdfRenderError).reason).toBe('memory');
+  });
+
+  it('gives back the heap its renders grew once its worker has had no document for a moment', async () => {
+    pool = new PdfRenderPool(SETTINGS);
+    const committed = async () => (await pool!.heaps()).reduce((sum, heap) => sum + heap.total_physical_size, 0);
+    // The largest heap seen between renders: each render grows it again, so one slow turn of this
+    // thread (in which the worker could already give memory back) does not hide the growth.
+    let grown = 0;
+    for (let render = 0; render < 12; render++) {
+      await pool.render(view, { lang: render % 2 === 0 ? 'de' : 'en' });
+      grown = Math.max(grown, await committed());
+    }
+    await eventually(async () => expect(await committed()).toBeLessThan(grown * 0.7), {
+      what: 'the idle worker to give back its heap',
+    });
+    expect(await pool.heaps()).toHaveLength(1);
+    // Released memory is no lasting change: the worker renders the same document after it.
+    expect((await pool.render(view, { lang: 'en' })).subarray(0, 5).toString()).toBe('%PDF-');
   });
 });

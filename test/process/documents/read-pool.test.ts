@@ -5,6 +5,7 @@ import { DocumentReadPool, ReadError } from '../../../src/documents/read/read-po
 import { readAndJudge } from '../../../src/documents/read/received.js';
 import type { WorkerPoolSettings } from '../../../src/lib/worker-pool.js';
 import { EINVOICE_DIR } from '../../helpers/einvoice-files.js';
+import { eventually } from '../../helpers/eventually.js';
 
 // Received documents are read in worker threads exactly as on the calling thread, and the pool
 // keeps its limits: a bounded queue, a deadline and a heap limit per document, after which a
@@ -69,5 +70,20 @@ describe('the reading pool', () => {
     expect(await pool.read(Buffer.from(laughs), 'application/xml')).toMatchObject({ ok: false, code: 'XML_DOCTYPE' });
     const deep = `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</Invoice>`;
     expect(await pool.read(Buffer.from(deep), 'application/xml')).toMatchObject({ ok: false, code: 'XML_TOO_DEEP' });
+  });
+
+  it('gives back the heap its readings grew once its worker has had no document for a moment', async () => {
+    pool = new DocumentReadPool(SETTINGS);
+    const committed = async () => (await pool!.heaps()).reduce((sum, heap) => sum + heap.total_physical_size, 0);
+    // The largest heap seen between readings (one slow turn here cannot hide the growth).
+    let grown = 0;
+    for (let reading = 0; reading < 10; reading++) {
+      expect((await pool.read(example('facturx/EN16931_Einfach.pdf'), null)).ok).toBe(true);
+      grown = Math.max(grown, await committed());
+    }
+    await eventually(async () => expect(await committed()).toBeLessThan(grown * 0.7), {
+      what: 'the idle worker to give back its heap',
+    });
+    expect(await pool.heaps()).toHaveLength(1);
   });
 });

@@ -1,13 +1,13 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { releaseStartupMemory } from '../../src/lib/release-startup-memory.js';
+import { releaseMemory } from '../../src/lib/release-memory.js';
 
 function heapSpace(name: string): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === name)!.physical_space_size;
 }
 
-describe('releaseStartupMemory', () => {
+describe('releaseMemory', () => {
   it('gives back the young generation that a burst of allocations grew', () => {
     // Objects that survive a few scavenges make V8 grow the young generation, as start-up does.
     let kept: unknown[] = [];
@@ -17,12 +17,12 @@ describe('releaseStartupMemory', () => {
     }
     kept = [];
     const grown = heapSpace('new_space');
-    releaseStartupMemory();
+    releaseMemory();
     expect(heapSpace('new_space')).toBeLessThan(grown);
   });
 
   it('leaves no gc function to the contexts made after it', () => {
-    releaseStartupMemory();
+    releaseMemory();
     expect(typeof (globalThis as { gc?: unknown }).gc).toBe('undefined');
     expect(runInNewContext('typeof gc')).toBe('undefined');
   });
