@@ -210,8 +210,13 @@ export class DocumentService {
     now: Date = new Date(),
   ): Promise<RenderResult> {
     if (request.format !== 'pdf') {
+      // Read like any GET (on PostgreSQL many reads wait for their answers at once); only the
+      // rendering, CPU work, takes its turn in the gate, so a wait on the database holds no slot.
+      const source =
+        kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
+      if (!source) return { ok: false, code: 'NOT_FOUND' };
       try {
-        return await this.xml.run(() => this.renderXml(kind, owner, id, request, now));
+        return await this.xml.run(async () => renderXml(kind, source, request));
       } catch (error) {
         if (error instanceof PdfRenderError) return unavailable(error);
         throw error;
@@ -237,37 +242,6 @@ export class DocumentService {
     }
     if (!prepared) return { ok: false, code: 'NOT_FOUND' };
     return this.renderPdf(kind, owner, id, prepared, request, now);
-  }
-
-  private async renderXml(
-    kind: DocumentKind,
-    owner: Owner,
-    id: string,
-    request: Exclude<RenderRequest, { format: 'pdf' }>,
-    now: Date,
-  ): Promise<RenderResult> {
-    const source =
-      kind === 'invoice' ? await this.invoiceSource(owner, id, now) : await this.creditNoteSource(owner, id);
-    if (!source) return { ok: false, code: 'NOT_FOUND' };
-    const view = documentViewOf(source);
-    const base = `${kind}-${safeName(source.number)}`;
-    if (source.draft) return { ok: false, code: 'INVOICE_NOT_ISSUED' };
-    const target = request.profile;
-    const details = einvoiceProblems(view, [target]);
-    if (details.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details };
-    const suffix =
-      request.format === 'cii'
-        ? target === 'xrechnung'
-          ? '-cii-xrechnung'
-          : '-cii'
-        : target === 'xrechnung'
-          ? '-xrechnung'
-          : '';
-    const body =
-      request.format === 'ubl'
-        ? renderUbl(view, { profile: request.profile })
-        : renderCii(view, { profile: request.profile });
-    return { ok: true, body, contentType: 'application/xml; charset=utf-8', filename: `${base}${suffix}.xml` };
   }
 
   private async renderPdf(
@@ -327,4 +301,31 @@ export class DocumentService {
       invoiceNumber: kind === 'credit-note' ? row.number : null,
     };
   }
+}
+
+/** An invoice's or credit note's XML (UBL or CII, EN 16931 or XRechnung), or why it cannot be made. */
+function renderXml(
+  kind: DocumentKind,
+  source: DocumentSource,
+  request: Exclude<RenderRequest, { format: 'pdf' }>,
+): RenderResult {
+  if (source.draft) return { ok: false, code: 'INVOICE_NOT_ISSUED' };
+  const view = documentViewOf(source);
+  const base = `${kind}-${safeName(source.number)}`;
+  const target = request.profile;
+  const details = einvoiceProblems(view, [target]);
+  if (details.length > 0) return { ok: false, code: 'EINVOICE_INCOMPLETE', details };
+  const suffix =
+    request.format === 'cii'
+      ? target === 'xrechnung'
+        ? '-cii-xrechnung'
+        : '-cii'
+      : target === 'xrechnung'
+        ? '-xrechnung'
+        : '';
+  const body =
+    request.format === 'ubl'
+      ? renderUbl(view, { profile: request.profile })
+      : renderCii(view, { profile: request.profile });
+  return { ok: true, body, contentType: 'application/xml; charset=utf-8', filename: `${base}${suffix}.xml` };
 }
