@@ -229,7 +229,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
     reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
-    done(null, payload);
+    // A read answered within the turn that parsed it (SQLite reads never wait) is written once
+    // that turn's reads are done, with the other answers of the turn, not alone in the middle of
+    // them (decisions.md). Writes already answer after their commit, in a later turn.
+    if (request.method === 'GET') setImmediate(done, null, payload);
+    else done(null, payload);
   });
 
   const metrics = new Metrics({
