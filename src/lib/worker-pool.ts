@@ -63,6 +63,8 @@ interface Slot<J, V> {
   worker: Worker;
   job: Queued<J, V> | null;
   timer: NodeJS.Timeout | null;
+  /** Settles when the thread has ended (a question asked of it then may never be answered). */
+  exited: Promise<void>;
 }
 
 // The built service runs the entry's compiled .js; the tests run the TypeScript sources, whose
@@ -95,8 +97,10 @@ export class WorkerPool<J, V> {
 
   /** Each live worker's V8 heap, as `v8.getHeapStatistics()` reports it in that thread (one ending meanwhile is left out). */
   async heaps(): Promise<HeapInfo[]> {
-    const asked = await Promise.allSettled([...this.slots].map((slot) => slot.worker.getHeapStatistics()));
-    return asked.flatMap((heap) => (heap.status === 'fulfilled' ? [heap.value] : []));
+    const asked = await Promise.allSettled(
+      [...this.slots].map((slot) => Promise.race([slot.worker.getHeapStatistics(), slot.exited.then(() => null)])),
+    );
+    return asked.flatMap((heap) => (heap.status === 'fulfilled' && heap.value ? [heap.value] : []));
   }
 
   run(job: J): Promise<V> {
@@ -149,7 +153,12 @@ export class WorkerPool<J, V> {
       resourceLimits: { maxOldGenerationSizeMb: this.settings.maxMemoryMb },
     });
     worker.unref();
-    const slot: Slot<J, V> = { worker, job: null, timer: null };
+    const slot: Slot<J, V> = {
+      worker,
+      job: null,
+      timer: null,
+      exited: new Promise<void>((ended) => worker.once('exit', () => ended())),
+    };
     this.slots.add(slot);
     worker.on('message', (answer: JobAnswer<V>) => {
       const queued = slot.job;

@@ -67,4 +67,13 @@ describe('the PDF render pool', () => {
     // Released memory is no lasting change: the worker renders the same document after it.
     expect((await pool.render(view, { lang: 'en' })).subarray(0, 5).toString()).toBe('%PDF-');
   });
+
+  it("answers for its threads' heaps while one is ended past its deadline, leaving that one out", async () => {
+    pool = new PdfRenderPool({ ...SETTINGS, timeoutMs: 1 });
+    const rendering = pool.render(view, { lang: 'en' }).catch((error: unknown) => error);
+    const heaps = await pool.heaps();
+    expect(heaps.length).toBeLessThanOrEqual(1);
+    expect(await rendering).toMatchObject({ reason: 'timeout' });
+    expect(await pool.heaps()).toEqual([]);
+  });
 });
