@@ -18,19 +18,18 @@ interface GcOptions {
 }
 
 /**
- * Runs one memory-reducing full collection on the calling thread; false when it could not. The
+ * Runs one memory-reducing full collection on the calling thread. The
  * `gc` function V8 exposes under `--expose-gc` is taken from a throwaway context, and the flag is
  * turned off again at once, so that no later context or worker sees a global `gc` (unless the
  * process was started with it). The flag is the process's: when another thread turns it off in
  * between, the context has no `gc`, and this collection is skipped rather than failing.
  */
-export function releaseMemory(): boolean {
+export function releaseMemory(): void {
   const exposed = typeof (globalThis as { gc?: unknown }).gc === 'function';
   if (!exposed) setFlagsFromString('--expose-gc');
   try {
     const gc = runInNewContext('typeof gc === "function" ? gc : null') as ((options: GcOptions) => void) | null;
     gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-    return gc !== null;
   } finally {
     if (!exposed) setFlagsFromString('--no-expose-gc');
   }

@@ -11,7 +11,7 @@ import type { JobAnswer, JobMessage } from './worker-pool.js';
 // for as long as the thread lives, and on Node 24 even after it ends.
 
 /** How long a worker waits for its next job before it gives back its memory. */
-export const IDLE_RELEASE_MS = 1000;
+const IDLE_RELEASE_MS = 1000;
 
 /**
  * Pool work is background work next to the event loop, which answers every other request: on

@@ -2,8 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { eventually } from '../helpers/eventually.js';
-import { lockingClients } from '../helpers/pg-waits.js';
+import { lockingClients, statementsBlockedBy } from '../helpers/pg-waits.js';
 
 // An e-invoice's XML is read like any GET and only then takes its turn to be rendered (two at a
 // time per process): a read that waits on the database holds no rendering turn. On PostgreSQL a
@@ -51,16 +50,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('reading an e-invoice on Postgre
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const waitingNotes = notes.map((note) => t.get(`/credit-note/${note.id}/ubl`, key));
     try {
-      await eventually(
-        async () => {
-          const { rows } = await observer.query(
-            'select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))',
-            [clientPid],
-          );
-          return rows.length === notes.length;
-        },
-        { what: "the credit notes' reads to wait for the lock" },
-      );
+      await statementsBlockedBy(observer, clientPid, notes.length, "the credit notes' reads to wait for the lock");
       // The seller has no e-invoicing profile, so the answer names what is missing: it was rendered
       // and checked, which is the turn the credit notes would hold if their reads had taken it.
       const ubl = await t.get(`/invoice/${invoice.id}/ubl`, key);

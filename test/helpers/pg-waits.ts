@@ -13,8 +13,13 @@ export interface WaitingStatement {
   first: boolean;
 }
 
-/** Waits until exactly one backend waits on the transaction of the client `clientPid`, and answers its statement. */
-export function statementBlockedBy(observer: pg.Client, clientPid: number, what: string): Promise<WaitingStatement> {
+/** Waits until exactly `count` backends wait on the transaction of the client `clientPid`, and answers their statements. */
+export function statementsBlockedBy(
+  observer: pg.Client,
+  clientPid: number,
+  count: number,
+  what: string,
+): Promise<WaitingStatement[]> {
   return eventually(
     async () => {
       const { rows } = await observer.query<WaitingStatement>(
@@ -22,10 +27,19 @@ export function statementBlockedBy(observer: pg.Client, clientPid: number, what:
            from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))`,
         [clientPid],
       );
-      return rows.length === 1 ? rows[0]! : false;
+      return rows.length === count ? rows : false;
     },
     { what },
   );
+}
+
+/** Waits until exactly one backend waits on the transaction of the client `clientPid`, and answers its statement. */
+export async function statementBlockedBy(
+  observer: pg.Client,
+  clientPid: number,
+  what: string,
+): Promise<WaitingStatement> {
+  return (await statementsBlockedBy(observer, clientPid, 1, what))[0]!;
 }
 
 /** Two connections to `url`: a client that holds locks in its transactions, and an observer that watches it. */
