@@ -245,24 +245,48 @@ function asWritten(view: DocumentView): Einvoice {
 
 /** Every gap between the view and a valid document of each profile, once per field and rule. */
 export function problemsFor(view: DocumentView, profiles: Profile[]): Problem[] {
-  const seen = new Set<string>();
-  const problems: Problem[] = [];
-  const add = (field: string, code: string, message: string) => {
-    const key = `${field}|${code}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    problems.push({ field, code, message });
-  };
-  for (const profile of profiles) for (const check of CHECKS[profile]) check(view, add);
-  // The engine's fatal EN 16931 findings that no check above named already. A currency with three
-  // minor digits is refused above (BR-DEC-09) for good; its amounts cannot meet the two-decimal rules.
-  if (profiles.length > 0 && view.currency.minorDigits <= 2) {
-    const named = new Set(problems.map((p) => officialId(p.code)));
-    // The currency's BR-DEC-09 above stands for every amount's decimals.
-    const covered = (rule: string) => named.has(rule) || (named.has('BR-DEC-09') && rule.startsWith('BR-DEC-'));
-    for (const finding of runRules(asWritten(view), ['en16931'])) {
-      if (finding.severity === 'fatal' && !covered(finding.rule)) add(finding.field, finding.rule, finding.message);
+  return problemsForEach(view, [profiles])[0]!;
+}
+
+/**
+ * problemsFor for several sets of profiles at once (an answer's readiness for EN 16931, Peppol and
+ * XRechnung): the checks of a profile that several sets share, and the rule engine, run once on
+ * the view, and each set gets what problemsFor would answer for it alone.
+ */
+export function problemsForEach(view: DocumentView, sets: Profile[][]): Problem[][] {
+  const found = new Map<Profile, Problem[]>();
+  const foundBy = (profile: Profile): Problem[] => {
+    let list = found.get(profile);
+    if (list === undefined) {
+      const own: Problem[] = [];
+      for (const check of CHECKS[profile]) check(view, (field, code, message) => own.push({ field, code, message }));
+      found.set(profile, (list = own));
     }
-  }
-  return problems;
+    return list;
+  };
+  let engine: ReturnType<typeof runRules> | undefined;
+  return sets.map((profiles) => {
+    const seen = new Set<string>();
+    const problems: Problem[] = [];
+    const add = (problem: Problem) => {
+      const key = `${problem.field}|${problem.code}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      problems.push(problem);
+    };
+    for (const profile of profiles) for (const problem of foundBy(profile)) add(problem);
+    // The engine's fatal EN 16931 findings that no check above named already. A currency with three
+    // minor digits is refused above (BR-DEC-09) for good; its amounts cannot meet the two-decimal rules.
+    if (profiles.length > 0 && view.currency.minorDigits <= 2) {
+      const named = new Set(problems.map((p) => officialId(p.code)));
+      // The currency's BR-DEC-09 above stands for every amount's decimals.
+      const covered = (rule: string) => named.has(rule) || (named.has('BR-DEC-09') && rule.startsWith('BR-DEC-'));
+      engine ??= runRules(asWritten(view), ['en16931']);
+      for (const finding of engine) {
+        if (finding.severity === 'fatal' && !covered(finding.rule))
+          add({ field: finding.field, code: finding.rule, message: finding.message });
+      }
+    }
+    return problems;
+  });
 }

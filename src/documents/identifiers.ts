@@ -6,8 +6,13 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'n
 /** ISO 3166-1 alpha-2, plus the codes EN 16931 adds (1A Kosovo, XI Northern Ireland). */
 export function isCountryCode(code: string): boolean {
   if (code === '1A' || code === 'XI') return true;
-  return /^[A-Z]{2}$/.test(code) && regionNames.of(code) !== undefined;
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  // Asking ICU costs microseconds, and a document asks for each party and line; at most 676 answers.
+  let known = countryCodes.get(code);
+  if (known === undefined) countryCodes.set(code, (known = regionNames.of(code) !== undefined));
+  return known;
 }
+const countryCodes = new Map<string, boolean>();
 
 /** A GS1 key (GLN, 0088): digits whose last is the mod-10 check digit with weights 3 and 1 from the right. */
 export function isGln(value: string): boolean {

@@ -16,7 +16,7 @@ export type { CreditFacts, QuoteFacts, StatusFacts } from './pdf/facts.js';
 export { PdfRenderPool, PdfRenderError, type PdfPoolSettings, type PdfRenderFailure } from './pdf/pool.js';
 export { cleanText } from './clean-text.js';
 export { languageForCountry, PDF_LANGUAGES, type PdfLanguage } from './pdf/labels.js';
-export { problemsFor } from './completeness.js';
+export { problemsFor, problemsForEach } from './completeness.js';
 export { documentViewFrom } from './build-view.js';
 export { epcPayload, girocodeSvg } from './pdf/girocode.js';
 export { formattersFor } from './pdf/format.js';

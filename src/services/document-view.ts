@@ -1,11 +1,10 @@
 import {
   documentViewFrom,
-  problemsFor,
+  problemsForEach,
   type CreditFacts,
   type DocumentView,
   type Profile,
 } from '../documents/index.js';
-import type { Problem } from '../documents/completeness.js';
 import type { PaymentMeans, Party, PostalAddress, SchemedId } from '../documents/model.js';
 import { paymentReference } from '../documents/payment-reference.js';
 import { isIcdScheme } from '../documents/schemes.js';
@@ -222,18 +221,27 @@ export function profilesOf(target: 'en16931' | 'peppol' | 'xrechnung'): Profile[
   return target === 'en16931' ? ['en16931'] : ['en16931', target];
 }
 
+type EinvoiceTarget = 'en16931' | 'peppol' | 'xrechnung';
+
 /** What keeps the view from being a valid e-invoice for these targets, as API error details. */
-export function einvoiceProblems(view: DocumentView, targets: ('en16931' | 'peppol' | 'xrechnung')[]): ErrorDetail[] {
-  const profiles = [...new Set(targets.flatMap(profilesOf))];
-  const seen = new Set<string>();
-  const details: ErrorDetail[] = [];
-  for (const problem of problemsFor(view, profiles) as Problem[]) {
-    const detail = { field: apiField(problem.field), code: problem.code, message: problem.message };
-    const key = `${detail.field}|${detail.code}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      details.push(detail);
+export function einvoiceProblems(view: DocumentView, targets: EinvoiceTarget[]): ErrorDetail[] {
+  return einvoiceProblemsEach(view, [targets])[0]!;
+}
+
+/** einvoiceProblems for several lists of targets, with the work they share done once. */
+export function einvoiceProblemsEach(view: DocumentView, lists: EinvoiceTarget[][]): ErrorDetail[][] {
+  const sets = lists.map((targets) => [...new Set(targets.flatMap(profilesOf))]);
+  return problemsForEach(view, sets).map((problems) => {
+    const seen = new Set<string>();
+    const details: ErrorDetail[] = [];
+    for (const problem of problems) {
+      const detail = { field: apiField(problem.field), code: problem.code, message: problem.message };
+      const key = `${detail.field}|${detail.code}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        details.push(detail);
+      }
     }
-  }
-  return details;
+    return details;
+  });
 }

@@ -3,7 +3,7 @@ import type { CompanyRow } from '../repositories/company-repository.js';
 import type { OrganizationRow } from '../repositories/organization-repository.js';
 import { EINVOICE_PROFILES, type EinvoiceProfile, type EinvoiceReadiness } from '../schemas/einvoice-readiness.js';
 import { withCompanyDefaults } from './document-extras.js';
-import { documentViewOf, einvoiceProblems, type DocumentSource } from './document-view.js';
+import { documentViewOf, einvoiceProblems, einvoiceProblemsEach, type DocumentSource } from './document-view.js';
 import type { InvoiceContent } from './invoice-input.js';
 import { buyerOf, sellerOf } from './parties.js';
 
@@ -35,12 +35,12 @@ export function einvoiceReadinessOf(id: string, source: () => DocumentSource): E
 
 /** The profiles a document can be exported to, and what each of the others lacks. */
 export function einvoiceReadiness(source: DocumentSource): EinvoiceReadiness {
-  const view = documentViewOf(source);
-  const missing = {
-    en16931: einvoiceProblems(view, ['en16931']),
-    peppol: einvoiceProblems(view, ['peppol']),
-    xrechnung: einvoiceProblems(view, ['xrechnung']),
-  };
+  const [en16931, peppol, xrechnung] = einvoiceProblemsEach(documentViewOf(source), [
+    ['en16931'],
+    ['peppol'],
+    ['xrechnung'],
+  ]);
+  const missing = { en16931: en16931!, peppol: peppol!, xrechnung: xrechnung! };
   return { exportableTo: EINVOICE_PROFILES.filter((profile) => missing[profile].length === 0), missing };
 }
 

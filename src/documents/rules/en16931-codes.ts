@@ -9,6 +9,13 @@ import { present } from './finding.js';
 
 export type DocumentKindOf = (doc: Einvoice) => 'invoice' | 'credit-note' | null;
 
+// The lists a check picks between, made once (the ICD list has hundreds of codes).
+const UBL_TYPE_CODES: ReadonlySet<string> = new Set([
+  ...lists.INVOICE_TYPE_CODES_UBL,
+  ...lists.CREDIT_NOTE_TYPE_CODES_UBL,
+]);
+const ICD_OR_SEPA: ReadonlySet<string> = new Set([...lists.ICD, 'SEPA']);
+
 const inList = (list: ReadonlySet<string>, value: string) => !/\s/.test(value.trim()) && list.has(value.trim());
 
 function check(
@@ -44,7 +51,7 @@ export function codeLists(ctx: RuleContext & { kind: 'invoice' | 'credit-note' |
       ? lists.CREDIT_NOTE_TYPE_CODES_UBL
       : kind === 'invoice'
         ? lists.INVOICE_TYPE_CODES_UBL
-        : new Set([...lists.INVOICE_TYPE_CODES_UBL, ...lists.CREDIT_NOTE_TYPE_CODES_UBL]);
+        : UBL_TYPE_CODES;
   check(
     ctx,
     doc.typeCode,
@@ -96,7 +103,7 @@ export function codeLists(ctx: RuleContext & { kind: 'invoice' | 'credit-note' |
       'a note subject code of UNTDID 4451',
     ),
   );
-  const icdOrSepa = cii ? lists.ICD : new Set([...lists.ICD, 'SEPA']);
+  const icdOrSepa = cii ? lists.ICD : ICD_OR_SEPA;
   for (const role of ['seller', 'buyer'] as const) {
     const party = doc[role];
     for (const id of party.identifiers ?? (party.identifier ? [party.identifier] : []))

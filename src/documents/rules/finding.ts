@@ -31,9 +31,20 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 /** The decimal a text holds, or null for none or for text that is no decimal. */
 export function dec(text: string | null | undefined): Decimal | null {
   if (text === null || text === undefined) return null;
-  const trimmed = text.trim();
-  return DECIMAL.test(trimmed) ? new Decimal(trimmed) : null;
+  let value = parsed.get(text);
+  if (value === undefined) {
+    const trimmed = text.trim();
+    value = DECIMAL.test(trimmed) ? new Decimal(trimmed) : null;
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(text, value);
+  }
+  return value;
 }
+
+// The rules read each amount of a document several times; a Decimal never changes, so the texts
+// read lately share theirs. Bounded: emptied when full.
+const parsed = new Map<string, Decimal | null>();
+const PARSED_MAX = 4096;
 
 /** XPath round(x × 100) div 100: half up towards +∞, exactly. */
 export function round2(value: Decimal): Decimal {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentInput } from '../../../src/documents/build-view.js';
-import { problemsFor } from '../../../src/documents/index.js';
+import { problemsFor, problemsForEach } from '../../../src/documents/index.js';
 import { Decimal } from '../../../src/money/decimal.js';
 import type { VatCategory } from '../../../src/money/invoice-calculation.js';
 import { germanInput, viewOf } from '../../helpers/sample-document.js';
+import type { Profile } from '../../../src/documents/model.js';
 
 // problemsFor names each gap by its official rule and by the field the API user sets.
 
@@ -213,5 +214,40 @@ describe('problemsFor with Peppol national rules', () => {
   it('refuses Greek sellers, whose invoice numbers and MARK this service cannot issue', () => {
     expect(codesOf(from('GR', { vatId: 'EL123456789' }), ['peppol'])).toContain('seller.vatId GR-R-001-1');
     expect(codesOf(from('GR', { vatId: 'EL123456789' }), ['en16931'])).toEqual([]);
+  });
+});
+
+describe('problemsForEach', () => {
+  const sets: Profile[][] = [['en16931'], ['en16931', 'peppol'], ['en16931', 'xrechnung'], []];
+  const incomplete: DocumentInput[] = [
+    base,
+    {
+      ...base,
+      buyerReference: null,
+      buyer: { ...base.buyer, electronicAddress: null },
+      seller: { ...base.seller, address: { ...base.seller.address, countryCode: null } },
+      lines: base.lines.map((l, i) => (i === 2 ? { ...l, unitCode: 'XYZ' } : l)),
+    },
+    withCategory('K', { deliveryDate: null }),
+    withCategory('E', { buyer: { ...base.buyer, electronicAddress: null } }),
+    { ...base, currency: { code: 'KWD', minorDigits: 3 } },
+  ];
+
+  it('answers each set of profiles what problemsFor answers for that set alone', () => {
+    for (const input of incomplete) {
+      const view = viewOf(input);
+      expect(problemsForEach(view, sets)).toEqual(sets.map((profiles) => problemsFor(viewOf(input), profiles)));
+    }
+  });
+
+  it("keeps one set's gaps out of another's when they are worked out together", () => {
+    const [en16931, peppol, xrechnung, none] = problemsForEach(viewOf(incomplete[1]!), sets);
+    const codes = (found: { field: string; code: string }[] | undefined) => found!.map((p) => `${p.field} ${p.code}`);
+    expect(codes(en16931)).toContain('seller.address.countryCode BR-9');
+    expect(codes(en16931)).not.toContain('buyer.electronicAddress PEPPOL-EN16931-R010');
+    expect(codes(peppol)).toContain('buyer.electronicAddress PEPPOL-EN16931-R010');
+    expect(codes(peppol)).not.toContain('buyerReference BR-DE-15');
+    expect(codes(xrechnung)).toContain('buyerReference BR-DE-15');
+    expect(none).toEqual([]);
   });
 });

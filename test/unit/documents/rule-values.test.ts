@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { isCountryCode } from '../../../src/documents/identifiers.js';
+import { dec } from '../../../src/documents/rules/finding.js';
+
+// The value helpers the rules share answer the same whether or not they have seen the text before.
+
+describe('dec', () => {
+  it('reads a decimal as written, trimmed, and refuses text that is no decimal, each time it is asked', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(dec(' 12.50 ')?.toFixed()).toBe('12.5');
+      expect(dec('-0.005')?.toFixed()).toBe('-0.005');
+      expect(dec('12,50')).toBeNull();
+      expect(dec('1e3')).toBeNull();
+      expect(dec('')).toBeNull();
+      expect(dec(null)).toBeNull();
+    }
+  });
+
+  it('keeps reading every text right after more texts than it remembers', () => {
+    const texts = Array.from({ length: 10_000 }, (_, i) => `${i}.${i % 100}`);
+    for (const text of texts) expect(dec(text)?.toFixed()).toBe(String(Number(text)));
+    for (const text of texts.slice(0, 50)) expect(dec(text)?.toFixed()).toBe(String(Number(text)));
+  });
+});
+
+describe('isCountryCode', () => {
+  it('knows ISO 3166 codes and the two EN 16931 adds, and not made-up or lower-case ones, each time it is asked', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(['DE', 'FR', 'NO', '1A', 'XI'].map(isCountryCode)).toEqual([true, true, true, true, true]);
+      expect(['XY', 'QQ', 'de', 'DEU', ''].map(isCountryCode)).toEqual([false, false, false, false, false]);
+    }
+  });
+});
