@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  sql,
+  type DatabaseIntrospector,
+  type TableMetadata,
+} from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { isUnavailable, type Dialect } from './dialect.js';
@@ -152,7 +162,7 @@ function openPostgres(url: string, options: StorageOptions): Storage {
     client.on('error', () => {});
     sendHotStatementsNamed(client);
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return {
     db,
     dialect: postgresDialect,
@@ -175,6 +185,34 @@ export function openStorage(url: string, options: StorageOptions = {}): Storage 
   if (url.startsWith('sqlite:')) return openSqlite(url, options);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
+}
+
+/**
+ * Kysely's PostgreSQL introspection, limited to the connection's own schema. The migrator asks
+ * for every table of the database to learn whether its bookkeeping table exists, and Kysely's
+ * query calls has_schema_privilege by name on each schema it scans: a schema that another
+ * session drops meanwhile (another tenant's, a parallel test run's) fails the whole read with
+ * "schema … does not exist", and with it the migration at start-up. Only the migrator reads
+ * tables, and only their names, so this lists names alone.
+ */
+class OwnSchemaIntrospector extends PostgresIntrospector {
+  constructor(private readonly connection: Kysely<unknown>) {
+    super(connection);
+  }
+
+  override async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(this.connection);
+    return rows.map(({ name, schema, kind }) => ({ name, schema, isView: kind === 'v', columns: [] }));
+  }
+}
+
+class OwnSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
 }
 
 /**
