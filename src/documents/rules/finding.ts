@@ -35,6 +35,7 @@ export function dec(text: string | null | undefined): Decimal | null {
   if (value === undefined) {
     const trimmed = text.trim();
     value = DECIMAL.test(trimmed) ? new Decimal(trimmed) : null;
+    if (text.length > PARSED_LENGTH_MAX) return value;
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(text, value);
   }
@@ -42,9 +43,11 @@ export function dec(text: string | null | undefined): Decimal | null {
 }
 
 // The rules read each amount of a document several times; a Decimal never changes, so the texts
-// read lately share theirs. Bounded: emptied when full.
+// read lately share theirs. Bounded: emptied when full, and a text longer than any amount (a
+// received document may hold anything) is not kept.
 const parsed = new Map<string, Decimal | null>();
 const PARSED_MAX = 4096;
+const PARSED_LENGTH_MAX = 48;
 
 /** XPath round(x × 100) div 100: half up towards +∞, exactly. */
 export function round2(value: Decimal): Decimal {

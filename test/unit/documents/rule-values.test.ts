@@ -21,6 +21,13 @@ describe('dec', () => {
     for (const text of texts) expect(dec(text)?.toFixed()).toBe(String(Number(text)));
     for (const text of texts.slice(0, 50)) expect(dec(text)?.toFixed()).toBe(String(Number(text)));
   });
+
+  it('reads a text longer than any amount as well, each time it is asked', () => {
+    const long = `1${'0'.repeat(60)}.5`;
+    expect(dec(long)?.toFixed()).toBe(long);
+    expect(dec(long)?.toFixed()).toBe(long);
+    expect(dec(`${long}x`)).toBeNull();
+  });
 });
 
 describe('isCountryCode', () => {
