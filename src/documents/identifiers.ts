@@ -1,18 +1,16 @@
 // Checks of identifier formats that the official rules test: GS1 and mod-11 check digits
 // (PEPPOL-COMMON-R040…R050), IBAN (BR-DE-19/20), ISO 3166 country codes (BR-CL-14).
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+import { COUNTRIES_UBL } from './rules/code-list-data.js';
 
-/** ISO 3166-1 alpha-2, plus the codes EN 16931 adds (1A Kosovo, XI Northern Ireland). */
+/**
+ * ISO 3166-1 alpha-2 as EN 16931 lists it (BR-CL-14, and the VAT prefixes of BR-CO-9), with the
+ * codes it adds (1A Kosovo, XI Northern Ireland). Not whatever ICU can name: that also knows UK,
+ * EU, XK, ZZ and other codes the official rules refuse.
+ */
 export function isCountryCode(code: string): boolean {
-  if (code === '1A' || code === 'XI') return true;
-  if (!/^[A-Z]{2}$/.test(code)) return false;
-  // Asking ICU costs microseconds, and a document asks for each party and line; at most 676 answers.
-  let known = countryCodes.get(code);
-  if (known === undefined) countryCodes.set(code, (known = regionNames.of(code) !== undefined));
-  return known;
+  return COUNTRIES_UBL.has(code);
 }
-const countryCodes = new Map<string, boolean>();
 
 /** A GS1 key (GLN, 0088): digits whose last is the mod-10 check digit with weights 3 and 1 from the right. */
 export function isGln(value: string): boolean {
