@@ -8,7 +8,7 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
 //   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
 //   BENCH_ROWS=100000,1000000 npm run bench   (then grown to 100,000 and to a million seeded invoices, the writes measured again)
-import { spawn, execFile } from 'node:child_process';
+import { spawn, execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,6 +113,34 @@ function rssMb(pid) {
     // With CLUSTER_WORKERS the service is a cluster primary and its workers: their sum counts.
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
     return Number(match[1]) / 1024 + children.reduce((sum, child) => sum + (rssMb(child) ?? 0), 0);
+  } catch {
+    return null;
+  }
+}
+
+// Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ; 100 on Linux).
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * The CPU time a process (with its threads and, under CLUSTER_WORKERS, its workers) has used, in
+ * ms; null where /proc cannot tell. Per request, it is what a scenario costs the server whatever
+ * else the machine runs: on a busy machine req/s swings by a third between runs, CPU per request
+ * far less, so A/B comparisons read it first.
+ */
+function cpuMs(pid) {
+  try {
+    // Fields after the command's closing parenthesis: state is 3rd, utime 14th, stime 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    return own + children.reduce((sum, child) => sum + (cpuMs(child) ?? 0), 0);
   } catch {
     return null;
   }
@@ -258,6 +286,7 @@ async function inTurns(count, parallel, work) {
 function runLoad(scenario, seconds, pid) {
   return new Promise((done, fail) => {
     // The scenario goes in on stdin: a list of drafts to finalize is too long for argv.
+    const cpuBefore = cpuMs(pid);
     const child = spawn(process.execPath, [join(ROOT, 'bench/load.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     child.stdin.end(JSON.stringify({ ...scenario, duration: seconds, connections: CONNECTIONS }));
     children.push(child);
@@ -271,7 +300,9 @@ function runLoad(scenario, seconds, pid) {
     child.on('exit', (code) => {
       clearInterval(sampler);
       if (code !== 0) return fail(new Error(`load generator exited with ${code}`));
-      done({ ...JSON.parse(out), peakRssMb: peakRss });
+      const cpuAfter = cpuMs(pid);
+      const serverCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+      done({ ...JSON.parse(out), peakRssMb: peakRss, serverCpuMs });
     });
   });
 }
@@ -774,6 +805,7 @@ async function main() {
       statusCodes,
       consumed: sum((r) => r.consumed),
       peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+      serverCpuMs: runs.some((r) => r.serverCpuMs === null) ? null : sum((r) => r.serverCpuMs),
       memory: runs.at(-1).memory ?? null,
     };
   };
@@ -883,6 +915,8 @@ async function main() {
     return {
       scenario: name,
       ...r,
+      // The server's CPU time per answered request, µs (the baselines' own for their rows).
+      cpuPerRequestUs: r.serverCpuMs === null || !r.total ? null : (r.serverCpuMs * 1000) / r.total,
       ratio,
       targetRatio: t.ratio ?? null,
       peerFactor,
@@ -907,11 +941,11 @@ async function main() {
   };
   const isPeer = (name) => Object.values(TARGETS).some((t) => t.peer?.name === name);
   const table = [
-    '| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | server RSS MB | ratio to baseline | target | met |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| scenario | req/s | p50 ms | p99 ms | non-2xx | errors | server RSS MB | server CPU µs/req | ratio to baseline | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.scenario} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.peakRssMb.toFixed(0)} | ${r.ratio === null ? 'baseline' : `${r.ratio.toFixed(2)} (to ${r.compareTo})${r.peerFactor === null ? '' : `, ${r.peerFactor.toFixed(2)}× peer`}${r.overFactor === null ? '' : `, ${r.overFactor.toFixed(2)}× ${TARGETS[r.scenario].over.name}`}`} | ${isPeer(r.scenario) ? 'peer, no target' : targetText(r)} | ${r.ratio === null || isPeer(r.scenario) ? '' : r.met ? 'yes' : `no: ${r.missed.join(', ')}`} |`,
+        `| ${r.scenario} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.peakRssMb.toFixed(0)} | ${r.cpuPerRequestUs === null ? '?' : Math.round(r.cpuPerRequestUs)} | ${r.ratio === null ? 'baseline' : `${r.ratio.toFixed(2)} (to ${r.compareTo})${r.peerFactor === null ? '' : `, ${r.peerFactor.toFixed(2)}× peer`}${r.overFactor === null ? '' : `, ${r.overFactor.toFixed(2)}× ${TARGETS[r.scenario].over.name}`}`} | ${isPeer(r.scenario) ? 'peer, no target' : targetText(r)} | ${r.ratio === null || isPeer(r.scenario) ? '' : r.met ? 'yes' : `no: ${r.missed.join(', ')}`} |`,
     ),
   ].join('\n');
 

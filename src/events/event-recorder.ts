@@ -112,7 +112,9 @@ export class EventRecorder {
    * to it, and writes its events (each object made by `objectOf` with a stand-in for the number,
    * which the writer replaces); answers the number. On PostgreSQL all of it is one statement
    * (EventWriter.writeNumberedInsert); elsewhere the row is numbered and inserted `inSteps`. As
-   * for recordNumbered, nothing in an object may be worked out from the number's text.
+   * for recordNumbered, nothing in an object may be worked out from the number's text. Events
+   * given the same `objectOf` (an issued create's `invoice.created` and `invoice.finalized`)
+   * share one object, made and written as JSON once.
    */
   async recordWithNumberedInsert(
     t: Kysely<Database>,
@@ -123,9 +125,15 @@ export class EventRecorder {
     now: Date,
   ): Promise<string> {
     const placeholder = `number-${randomBytes(16).toString('hex')}`;
-    const rows = events.map(({ type, objectOf }) =>
-      eventRow(newId('evt'), scope, type, JSON.stringify(objectOf(placeholder)), now),
-    );
+    const json = new Map<(number: string) => unknown, string>();
+    const rows = events.map(({ type, objectOf }) => {
+      let text = json.get(objectOf);
+      if (text === undefined) {
+        text = JSON.stringify(objectOf(placeholder));
+        json.set(objectOf, text);
+      }
+      return eventRow(newId('evt'), scope, type, text, now);
+    });
     return this.writer.writeNumberedInsert(t, rows, { ...change, placeholder }, ways);
   }
 
