@@ -15,17 +15,24 @@ export function amountLimits(digits: number): DecimalLimits {
   return { maxScale: digits, maxIntegerDigits: AMOUNT_INTEGER_DIGITS };
 }
 
+/** 10^15: every amount is below it, either sign. Worked out once; every document's amounts are held to it. */
+const AMOUNT_BOUND = new Decimal(10).pow(AMOUNT_INTEGER_DIGITS);
+const largest = new Map<number, string>();
+
 /** The largest amount in a currency with `digits` minor-unit digits: 999999999999999.99 for EUR. */
 export function largestAmount(digits: number): string {
-  return formatMoney(
-    new Decimal(10).pow(AMOUNT_INTEGER_DIGITS).minus(new Decimal(1).dividedBy(new Decimal(10).pow(digits))),
-    digits,
-  );
+  let text = largest.get(digits);
+  if (text === undefined) {
+    text = formatMoney(AMOUNT_BOUND.minus(new Decimal(1).dividedBy(new Decimal(10).pow(digits))), digits);
+    // Currencies have 0 to 4 minor-unit digits: the map stays as small as that.
+    largest.set(digits, text);
+  }
+  return text;
 }
 
 /** Whether an amount (as stored: rounded to its currency's digits) is within the limit, either sign. */
 export function isWithinAmountLimit(amount: Decimal | string): boolean {
-  return new Decimal(amount).abs().lessThan(new Decimal(10).pow(AMOUNT_INTEGER_DIGITS));
+  return new Decimal(amount).abs().lessThan(AMOUNT_BOUND);
 }
 
 // The other decimals an invoice takes, as the input reader parses them and the API documents them.

@@ -21,6 +21,12 @@ describe('the one amount limit', () => {
     expect(largestAmount(2)).toBe(LARGEST);
     expect(largestAmount(0)).toBe('999999999999999');
     expect(largestAmount(3)).toBe('999999999999999.999');
+    // Worked out once per number of digits: asked again, in any order, the same.
+    expect([largestAmount(0), largestAmount(2), largestAmount(4)]).toEqual([
+      '999999999999999',
+      LARGEST,
+      '999999999999999.9999',
+    ]);
     expect(isWithinAmountLimit(LARGEST)).toBe(true);
     expect(isWithinAmountLimit('-999999999999999.99')).toBe(true);
     expect(isWithinAmountLimit('1000000000000000.00')).toBe(false);
