@@ -53,11 +53,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('SQLite group commit', () => {
           throw new Error(`${owner} gives up`);
         }
       });
-    const outcomes = await Promise.allSettled([
-      writer('first', false),
-      writer('failing', true),
-      writer('last', false),
-    ]);
+    const outcomes = await Promise.allSettled([writer('first', false), writer('failing', true), writer('last', false)]);
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const counts = await sql<{ owner: string; n: number }>`
