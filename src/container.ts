@@ -208,6 +208,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
     (rows) => rows.map(emailDeliveryOf),
     hostedLinkOf,
     (rows) => rows.map(reminderOf),
+    (owner, kind, id, now) => hostedLinks.newLink(owner, kind, id, now),
   );
   const organizations = new OrganizationService(storage.db, organizationRepository, events);
   const pdf = options.pdf ?? { render: renderPdf };

@@ -126,12 +126,14 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
    * number is tried, as a finalize does.
    */
   unlessTaken?: boolean;
+  /** One row of another table written with it, and only with it (its hosted link); none is null. */
+  alongside?: InsertChange | null;
 }
 
 /** The two ways of numbering an invoice (or a row of a numbered insert): the dialect uses one of them. */
 export interface NumberingWays {
-  /** Numbers the invoice in steps (making it first, for a create), answering the number. */
-  inSteps: () => Promise<string>;
+  /** Numbers the invoice in steps (making it first, for a create) in the transaction `t`, answering the number. */
+  inSteps: (t: Kysely<Database>) => Promise<string>;
 }
 
 export interface EventWriter {
@@ -165,16 +167,18 @@ export interface EventWriter {
    */
   writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays): Promise<string>;
   /**
-   * Takes the next number of the change's sequence, inserts the row with it and the rows that
-   * belong to it, then writes the events (of one company, mode, request and time), their objects'
-   * `placeholder` replaced by the number, and their outbox rows, in `t` (a transaction); answers
-   * the number. On PostgreSQL all of it is one statement, so the counter row's lock is held for it
-   * and the COMMIT only; elsewhere the row is numbered and inserted `inSteps`, then the events are
-   * written. Unless the change says `unlessTaken`, nothing else may hold the number: a unique index
-   * it breaks throws.
+   * Takes the next number of the change's sequence, inserts the row with it, the rows that belong
+   * to it and the row alongside it, then writes the events (of one company, mode, request and
+   * time), their objects' `placeholder` replaced by the number, and their outbox rows: all or
+   * nothing, in the caller's transaction when `executor` is one; answers the number. On
+   * PostgreSQL all of it is one statement, so the counter row's lock is held for it (and the
+   * caller's COMMIT, if any) only, and without a caller's transaction no BEGIN or COMMIT is sent;
+   * elsewhere the row is numbered and inserted `inSteps`, then the rest is written, in one
+   * transaction. Unless the change says `unlessTaken`, nothing else may hold the number: a unique
+   * index it breaks throws.
    */
   writeNumberedInsert(
-    t: Kysely<Database>,
+    executor: Kysely<Database>,
     events: EventRow[],
     change: NumberedInsert,
     ways: NumberingWays,

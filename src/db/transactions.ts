@@ -35,9 +35,18 @@ export async function writeUnlessTaken(trx: Kysely<Database>, work: () => Promis
 /**
  * Like writeUnlessTaken, for a transaction's last statement: answers what `work` answered, or null
  * when it broke a unique index. On success the savepoint is left for the COMMIT to end, so nothing
- * is sent between `work` and the COMMIT.
+ * is sent between `work` and the COMMIT. Outside a transaction `work` is one statement, which is
+ * a transaction of its own: a broken index rolls all of it back, and no savepoint is needed.
  */
 export async function lastWriteUnlessTaken<T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T | null> {
+  if (!trx.isTransaction) {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
   await sql`savepoint ${SAVEPOINT}`.execute(trx);
   try {
     return await work();

@@ -109,15 +109,16 @@ export class EventRecorder {
 
   /**
    * Inserts a row (a credit note, an issued invoice) with the next number of its sequence, with the rows that belong
-   * to it, and writes its events (each object made by `objectOf` with a stand-in for the number,
-   * which the writer replaces); answers the number. On PostgreSQL all of it is one statement
-   * (EventWriter.writeNumberedInsert); elsewhere the row is numbered and inserted `inSteps`. As
+   * to it (and the row alongside it), and writes its events (each object made by `objectOf` with a stand-in for the
+   * number, which the writer replaces); answers the number. All or nothing, in the caller's transaction when
+   * `executor` is one. On PostgreSQL all of it is one statement (EventWriter.writeNumberedInsert), with no BEGIN or
+   * COMMIT of its own; elsewhere the row is numbered and inserted `inSteps`, in a transaction. As
    * for recordNumbered, nothing in an object may be worked out from the number's text. Events
    * given the same `objectOf` (an issued create's `invoice.created` and `invoice.finalized`)
    * share one object, made and written as JSON once.
    */
   async recordWithNumberedInsert(
-    t: Kysely<Database>,
+    executor: Kysely<Database>,
     scope: Scope,
     events: readonly { type: EventType; objectOf: (number: string) => unknown }[],
     change: Omit<NumberedInsert, 'placeholder'>,
@@ -134,7 +135,7 @@ export class EventRecorder {
       }
       return eventRow(newId('evt'), scope, type, text, now);
     });
-    return this.writer.writeNumberedInsert(t, rows, { ...change, placeholder }, ways);
+    return this.writer.writeNumberedInsert(executor, rows, { ...change, placeholder }, ways);
   }
 
   private async write(

@@ -5,6 +5,15 @@ import { modeColumn, type Owner } from '../db/scope.js';
 export type HostedLinkRow = Selectable<HostedLinksTable>;
 export type HostedDocumentKind = HostedLinksTable['document_kind'];
 
+/** A document's first link: its token's hash and sealed token, made at `now`. */
+export interface NewLink {
+  documentId: string;
+  kind: HostedDocumentKind;
+  tokenHash: string;
+  sealedToken: string;
+  now: string;
+}
+
 /** The links of hosted pages: one per issued document, found by the hash of its token. */
 export class HostedLinkRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -28,26 +37,27 @@ export class HostedLinkRepository {
     return trx.selectFrom('hosted_links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   }
 
+  /** A document's first link as a row, for an insert here or in the statement that writes the document. */
+  firstRow(owner: Owner, link: NewLink): HostedLinkRow {
+    return {
+      document_id: link.documentId,
+      company_id: owner.companyId,
+      livemode: modeColumn(owner),
+      document_kind: link.kind,
+      token_hash: link.tokenHash,
+      sealed_token: link.sealedToken,
+      version: 1,
+      created_at: link.now,
+      rotated_at: null,
+      viewed_at: null,
+    };
+  }
+
   /** Makes the document's first link unless one exists (two answers at once make one); the link as stored. */
-  async insertIfAbsent(
-    owner: Owner,
-    link: { documentId: string; kind: HostedDocumentKind; tokenHash: string; sealedToken: string; now: string },
-    trx: Kysely<Database> = this.db,
-  ): Promise<HostedLinkRow> {
+  async insertIfAbsent(owner: Owner, link: NewLink, trx: Kysely<Database> = this.db): Promise<HostedLinkRow> {
     await trx
       .insertInto('hosted_links')
-      .values({
-        document_id: link.documentId,
-        company_id: owner.companyId,
-        livemode: modeColumn(owner),
-        document_kind: link.kind,
-        token_hash: link.tokenHash,
-        sealed_token: link.sealedToken,
-        version: 1,
-        created_at: link.now,
-        rotated_at: null,
-        viewed_at: null,
-      })
+      .values(this.firstRow(owner, link))
       .onConflict((oc) => oc.column('document_id').doNothing())
       .execute();
     return (await this.findForDocument(owner, link.documentId, trx))!;

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { Owner, Scope } from '../db/scope.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Sealer } from '../lib/sealer.js';
-import type { HostedLinkFacts, KnownHostedLink } from '../services/hosted-link-port.js';
+import type { HostedLinkFacts, KnownHostedLink, NewHostedLink } from '../services/hosted-link-port.js';
 import type { HostedDocumentKind, HostedLinkRepository, HostedLinkRow } from './hosted-link-repository.js';
 
 // The links to hosted pages. A token is 32 random bytes (base64url, 43 characters); it is never
@@ -76,6 +76,19 @@ export class HostedLinks {
       return { hostedUrl: null, viewedAt: existing?.viewed_at ?? null };
     const row = existing ?? (await this.ensure(owner, kind, documentId, trx));
     return { hostedUrl: this.urlOf(this.sealer.open(row.sealed_token)), viewedAt: row.viewed_at };
+  }
+
+  /**
+   * The first link of a document made now, not yet written: its facts and its row, which the
+   * caller writes with the document (NewHostedLink). Without PUBLIC_BASE_URL nothing is made, as
+   * linkOf makes nothing.
+   */
+  newLink(owner: Owner, kind: HostedDocumentKind, documentId: string, now: Date): ReturnType<NewHostedLink> {
+    if (this.options.publicBaseUrl === null || !this.enabled)
+      return { facts: { hostedUrl: null, viewedAt: null }, change: null };
+    const { token, tokenHash, sealedToken } = this.newToken();
+    const row = this.links.firstRow(owner, { documentId, kind, tokenHash, sealedToken, now: now.toISOString() });
+    return { facts: { hostedUrl: this.urlOf(token), viewedAt: null }, change: { table: 'hosted_links', row } };
   }
 
   private async ensure(owner: Owner, kind: HostedDocumentKind, documentId: string, trx: Kysely<Database>) {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { InsertChange } from '../db/dialect.js';
 import type { Database, HostedLinksTable } from '../db/schema.js';
 import type { Owner } from '../db/scope.js';
 
@@ -49,3 +50,18 @@ export function hostedLinkUnlessDraft(
 
 /** Where no hosted pages are made (the CLI without a data key, scripts): no link. */
 export const NO_HOSTED_LINK: HostedLinkOf = async () => NO_LINK;
+
+/**
+ * The link of a document made now, before it is written: what its answer shows, and the link's
+ * row (none where no links are made), to be written in the same statement as the document, so
+ * that both go in or neither does.
+ */
+export type NewHostedLink = (
+  owner: Owner,
+  kind: HostedKind,
+  documentId: string,
+  now: Date,
+) => { facts: HostedLinkFacts; change: InsertChange | null };
+
+/** Where no hosted pages are made: no link, nothing to write. */
+export const NO_NEW_HOSTED_LINK: NewHostedLink = () => ({ facts: NO_LINK, change: null });

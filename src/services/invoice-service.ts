@@ -2,7 +2,9 @@ import type { Reminder } from '../schemas/reminder.js';
 import type { EmailDelivery } from '../schemas/email-delivery.js';
 import {
   NO_HOSTED_LINK,
+  NO_NEW_HOSTED_LINK,
   hostedLinkUnlessDraft,
+  type NewHostedLink,
   type HostedLinkFacts,
   type HostedLinkOf,
   type KnownHostedLink,
@@ -151,6 +153,8 @@ export class InvoiceService {
     private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
     /** Its reminders (delivery/ maps them too). */
     private readonly remindersFrom: RemindersFrom = () => [],
+    /** The hosted link of an invoice issued at once, written with it (hosted/ makes it). */
+    private readonly newHostedLink: NewHostedLink = NO_NEW_HOSTED_LINK,
   ) {}
 
   /** The hosted link facts of an invoice in `status`: none for a draft. */
@@ -261,7 +265,7 @@ export class InvoiceService {
   }
 
   /**
-   * POST /invoice: issues at once (numbered in the insert's transaction), or creates a draft with
+   * POST /invoice: issues at once (numbered in the insert's own statement or transaction), or creates a draft with
    * `status: "draft"`. With `trx` (an idempotent request's transaction) every read and write runs
    * in it, and the caller commits.
    */
@@ -357,27 +361,28 @@ export class InvoiceService {
       return { ok: true, value: invoice };
     }
     const numbering = numberingOf(scope, content.number, dates.issueDate!);
+    if (numbering.kind === 'sequence') {
+      // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
+      // The invoice, its lines, its hosted link, its number and both events: one statement on
+      // PostgreSQL, with no BEGIN or COMMIT unless the caller's transaction (so the company's
+      // counter lock is held for that statement alone), steps in one transaction on SQLite.
+      const link = this.newHostedLink(scope, 'invoice', id, now);
+      const objectOf = (stand: string) => answerWith(stand, link.facts);
+      const sequence = sequenceOf(scope, numbering);
+      const number = await this.events.recordWithNumberedInsert(
+        trx ?? this.db,
+        scope,
+        [
+          { type: 'invoice.created', objectOf },
+          { type: 'invoice.finalized', objectOf },
+        ],
+        { ...sequence, ...this.invoices.numberedInsert(row, lines), alongside: link.change },
+        { inSteps: async (t) => sequenceNumber(await this.invoices.insert(t, row, lines, numbering), id) },
+        now,
+      );
+      return { ok: true, value: answerWith(number, link.facts) };
+    }
     return inTransaction(this.db, trx, async (t) => {
-      if (numbering.kind === 'sequence') {
-        // Issued at once is issued all the same: whoever listens for issued invoices hears of it.
-        // The invoice, its lines, its number and both events in one statement where the database
-        // can (PostgreSQL).
-        const hosted = await this.hostedOf(scope, id, row.status, t, null);
-        const objectOf = (stand: string) => answerWith(stand, hosted);
-        const sequence = sequenceOf(scope, numbering);
-        const number = await this.events.recordWithNumberedInsert(
-          t,
-          scope,
-          [
-            { type: 'invoice.created', objectOf },
-            { type: 'invoice.finalized', objectOf },
-          ],
-          { ...sequence, ...this.invoices.numberedInsert(row, lines) },
-          { inSteps: async () => sequenceNumber(await this.invoices.insert(t, row, lines, numbering), id) },
-          now,
-        );
-        return { ok: true, value: answerWith(number, hosted) };
-      }
       const inserted = await this.invoices.insert(t, row, lines, numbering);
       if (!inserted.ok) return { ok: false, code: 'INVOICE_NUMBER_CONFLICT' };
       const invoice = answerWith(inserted.number, await this.hostedOf(scope, id, row.status, t, null));

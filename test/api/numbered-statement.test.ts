@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
@@ -128,7 +129,16 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
     await client.query('update invoices set number = $1 where id = $2', [`${year}-00001`, first]);
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const creating = t.post('/invoice', body, ownKey);
-    await blockedBy(clientPid, "the create's statement to wait on the client's uncommitted number");
+    const waiting = await blockedBy(clientPid, "the create's statement to wait on the client's uncommitted number");
+    // Its own transaction: no savepoint before it (which would give its writes a subtransaction
+    // id besides the transaction's), so the counter lock it holds lasts for this statement alone,
+    // with no COMMIT round trip after it.
+    expect(waiting.query).toMatch(/^with "n" as \(insert into "number_sequences"/);
+    const { rows: ownIds } = await observer.query<{ n: number }>(
+      "select count(*)::int as n from pg_locks where pid = $1 and locktype = 'transactionid' and granted",
+      [waiting.pid],
+    );
+    expect(ownIds).toEqual([{ n: 1 }]);
     await client.query('commit');
     const created = await creating;
     expect(created.statusCode, created.body).toBe(201);
@@ -158,5 +168,66 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
       [year, invoice.id],
     );
     expect(counter).toEqual([{ last_value: 4 }]);
+  });
+
+  it("writes an issued create's hosted link in its one statement, once, though the statement ran twice", async () => {
+    const linked = await buildTestApp('postgres', { publicBaseUrl: 'https://pay.example' });
+    const clients = await lockingClients(linked.database.url);
+    try {
+      const { key: ownKey } = await linked.tenant();
+      const buyer = (await linked.post('/organization', { name: 'Link Buyer', isCustomer: true }, ownKey)).json().data;
+      const body = {
+        organizationId: buyer.id,
+        lines: [{ name: 'Work', quantity: 1, unitPrice: '50.00', vatRate: '19' }],
+      };
+      const year = new Date().getUTCFullYear();
+      const own = await linked.post('/invoice', { ...body, number: 'OWN-L' }, ownKey);
+      expect(own.statusCode, own.body).toBe(201);
+
+      // The first try takes 00001, held by the client: it fails once the client commits, and
+      // nothing of it stays, its link included; the second try writes the invoice with its link.
+      await clients.client.query('begin');
+      await clients.client.query('update invoices set number = $1 where id = $2', [
+        `${year}-00001`,
+        own.json().data.id,
+      ]);
+      const clientPid = (await clients.client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const creating = linked.post('/invoice', body, ownKey);
+      const waiting = await statementBlockedBy(clients.observer, clientPid, "the create's statement to wait");
+      expect(waiting.query).toMatch(/^with "n" as \(insert into "number_sequences"/);
+      await clients.client.query('commit');
+      const created = await creating;
+      expect(created.statusCode, created.body).toBe(201);
+      const invoice = created.json().data;
+      expect(invoice.number).toBe(`${year}-00002`);
+      expect(invoice.hostedUrl).toMatch(/^https:\/\/pay\.example\/hosted\/[A-Za-z0-9_-]{43}$/);
+
+      const token = invoice.hostedUrl.split('/').at(-1);
+      const { rows: links } = await clients.observer.query<{ document_kind: string; token_hash: string }>(
+        'select document_kind, token_hash from hosted_links where document_id = $1',
+        [invoice.id],
+      );
+      expect(links).toEqual([
+        { document_kind: 'invoice', token_hash: createHash('sha256').update(token).digest('hex') },
+      ]);
+      // Both events show the answer, link included; the page opens with that link (its first
+      // view is then on the invoice), and a read shows the same link.
+      const { rows: events } = await clients.observer.query<{ type: string; object: string }>(
+        'select type, object from events where object like $1 order by id',
+        [`%"id":"${invoice.id}"%`],
+      );
+      expect(events.map((e) => e.type)).toEqual(['invoice.created', 'invoice.finalized']);
+      expect(events.map((e) => JSON.parse(e.object))).toEqual([invoice, invoice]);
+      const page = await linked.request({ method: 'GET', url: new URL(invoice.hostedUrl).pathname });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(invoice.number);
+      expect((await linked.get(`/invoice/${invoice.id}`, ownKey)).json().data).toEqual({
+        ...invoice,
+        viewedAt: expect.any(String),
+      });
+    } finally {
+      await Promise.all([clients.client.end(), clients.observer.end()]);
+      await linked.close();
+    }
   });
 });

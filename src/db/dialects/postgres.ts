@@ -247,14 +247,15 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       }
     },
 
-    async writeNumberedInsert(t: Kysely<Database>, events: EventRow[], change: NumberedInsert): Promise<string> {
-      const { insert, numberColumn, belonging, unlessTaken = false, ...sequence } = change;
+    async writeNumberedInsert(executor: Kysely<Database>, events: EventRow[], change: NumberedInsert): Promise<string> {
+      const { insert, numberColumn, belonging, unlessTaken = false, alongside = null, ...sequence } = change;
       const shape = {
         table: insert.table,
         columns: Object.keys(insert.row),
         numberColumn,
         belonging: belongingShape(belonging),
         unlessTaken,
+        alongside: alongside && { table: alongside.table, columns: Object.keys(alongside.row) },
       };
       const key = [
         shape.table,
@@ -263,6 +264,8 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         shape.belonging?.table ?? '',
         shape.belonging?.columns ?? '',
         unlessTaken,
+        shape.alongside?.table ?? '',
+        shape.alongside?.columns ?? '',
       ].join(':');
       let statement = numberedInsertOf.get(key);
       if (!statement) {
@@ -272,11 +275,13 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       }
       const values: Values = { ...sequence, ...eventValues(events), rows: JSON.stringify(belonging.rows) };
       putValues(values, 'row', insert.row);
-      const run = async () => (await statement(values, t)).rows;
+      if (alongside) putValues(values, 'alongside', alongside.row);
+      const run = async () => (await statement(values, executor)).rows;
       for (;;) {
         // Numbers only the sequence gives cannot be taken: no savepoint. Numbers a client may give
-        // too are tried as a finalize tries them (writeNumbered): a taken one leaves no row.
-        const rows = unlessTaken ? await lastWriteUnlessTaken(t, run) : await run();
+        // too are tried as a finalize tries them (writeNumbered): a taken one leaves no row. Without
+        // the caller's transaction the statement is its own: no BEGIN, no savepoint, no COMMIT.
+        const rows = unlessTaken ? await lastWriteUnlessTaken(executor, run) : await run();
         const row = rows?.[0];
         if (!row) {
           if (unlessTaken) continue;
@@ -398,8 +403,9 @@ function withBelonging(query: Builder, belonging: BelongingShape, param: Param, 
 
 /**
  * A numbered insert as one statement: the next number (`n`), the row with it, the rows that
- * belong to it (one JSON parameter, typed by their table's columns), the events with the number
- * in their objects and their outbox rows. Compiled once per shape.
+ * belong to it (one JSON parameter, typed by their table's columns), the row alongside it (its
+ * hosted link), the events with the number in their objects and their outbox rows. Compiled once
+ * per shape.
  */
 function numberedInsertStatement(
   db: Kysely<Database>,
@@ -409,6 +415,7 @@ function numberedInsertStatement(
     numberColumn: string;
     belonging: { table: Table; columns: string[] } | null;
     unlessTaken: boolean;
+    alongside: { table: Table; columns: string[] } | null;
   },
 ) {
   return prepareQuery<Values, { number: string; outboxed: number }>(db, (d, param) => {
@@ -444,6 +451,14 @@ function numberedInsertStatement(
     );
     // Joined with `inserted`: nothing of a row that did not go in (its number was taken).
     if (shape.belonging) query = withBelonging(query, shape.belonging, p, ['inserted']);
+    const alongside = shape.alongside;
+    if (alongside)
+      query = query.with('alongside', (w: Builder) =>
+        w
+          .insertInto(alongside.table)
+          .columns(alongside.columns)
+          .expression(w.selectFrom('inserted').select(alongside.columns.map((c) => sql`${p(`alongside:${c}`)}`.as(c)))),
+      );
     return withOutbox(withNumberedEvents(query, 'inserted', p))
       .selectFrom('inserted')
       .select(['inserted.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);

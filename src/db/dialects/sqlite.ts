@@ -82,17 +82,19 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
   };
 
   // The number (and the row) in the service's steps, then the events with the number in their objects.
-  const numberedInSteps = async (
-    t: Kysely<Database>,
+  const numberedInSteps = (
+    executor: Kysely<Database>,
     events: EventRow[],
-    change: Pick<NumberedChange, 'placeholder'>,
+    change: Pick<NumberedChange, 'placeholder'> & { alongside?: InsertChange | null },
     ways: NumberingWays,
-  ): Promise<string> => {
-    const number = await ways.inSteps();
-    for (const event of events)
-      await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
-    return number;
-  };
+  ): Promise<string> =>
+    inTransaction(db, executor, async (t) => {
+      const number = await ways.inSteps(t);
+      if (change.alongside) await insertOf(change.alongside.table)([change.alongside.row], t);
+      for (const event of events)
+        await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
+      return number;
+    });
 
   return {
     async write(executor: Kysely<Database>, event: EventRow, change: InsertChange | null): Promise<void> {
