@@ -50,7 +50,7 @@ export interface OpenSqliteOptions {
  * changes inside a savepoint to a statement journal, a temporary file by default: a write() per
  * page, about a third of what an invoice's statements cost. The journal only has to last until
  * the shared transaction ends, and never has to survive a crash (the WAL does), so memory is
- * enough; it holds the pages one batch changed, and is freed at its COMMIT.
+ * enough: it holds the pages one batch changed, until the batch's COMMIT.
  */
 export function openSqliteDatabase(path: string, options: OpenSqliteOptions = {}): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
