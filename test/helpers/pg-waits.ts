@@ -22,9 +22,13 @@ export function statementsBlockedBy(
 ): Promise<WaitingStatement[]> {
   return eventually(
     async () => {
+      // pg_stat_activity's rows are a snapshot taken as the query starts, pg_blocking_pids is
+      // asked later, row by row: a backend that began its statement in between shows its previous
+      // one (idle) though it now waits. Only a row that already shows the wait is the statement.
       const { rows } = await observer.query<WaitingStatement>(
         `select pid, query, xact_start = query_start as first
-           from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))`,
+           from pg_stat_activity
+          where $1::int = any(pg_blocking_pids(pid)) and state = 'active' and wait_event_type = 'Lock'`,
         [clientPid],
       );
       return rows.length === count ? rows : false;
