@@ -111,6 +111,16 @@ export interface NumberedChange {
 }
 
 /**
+ * A draft issued with the next number of its sequence: the claim (a compare-and-set UPDATE of the
+ * invoice's row: `set` where the row is as `where` says) and the row alongside it (its hosted
+ * link), written with the number and the events (EventWriter.writeNumbered).
+ */
+export interface NumberedClaim extends NumberedChange {
+  claim: GuardedUpdate;
+  alongside?: InsertChange | null;
+}
+
+/**
  * A row to be inserted with the next number of its sequence, and the rows that belong to it (a
  * credit note and its lines), as its events are written (EventWriter.writeNumberedInsert).
  */
@@ -131,9 +141,12 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
 }
 
 /** The two ways of numbering an invoice (or a row of a numbered insert): the dialect uses one of them. */
-export interface NumberingWays {
-  /** Numbers the invoice in steps (making it first, for a create) in the transaction `t`, answering the number. */
-  inSteps: (t: Kysely<Database>) => Promise<string>;
+export interface NumberingWays<N extends string | null = string> {
+  /**
+   * Numbers the invoice in steps (making it first, for a create; claiming the draft, for a
+   * finalize) in the transaction `t`, answering the number (null: the draft was not claimed).
+   */
+  inSteps: (t: Kysely<Database>) => Promise<N>;
 }
 
 export interface EventWriter {
@@ -158,14 +171,23 @@ export interface EventWriter {
     events: readonly EventRow[],
   ): Promise<boolean>;
   /**
-   * Numbers the invoice with the next number of its sequence that no invoice of the company and
-   * mode has, then writes the events (of one company, mode, request and time), their objects'
-   * `placeholder` replaced by the number, and their outbox rows, in `t` (a transaction); answers
-   * the number. The counter row's lock serializes the company's numberings until the commit. On
-   * PostgreSQL number and events are one statement, so the lock is held for it and the COMMIT only; elsewhere the invoice is numbered `inSteps`,
-   * then the events are written.
+   * Claims the draft (`change.claim`, a compare-and-set UPDATE) and numbers it with the next
+   * number of its sequence that no invoice of the company and mode has, writes the row alongside
+   * it, then the events (of one company, mode, request and time), their objects' `placeholder`
+   * replaced by the number, and their outbox rows: all or nothing, in the caller's transaction
+   * when `executor` is one; answers the number, or null, with nothing written, when the draft was
+   * no longer as the claim says (on PostgreSQL a racing writer's row lock is waited for, then the
+   * row it left is compared). On PostgreSQL all of it is one statement, so the counter row's lock
+   * is held for it (and the caller's COMMIT, if any) only, and without a caller's transaction no
+   * BEGIN or COMMIT is sent; elsewhere the draft is claimed and numbered `inSteps`, then the rest
+   * is written, in one transaction.
    */
-  writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange, ways: NumberingWays): Promise<string>;
+  writeNumbered(
+    executor: Kysely<Database>,
+    events: EventRow[],
+    change: NumberedClaim,
+    ways: NumberingWays<string | null>,
+  ): Promise<string | null>;
   /**
    * Takes the next number of the change's sequence, inserts the row with it, the rows that belong
    * to it and the row alongside it, then writes the events (of one company, mode, request and

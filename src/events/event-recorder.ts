@@ -6,7 +6,7 @@ import type {
   EventWriter,
   GuardedUpdate,
   InsertChange,
-  NumberedChange,
+  NumberedClaim,
   NumberedInsert,
   NumberingWays,
 } from '../db/dialect.js';
@@ -86,25 +86,27 @@ export class EventRecorder {
   }
 
   /**
-   * Numbers an invoice with the next number of its sequence and writes its events (`types`, in
-   * order, each with the object `objectOf` makes with a stand-in for the number); answers the
-   * number. On PostgreSQL number and events are one statement (EventWriter.writeNumbered), so the
-   * company's counter lock is held for it and the COMMIT only. The object may show the number
-   * only as given: nothing in it may be worked out from the number's text.
+   * Claims a draft and numbers it with the next number of its sequence, with the row alongside
+   * it, and writes its events (`types`, in order, each with the object `objectOf` makes with a
+   * stand-in for the number); answers the number, or null when the draft was no longer as the
+   * claim says (nothing is written). All or nothing, in the caller's transaction when `executor`
+   * is one. On PostgreSQL all of it is one statement (EventWriter.writeNumbered), with no BEGIN or
+   * COMMIT of its own, so the company's counter lock is held for that statement only. The object
+   * may show the number only as given: nothing in it may be worked out from the number's text.
    */
   async recordNumbered(
-    t: Kysely<Database>,
+    executor: Kysely<Database>,
     scope: Scope,
     types: EventType[],
     objectOf: (number: string) => unknown,
-    change: Omit<NumberedChange, 'placeholder'>,
-    ways: NumberingWays,
+    change: Omit<NumberedClaim, 'placeholder'>,
+    ways: NumberingWays<string | null>,
     now: Date,
-  ): Promise<string> {
+  ): Promise<string | null> {
     const placeholder = numberStandIn();
     const json = JSON.stringify(objectOf(placeholder));
     const events = types.map((type) => eventRow(newId('evt'), scope, type, json, now));
-    return this.writer.writeNumbered(t, events, { ...change, placeholder }, ways);
+    return this.writer.writeNumbered(executor, events, { ...change, placeholder }, ways);
   }
 
   /**

@@ -506,16 +506,36 @@ export class InvoiceRepository {
     expectedVersion: number,
     fields: IssueFields,
   ): Promise<boolean> {
-    const claimed = await t
-      .updateTable('invoices')
-      .set({ ...fields, status: 'issued', draft_number: null, version: expectedVersion + 1 })
-      .where('company_id', '=', owner.companyId)
-      .where('livemode', '=', modeColumn(owner))
-      .where('id', '=', id)
-      .where('status', '=', 'draft')
-      .where('version', '=', expectedVersion)
-      .executeTakeFirst();
+    const { set, where } = this.draftClaim(owner, id, expectedVersion, fields);
+    let query = t.updateTable('invoices').set(set);
+    for (const [column, value] of Object.entries(where))
+      query = query.where(column as keyof InvoiceRow, '=', value as never);
+    const claimed = await query.executeTakeFirst();
     return Number(claimed.numUpdatedRows) === 1;
+  }
+
+  /**
+   * A draft's claim as a compare-and-set (`claimDraft`'s), for the event writer to send with the
+   * number and the events (EventRecorder.recordNumbered): the draft becomes issued, where it is
+   * still the draft of `expectedVersion`.
+   */
+  draftClaim(
+    owner: Owner,
+    id: string,
+    expectedVersion: number,
+    fields: IssueFields,
+  ): GuardedUpdate & { set: Partial<InvoiceRow>; where: Partial<InvoiceRow> } {
+    return {
+      table: 'invoices',
+      set: { ...fields, status: 'issued', draft_number: null, version: expectedVersion + 1 },
+      where: {
+        company_id: owner.companyId,
+        livemode: modeColumn(owner),
+        id,
+        status: 'draft',
+        version: expectedVersion,
+      },
+    };
   }
 
   /**

@@ -216,12 +216,23 @@ export class InvoiceService {
     now: Date,
     trx: Kysely<Database>,
   ): Promise<InvoiceAnswer> {
-    const { invoice, lines } = found;
+    const { invoice } = found;
     const draft = invoice.status === 'draft';
     const [hosted, current] = await Promise.all([
       this.hostedOf(owner, invoice.id, invoice.status, trx, rows.hostedLink),
       draft ? this.currentParties(owner, invoice.organization_id, trx) : undefined,
     ]);
+    return this.answerOf(found, rows, now, hosted, current);
+  }
+
+  /** The answer of an invoice read with `rows`, its link's facts `hosted` and a draft's `current` parties. */
+  private answerOf(
+    { invoice, lines }: FoundInvoice,
+    rows: InvoiceAnswerRows,
+    now: Date,
+    hosted: HostedLinkFacts,
+    current: Awaited<ReturnType<InvoiceService['currentParties']>> | undefined,
+  ): InvoiceAnswer {
     const deliveries = this.deliveriesFrom(rows.deliveries);
     const reminders = this.remindersFrom(rows.reminders);
     return (patch, added = {}) =>
@@ -472,8 +483,10 @@ export class InvoiceService {
   /**
    * POST /invoice/{id}/finalize: draft → issued. The issue date (today when the draft had none),
    * the due date, the buyer and seller snapshots and the number (the next of the sequence, or the
-   * draft's own) are set in one transaction, after every check. Of concurrent finalizes of one
-   * draft exactly one succeeds; the others find it issued.
+   * draft's own) are set in one write, after every check: a compare-and-set of the draft as it was
+   * read, so of concurrent finalizes of one draft exactly one succeeds; the others find it issued.
+   * With the sequence's number, the claim, the number, the hosted link and the event are one
+   * statement on PostgreSQL (no BEGIN or COMMIT unless the caller's transaction).
    */
   async finalize(
     scope: Scope,
@@ -485,7 +498,8 @@ export class InvoiceService {
     const { companyId } = scope;
     const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const found = await this.invoices.findById(scope, id, trx);
+      // Everything the answer shows is read with the draft: nothing is read once the number is taken.
+      const found = await this.invoices.findWithAnswerRows(scope, id, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const draft = found.invoice;
       if (draft.status !== 'draft') return { ok: false, code: 'INVOICE_NOT_DRAFT' };
@@ -518,39 +532,51 @@ export class InvoiceService {
       }
       const at = now.toISOString();
       const extras = withCompanyDefaults(extrasOf(draft), company, draft.currency);
+      const fields = {
+        issue_date: dates.issueDate,
+        due_date: dates.dueDate,
+        payment_means: extrasColumns(extras).payment_means,
+        payment_terms: extras.paymentTerms,
+        buyer_snapshot: JSON.stringify(buyerOf(organization)),
+        seller_snapshot: JSON.stringify(sellerOf(company)),
+        finalized_at: at,
+        updated_at: at,
+      };
+      const claim = this.invoices.draftClaim(scope, id, draft.version, fields);
+      // The answer is the draft as the claim leaves it, with what was read with it.
+      const issued = (hosted: HostedLinkFacts) => {
+        const answer = this.answerOf(found, found.answer, now, hosted, undefined);
+        return (number: string | null) => answer({ ...claim.set, number });
+      };
+      const claimInSteps = (t: Kysely<Database>) => this.invoices.claimDraft(t, scope, id, draft.version, fields);
+      const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
+      if (numbering.kind === 'sequence') {
+        // A draft has no link: it is made here and written with the number.
+        const link = this.newHostedLink(scope, 'invoice', id, now);
+        const numbered = issued(link.facts);
+        const number = await this.events.recordNumbered(
+          trx ?? this.db,
+          scope,
+          ['invoice.finalized'],
+          numbered,
+          { invoiceId: id, ...sequenceOf(scope, numbering), claim, alongside: link.change },
+          {
+            inSteps: async (t) =>
+              (await claimInSteps(t))
+                ? sequenceNumber(await this.invoices.numberClaimed(t, scope, id, numbering), id)
+                : null,
+          },
+          now,
+        );
+        if (number !== null) return { ok: true, value: numbered(number) };
+        continue;
+      }
       const result = await inTransaction(this.db, trx, async (t) => {
-        const claimed = await this.invoices.claimDraft(t, scope, id, draft.version, {
-          issue_date: dates.issueDate,
-          due_date: dates.dueDate,
-          payment_means: extrasColumns(extras).payment_means,
-          payment_terms: extras.paymentTerms,
-          buyer_snapshot: JSON.stringify(buyerOf(organization)),
-          seller_snapshot: JSON.stringify(sellerOf(company)),
-          finalized_at: at,
-          updated_at: at,
-        });
-        if (!claimed) return null;
-        // Everything the answer shows is read before the number is taken: the counter's lock is
-        // held from the number to the commit, so only the event's statement comes between.
-        const issued = (await this.read(scope, id, now, t))!;
-        const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
-        if (numbering.kind === 'sequence') {
-          // The number and the event in one statement where the database can (PostgreSQL).
-          const number = await this.events.recordNumbered(
-            t,
-            scope,
-            ['invoice.finalized'],
-            (stand) => issued({ number: stand }),
-            { invoiceId: id, ...sequenceOf(scope, numbering) },
-            { inSteps: async () => sequenceNumber(await this.invoices.numberClaimed(t, scope, id, numbering), id) },
-            now,
-          );
-          return { ok: true as const, value: issued({ number }) };
-        }
+        if (!(await claimInSteps(t))) return null;
         const numbered = await this.invoices.numberClaimed(t, scope, id, numbering);
         // The draft was already marked issued in this transaction: a taken number undoes it all.
         if (!numbered.ok) throw new NumberTaken();
-        const invoice = issued({ number: numbered.number });
+        const invoice = issued(await this.hostedOf(scope, id, 'issued', t, null))(numbered.number);
         await this.events.record(t, scope, 'invoice.finalized', invoice, now);
         return { ok: true as const, value: invoice };
       }).catch((error: unknown) => {

@@ -50,7 +50,15 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
     await client.query('update invoices set number = $1 where id = $2', [`${year}-00001`, own.json().data.id]);
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const finalizing = t.post(`/invoice/${id}/finalize`, undefined, key);
-    await blockedBy(clientPid, "the finalize's statement to wait on the client's uncommitted number");
+    const waiting = await blockedBy(clientPid, "the finalize's statement to wait on the client's uncommitted number");
+    // The claim, the number and the event are one statement of its own: no claim or savepoint
+    // before it (which would give its writes a subtransaction id besides the transaction's).
+    expect(waiting.query).toMatch(/^with "draft" as \(select "id" from "invoices"/);
+    const { rows: ownIds } = await observer.query<{ n: number }>(
+      "select count(*)::int as n from pg_locks where pid = $1 and locktype = 'transactionid' and granted",
+      [waiting.pid],
+    );
+    expect(ownIds).toEqual([{ n: 1 }]);
     await client.query('commit');
 
     const res = await finalizing;
@@ -225,6 +233,63 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
         ...invoice,
         viewedAt: expect.any(String),
       });
+    } finally {
+      await Promise.all([clients.client.end(), clients.observer.end()]);
+      await linked.close();
+    }
+  });
+
+  it('claims a draft changed while it waited only as it is then, writing its number, hosted link and event once, with no number taken for the failed claim', async () => {
+    const linked = await buildTestApp('postgres', { publicBaseUrl: 'https://pay.example' });
+    const clients = await lockingClients(linked.database.url);
+    try {
+      const { key: ownKey } = await linked.tenant();
+      const buyer = (await linked.post('/organization', { name: 'Claim Buyer', isCustomer: true }, ownKey)).json().data;
+      const lines = [{ name: 'Work', quantity: 1, unitPrice: '50.00', vatRate: '19' }];
+      const draft = await linked.post('/invoice', { organizationId: buyer.id, lines, status: 'draft' }, ownKey);
+      expect(draft.statusCode, draft.body).toBe(201);
+      const id = draft.json().data.id as string;
+      const year = new Date().getUTCFullYear();
+
+      // A client changes the draft in a transaction still open: the finalize's statement waits
+      // for the draft's row, then finds it changed, takes no number, reads it again and issues it.
+      await clients.client.query('begin');
+      await clients.client.query(
+        "update invoices set note = 'Changed meanwhile', version = version + 1 where id = $1",
+        [id],
+      );
+      const clientPid = (await clients.client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const finalizing = linked.post(`/invoice/${id}/finalize`, undefined, ownKey);
+      const waiting = await statementBlockedBy(clients.observer, clientPid, "the finalize's statement to wait");
+      expect(waiting.query).toMatch(/^with "draft" as \(select "id" from "invoices"/);
+      await clients.client.query('commit');
+
+      const res = await finalizing;
+      expect(res.statusCode, res.body).toBe(200);
+      const invoice = res.json().data;
+      expect(invoice).toMatchObject({ status: 'issued', number: `${year}-00001`, note: 'Changed meanwhile' });
+      expect(invoice.hostedUrl).toMatch(/^https:\/\/pay\.example\/hosted\/[A-Za-z0-9_-]{43}$/);
+      const token = invoice.hostedUrl.split('/').at(-1);
+      const { rows: links } = await clients.observer.query<{ token_hash: string }>(
+        'select token_hash from hosted_links where document_id = $1',
+        [id],
+      );
+      expect(links).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex') }]);
+      const { rows: counter } = await clients.observer.query<{ last_value: number }>(
+        "select last_value from number_sequences where sequence = 'invoice' and year = $1 and company_id = (select company_id from invoices where id = $2)",
+        [year, id],
+      );
+      expect(counter).toEqual([{ last_value: 1 }]);
+      const { rows: events } = await clients.observer.query<{ type: string; object: string }>(
+        'select type, object from events where object like $1 order by id',
+        [`%"id":"${id}"%`],
+      );
+      expect(events.map((e) => e.type)).toEqual(['invoice.created', 'invoice.finalized']);
+      expect(JSON.parse(events[1]!.object)).toEqual(invoice);
+      expect((await linked.get(`/invoice/${id}`, ownKey)).json().data).toEqual(invoice);
+      const page = await linked.request({ method: 'GET', url: new URL(invoice.hostedUrl).pathname });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(invoice.number);
     } finally {
       await Promise.all([clients.client.end(), clients.observer.end()]);
       await linked.close();

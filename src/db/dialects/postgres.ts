@@ -1,4 +1,11 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type OnConflictBuilder,
+  type SqlBool,
+} from 'kysely';
 import type {
   BelongingRows,
   Dialect,
@@ -7,7 +14,7 @@ import type {
   EventWriterHooks,
   GuardedUpdate,
   InsertChange,
-  NumberedChange,
+  NumberedClaim,
   NumberedInsert,
 } from '../dialect.js';
 import { prepareQuery } from '../prepared-query.js';
@@ -151,36 +158,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
     });
   };
 
-  // The next number, the invoice numbered unless a client took that number (then the counter
-  // keeps its step and nothing else is written), the events with the number in their objects, and
-  // their outbox rows: one statement, so the counter row's lock is held for it and the COMMIT only.
-  const numberedStatement = prepareQuery<NumberedValues, { number: string; outboxed: number }>(db, (d, named) => {
-    const param = named as Param;
-    const numbered = withNextNumber(d, param).with('numbered', (w: Kysely<Database & { n: { number: string } }>) =>
-      w
-        .updateTable('invoices')
-        .from('n')
-        .set({ number: sql<string>`n.number` })
-        .where('invoices.company_id', '=', param('companyId'))
-        .where('invoices.id', '=', param('invoiceId'))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('invoices as taken')
-                .select(sql.lit(1).as('one'))
-                .where('taken.company_id', '=', param('companyId'))
-                .where('taken.livemode', '=', param('livemode'))
-                .whereRef('taken.number', '=', sql.ref('n.number') as never),
-            ),
-          ),
-        )
-        .returning(sql<string>`n.number`.as('number')),
-    );
-    return withOutbox(withNumberedEvents(numbered, 'numbered', param))
-      .selectFrom('numbered')
-      .select(['numbered.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);
-  });
-
+  const numberedClaimOf = new Map<string, ReturnType<typeof numberedClaimStatement>>();
   const numberedInsertOf = new Map<string, ReturnType<typeof numberedInsertStatement>>();
 
   return {
@@ -231,17 +209,34 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       return true;
     },
 
-    // The invoice is there already (a claimed draft): its steps (`ways`) are SQLite's.
-    async writeNumbered(t: Kysely<Database>, events: EventRow[], change: NumberedChange): Promise<string> {
-      const values: NumberedValues = { ...change, ...eventValues(events) };
+    async writeNumbered(executor: Kysely<Database>, events: EventRow[], change: NumberedClaim): Promise<string | null> {
+      const { claim, alongside = null, placeholder, invoiceId, ...sequence } = change;
+      const shape = {
+        set: Object.keys(claim.set),
+        where: Object.keys(claim.where),
+        alongside: alongside && { table: alongside.table, columns: Object.keys(alongside.row) },
+      };
+      const key = [shape.set, shape.where, shape.alongside?.table ?? '', shape.alongside?.columns ?? ''].join(':');
+      let statement = numberedClaimOf.get(key);
+      if (!statement) {
+        statement = numberedClaimStatement(db, shape);
+        if (numberedClaimOf.size > 100) numberedClaimOf.clear();
+        numberedClaimOf.set(key, statement);
+      }
+      const values: Values = { ...sequence, placeholder, invoiceId, ...eventValues(events) };
+      putValues(values, 'set', claim.set);
+      putValues(values, 'where', claim.where);
+      if (alongside) putValues(values, 'alongside', alongside.row);
       for (;;) {
         // A client's number still uncommitted when it is taken here breaks the unique index once
-        // that client commits: the savepoint (made before the counter's lock) gives the step back,
-        // and the next try sees the number taken. A number already taken leaves no row: the
-        // counter keeps its step, and the next try takes the next.
-        const rows = await lastWriteUnlessTaken(t, async () => (await numberedStatement(values, t)).rows);
+        // that client commits: the whole statement (or the savepoint, in the caller's transaction)
+        // gives the step back, and the next try sees the number taken. A number already taken
+        // leaves the draft as it was: the counter keeps its step, and the next try takes the next.
+        const rows = await lastWriteUnlessTaken(executor, async () => (await statement(values, executor)).rows);
         const row = rows?.[0];
         if (!row) continue;
+        if (row.claimed === 0) return null;
+        if (row.number === null) continue;
         if (row.outboxed > 0) hooks.onOutbox();
         return row.number;
       }
@@ -311,20 +306,26 @@ type Param = (name: string) => never;
 
 /**
  * The `n` CTE: the counter's next value (made at 1 on first use) as the number's text, the prefix
- * and the value zero-padded to the width (wider past it). Its upsert takes the counter row's lock.
+ * and the value zero-padded to the width (wider past it). Its upsert takes the counter row's lock;
+ * with `onlyWith` (a CTE's name), only when that CTE has a row.
  */
-function withNextNumber(d: Builder, param: Param): Builder {
-  return d.with('n', (w: Kysely<Database>) =>
-    w
-      .insertInto('number_sequences')
-      .values({
-        company_id: param('companyId'),
-        livemode: param('livemode'),
-        sequence: param('sequence'),
-        year: param('year'),
-        last_value: sql.lit(1),
-      })
-      .onConflict((oc) =>
+function withNextNumber(d: Builder, param: Param, onlyWith?: string): Builder {
+  const row = {
+    company_id: param('companyId'),
+    livemode: param('livemode'),
+    sequence: param('sequence'),
+    year: param('year'),
+    last_value: sql.lit(1),
+  };
+  return d.with('n', (w: Builder) =>
+    (onlyWith
+      ? w
+          .insertInto('number_sequences')
+          .columns(Object.keys(row))
+          .expression(w.selectFrom(onlyWith).select(Object.entries(row).map(([c, v]) => sql`${v}`.as(c))))
+      : w.insertInto('number_sequences').values(row)
+    )
+      .onConflict((oc: OnConflictBuilder<Database, 'number_sequences'>) =>
         oc
           .columns(['company_id', 'livemode', 'sequence', 'year'])
           .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
@@ -465,14 +466,64 @@ function numberedInsertStatement(
   });
 }
 
-/** The values of the numbered statement: the change's, and the events' (of one company, mode, request and time). */
-type NumberedValues = { [K in keyof NumberedChange]: NumberedChange[K] } & {
-  eventIds: string[];
-  eventTypes: string[];
-  eventObjects: string[];
-  requestId: string | null;
-  createdAt: string;
-};
+/**
+ * A draft issued with a number as one statement: the draft's row locked where it is still as the
+ * claim's `where` says (`draft`: after a racing writer's commit, the row it left is compared), the
+ * next number (`n`, taken only for a locked draft, so a claim that fails takes none), the claim's
+ * UPDATE with the number unless a client took that number (then the counter keeps its step and
+ * nothing else is written), the row alongside it (its hosted link), the events with the number in
+ * their objects and their outbox rows. One row: whether the draft was claimed, and its number.
+ * Compiled once per shape.
+ */
+function numberedClaimStatement(
+  db: Kysely<Database>,
+  shape: { set: string[]; where: string[]; alongside: { table: Table; columns: string[] } | null },
+) {
+  return prepareQuery<Values, { number: string | null; claimed: number; outboxed: number }>(db, (d, param) => {
+    const p = param as Param;
+    let query: Builder = d.with('draft', (w: Builder) => {
+      let select = w.selectFrom('invoices').select('id');
+      for (const column of shape.where) select = select.where(column, '=', p(`where:${column}`));
+      return select.forUpdate();
+    });
+    query = withNextNumber(query, p, 'draft').with('numbered', (w: Builder) =>
+      w
+        .updateTable('invoices')
+        .from('n')
+        .set({
+          ...Object.fromEntries(shape.set.map((c) => [c, p(`set:${c}`)])),
+          number: sql<string>`n.number`,
+        })
+        .where('invoices.company_id', '=', p('companyId'))
+        .where('invoices.id', '=', p('invoiceId'))
+        .where(({ not, exists, selectFrom }: Builder) =>
+          not(
+            exists(
+              selectFrom('invoices as taken')
+                .select(sql.lit(1).as('one'))
+                .where('taken.company_id', '=', p('companyId'))
+                .where('taken.livemode', '=', p('livemode'))
+                .whereRef('taken.number', '=', sql.ref('n.number')),
+            ),
+          ),
+        )
+        .returning(sql<string>`n.number`.as('number')),
+    );
+    const alongside = shape.alongside;
+    if (alongside)
+      query = query.with('alongside', (w: Builder) =>
+        w
+          .insertInto(alongside.table)
+          .columns(alongside.columns)
+          .expression(w.selectFrom('numbered').select(alongside.columns.map((c) => sql`${p(`alongside:${c}`)}`.as(c)))),
+      );
+    return withOutbox(withNumberedEvents(query, 'numbered', p)).selectNoFrom([
+      sql<string | null>`(select number from numbered)`.as('number'),
+      sql<number>`(select count(*) from draft)::int`.as('claimed'),
+      sql<number>`(select count(*) from outbox)::int`.as('outboxed'),
+    ]);
+  });
+}
 
 const xact = (value: string | number) => sql`${String(value)}::xid8`;
 const liveHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;

@@ -81,15 +81,17 @@ function sqliteEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Event
     }
   };
 
-  // The number (and the row) in the service's steps, then the events with the number in their objects.
-  const numberedInSteps = (
+  // The number (and the row) in the service's steps, then the row alongside and the events with
+  // the number in their objects; nothing more when the steps claimed no draft (no number).
+  const numberedInSteps = <N extends string | null>(
     executor: Kysely<Database>,
     events: EventRow[],
     change: Pick<NumberedChange, 'placeholder'> & { alongside?: InsertChange | null },
-    ways: NumberingWays,
-  ): Promise<string> =>
+    ways: NumberingWays<N>,
+  ): Promise<N> =>
     inTransaction(db, executor, async (t) => {
       const number = await ways.inSteps(t);
+      if (number === null) return number;
       if (change.alongside) await insertOf(change.alongside.table)([change.alongside.row], t);
       for (const event of events)
         await writeInSteps(t, { ...event, object: event.object.replaceAll(change.placeholder, number) });
