@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, OrganizationsTable } from '../db/schema.js';
+import type { CompaniesTable, Database, OrganizationsTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { prepareQuery } from '../db/prepared-query.js';
 import { modeColumn, type Owner } from '../db/scope.js';
@@ -37,10 +37,43 @@ function foldedPrefix(prefix: string): string {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Every column of an organization, for a read that selects it beside another table's row. */
+const ORGANIZATION_COLUMNS = Object.keys({
+  id: true,
+  company_id: true,
+  livemode: true,
+  name: true,
+  name_key: true,
+  type_code: true,
+  first_name: true,
+  last_name: true,
+  is_customer: true,
+  is_supplier: true,
+  email: true,
+  phone: true,
+  vat_id: true,
+  tax_number: true,
+  address_line1: true,
+  address_line2: true,
+  address_city: true,
+  address_postal_code: true,
+  address_country_code: true,
+  archived_at: true,
+  created_at: true,
+  updated_at: true,
+  electronic_address_scheme: true,
+  electronic_address_id: true,
+  legal_registration_id: true,
+} satisfies Record<keyof OrganizationsTable, true>) as (keyof OrganizationsTable)[];
+
+/** The prefix of an organization's columns in a row of `selectWithCompany`. */
+const ORGANIZATION_PREFIX = 'organization:';
+
 export type UpdateOrganizationResult = { ok: true } | { ok: false; reason: 'name_conflict' | 'not_found' };
 
 export class OrganizationRepository {
   private readonly selectById;
+  private readonly selectWithCompany;
 
   constructor(private readonly db: Kysely<Database>) {
     this.selectById = prepareQuery<{ companyId: string; livemode: number; id: string }, OrganizationRow>(
@@ -53,6 +86,48 @@ export class OrganizationRepository {
           .where('livemode', '=', param('livemode'))
           .where('id', '=', param('id')),
     );
+    // The company and one of its organizations, one row (the organization's columns prefixed,
+    // all null when it has none of that id): two reads that a write needs first, in one round trip.
+    this.selectWithCompany = prepareQuery<{ companyId: string; livemode: number; id: string }, Record<string, unknown>>(
+      db,
+      (d, param) =>
+        d
+          .selectFrom('companies as c')
+          .leftJoin('organizations as o', (join) =>
+            join
+              .onRef('o.company_id', '=', 'c.id')
+              .on('o.livemode', '=', param('livemode'))
+              .on('o.id', '=', param('id')),
+          )
+          .selectAll('c')
+          .select(ORGANIZATION_COLUMNS.map((column) => sql.ref(`o.${column}`).as(`${ORGANIZATION_PREFIX}${column}`)))
+          .where('c.id', '=', param('companyId')),
+    );
+  }
+
+  /**
+   * The owner's company and its organization `id` (of the owner's mode), in one statement: the
+   * company is undefined when it does not exist, the organization when the company has none of
+   * that id (or one of the other mode).
+   */
+  async findWithCompany(
+    owner: Owner,
+    id: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ company: CompaniesTable | undefined; organization: OrganizationRow | undefined }> {
+    const row = (await this.selectWithCompany({ companyId: owner.companyId, livemode: modeColumn(owner), id }, trx))
+      .rows[0];
+    if (!row) return { company: undefined, organization: undefined };
+    const company: Record<string, unknown> = {};
+    const organization: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row)) {
+      if (column.startsWith(ORGANIZATION_PREFIX)) organization[column.slice(ORGANIZATION_PREFIX.length)] = value;
+      else company[column] = value;
+    }
+    return {
+      company: company as unknown as CompaniesTable,
+      organization: organization.id == null ? undefined : (organization as unknown as OrganizationRow),
+    };
   }
 
   /** Writes the row's content; the unique index on (company_id, livemode, name_key) decides a rename's conflict. */

@@ -269,10 +269,17 @@ export class InvoiceService {
     organizationId: string,
     trx?: Kysely<Database>,
   ): Promise<OrganizationRow | InvoiceFailure> {
-    const organization = await this.organizations.findById(owner, organizationId, trx);
-    if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
-    if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
-    return organization;
+    return buyerFound(await this.organizations.findById(owner, organizationId, trx));
+  }
+
+  /**
+   * The company and an organization of it, in one read: the organization is the buyer that a
+   * write's checks look at later (buyerFound), whether or not the body that named it is valid.
+   */
+  private async companyAndOrganization(owner: Owner, organizationId: string, trx?: Kysely<Database>) {
+    const { company, organization } = await this.organizations.findWithCompany(owner, organizationId, trx);
+    if (!company) throw new Error(`The company ${owner.companyId} of an authenticated key does not exist`);
+    return { company, organization };
   }
 
   /**
@@ -288,12 +295,15 @@ export class InvoiceService {
     origin: InvoiceOrigin | null = null,
   ): Promise<InvoiceResult> {
     const { companyId } = scope;
-    const company = await this.company(companyId, trx);
     const { status, ...body } = input;
+    // The buyer the body names is read with the company (whose currency the body defaults to).
+    const named = typeof body.organizationId === 'string' ? body.organizationId : '';
+    const { company, organization: found } = await this.companyAndOrganization(scope, named, trx);
     const read = readInvoiceContent(body, { currency: company.currency });
     if (!read.ok) return { ok: false, code: 'VALIDATION_ERROR', details: read.details };
     const content = read.value;
-    const organization = await this.buyer(scope, content.organizationId, trx);
+    const organization =
+      content.organizationId === named ? buyerFound(found) : await this.buyer(scope, content.organizationId, trx);
     if ('ok' in organization) return organization;
 
     const draft = status === 'draft';
@@ -495,15 +505,15 @@ export class InvoiceService {
     trx?: Kysely<Database>,
     options: { validateFor?: EinvoiceTarget[] } = {},
   ): Promise<InvoiceResult> {
-    const { companyId } = scope;
-    const company = await this.company(companyId, trx);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       // Everything the answer shows is read with the draft: nothing is read once the number is taken.
       const found = await this.invoices.findWithAnswerRows(scope, id, trx);
       if (!found) return { ok: false, code: 'NOT_FOUND' };
       const draft = found.invoice;
       if (draft.status !== 'draft') return { ok: false, code: 'INVOICE_NOT_DRAFT' };
-      const organization = await this.buyer(scope, draft.organization_id, trx);
+      const read = await this.companyAndOrganization(scope, draft.organization_id, trx);
+      const { company } = read;
+      const organization = buyerFound(read.organization);
       if ('ok' in organization) return organization;
       const dates = datesAtIssue({ issueDate: draft.issue_date, dueDate: draft.due_date }, now);
       if (!dates.ok) return { ok: false, code: 'VALIDATION_ERROR', details: dates.details };
@@ -587,6 +597,13 @@ export class InvoiceService {
     }
     return { ok: false, code: 'INVOICE_NOT_DRAFT' };
   }
+}
+
+/** The buyer of a new invoice or draft, as read: an organization of the company, not archived. */
+function buyerFound(organization: OrganizationRow | undefined): OrganizationRow | InvoiceFailure {
+  if (!organization) return { ok: false, code: 'ORGANIZATION_NOT_FOUND' };
+  if (organization.archived_at !== null) return { ok: false, code: 'ORGANIZATION_ARCHIVED' };
+  return organization;
 }
 
 type SequenceNumbering = Extract<Numbering, { kind: 'sequence' }>;
