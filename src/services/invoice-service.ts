@@ -388,7 +388,7 @@ export class InvoiceService {
       // PostgreSQL, with no BEGIN or COMMIT unless the caller's transaction (so the company's
       // counter lock is held for that statement alone), steps in one transaction on SQLite.
       const link = this.newHostedLink(scope, 'invoice', id, now);
-      const objectOf = (stand: string) => answerWith(stand, link.facts);
+      const objectOf = madeOnce((stand: string) => answerWith(stand, link.facts));
       const sequence = sequenceOf(scope, numbering);
       const number = await this.events.recordWithNumberedInsert(
         trx ?? this.db,
@@ -401,7 +401,7 @@ export class InvoiceService {
         { inSteps: async (t) => sequenceNumber(await this.invoices.insert(t, row, lines, numbering), id) },
         now,
       );
-      return { ok: true, value: answerWith(number, link.facts) };
+      return { ok: true, value: objectOf.withNumber(number) };
     }
     return inTransaction(this.db, trx, async (t) => {
       const inserted = await this.invoices.insert(t, row, lines, numbering);
@@ -563,7 +563,7 @@ export class InvoiceService {
       if (numbering.kind === 'sequence') {
         // A draft has no link: it is made here and written with the number.
         const link = this.newHostedLink(scope, 'invoice', id, now);
-        const numbered = issued(link.facts);
+        const numbered = madeOnce(issued(link.facts));
         const number = await this.events.recordNumbered(
           trx ?? this.db,
           scope,
@@ -578,7 +578,7 @@ export class InvoiceService {
           },
           now,
         );
-        if (number !== null) return { ok: true, value: numbered(number) };
+        if (number !== null) return { ok: true, value: numbered.withNumber(number) };
         continue;
       }
       const result = await inTransaction(this.db, trx, async (t) => {
@@ -597,6 +597,20 @@ export class InvoiceService {
     }
     return { ok: false, code: 'INVOICE_NOT_DRAFT' };
   }
+}
+
+/**
+ * An answer made once with the number's stand-in (for the events' object) and then given the
+ * number: the number is the answer's `number` and nothing in it is worked out from its text
+ * (EventRecorder.recordNumbered), so the answer need not be made (and checked for e-invoice
+ * readiness) a second time.
+ */
+function madeOnce(answerOf: (number: string) => Invoice) {
+  let made: Invoice | undefined;
+  const objectOf = (stand: string) => (made = answerOf(stand));
+  return Object.assign(objectOf, {
+    withNumber: (number: string): Invoice => ({ ...(made ?? answerOf(number)), number }),
+  });
 }
 
 /** The buyer of a new invoice or draft, as read: an organization of the company, not archived. */
