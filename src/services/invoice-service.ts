@@ -561,8 +561,11 @@ export class InvoiceService {
       const claimInSteps = (t: Kysely<Database>) => this.invoices.claimDraft(t, scope, id, draft.version, fields);
       const numbering = numberingOf(scope, draft.draft_number, dates.issueDate);
       if (numbering.kind === 'sequence') {
-        // A draft has no link: it is made here and written with the number.
-        const link = this.newHostedLink(scope, 'invoice', id, now);
+        // A draft has no link: it is made here and written with the number (one found is kept).
+        const known = found.answer.hostedLink;
+        const link = known
+          ? { facts: await this.hostedOf(scope, id, 'issued', trx ?? this.db, known), change: null }
+          : this.newHostedLink(scope, 'invoice', id, now);
         const numbered = madeOnce(issued(link.facts));
         const number = await this.events.recordNumbered(
           trx ?? this.db,

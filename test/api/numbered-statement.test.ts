@@ -6,12 +6,13 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
 import { lockingClients, statementBlockedBy } from '../helpers/pg-waits.js';
 
-// On PostgreSQL a numbered write (finalize, an issued create) takes its number and writes its
-// events in one statement (a create makes its invoice and lines in it too). A client's
-// number that is still uncommitted when the finalize takes the same one makes the statement wait;
-// once the client commits, the statement breaks the unique index. The savepoint before it gives
-// the counter's step back, and the next try skips the client's number: no gap, no duplicate, and
-// the event shows the number the answer shows.
+// On PostgreSQL a numbered write (finalize, an issued create) is one statement of its own: a
+// finalize claims the draft, takes its number and writes its hosted link and event in it; a create
+// makes its invoice, lines, hosted link and events in it. A client's number that is still
+// uncommitted when the statement takes the same one makes it wait; once the client commits, the
+// statement breaks the unique index and rolls back whole, the counter's step with it, and the next
+// try skips the client's number: no gap, no duplicate, and the event shows the number the answer
+// shows.
 
 describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on PostgreSQL', () => {
   let t: TestApp;
