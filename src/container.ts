@@ -337,7 +337,7 @@ export function createContainer(storage: Storage, options: ContainerOptions): Co
       creditNoteRepository,
       invoices,
       events,
-      hostedLinkOf,
+      (owner, kind, id, now) => hostedLinks.newLink(owner, kind, id, now),
     ),
     payments: new PaymentService(storage.db, invoiceRepository, invoices, events),
     sealer,

@@ -138,6 +138,11 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
   unlessTaken?: boolean;
   /** One row of another table written with it, and only with it (its hosted link); none is null. */
   alongside?: InsertChange | null;
+  /**
+   * A compare-and-set written first (a credit note's change of its invoice): when it matches no
+   * row, nothing is written, no number is taken, and the writer answers null. Not with `unlessTaken`.
+   */
+  guard?: GuardedUpdate | null;
 }
 
 /** The two ways of numbering an invoice (or a row of a numbered insert): the dialect uses one of them. */
@@ -197,14 +202,15 @@ export interface EventWriter {
    * caller's COMMIT, if any) only, and without a caller's transaction no BEGIN or COMMIT is sent;
    * elsewhere the row is numbered and inserted `inSteps`, then the rest is written, in one
    * transaction. Unless the change says `unlessTaken`, nothing else may hold the number: a unique
-   * index it breaks throws.
+   * index it breaks throws. With a `guard`, its UPDATE comes first: null (nothing written) when
+   * it matched no row, so `ways.inSteps` must answer null then too.
    */
-  writeNumberedInsert(
+  writeNumberedInsert<N extends string | null>(
     executor: Kysely<Database>,
     events: EventRow[],
     change: NumberedInsert,
-    ways: NumberingWays,
-  ): Promise<string>;
+    ways: NumberingWays<N>,
+  ): Promise<N>;
 }
 
 /** The tables whose rows workers lease (id, lease_owner, lease_expires_at): webhook and email deliveries. */

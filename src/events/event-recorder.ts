@@ -117,16 +117,17 @@ export class EventRecorder {
    * COMMIT of its own; elsewhere the row is numbered and inserted `inSteps`, in a transaction. As
    * for recordNumbered, nothing in an object may be worked out from the number's text. Events
    * given the same `objectOf` (an issued create's `invoice.created` and `invoice.finalized`)
-   * share one object, made and written as JSON once.
+   * share one object, made and written as JSON once. With the change's `guard` (a credit note's
+   * change of its invoice) it answers null, with nothing written, when the guard matched no row.
    */
-  async recordWithNumberedInsert(
+  async recordWithNumberedInsert<N extends string | null = string>(
     executor: Kysely<Database>,
     scope: Scope,
     events: readonly { type: EventType; objectOf: (number: string) => unknown }[],
     change: Omit<NumberedInsert, 'placeholder'>,
-    ways: NumberingWays,
+    ways: NumberingWays<N>,
     now: Date,
-  ): Promise<string> {
+  ): Promise<N> {
     const placeholder = numberStandIn();
     const json = new Map<(number: string) => unknown, string>();
     const rows = events.map(({ type, objectOf }) => {

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { inTransaction } from '../db/transactions.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ErrorDetail } from '../errors/app-error.js';
 import { newId } from '../lib/ids.js';
@@ -13,7 +12,7 @@ import { NumberSequences } from '../repositories/number-sequences.js';
 import type { CreateCreditNoteInput, CreditNote } from '../schemas/credit-note.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { creditNoteFromRows } from './credit-note-mapping.js';
-import { NO_HOSTED_LINK, type HostedLinkOf } from './hosted-link-port.js';
+import { NO_NEW_HOSTED_LINK, type NewHostedLink } from './hosted-link-port.js';
 import { adjustmentsOf, extrasColumns, extrasOf } from './document-extras.js';
 import { computeContent, draftLineOf, oversizedAmounts } from './invoice-content.js';
 import { dayOf, Problems, readLines, todayUtc, type DocumentExtras, type DraftLine } from './invoice-input.js';
@@ -76,8 +75,8 @@ export class SettlementService {
     private readonly creditNotes: CreditNoteRepository,
     private readonly invoiceService: InvoiceService,
     private readonly events: EventRecorder,
-    /** An issued credit note's hosted page link (hosted/, above the services, fills it in). */
-    private readonly hostedLinkOf: HostedLinkOf = NO_HOSTED_LINK,
+    /** A new credit note's hosted page link, written with it (hosted/, above the services, makes it). */
+    private readonly newHostedLink: NewHostedLink = NO_NEW_HOSTED_LINK,
   ) {}
 
   /** POST /credit-note */
@@ -267,37 +266,39 @@ export class SettlementService {
     const after = answer?.(change.next, { creditNotes: [{ id, created_at: at }] });
     const statusEvent = after ? statusChangeEvent(invoice.status, after) : null;
     const key = { companyId, livemode: modeColumn(scope), sequence: 'credit-note', year };
-    return inTransaction(this.db, trx, async (t) => {
-      if (!(await this.invoices.settle(t, scope, invoice.id, change))) return 'retry';
-      // Read (or made) before the number: the counter's lock is held from the number to the commit.
-      const hosted = await this.hostedLinkOf(scope, 'credit-note', id, t, null);
-      // A new credit note has been sent nowhere yet.
-      const creditNoteWith = (number: string) => creditNoteFromRows({ ...row, number }, lines, [], hosted);
-      // The number, the credit note, its lines and events: one statement where the database can (PostgreSQL).
-      const number = await this.events.recordWithNumberedInsert(
-        t,
-        scope,
-        [
-          { type: 'credit-note.created', objectOf: creditNoteWith },
-          ...(statusEvent ? [{ type: statusEvent.type, objectOf: () => statusEvent.object }] : []),
-        ],
-        {
-          ...key,
-          prefix: creditNotePrefix(year, scope.livemode),
-          width: NUMBER_WIDTH,
-          ...this.creditNotes.numberedInsert(row, lines),
+    // A new credit note has been sent nowhere yet; its link is made here and written with it.
+    const link = this.newHostedLink(scope, 'credit-note', id, now);
+    const creditNoteWith = (number: string) => creditNoteFromRows({ ...row, number }, lines, [], link.facts);
+    // The invoice's compare-and-set, the number, the credit note, its lines, link and events: one
+    // statement where the database can (PostgreSQL), with no BEGIN or COMMIT unless the caller's
+    // transaction; steps in one transaction elsewhere. Null: the invoice changed since it was read.
+    const number = await this.events.recordWithNumberedInsert<string | null>(
+      trx ?? this.db,
+      scope,
+      [
+        { type: 'credit-note.created', objectOf: creditNoteWith },
+        ...(statusEvent ? [{ type: statusEvent.type, objectOf: () => statusEvent.object }] : []),
+      ],
+      {
+        ...key,
+        prefix: creditNotePrefix(year, scope.livemode),
+        width: NUMBER_WIDTH,
+        ...this.creditNotes.numberedInsert(row, lines),
+        guard: this.invoices.settlementGuard(scope, invoice.id, change),
+        alongside: link.change,
+      },
+      {
+        inSteps: async (t) => {
+          if (!(await this.invoices.settle(t, scope, invoice.id, change))) return null;
+          const number = formatCreditNoteNumber(year, await this.sequences.next(t, key), scope.livemode);
+          await this.creditNotes.insert(t, { ...row, number }, lines);
+          return number;
         },
-        {
-          inSteps: async () => {
-            const number = formatCreditNoteNumber(year, await this.sequences.next(t, key), scope.livemode);
-            await this.creditNotes.insert(t, { ...row, number }, lines);
-            return number;
-          },
-        },
-        now,
-      );
-      return { ok: true as const, value: creditNoteWith(number), ...(voiding && after ? { voided: after } : {}) };
-    });
+      },
+      now,
+    );
+    if (number === null) return 'retry';
+    return { ok: true, value: creditNoteWith(number), ...(voiding && after ? { voided: after } : {}) };
   }
 }
 

@@ -250,11 +250,10 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const crediting = t.post('/credit-note', { invoiceId: invoice.id, reason: 'Second', lines: ONE_UNIT }, key);
     const { query: waiting } = await statementBlockedBy(observer, clientPid, 'the credit note to wait for the counter');
-    // The statement that waits for the counter also stores the credit note (its lines and events
-    // follow in the same statement, past what pg_stat_activity shows of it).
-    expect(waiting).toMatch(
-      /^with "n" as \(insert into "number_sequences" .* "inserted" as \(insert into "credit_notes" /,
-    );
+    // The statement that waits for the counter is the one that changes the invoice (its
+    // compare-and-set comes first) and stores the credit note (the counter, the credit note, its
+    // lines and events follow in the same statement, past what pg_stat_activity shows of it).
+    expect(waiting).toMatch(/^with "guarded" as \(update "invoices" set "amount_paid" = \$1/);
     await client.query('commit');
 
     const res = await crediting;
@@ -262,5 +261,48 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a credit note in one statement 
     expect(res.json().data.number).toBe(`CN-${YEAR}-00002`);
     const get = await t.get(`/credit-note/${res.json().data.id}`, key);
     expect(res.json().data).toEqual(get.json().data);
+  });
+
+  it('takes no number for a credit note whose invoice changed while it waited, and stores it once on the next try', async () => {
+    const { key, companyId } = await t.tenant();
+    const buyer = (await t.post('/organization', { name: 'Changed Buyer', isCustomer: true }, key)).json().data;
+    const invoice = (await t.post('/invoice', { organizationId: buyer.id, lines: LINES }, key)).json().data;
+
+    // Another transaction changes what the invoice has credited (a credit note that other code
+    // stored): the credit note's statement waits for the invoice's row, then finds it changed.
+    await client.query('begin');
+    await client.query("update invoices set amount_credited = '0.01' where id = $1", [invoice.id]);
+    const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const crediting = t.post('/credit-note', { invoiceId: invoice.id, reason: 'Once', lines: ONE_UNIT }, key);
+    const { query: waiting } = await statementBlockedBy(
+      observer,
+      clientPid,
+      "the credit note to wait for the invoice's row",
+    );
+    expect(waiting).toMatch(/^with "guarded" as \(update "invoices"/);
+    await client.query('commit');
+
+    const res = await crediting;
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.number).toBe(`CN-${YEAR}-00001`);
+    const { rows: counter } = await observer.query<{ last_value: number }>(
+      "select last_value from number_sequences where company_id = $1 and sequence = 'credit-note'",
+      [companyId],
+    );
+    expect(counter).toEqual([{ last_value: 1 }]);
+    const { rows: stored } = await observer.query<{ count: number }>(
+      'select count(*)::int as count from credit_notes where invoice_id = $1',
+      [invoice.id],
+    );
+    expect(stored).toEqual([{ count: 1 }]);
+    // The next try read the invoice as the other transaction left it, and added to it.
+    const read = (await t.get(`/invoice/${invoice.id}`, key)).json().data;
+    expect(read.creditNoteIds).toEqual([res.json().data.id]);
+    const { rows: credited } = await observer.query<{ amount_credited: string }>(
+      'select amount_credited from invoices where id = $1',
+      [invoice.id],
+    );
+    // 0.01 from the other transaction, 59.50 (50 and 19 % VAT) from this credit note.
+    expect(credited).toEqual([{ amount_credited: '59.51' }]);
   });
 });

@@ -242,8 +242,21 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       }
     },
 
-    async writeNumberedInsert(executor: Kysely<Database>, events: EventRow[], change: NumberedInsert): Promise<string> {
-      const { insert, numberColumn, belonging, unlessTaken = false, alongside = null, ...sequence } = change;
+    async writeNumberedInsert<N extends string | null>(
+      executor: Kysely<Database>,
+      events: EventRow[],
+      change: NumberedInsert,
+    ): Promise<N> {
+      const {
+        insert,
+        numberColumn,
+        belonging,
+        unlessTaken = false,
+        alongside = null,
+        guard = null,
+        ...sequence
+      } = change;
+      if (guard && unlessTaken) throw new Error('A guarded numbered insert takes numbers only its sequence gives');
       const shape = {
         table: insert.table,
         columns: Object.keys(insert.row),
@@ -251,6 +264,7 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         belonging: belongingShape(belonging),
         unlessTaken,
         alongside: alongside && { table: alongside.table, columns: Object.keys(alongside.row) },
+        guard: guard && { table: guard.table, set: Object.keys(guard.set), where: Object.keys(guard.where) },
       };
       const key = [
         shape.table,
@@ -261,6 +275,9 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         unlessTaken,
         shape.alongside?.table ?? '',
         shape.alongside?.columns ?? '',
+        shape.guard?.table ?? '',
+        shape.guard?.set ?? '',
+        shape.guard?.where ?? '',
       ].join(':');
       let statement = numberedInsertOf.get(key);
       if (!statement) {
@@ -271,6 +288,10 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
       const values: Values = { ...sequence, ...eventValues(events), rows: JSON.stringify(belonging.rows) };
       putValues(values, 'row', insert.row);
       if (alongside) putValues(values, 'alongside', alongside.row);
+      if (guard) {
+        putValues(values, 'set', guard.set);
+        putValues(values, 'where', guard.where);
+      }
       const run = async () => (await statement(values, executor)).rows;
       for (;;) {
         // Numbers only the sequence gives cannot be taken: no savepoint. Numbers a client may give
@@ -280,10 +301,12 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         const row = rows?.[0];
         if (!row) {
           if (unlessTaken) continue;
+          // Without a guard's miss, the sequence's number always goes in.
+          if (guard) return null as N;
           throw new Error(`No number for the ${insert.table} row`);
         }
         if (row.outboxed > 0) hooks.onOutbox();
-        return row.number;
+        return row.number as N;
       }
     },
   };
@@ -403,10 +426,10 @@ function withBelonging(query: Builder, belonging: BelongingShape, param: Param, 
 }
 
 /**
- * A numbered insert as one statement: the next number (`n`), the row with it, the rows that
- * belong to it (one JSON parameter, typed by their table's columns), the row alongside it (its
- * hosted link), the events with the number in their objects and their outbox rows. Compiled once
- * per shape.
+ * A numbered insert as one statement: the guard's compare-and-set if any (`guarded`), the next
+ * number (`n`, only when the guard changed its row), the row with it, the rows that belong to it
+ * (one JSON parameter, typed by their table's columns), the row alongside it (its hosted link),
+ * the events with the number in their objects and their outbox rows. Compiled once per shape.
  */
 function numberedInsertStatement(
   db: Kysely<Database>,
@@ -417,12 +440,22 @@ function numberedInsertStatement(
     belonging: { table: Table; columns: string[] } | null;
     unlessTaken: boolean;
     alongside: { table: Table; columns: string[] } | null;
+    guard: { table: Table; set: string[]; where: string[] } | null;
   },
 ) {
   return prepareQuery<Values, { number: string; outboxed: number }>(db, (d, param) => {
     const p = param as Param;
+    const guard = shape.guard;
+    // The guard's compare-and-set first; the number is taken only when it changed its row.
+    const guarded: Builder = guard
+      ? d.with('guarded', (w: Builder) => {
+          let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, p(`set:${c}`)])));
+          for (const column of guard.where) update = update.where(column, '=', p(`where:${column}`));
+          return update.returning(sql.lit(1).as('one'));
+        })
+      : d;
     // Values selected from `n` take their column's type from the INSERT, as VALUES would.
-    let query: Builder = withNextNumber(d, p).with('inserted', (w: Builder) =>
+    let query: Builder = withNextNumber(guarded, p, guard ? 'guarded' : undefined).with('inserted', (w: Builder) =>
       w
         .insertInto(shape.table)
         .columns(shape.columns)
