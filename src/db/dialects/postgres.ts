@@ -87,18 +87,12 @@ function guardedStatement(
     // Values selected from the UPDATE's RETURNING take their column's type from the INSERT, as VALUES would.
     const fromGuarded = (w: Builder, prefix: string, columns: readonly string[]) =>
       w.selectFrom('guarded').select(columns.map((c) => sql`${param(`${prefix}:${c}`)}`.as(c)));
-    let query: Builder = d
-      .with('guarded', (w: Builder) => {
-        let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, param(`set:${c}`)])));
-        for (const column of guard.where) update = update.where(column, '=', param(`where:${column}`));
-        return update.returning(sql.lit(1).as('one'));
-      })
-      .with('change', (w: Builder) =>
-        w
-          .insertInto(insert.table)
-          .columns(insert.columns)
-          .expression(fromGuarded(w, 'change', insert.columns)),
-      );
+    let query: Builder = withGuarded(d, guard, param as Param).with('change', (w: Builder) =>
+      w
+        .insertInto(insert.table)
+        .columns(insert.columns)
+        .expression(fromGuarded(w, 'change', insert.columns)),
+    );
     const names = Array.from({ length: eventCount }, (_, i) => `event_${i}`);
     for (const name of names)
       query = query.with(name, (w: Builder) =>
@@ -395,6 +389,32 @@ function withNumberedEvents(query: Builder, source: string, param: Param): Build
   );
 }
 
+/**
+ * The `guarded` CTE: the compare-and-set UPDATE (`set:` values where the row has the `where:`
+ * ones), one row of RETURNING when it changed its row, none otherwise (a racing writer's row, once
+ * its lock is released, is compared as that writer left it).
+ */
+function withGuarded(d: Builder, guard: { table: Table; set: string[]; where: string[] }, param: Param): Builder {
+  return d.with('guarded', (w: Builder) => {
+    let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, param(`set:${c}`)])));
+    for (const column of guard.where) update = update.where(column, '=', param(`where:${column}`));
+    return update.returning(sql.lit(1).as('one'));
+  });
+}
+
+/**
+ * The `alongside` CTE: one row (`alongside:` values) written once per row of `source` (the
+ * numbered row's CTE), so only with it. Values selected take their column's type from the INSERT.
+ */
+function withAlongside(query: Builder, alongside: { table: Table; columns: string[] }, param: Param, source: string) {
+  return query.with('alongside', (w: Builder) =>
+    w
+      .insertInto(alongside.table)
+      .columns(alongside.columns)
+      .expression(w.selectFrom(source).select(alongside.columns.map((c) => sql`${param(`alongside:${c}`)}`.as(c)))),
+  );
+}
+
 /** The table and columns of the rows that belong to an inserted row; null when there are none. */
 type BelongingShape = { table: Table; columns: string[] };
 
@@ -447,13 +467,7 @@ function numberedInsertStatement(
     const p = param as Param;
     const guard = shape.guard;
     // The guard's compare-and-set first; the number is taken only when it changed its row.
-    const guarded: Builder = guard
-      ? d.with('guarded', (w: Builder) => {
-          let update = w.updateTable(guard.table).set(Object.fromEntries(guard.set.map((c) => [c, p(`set:${c}`)])));
-          for (const column of guard.where) update = update.where(column, '=', p(`where:${column}`));
-          return update.returning(sql.lit(1).as('one'));
-        })
-      : d;
+    const guarded: Builder = guard ? withGuarded(d, guard, p) : d;
     // Values selected from `n` take their column's type from the INSERT, as VALUES would.
     let query: Builder = withNextNumber(guarded, p, guard ? 'guarded' : undefined).with('inserted', (w: Builder) =>
       w
@@ -485,14 +499,7 @@ function numberedInsertStatement(
     );
     // Joined with `inserted`: nothing of a row that did not go in (its number was taken).
     if (shape.belonging) query = withBelonging(query, shape.belonging, p, ['inserted']);
-    const alongside = shape.alongside;
-    if (alongside)
-      query = query.with('alongside', (w: Builder) =>
-        w
-          .insertInto(alongside.table)
-          .columns(alongside.columns)
-          .expression(w.selectFrom('inserted').select(alongside.columns.map((c) => sql`${p(`alongside:${c}`)}`.as(c)))),
-      );
+    if (shape.alongside) query = withAlongside(query, shape.alongside, p, 'inserted');
     return withOutbox(withNumberedEvents(query, 'inserted', p))
       .selectFrom('inserted')
       .select(['inserted.number', sql<number>`(select count(*) from outbox)::int`.as('outboxed')]);
@@ -542,14 +549,7 @@ function numberedClaimStatement(
         )
         .returning(sql<string>`n.number`.as('number')),
     );
-    const alongside = shape.alongside;
-    if (alongside)
-      query = query.with('alongside', (w: Builder) =>
-        w
-          .insertInto(alongside.table)
-          .columns(alongside.columns)
-          .expression(w.selectFrom('numbered').select(alongside.columns.map((c) => sql`${p(`alongside:${c}`)}`.as(c)))),
-      );
+    if (shape.alongside) query = withAlongside(query, shape.alongside, p, 'numbered');
     return withOutbox(withNumberedEvents(query, 'numbered', p)).selectNoFrom([
       sql<string | null>`(select number from numbered)`.as('number'),
       sql<number>`(select count(*) from draft)::int`.as('claimed'),
