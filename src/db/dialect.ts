@@ -149,7 +149,8 @@ export interface NumberedInsert extends Omit<NumberedChange, 'invoiceId'> {
 export interface NumberingWays<N extends string | null = string> {
   /**
    * Numbers the invoice in steps (making it first, for a create; claiming the draft, for a
-   * finalize) in the transaction `t`, answering the number (null: the draft was not claimed).
+   * finalize) in the transaction `t`, answering the number (null: the draft was not claimed, or
+   * a credit note's guard matched no row).
    */
   inSteps: (t: Kysely<Database>) => Promise<N>;
 }

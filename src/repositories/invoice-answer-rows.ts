@@ -32,7 +32,7 @@ export interface InvoiceAnswerRows {
 export const DELIVERIES_SHOWN = 50;
 
 /** Every column of a table, checked against its type: one added to the type and not here fails to compile. */
-function columnsOf<T>(columns: Record<keyof T, true>): readonly string[] {
+export function columnsOf<T>(columns: Record<keyof T, true>): readonly string[] {
   return Object.keys(columns);
 }
 

@@ -506,12 +506,16 @@ export class InvoiceRepository {
     expectedVersion: number,
     fields: IssueFields,
   ): Promise<boolean> {
-    const { set, where } = this.draftClaim(owner, id, expectedVersion, fields);
-    let query = t.updateTable('invoices').set(set);
-    for (const [column, value] of Object.entries(where))
+    return this.applyGuard(t, this.draftClaim(owner, id, expectedVersion, fields));
+  }
+
+  /** Runs a compare-and-set of an invoice in `t`: whether it changed the row. */
+  private async applyGuard(t: Kysely<Database>, guard: GuardedUpdate): Promise<boolean> {
+    let query = t.updateTable('invoices').set(guard.set as Partial<InvoiceRow>);
+    for (const [column, value] of Object.entries(guard.where))
       query = query.where(column as keyof InvoiceRow, '=', value as never);
-    const claimed = await query.executeTakeFirst();
-    return Number(claimed.numUpdatedRows) === 1;
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /**
@@ -590,12 +594,7 @@ export class InvoiceRepository {
 
   /** Applies a payment's, refund's or credit note's effect if the invoice is still as it was read; false otherwise. */
   async settle(t: Kysely<Database>, owner: Owner, id: string, change: SettlementChange): Promise<boolean> {
-    const guard = this.settlementGuard(owner, id, change);
-    let query = t.updateTable('invoices').set(change.next);
-    for (const [column, value] of Object.entries(guard.where))
-      query = query.where(column as keyof InvoiceRow, '=', value as never);
-    const result = await query.executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.applyGuard(t, this.settlementGuard(owner, id, change));
   }
 
   /**

@@ -3,6 +3,7 @@ import type { CompaniesTable, Database, OrganizationsTable } from '../db/schema.
 import { isUniqueViolation } from '../db/dialect.js';
 import { prepareQuery } from '../db/prepared-query.js';
 import { modeColumn, type Owner } from '../db/scope.js';
+import { columnsOf } from './invoice-answer-rows.js';
 import { afterCursor, type Cursor } from './keyset.js';
 import { containsPattern, like, type CountedPage, type PageAt } from './search.js';
 
@@ -38,7 +39,7 @@ function foldedPrefix(prefix: string): string {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Every column of an organization, for a read that selects it beside another table's row. */
-const ORGANIZATION_COLUMNS = Object.keys({
+const ORGANIZATION_COLUMNS = columnsOf<OrganizationsTable>({
   id: true,
   company_id: true,
   livemode: true,
@@ -64,7 +65,7 @@ const ORGANIZATION_COLUMNS = Object.keys({
   electronic_address_scheme: true,
   electronic_address_id: true,
   legal_registration_id: true,
-} satisfies Record<keyof OrganizationsTable, true>) as (keyof OrganizationsTable)[];
+});
 
 /** The prefix of an organization's columns in a row of `selectWithCompany`. */
 const ORGANIZATION_PREFIX = 'organization:';
