@@ -566,8 +566,10 @@ async function main() {
       return spreadDrafts.entries.slice(spreadDrafts.next);
     },
     finalize: async (seconds) => {
-      // Enough drafts for the rate invoices were created at, twice over; what is left over serves the next run.
-      const rate = measured.invoice?.requestsPerSecond ?? 1000;
+      // Enough drafts for the rate invoices were created at or finalize's target, whichever is
+      // higher, twice over (one company's finalizes outran its issued creates once they stopped
+      // waiting on its counter, and ran out of drafts); what is left over serves the next run.
+      const rate = Math.max(measured.invoice?.requestsPerSecond ?? 0, TARGETS.finalize.minRps);
       const need = Math.ceil(rate * 2 * seconds) + 200 - (drafts.ids.length - drafts.next);
       if (need > 0) drafts.ids.push(...(await collect(need, '/invoice', { ...invoiceBody, status: 'draft' })));
       return drafts.ids.slice(drafts.next).map((id) => `${new URL(base).pathname}/invoice/${id}/finalize`);
