@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { INVOICE_LINES } from './invoice-lines.mjs';
 import { seedInvoices } from './seed.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -438,13 +439,7 @@ async function main() {
   const invoiceBody = {
     organizationId: buyer.data.id,
     buyerReference: 'PO-4711',
-    lines: [
-      { name: 'Consulting', quantity: '7.5', unitPrice: '120.00', vatRate: '19' },
-      { name: 'Travel', quantity: 1, unitPrice: '245.30', vatRate: '19' },
-      { name: 'Books', quantity: 3, unitPrice: '19.99', vatRate: '7' },
-      { name: 'Licence', quantity: '12', unitPrice: '9.95', discountPercent: '10', vatRate: '19' },
-      { name: 'Export service', quantity: 1, unitPrice: '500', vatRate: '0', vatCategory: 'G' },
-    ],
+    lines: INVOICE_LINES,
   };
   const invoiceProbe = await fetch(`${base}/invoice`, { method: 'POST', headers, body: JSON.stringify(invoiceBody) });
   const invoice = invoiceProbe.status === 201 ? (await invoiceProbe.json()).data : null;

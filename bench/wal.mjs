@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { INVOICE_LINES } from './invoice-lines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const url = process.argv[2];
@@ -89,13 +90,7 @@ try {
   // The bench's invoice of five lines.
   const invoice = {
     organizationId: buyer.id,
-    lines: [
-      { name: 'Consulting', quantity: '7.5', unitPrice: '120.00', vatRate: '19' },
-      { name: 'Travel', quantity: 1, unitPrice: '245.30', vatRate: '19' },
-      { name: 'Books', quantity: 3, unitPrice: '19.99', vatRate: '7' },
-      { name: 'Licence', quantity: '12', unitPrice: '9.95', discountPercent: '10', vatRate: '19' },
-      { name: 'Export service', quantity: 1, unitPrice: '500', vatRate: '0', vatCategory: 'G' },
-    ],
+    lines: INVOICE_LINES,
   };
 
   const walPosition = async () => (await admin.query('select pg_current_wal_lsn() as lsn')).rows[0].lsn;
