@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import pgModule from 'pg';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { eventually } from '../helpers/eventually.js';
@@ -9,10 +10,10 @@ import { lockingClients, statementBlockedBy } from '../helpers/pg-waits.js';
 // On PostgreSQL a numbered write (finalize, an issued create) is one statement of its own: a
 // finalize claims the draft, takes its number and writes its hosted link and event in it; a create
 // makes its invoice, lines, hosted link and events in it. A client's number that is still
-// uncommitted when the statement takes the same one makes it wait; once the client commits, the
-// statement breaks the unique index and rolls back whole, the counter's step with it, and the next
-// try skips the client's number: no gap, no duplicate, and the event shows the number the answer
-// shows.
+// uncommitted when the statement takes the same one makes it wait. Once the client commits, a
+// finalize's statement breaks the unique index and rolls back whole, the counter's step with it; a
+// create's INSERT, whose conflict arbiter is that index, writes nothing. Either way the next try
+// skips the client's number: no gap, no duplicate, and the event shows the number the answer shows.
 
 describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on PostgreSQL', () => {
   let t: TestApp;
@@ -20,7 +21,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
   let client: pg.Client;
   let observer: pg.Client;
 
+  /** Every query the app's connections send (they bind `query` when they connect), passed through. */
+  let sent: MockInstance<pg.Client['query']>;
+
   beforeAll(async () => {
+    sent = vi.spyOn(pgModule.Client.prototype, 'query');
     t = await buildTestApp('postgres', { webhookAllowPrivateUrls: true });
     ({ key } = await t.tenant());
     ({ client, observer } = await lockingClients(t.database.url));
@@ -28,6 +33,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
   afterAll(async () => {
     await Promise.all([client?.end(), observer?.end()]);
     await t?.close();
+    sent?.mockRestore();
   });
 
   /** Waits until one backend waits on the client's transaction (the statement under test). */
@@ -137,8 +143,16 @@ describe.skipIf(!DIALECTS.includes('postgres'))('numbering in one statement on P
     await client.query('begin');
     await client.query('update invoices set number = $1 where id = $2', [`${year}-00001`, first]);
     const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    sent.mockClear();
     const creating = t.post('/invoice', body, ownKey);
     const waiting = await blockedBy(clientPid, "the create's statement to wait on the client's uncommitted number");
+    // The taken number is found by the unique index, as the INSERT's conflict arbiter, not by a
+    // read whose plan could walk every invoice of the company while the counter is locked.
+    const statement = sent.mock.calls
+      .map(([query]) => (typeof query === 'string' ? query : ((query as { text?: string }).text ?? '')))
+      .find((text) => text.startsWith('with "n" as (insert into "number_sequences"'));
+    expect(statement).toContain('on conflict ("company_id", "livemode", "number") do nothing');
+    expect(statement).not.toContain('not exists');
     // Its own transaction: no savepoint before it (which would give its writes a subtransaction
     // id besides the transaction's), so the counter lock it holds lasts for this statement alone,
     // with no COMMIT round trip after it.
