@@ -286,13 +286,11 @@ function postgresEventWriter(db: Kysely<Database>, hooks: EventWriterHooks): Eve
         putValues(values, 'set', guard.set);
         putValues(values, 'where', guard.where);
       }
-      const run = async () => (await statement(values, executor)).rows;
       for (;;) {
-        // Numbers only the sequence gives cannot be taken: no savepoint. Numbers a client may give
-        // too are tried as a finalize tries them (writeNumbered): a taken one leaves no row. Without
-        // the caller's transaction the statement is its own: no BEGIN, no savepoint, no COMMIT.
-        const rows = unlessTaken ? await lastWriteUnlessTaken(executor, run) : await run();
-        const row = rows?.[0];
+        // A number a client took (unlessTaken) is skipped by the INSERT's conflict arbiter, which
+        // breaks no index: a taken one leaves no row and the next is tried, with no savepoint, in
+        // the caller's transaction or without one (then the statement is its own: no BEGIN, no COMMIT).
+        const row = (await statement(values, executor)).rows[0];
         if (!row) {
           if (unlessTaken) continue;
           // Without a guard's miss, the sequence's number always goes in.
