@@ -5,6 +5,7 @@
 //
 //   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=50 npm run bench
 //   BENCH_SCENARIOS='invoice;hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
+//   BENCH_SCENARIOS=finalize BENCH_PROFILE=finalize npm run bench   (its measured run only profiled, profile.mjs)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
 //   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
 //   BENCH_ROWS=100000,1000000 npm run bench   (then grown to 100,000 and to a million seeded invoices, the writes measured again)
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { INVOICE_LINES } from './invoice-lines.mjs';
+import { profiled, profiledScenarios } from './profile.mjs';
 import { seedInvoices } from './seed.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -88,6 +90,8 @@ const GROWTH_KEPT = 0.8;
 // BENCH_KEEP_DATABASE=1 leaves the database (a PostgreSQL schema, a SQLite file) in place and says
 // where, to EXPLAIN what a grown one does; drop it after.
 const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
+// BENCH_PROFILE='finalize': these scenarios' measured runs are profiled (bench/profile.mjs).
+const PROFILE = profiledScenarios();
 // Server RSS under every scenario but PDF, and right after start-up (before any load).
 const RSS_TARGET_MB = 160;
 const STARTUP_RSS_TARGET_MB = 120;
@@ -330,7 +334,10 @@ async function main() {
   if (process.env.BENCH_REDIS_URL) env.REDIS_URL = process.env.BENCH_REDIS_URL;
 
   const logFd = openSync(logFile, 'w');
-  const service = spawn(process.execPath, [...START_FLAGS, join(ROOT, 'dist/server.js')], {
+  // The inspector, on loopback, only when a scenario is to be profiled.
+  const inspectPort = PROFILE.size > 0 ? await freePort() : null;
+  const inspect = inspectPort === null ? [] : [`--inspect=127.0.0.1:${inspectPort}`];
+  const service = spawn(process.execPath, [...START_FLAGS, ...inspect, join(ROOT, 'dist/server.js')], {
     env,
     stdio: ['ignore', logFd, logFd],
   });
@@ -756,17 +763,26 @@ async function main() {
 
   // Each scenario is measured right after its baseline, so that both see the same machine: on a
   // small shared machine throughput drifts by tens of percent between minutes.
-  const loadOnce = async (scenario, seconds, pid) => {
+  // With `profile`, the load alone (not the set-up before it) runs under the service's profiler.
+  const loadOnce = async (scenario, seconds, pid, profile = false) => {
+    const load = (s) =>
+      profile
+        ? profiled(
+            inspectPort,
+            join(ROOT, 'bench/results', `${database.dialect}-${s.name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`),
+            () => runLoad(s, seconds, pid),
+          )
+        : runLoad(s, seconds, pid);
     if (scenario.freshPaths) {
       const paths = await scenario.freshPaths(seconds);
       // The rows just made for it (thousands of drafts) are analysed too, or the statements are
       // planned for the tables as they were before them.
       if (database.dialect === 'postgres' && pid !== baseline.pid) await vacuumAnalyse(database.url);
-      const out = await runLoad({ ...scenario, paths }, seconds, pid);
+      const out = await load({ ...scenario, paths });
       scenario.consume(out.consumed);
       return out;
     }
-    return runLoad(scenario, seconds, pid);
+    return load(scenario);
   };
   const measure = async (scenario, pid) => {
     await scenario.setUp?.(scenario);
@@ -775,7 +791,7 @@ async function main() {
       `bench: ${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections\n`,
     );
     if (WARMUP > 0) await loadOnce(scenario, WARMUP, pid);
-    const run = await loadOnce(scenario, DURATION, pid);
+    const run = await loadOnce(scenario, DURATION, pid, pid === service.pid && PROFILE.has(scenario.name));
     return pid === service.pid ? { ...run, memory: await serverMemory(servicePort, pid) } : run;
   };
   // Runs of equal length as one: the mean rate, the worst latencies and memory, every error.
