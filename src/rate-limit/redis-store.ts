@@ -72,15 +72,17 @@ declare module 'ioredis' {
 export class RedisRateLimitStore implements RateLimitStore {
   readonly client: Redis;
   private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
 
   constructor(options: RedisRateLimitStoreOptions) {
     this.keyPrefix = options.keyPrefix ?? '';
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 250;
     this.client = new Redis(options.url, {
       // While Redis is unreachable a command fails at once instead of waiting in a queue,
       // and a command already sent is not retried: the request must never wait on Redis.
+      // The command timeout is this store's own (answered), not ioredis's.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 250,
       connectTimeout: options.connectTimeoutMs ?? 1000,
       // Reconnect forever, backing off to one attempt a second, so shared counting resumes by itself.
       retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
@@ -111,14 +113,51 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
+  /**
+   * The command's reply, or a timeout error once `commandTimeoutMs` has passed without one. A
+   * timer that fires late because the event loop was busy (a burst of requests handled in one
+   * turn) must not fail a command whose reply is already waiting to be read: the timeout is
+   * decided after that turn's I/O (setImmediate runs after the poll phase that reads it). Failing
+   * it would send this instance to its own counters, and a limit shared by every instance would
+   * be counted twice.
+   */
+  private answered<T>(command: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            settled = true;
+            reject(new Error(`Redis did not answer within ${this.commandTimeoutMs} ms`));
+          }),
+        this.commandTimeoutMs,
+      );
+      command.then(
+        (value) => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
   async increment(key: string, windowMs: number): Promise<WindowCount> {
-    const reply = await this.client.rateLimitIncrement(this.keyPrefix + key, windowMs);
+    const reply = await this.answered(this.client.rateLimitIncrement(this.keyPrefix + key, windowMs));
     if (!reply) throw new Error('rate-limit script returned nothing');
     return { count: Number(reply[0]), resetAt: Date.now() + Math.max(0, Number(reply[1])) };
   }
 
   async release(key: string): Promise<void> {
-    await this.client.rateLimitRelease(this.keyPrefix + key);
+    await this.answered(this.client.rateLimitRelease(this.keyPrefix + key));
   }
 
   async reserve(
@@ -127,17 +166,14 @@ export class RedisRateLimitStore implements RateLimitStore {
     limit: number,
     windowMs: number,
   ): Promise<{ admitted: boolean; resetAt: number }> {
-    const [admitted, ttl] = await this.client.rateLimitReserve(
-      this.keyPrefix + key,
-      this.keyPrefix + alsoCounted,
-      limit,
-      windowMs,
+    const [admitted, ttl] = await this.answered(
+      this.client.rateLimitReserve(this.keyPrefix + key, this.keyPrefix + alsoCounted, limit, windowMs),
     );
     return { admitted: Number(admitted) === 1, resetAt: Date.now() + Math.max(0, Number(ttl)) };
   }
 
   async peek(key: string): Promise<WindowCount | null> {
-    const reply = await this.client.rateLimitPeek(this.keyPrefix + key);
+    const reply = await this.answered(this.client.rateLimitPeek(this.keyPrefix + key));
     if (!reply || Number(reply[1]) <= 0) return null;
     return { count: Number(reply[0]), resetAt: Date.now() + Number(reply[1]) };
   }

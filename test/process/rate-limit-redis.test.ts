@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -71,6 +72,23 @@ describe.skipIf(!REDIS_AVAILABLE)('the Redis rate-limit store', () => {
     await store.increment('key:peeked', 60_000);
     await store.peek('key:peeked');
     expect((await store.peek('key:peeked'))?.count).toBe(1);
+  });
+
+  it('answers a count whose reply came while the event loop was busy past the command timeout', async () => {
+    const store = new RedisRateLimitStore({ url: TEST_REDIS_URL, keyPrefix: prefix, commandTimeoutMs: 50 });
+    stores.push(store);
+    await store.waitUntilReady(2000);
+    const redis = new URL(TEST_REDIS_URL);
+    const counted = () =>
+      execFileSync('redis-cli', ['-h', redis.hostname, '-p', redis.port || '6379', 'get', `${prefix}key:busy`], {
+        encoding: 'utf8',
+      }).trim();
+    const started = Date.now();
+    const count = store.increment('key:busy', 60_000);
+    // The event loop stays busy (as with a burst of requests handled in one turn) until Redis has
+    // counted, so its reply has been written back, and until the timeout is well past.
+    while (counted() !== '1' || Date.now() - started < 200);
+    await expect(count).resolves.toMatchObject({ count: 1 });
   });
 });
 
