@@ -6,7 +6,7 @@
 //   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=50 npm run bench
 //   BENCH_SCENARIOS='invoice;hanging webhook' BENCH_SERVER_FLAGS=--cpu-prof npm run bench   (one scenario, profiled)
 //   BENCH_SCENARIOS=finalize BENCH_PROFILE=finalize npm run bench   (its measured run only profiled, profile.mjs)
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer)
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench   (a fresh schema is made; adds the Express + pg peer; on SQLite, the Express + node:sqlite peer)
 //   CLUSTER_WORKERS=2 BENCH_REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://… npm run bench   (two processes)
 //   BENCH_ROWS=100000,1000000 npm run bench   (then grown to 100,000 and to a million seeded invoices, the writes measured again)
 import { spawn, execFile, execFileSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { INVOICE_LINES } from './invoice-lines.mjs';
 import { profiled, profiledScenarios } from './profile.mjs';
@@ -37,15 +37,23 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // `minRps` is an absolute rate: finalize runs on one company, so it is also issue 30's "one
 // company, finalize, 50 connections" row.
 const POSTGRES = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
+// The peers: the same requests written lean by a typical team on the same database
+// (bench/peer-express.mjs, bench/peer-express-sqlite.mjs), shown beside ours with no factor set
+// except the organization's: what this machine gives a write with none of the contract.
+const PEER = POSTGRES ? 'Express + pg peer' : 'Express + node:sqlite peer';
+const INVOICE_PEER = `invoice (${PEER})`;
+const FINALIZE_PEER = `finalize (${PEER})`;
 const TARGETS = {
   health: { ratio: POSTGRES ? 0.6 : 0.5 },
   organization: POSTGRES
     ? { ratio: 0.2, peer: { name: 'organization (Express + pg peer)', factor: 1.5 } }
     : { ratio: 0.35 },
   'organization (Express + pg peer)': { ratio: null },
-  invoice: { ratio: POSTGRES ? 0.1 : 0.15 },
+  invoice: { ratio: POSTGRES ? 0.1 : 0.15, peer: { name: INVOICE_PEER, factor: null } },
+  [INVOICE_PEER]: { ratio: null },
   'get invoice': { ratio: POSTGRES ? 0.2 : 0.3 },
-  finalize: { ratio: POSTGRES ? 0.1 : 0.15, minRps: 1000 },
+  finalize: { ratio: POSTGRES ? 0.1 : 0.15, minRps: 1000, peer: { name: FINALIZE_PEER, factor: null } },
+  [FINALIZE_PEER]: { ratio: null },
   payment: { ratio: POSTGRES ? 0.1 : 0.15 },
   'credit note': { ratio: POSTGRES ? 0.1 : 0.15 },
   'invoice UBL': { ratio: 0.5 },
@@ -355,13 +363,25 @@ async function main() {
   const raw = `http://127.0.0.1:${baselinePort}/`;
   await waitFor(raw, baseline);
 
-  // On PostgreSQL, the peer (Express 5 + pg, bench/peer-express.mjs) on the same database.
+  // The peer on the same database (PostgreSQL: a table set in the bench's schema; SQLite: a file
+  // of its own beside the service's).
   let peer = null;
-  if (database.dialect === 'postgres' && (!ONLY || ONLY.has('organization'))) {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/peer-express.mjs')], {
-      env: { ...process.env, DATABASE_URL: database.url, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+  if (!ONLY || ['organization', 'invoice', 'finalize'].some((n) => ONLY.has(n) || ONLY.has(`${n} (${PEER})`))) {
+    const postgres = database.dialect === 'postgres';
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, postgres ? 'bench/peer-express.mjs' : 'bench/peer-express-sqlite.mjs')],
+      {
+        env: postgres
+          ? { ...process.env, DATABASE_URL: database.url, PORT: '0' }
+          : {
+              ...process.env,
+              PEER_SQLITE_FILE: join(dirname(database.url.slice('sqlite:'.length)), 'peer.db'),
+              PORT: '0',
+            },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     children.push(child);
     const ready = await new Promise((done, fail) => {
       let out = '';
@@ -371,7 +391,7 @@ async function main() {
       });
       child.once('exit', (code) => fail(new Error(`the peer exited with ${code}`)));
     });
-    peer = { url: `http://127.0.0.1:${ready.port}`, key: ready.key, pid: child.pid };
+    peer = { url: `http://127.0.0.1:${ready.port}`, key: ready.key, buyerId: ready.buyerId, pid: child.pid };
   }
 
   // Bootstrap through the service's own code: the admin CLI on the same database.
@@ -548,6 +568,9 @@ async function main() {
       })
     : [];
   const spreadDrafts = { entries: [], next: 0 };
+  const peerHeaders = peer ? { 'content-type': 'application/json', 'x-api-key': peer.key } : {};
+  const peerInvoiceBody = peer ? { ...invoiceBody, organizationId: peer.buyerId } : null;
+  const peerDrafts = { ids: [], next: 0 };
   const pathsFor = {
     'finalize, 100 companies': async (seconds) => {
       const rate = Math.max(measured.finalize?.requestsPerSecond ?? 0, 500);
@@ -566,6 +589,29 @@ async function main() {
         );
       }
       return spreadDrafts.entries.slice(spreadDrafts.next);
+    },
+    [FINALIZE_PEER]: async (seconds) => {
+      // The peer's finalize runs at up to three times its create (SQLite), so drafts for that rate.
+      const rate = Math.max(3 * (measured[INVOICE_PEER]?.requestsPerSecond ?? 0), TARGETS.finalize.minRps);
+      const need = Math.ceil(rate * 2 * seconds) + 200 - (peerDrafts.ids.length - peerDrafts.next);
+      if (need > 0) {
+        const out = await runLoad(
+          {
+            name: 'set-up',
+            url: `${peer.url}/invoice`,
+            method: 'POST',
+            headers: peerHeaders,
+            body: 'json',
+            json: { ...peerInvoiceBody, status: 'draft' },
+            collect: need,
+          },
+          0,
+          peer.pid,
+        );
+        if (out.ids.length !== need) throw new Error(`set-up: the peer made ${out.ids.length} of ${need} drafts`);
+        for (const id of out.ids) peerDrafts.ids.push(id);
+      }
+      return peerDrafts.ids.slice(peerDrafts.next).map((id) => `/invoice/${id}/finalize`);
     },
     finalize: async (seconds) => {
       // Enough drafts for the rate invoices were created at or finalize's target, whichever is
@@ -588,7 +634,7 @@ async function main() {
       headers,
       body: 'organization',
     },
-    ...(peer
+    ...(peer && POSTGRES
       ? [
           {
             name: 'organization (Express + pg peer)',
@@ -614,6 +660,20 @@ async function main() {
           },
         ]
       : []),
+    ...(peer && invoice
+      ? [
+          {
+            name: INVOICE_PEER,
+            compareTo: 'raw POST',
+            url: `${peer.url}/invoice`,
+            method: 'POST',
+            headers: peerHeaders,
+            body: 'json',
+            json: peerInvoiceBody,
+            pid: peer.pid,
+          },
+        ]
+      : []),
     ...(canReadInvoice
       ? [
           {
@@ -636,6 +696,20 @@ async function main() {
             freshPaths: pathsFor.finalize,
             consume: (n) => (drafts.next += n),
           },
+          ...(peer
+            ? [
+                {
+                  name: FINALIZE_PEER,
+                  compareTo: 'raw POST',
+                  url: peer.url,
+                  method: 'POST',
+                  headers: { 'x-api-key': peer.key },
+                  freshPaths: pathsFor[FINALIZE_PEER],
+                  consume: (n) => (peerDrafts.next += n),
+                  pid: peer.pid,
+                },
+              ]
+            : []),
           ...(tenants.length > 0
             ? [
                 {
@@ -918,7 +992,7 @@ async function main() {
         ? []
         : [
             ...(t.ratio && ratio < t.ratio ? ['ratio'] : []),
-            ...(peerFactor !== null && peerFactor < t.peer.factor ? ['vs peer'] : []),
+            ...(peerFactor !== null && t.peer.factor && peerFactor < t.peer.factor ? ['vs peer'] : []),
             ...(overFactor !== null && overFactor < t.over.factor ? [`vs ${t.over.name}`] : []),
             ...(t.minRps && r.requestsPerSecond < t.minRps ? ['req/s'] : []),
             ...(r.p99 > P99_FACTOR * r.meanMs ? ['p99'] : []),
@@ -944,7 +1018,7 @@ async function main() {
     if (r.ratio === null) return '';
     const parts = [
       t.ratio ? `≥ ${t.ratio}×` : null,
-      t.peer ? `≥ ${t.peer.factor}× peer` : null,
+      t.peer?.factor ? `≥ ${t.peer.factor}× peer` : null,
       t.over ? `≥ ${t.over.factor}× ${t.over.name}` : null,
       t.minRps ? `≥ ${t.minRps}/s` : null,
       `p99 ≤ ${Math.round(P99_FACTOR * r.meanMs)} ms`,
