@@ -8,8 +8,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { setImmediate } from 'node:timers';
-import express from 'express';
-import { invoiceJson, priceLines } from './peer-invoice.mjs';
+import { fail, invoiceJson, peerApp, readInvoice } from './peer-invoice.mjs';
 
 const db = new DatabaseSync(process.env.PEER_SQLITE_FILE);
 db.exec(`pragma journal_mode = wal; pragma synchronous = full; pragma busy_timeout = 5000;
@@ -62,13 +61,8 @@ function flush() {
   batch.forEach(({ answer }, i) => answer(results[i]));
 }
 
-const app = express();
-app.use(express.json({ limit: '1mb' }));
-const fail = (res, status, code, message) =>
-  res.status(status).json({ success: false, error: { code, message }, requestId: res.locals.requestId });
+const app = peerApp();
 app.use((req, res, next) => {
-  res.locals.requestId = `req_${randomUUID()}`;
-  res.set('x-request-id', res.locals.requestId);
   const match = /^sk_([0-9a-f]{12})_(.+)$/.exec(req.get('x-api-key') ?? '');
   const row = match ? findKey.get(match[1]) : undefined;
   if (!row || row.revoked_at || !timingSafeEqual(Buffer.from(row.secret_hash), sha256(match[2])))
@@ -78,15 +72,11 @@ app.use((req, res, next) => {
 });
 
 app.post('/invoice', (req, res) => {
-  const { organizationId, buyerReference, lines, status } = req.body ?? {};
-  if (typeof organizationId !== 'string' || !Array.isArray(lines) || lines.length === 0 || lines.length > 500)
-    return fail(res, 400, 'VALIDATION_ERROR', 'organizationId and lines are required.');
-  const priced = priceLines(lines);
-  if (!priced)
-    return fail(res, 400, 'VALIDATION_ERROR', 'Each line needs a name and decimal quantity, unitPrice and vatRate.');
+  const invoice = readInvoice(req, res);
+  if (!invoice) return;
+  const { organizationId, buyerReference, draft, ...priced } = invoice;
   const company = res.locals.companyId;
   if (!findBuyer.get(organizationId, company)) return fail(res, 404, 'NOT_FOUND', 'No such organization.');
-  const draft = status === 'draft';
   const id = `inv_${randomUUID()}`;
   write(
     () => {
@@ -98,7 +88,7 @@ app.post('/invoice', (req, res) => {
         organizationId,
         draft ? 'draft' : 'issued',
         number,
-        typeof buyerReference === 'string' ? buyerReference : null,
+        buyerReference,
         priced.net,
         priced.tax,
         priced.gross,

@@ -11,9 +11,8 @@
 //
 //   DATABASE_URL=postgres://…?options=-c%20search_path%3Dbench_x PORT=0 node bench/peer-express.mjs
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import express from 'express';
 import pg from 'pg';
-import { invoiceJson, priceLines } from './peer-invoice.mjs';
+import { fail, invoiceJson, peerApp, readInvoice } from './peer-invoice.mjs';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.PEER_POOL_MAX ?? 10) });
 const sha256 = (text) => createHash('sha256').update(text).digest();
@@ -48,17 +47,7 @@ await pool.query('insert into peer_api_keys (prefix, secret_hash, company_id) va
   'company_peer',
 ]);
 
-const app = express();
-app.use(express.json({ limit: '1mb' }));
-
-const fail = (res, status, code, message) =>
-  res.status(status).json({ success: false, error: { code, message }, requestId: res.locals.requestId });
-
-app.use((req, res, next) => {
-  res.locals.requestId = `req_${randomUUID()}`;
-  res.set('x-request-id', res.locals.requestId);
-  next();
-});
+const app = peerApp();
 
 app.use(async (req, res, next) => {
   const match = /^sk_([0-9a-f]{12})_(.+)$/.exec(req.get('x-api-key') ?? '');
@@ -93,14 +82,9 @@ app.post('/organization', async (req, res) => {
 const withLines = `(select json_agg(l order by l.position) from lines l) as lines`;
 
 app.post('/invoice', async (req, res) => {
-  const { organizationId, buyerReference, lines, status } = req.body ?? {};
-  if (typeof organizationId !== 'string' || !Array.isArray(lines) || lines.length === 0 || lines.length > 500)
-    return fail(res, 400, 'VALIDATION_ERROR', 'organizationId and lines are required.');
-  const priced = priceLines(lines);
-  if (!priced)
-    return fail(res, 400, 'VALIDATION_ERROR', 'Each line needs a name and decimal quantity, unitPrice and vatRate.');
-  const { parsed, net, tax, gross } = priced;
-  const draft = status === 'draft';
+  const invoice = readInvoice(req, res);
+  if (!invoice) return;
+  const { organizationId, buyerReference, draft, parsed, net, tax, gross } = invoice;
   const { rows } = await pool.query(
     `with buyer as (select id from peer_organizations where id = $2 and company_id = $3),
      counter as (update peer_counters set next_number = next_number + 1
@@ -118,7 +102,7 @@ app.post('/invoice', async (req, res) => {
       `inv_${randomUUID()}`,
       organizationId,
       res.locals.companyId,
-      typeof buyerReference === 'string' ? buyerReference : null,
+      buyerReference,
       net,
       tax,
       gross,

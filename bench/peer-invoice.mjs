@@ -1,6 +1,45 @@
-// What both peers (peer-express.mjs on PostgreSQL, peer-express-sqlite.mjs) do alike with an
-// invoice: its lines priced with decimal.js, VAT rounded once per rate, and the answer's JSON.
+// What both peers (peer-express.mjs on PostgreSQL, peer-express-sqlite.mjs) do alike: the Express
+// app with its envelope and request id, and an invoice's lines priced with decimal.js (VAT rounded
+// once per rate) and answered as JSON.
+import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
+import express from 'express';
+
+/** An error answer in the envelope. */
+export const fail = (res, status, code, message) =>
+  res.status(status).json({ success: false, error: { code, message }, requestId: res.locals.requestId });
+
+/** Express 5 with express.json and a request id on every answer. */
+export function peerApp() {
+  const app = express();
+  app.use(express.json({ limit: '1mb' }));
+  app.use((req, res, next) => {
+    res.locals.requestId = `req_${randomUUID()}`;
+    res.set('x-request-id', res.locals.requestId);
+    next();
+  });
+  return app;
+}
+
+/** A POST /invoice body read and priced, or null once a 400 has been answered. */
+export function readInvoice(req, res) {
+  const { organizationId, buyerReference, lines, status } = req.body ?? {};
+  if (typeof organizationId !== 'string' || !Array.isArray(lines) || lines.length === 0 || lines.length > 500) {
+    fail(res, 400, 'VALIDATION_ERROR', 'organizationId and lines are required.');
+    return null;
+  }
+  const priced = priceLines(lines);
+  if (!priced) {
+    fail(res, 400, 'VALIDATION_ERROR', 'Each line needs a name and decimal quantity, unitPrice and vatRate.');
+    return null;
+  }
+  return {
+    organizationId,
+    buyerReference: typeof buyerReference === 'string' ? buyerReference : null,
+    draft: status === 'draft',
+    ...priced,
+  };
+}
 
 /** The lines priced, with the invoice's net and VAT; null when a line is not valid. */
 export function priceLines(lines) {
