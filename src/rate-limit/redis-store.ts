@@ -124,28 +124,22 @@ export class RedisRateLimitStore implements RateLimitStore {
   private answered<T>(command: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let settled = false;
+      const settle = (finish: () => void) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        finish();
+      };
       const timer = setTimeout(
         () =>
-          setImmediate(() => {
-            if (settled) return;
-            settled = true;
-            reject(new Error(`Redis did not answer within ${this.commandTimeoutMs} ms`));
-          }),
+          setImmediate(() =>
+            settle(() => reject(new Error(`Redis did not answer within ${this.commandTimeoutMs} ms`))),
+          ),
         this.commandTimeoutMs,
       );
       command.then(
-        (value) => {
-          clearTimeout(timer);
-          if (settled) return;
-          settled = true;
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          if (settled) return;
-          settled = true;
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
+        (value) => settle(() => resolve(value)),
+        (error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
       );
     });
   }
